@@ -1,0 +1,71 @@
+// The interface every implementation of a collective follows: NCCL itself, and the hand-built
+// all-reduce algorithms (ring, ring_sendrecv, oneshot). The runner owns GPUs, streams,
+// communicators and buffers; an algorithm only prepares its own state and enqueues work.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "collective_registry.hpp"
+#include "data_type.hpp"
+
+namespace collbench {
+
+// One rank driven by this process.
+struct RankContext {
+  int rank;    // rank in the communicator
+  int device;  // CUDA device of this rank
+  cudaStream_t stream;
+  ncclComm_t comm;
+};
+
+// One rank's buffers for the current case (in-place: both point into one allocation).
+struct RankBuffers {
+  const void* send;
+  void* recv;
+};
+
+// What is being run, the same on every rank.
+struct CaseShape {
+  const CollectiveSpec* spec;
+  ElementCounts counts;
+  DataType type;
+  ReduceOp op;  // ReduceOp::none for ops that do not reduce
+  int root;     // -1 for ops without a root
+  int nranks;   // ranks in the communicator (all processes)
+  bool in_place;
+};
+
+class CollectiveAlgorithm {
+ public:
+  virtual ~CollectiveAlgorithm() = default;
+  virtual std::string_view name() const = 0;
+  // Empty when this algorithm can run `shape`; otherwise why not (the case is reported skipped).
+  virtual std::string unsupported_reason(const CaseShape& shape) const = 0;
+  // Once per case, before warm-up, outside timing and graph capture: register buffers, exchange
+  // handles, size scratch space. `ranks` and `buffers` are this process's ranks, index-aligned.
+  virtual void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
+                       const CaseShape& shape) = 0;
+  // Enqueues one iteration on every rank's stream: `aggregate` operations back to back (NCCL:
+  // inside one group). Must be capturable into a CUDA graph: no host synchronisation.
+  virtual void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
+                      const CaseShape& shape, int aggregate) = 0;
+};
+
+// Implementations of one operation, by name ("nccl", "ring" ...). Made once per set of ranks
+// (communicator), so an algorithm may keep state such as peer mappings across cases.
+struct AlgorithmEntry {
+  std::string_view name;
+  OpKind op;
+  std::unique_ptr<CollectiveAlgorithm> (*make)(const std::vector<RankContext>& ranks);
+};
+const std::vector<AlgorithmEntry>& algorithm_registry();
+// The names of the algorithms that implement `op` (always "nccl" first).
+std::vector<std::string> algorithm_names(OpKind op);
+
+}  // namespace collbench

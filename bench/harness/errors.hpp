@@ -1,0 +1,66 @@
+// Error types and the checks that turn a failed CUDA or NCCL call into an exception naming the
+// call, file:line, the library's message and the rank/GPU it happened on.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace collbench {
+
+// A bad command line or configuration: reported as one line, exit status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A CUDA or NCCL call failed. `out_of_memory` lets the runner record status oom and go on.
+class GpuError : public std::runtime_error {
+ public:
+  GpuError(const std::string& message, bool out_of_memory)
+      : std::runtime_error(message), out_of_memory_(out_of_memory) {}
+  bool out_of_memory() const { return out_of_memory_; }
+
+ private:
+  bool out_of_memory_;
+};
+
+// The rank whose work the calling thread is doing, named in error messages (-1: none).
+int current_rank();
+void set_current_rank(int rank);
+
+[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line);
+[[noreturn]] void throw_nccl_error(ncclResult_t status, const char* call, const char* file, int line);
+// For destructors, which must not throw: prints the failure to stderr instead.
+void report_cuda_error(cudaError_t status, const char* call, const char* file, int line);
+
+}  // namespace collbench
+
+// Checks a CUDA runtime call; throws GpuError carrying the call text on failure.
+#define CB_CUDA_CHECK(call)                                                          \
+  do {                                                                               \
+    const cudaError_t cb_status_ = (call);                                           \
+    if (cb_status_ != cudaSuccess)                                                   \
+      ::collbench::throw_cuda_error(cb_status_, #call, __FILE__, __LINE__);          \
+  } while (0)
+
+// Checks a CUDA call in a destructor: reports, never throws.
+#define CB_CUDA_CHECK_NOTHROW(call)                                                  \
+  do {                                                                               \
+    const cudaError_t cb_status_ = (call);                                           \
+    if (cb_status_ != cudaSuccess)                                                   \
+      ::collbench::report_cuda_error(cb_status_, #call, __FILE__, __LINE__);         \
+  } while (0)
+
+// Checks an NCCL call; throws GpuError with NCCL's message and last error on failure.
+#define CB_NCCL_CHECK(call)                                                          \
+  do {                                                                               \
+    const ncclResult_t cb_status_ = (call);                                          \
+    if (cb_status_ != ncclSuccess && cb_status_ != ncclInProgress)                   \
+      ::collbench::throw_nccl_error(cb_status_, #call, __FILE__, __LINE__);          \
+  } while (0)
+
+// Checks that the last kernel launch was accepted.
+#define CB_CHECK_LAUNCH() CB_CUDA_CHECK(cudaGetLastError())

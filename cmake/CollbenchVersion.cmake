@@ -1,0 +1,9 @@
+# COLLBENCH_GIT_VERSION: `git describe` of the source tree at configure time (CSV column collbench_version).
+execute_process(COMMAND git describe --tags --always --dirty
+  WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+  OUTPUT_VARIABLE COLLBENCH_GIT_VERSION OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+if(NOT COLLBENCH_GIT_VERSION)
+  set(COLLBENCH_GIT_VERSION "${PROJECT_VERSION}")
+else()
+  set(COLLBENCH_GIT_VERSION "${PROJECT_VERSION}-${COLLBENCH_GIT_VERSION}")
+endif()

@@ -1,0 +1,60 @@
+// One measured case as it appears in a collbench CSV report (schema version kSchemaVersion).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace collbench::report {
+
+inline constexpr int kSchemaVersion = 1;
+
+// Row status values; `reason` says why for anything but ok.
+inline constexpr const char* kStatusOk = "ok";
+inline constexpr const char* kStatusSkipped = "skipped";
+inline constexpr const char* kStatusOom = "oom";
+inline constexpr const char* kStatusError = "error";
+inline constexpr const char* kStatusTimeout = "timeout";
+
+struct ReportRow {
+  int schema_version = kSchemaVersion;
+  // Where and with what it was measured.
+  std::string timestamp;  // ISO 8601 UTC, when the row was written
+  std::string host;
+  std::string gpu_name;
+  std::string driver;
+  std::string cuda_runtime;
+  std::string nccl_version;
+  std::string collbench_version;
+  std::string launch_mode;  // single_process, mpi, env (torchrun/Slurm)
+  int nodes = 1;
+  // Independent variables: what was measured.
+  std::string op;    // registry name: all_reduce, ..., or dp_step
+  std::string algo;  // nccl, ring, ring_sendrecv, oneshot
+  int ranks = 0;
+  std::string dtype;
+  std::string redop;  // sum, prod, max, min, avg; "none" for ops that do not reduce
+  int root = 0;       // -1 for ops without a root
+  bool in_place = false;
+  std::uint64_t bytes = 0;  // nccl-tests' size column: the larger of send and receive buffer
+  std::uint64_t count = 0;  // nccl-tests' count column: elements per rank passed to the call
+  int warmup = 0;
+  int iters = 0;
+  int agg_iters = 1;
+  int graph = 0;       // CUDA graph replays; 0 = launched normally
+  std::string config;  // key=value;... for non-collective benchmarks (dp_step model), else empty
+  // Measured values: per-operation time over the timed iterations, slowest rank per iteration.
+  double time_us_mean = 0;
+  double time_us_min = 0;
+  double time_us_p50 = 0;
+  double time_us_p99 = 0;
+  double time_us_max = 0;
+  double algbw_gbps = 0;
+  double busbw_gbps = 0;
+  double peak_fraction = 0;  // busbw / measured per-GPU link peak; 0 when no peak is known
+  std::uint64_t wrong_elements = 0;
+  std::string status = kStatusOk;
+  std::string reason;
+  std::string extra;  // key=value;... extra measured values (dp_step: samples_per_s, ...)
+};
+
+}  // namespace collbench::report
