@@ -54,11 +54,12 @@ CB_HOST_DEVICE inline std::uint32_t pattern_code(std::uint64_t seed, int rank, s
   return static_cast<std::uint32_t>(z ^ (z >> 31));
 }
 
-// Largest integer magnitude the type represents exactly (partial sums must stay within it).
-CB_HOST_DEVICE inline std::int64_t exact_integer_limit(ElementType type) {
+// Largest input or result magnitude used for a type: within what it represents exactly, and for
+// 8-bit types short of the poison values (127, 255) so an unwritten output can never match.
+CB_HOST_DEVICE inline std::int64_t value_limit(ElementType type) {
   switch (type) {
-    case ElementType::int8: return 127;
-    case ElementType::uint8: return 255;
+    case ElementType::int8: return 100;
+    case ElementType::uint8: return 200;
     case ElementType::half: return 2048;
     case ElementType::bfloat16: return 256;
     default: return 1 << 20;  // int32 and wider, float (2^24) and double: keep sums far inside
@@ -80,7 +81,7 @@ CB_HOST_DEVICE inline double input_value(const PatternParams& p, int rank, std::
   switch (p.reduction) {
     case Reduction::sum:
     case Reduction::avg: {
-      std::int64_t range = exact_integer_limit(p.type) / (p.nranks > 0 ? p.nranks : 1);
+      std::int64_t range = value_limit(p.type) / (p.nranks > 0 ? p.nranks : 1);
       if (range > 100) range = 100;
       if (range < 1) range = 1;
       const bool non_negative = unsigned_type || (p.reduction == Reduction::avg && p.type <= ElementType::uint64);
@@ -95,11 +96,18 @@ CB_HOST_DEVICE inline double input_value(const PatternParams& p, int rank, std::
       return 1.0;
     }
     default: {
-      const std::int64_t range = exact_integer_limit(p.type);
+      const std::int64_t range = value_limit(p.type);
       if (unsigned_type) return static_cast<double>(code % (range + 1));
       return static_cast<double>(static_cast<std::int64_t>(code % (2 * range + 1)) - range);
     }
   }
+}
+
+// Byte written over output buffers before a checked run: a value no correct output can hold
+// (NaN for floating types, 0x7F.. for signed and 0xFF.. for unsigned integers; see value_limit).
+CB_HOST_DEVICE inline unsigned char poison_byte(ElementType type) {
+  if (type == ElementType::int8 || type == ElementType::int32 || type == ElementType::int64) return 0x7F;
+  return 0xFF;
 }
 
 // The input element that output element j on `rank` is made from (see SourceIndex).

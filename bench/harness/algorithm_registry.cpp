@@ -1,0 +1,28 @@
+// Which algorithms implement which operation: NCCL for every collective, plus the hand-built
+// all-reduce algorithms. Adding an implementation is adding one line here.
+#include <algorithm>
+
+#include "algorithm.hpp"
+#include "nccl_algorithm.hpp"
+
+namespace collbench {
+
+const std::vector<AlgorithmEntry>& algorithm_registry() {
+  static const std::vector<AlgorithmEntry> registry = [] {
+    std::vector<AlgorithmEntry> entries;
+    for (const CollectiveSpec& spec : collective_registry()) entries.push_back({"nccl", spec.kind, make_nccl_algorithm});
+    // Hand-built all-reduce implementations (kernels/, issue 3) are listed below.
+    return entries;
+  }();
+  return registry;
+}
+
+std::vector<std::string> algorithm_names(OpKind op) {
+  std::vector<std::string> names;
+  for (const AlgorithmEntry& entry : algorithm_registry()) {
+    if (entry.op == op) names.emplace_back(entry.name);
+  }
+  return names;
+}
+
+}  // namespace collbench

@@ -1,0 +1,66 @@
+// Collection of the run's metadata.
+#include "run_metadata.hpp"
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <ctime>
+
+#include "build_info.hpp"
+#include "nccl_communicator.hpp"
+#include "runner.hpp"
+
+namespace collbench {
+namespace {
+
+std::string cuda_version_text(int version) { return fmt::format("{}.{}", version / 1000, (version % 1000) / 10); }
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
+}
+
+std::string driver_version() {
+  int version = 0;
+  if (cudaDriverGetVersion(&version) != cudaSuccess || version == 0) {
+    cudaGetLastError();
+    return "none";
+  }
+  return "cuda " + cuda_version_text(version);
+}
+
+}  // namespace
+
+RunMetadata collect_run_metadata() {
+  RunMetadata metadata;
+  metadata.host = host_name();
+  metadata.collbench_version = kCollbenchVersion;
+  metadata.nccl_version = nccl_runtime_version();
+  int runtime = 0;
+  cudaRuntimeGetVersion(&runtime);
+  metadata.cuda_runtime = cuda_version_text(runtime);
+  metadata.driver = driver_version();
+  const int count = visible_gpu_count();
+  for (int device = 0; device < count; ++device) {
+    cudaDeviceProp properties{};
+    if (cudaGetDeviceProperties(&properties, device) != cudaSuccess) continue;
+    char bus_id[32] = {};
+    cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), device);
+    metadata.gpus.push_back({device, properties.name, bus_id, properties.totalGlobalMem / double(1ull << 30)});
+  }
+  metadata.gpu_name = metadata.gpus.empty() ? "none" : metadata.gpus.front().name;
+  return metadata;
+}
+
+std::string utc_timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+}  // namespace collbench

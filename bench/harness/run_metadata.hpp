@@ -1,0 +1,33 @@
+// What a run was measured on and with: written into every CSV row and the console header.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace collbench {
+
+struct GpuDescription {
+  int index;
+  std::string name;
+  std::string pci_bus_id;
+  double memory_gib;
+};
+
+struct RunMetadata {
+  std::string host;
+  std::string gpu_name;  // of GPU 0; "none" without a GPU
+  std::string driver;
+  std::string cuda_runtime;
+  std::string nccl_version;
+  std::string collbench_version;
+  std::string launch_mode = "single_process";
+  int nodes = 1;
+  std::vector<GpuDescription> gpus;
+};
+
+// Reads host, GPUs, driver, CUDA runtime and NCCL versions. Works without a GPU.
+RunMetadata collect_run_metadata();
+// ISO 8601 UTC, e.g. 2026-11-22T10:15:02Z.
+std::string utc_timestamp();
+
+}  // namespace collbench

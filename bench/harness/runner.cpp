@@ -1,0 +1,253 @@
+// Measuring one case: buffers, warm-up, timed iterations (eager or CUDA graph), checked run.
+#include "runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "errors.hpp"
+#include "fill_check.hpp"
+#include "interrupt.hpp"
+#include "nvtx.hpp"
+#include "rank_set.hpp"
+#include "report_row.hpp"
+#include "stream_capture.hpp"
+
+namespace collbench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Waits until every rank's stream is idle, watching for NCCL asynchronous errors, signals and
+// the case's deadline. Polling (rather than blocking) is what lets a hang be abandoned.
+void wait_for_ranks(Runner::RankSet& set, Clock::time_point deadline, const Case& c, double timeout_s) {
+  for (int polls = 0;; ++polls) {
+    bool idle = true;
+    for (const RankContext& rank : set.contexts()) {
+      const cudaError_t status = cudaStreamQuery(rank.stream);
+      if (status == cudaErrorNotReady) {
+        idle = false;
+      } else if (status != cudaSuccess) {
+        ScopedDevice on(rank.device, rank.rank);
+        throw_cuda_error(status, "cudaStreamQuery (work of the case)", __FILE__, __LINE__);
+      }
+    }
+    if (idle) return;
+    if (const int signal = interrupt_signal()) throw Interrupted(signal);
+    for (NcclCommunicator& communicator : set.communicators()) communicator.check_async_error();
+    if (Clock::now() > deadline) {
+      throw CaseTimeout(fmt::format("{} ({} ranks, {} B) did not finish within {:g} s", display_name(c), c.ranks,
+                                    c.bytes(), timeout_s));
+    }
+    // Spin briefly (small cases finish in microseconds), then back off to spare the CPU.
+    if (polls < 2000) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  }
+}
+
+kernels::PatternParams pattern_for(const Case& c, std::uint64_t seed) {
+  return {seed,
+          c.ranks,
+          std::max(c.root, 0),
+          c.counts.param,
+          static_cast<kernels::ElementType>(c.type),
+          static_cast<kernels::Reduction>(c.op)};
+}
+
+void fill_inputs(Runner::RankSet& set, const std::vector<RankBuffers>& buffers, const Case& c,
+                 const kernels::PatternParams& params) {
+  for (int local = 0; local < set.size(); ++local) {
+    const RankContext& rank = set.contexts()[local];
+    ScopedDevice on(rank.device, rank.rank);
+    // The runner allocated these buffers; `send` is const only towards the algorithms.
+    kernels::launch_fill(const_cast<void*>(buffers[local].send), c.counts.send, params, rank.rank, rank.stream);
+    CB_CHECK_LAUNCH();
+  }
+}
+
+// Appends the per-iteration times (slowest rank, per operation) recorded by `count`+1 events per rank.
+void collect_iteration_times(Runner::RankSet& set, int count, int agg_iters, CaseOutcome& outcome) {
+  const int ranks = set.size();
+  outcome.rank_start_us.assign(ranks, {});
+  outcome.rank_duration_us.assign(ranks, {});
+  for (int local = 0; local < ranks; ++local) {
+    const std::vector<Event>& events = set.events(local, count + 1);
+    for (int i = 0; i < count; ++i) {
+      outcome.rank_start_us[local].push_back(1000.0 * elapsed_ms(events[0], events[i]));
+      outcome.rank_duration_us[local].push_back(1000.0 * elapsed_ms(events[i], events[i + 1]));
+    }
+  }
+  for (int i = 0; i < count; ++i) {
+    double slowest_us = 0;
+    for (int local = 0; local < ranks; ++local) slowest_us = std::max(slowest_us, outcome.rank_duration_us[local][i]);
+    outcome.iteration_us.push_back(slowest_us / agg_iters);
+  }
+}
+
+void record_events(Runner::RankSet& set, int index, unsigned flags) {
+  for (int local = 0; local < set.size(); ++local) {
+    const RankContext& rank = set.contexts()[local];
+    ScopedDevice on(rank.device, rank.rank);
+    CB_CUDA_CHECK(cudaEventRecordWithFlags(set.events(local, index + 1)[index].get(), rank.stream, flags));
+  }
+}
+
+}  // namespace
+
+Runner::Runner(const RunSettings& settings) : settings_(settings) {}
+
+Runner::~Runner() {
+  if (stopped()) abort_all();
+}
+
+void Runner::abort_all() noexcept {
+  for (auto& [ranks, set] : sets_) set->abort_all();
+}
+
+Runner::RankSet& Runner::rank_set(int ranks) {
+  auto found = sets_.find(ranks);
+  if (found != sets_.end()) return *found->second;
+  // The sweep is grouped by GPU count: free the previous count's buffers and communicators first.
+  sets_.clear();
+  return *sets_.emplace(ranks, std::make_unique<RankSet>(ranks)).first->second;
+}
+
+CaseOutcome Runner::run(const Case& c) {
+  CaseOutcome outcome;
+  try {
+    return measure(rank_set(c.ranks), c);
+  } catch (const GpuError& error) {
+    if (error.out_of_memory()) {
+      if (auto found = sets_.find(c.ranks); found != sets_.end()) found->second->release_buffers();
+      outcome.status = report::kStatusOom;
+      outcome.reason = error.what();
+      return outcome;
+    }
+    outcome.status = report::kStatusError;
+    outcome.reason = error.what();
+  } catch (const CaseTimeout& error) {
+    outcome.status = report::kStatusTimeout;
+    outcome.reason = error.what();
+  } catch (const Interrupted& interrupted) {
+    stop_reason_ = interrupted.what();
+    abort_all();
+    throw;
+  }
+  stop_reason_ = outcome.reason;
+  abort_all();
+  return outcome;
+}
+
+CaseOutcome Runner::measure(RankSet& set, const Case& c) {
+  CaseOutcome outcome;
+  const CaseShape shape{c.spec, c.counts, c.type, c.op, c.root, c.ranks, c.in_place};
+  CollectiveAlgorithm& algorithm = set.algorithm(c.algo);
+  if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
+    outcome.status = report::kStatusSkipped;
+    outcome.reason = why;
+    return outcome;
+  }
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(settings_.timeout_s));
+  auto wait = [&] { wait_for_ranks(set, deadline, c, settings_.timeout_s); };
+  auto case_range = named_range(display_name(c), c.spec->nvtx_color, c.bytes());
+  const std::vector<RankContext>& ranks = set.contexts();
+  const std::vector<RankBuffers>& buffers = set.buffers_for(c);
+  const kernels::PatternParams params = pattern_for(c, settings_.seed);
+  algorithm.prepare(ranks, buffers, shape);
+  fill_inputs(set, buffers, c, params);
+
+  {
+    auto range = fixed_range<nvtx_names::warmup>(c.spec->nvtx_color, settings_.warmup_iters);
+    for (int i = 0; i < settings_.warmup_iters; ++i) algorithm.launch(ranks, buffers, shape, settings_.agg_iters);
+    wait();
+  }
+
+  const int iters = settings_.iters;
+  if (settings_.graph_replays == 0) {
+    auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, iters);
+    for (int i = 0; i < iters; ++i) {
+      record_events(set, i, cudaEventRecordDefault);
+      algorithm.launch(ranks, buffers, shape, settings_.agg_iters);
+    }
+    record_events(set, iters, cudaEventRecordDefault);
+    wait();
+    collect_iteration_times(set, iters, settings_.agg_iters, outcome);
+  } else {
+    std::vector<GraphExec> executables;
+    {
+      auto range = fixed_range<nvtx_names::graph_capture>(c.spec->nvtx_color, iters);
+      StreamCapture capture(ranks);
+      // External event nodes inside the graph time each iteration of every replay.
+      for (int i = 0; i < iters; ++i) {
+        record_events(set, i, cudaEventRecordExternal);
+        algorithm.launch(ranks, buffers, shape, settings_.agg_iters);
+      }
+      record_events(set, iters, cudaEventRecordExternal);
+      executables = instantiate(capture.finish());
+    }
+    auto replay = [&] {
+      for (int local = 0; local < set.size(); ++local) {
+        ScopedDevice on(ranks[local].device, ranks[local].rank);
+        CB_CUDA_CHECK(cudaGraphLaunch(executables[local].get(), ranks[local].stream));
+      }
+      wait();
+    };
+    replay();  // uploads the graphs; not timed
+    auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, iters * settings_.graph_replays);
+    for (int r = 0; r < settings_.graph_replays; ++r) {
+      replay();
+      CaseOutcome replay_times;
+      collect_iteration_times(set, iters, settings_.agg_iters, replay_times);
+      outcome.iteration_us.insert(outcome.iteration_us.end(), replay_times.iteration_us.begin(),
+                                  replay_times.iteration_us.end());
+      outcome.rank_start_us = std::move(replay_times.rank_start_us);
+      outcome.rank_duration_us = std::move(replay_times.rank_duration_us);
+    }
+  }
+
+  if (settings_.check) {
+    auto range = fixed_range<nvtx_names::check>(c.spec->nvtx_color, c.bytes());
+    set.poison_outputs(c);
+    fill_inputs(set, buffers, c, params);
+    for (int local = 0; local < set.size(); ++local) {
+      ScopedDevice on(ranks[local].device, ranks[local].rank);
+      CB_CUDA_CHECK(cudaMemsetAsync(set.mismatch_counter(local), 0, sizeof(unsigned long long), ranks[local].stream));
+    }
+    algorithm.launch(ranks, buffers, shape, 1);
+    const kernels::OutputRule& rule = c.spec->expected;
+    for (int local = 0; local < set.size(); ++local) {
+      const RankContext& rank = ranks[local];
+      if (rule.root_only && rank.rank != c.root) continue;
+      ScopedDevice on(rank.device, rank.rank);
+      kernels::launch_count_mismatches(buffers[local].recv, c.counts.recv, params, rule, rank.rank,
+                                       set.mismatch_counter(local), rank.stream);
+      CB_CHECK_LAUNCH();
+    }
+    wait();
+    for (int local = 0; local < set.size(); ++local) {
+      ScopedDevice on(ranks[local].device, ranks[local].rank);
+      unsigned long long wrong = 0;
+      CB_CUDA_CHECK(cudaMemcpy(&wrong, set.mismatch_counter(local), sizeof(wrong), cudaMemcpyDeviceToHost));
+      outcome.wrong_elements += wrong;
+    }
+  }
+  outcome.status = report::kStatusOk;
+  return outcome;
+}
+
+int visible_gpu_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // no driver or no device: zero GPUs, not an error
+    return 0;
+  }
+  return count;
+}
+
+}  // namespace collbench

@@ -1,0 +1,71 @@
+// The runner: owns the GPUs' communicators, streams, events and buffers, and measures one case
+// at a time (warm-up, timed iterations with CUDA events or a CUDA graph, then a checked run).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sweep_plan.hpp"
+
+namespace collbench {
+
+struct RunSettings {
+  int warmup_iters = 5;
+  int iters = 20;
+  int agg_iters = 1;
+  int graph_replays = 0;
+  bool check = true;
+  std::uint64_t seed = 0x5EED;
+  double timeout_s = 300.0;
+};
+
+// A case did not finish within the timeout; every communicator has been aborted.
+class CaseTimeout : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct CaseOutcome {
+  std::string status;  // report::kStatus*
+  std::string reason;
+  std::vector<double> iteration_us;  // per operation, slowest rank, every timed iteration
+  std::uint64_t wrong_elements = 0;
+  // Per rank, the timed iterations' start offsets and durations (us) for traces.
+  std::vector<std::vector<double>> rank_start_us;
+  std::vector<std::vector<double>> rank_duration_us;
+};
+
+class Runner {
+ public:
+  explicit Runner(const RunSettings& settings);
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Measures `c`. Out-of-memory and unsupported cases come back as rows (oom, skipped) and the
+  // sweep goes on; a CUDA/NCCL error or a timeout comes back as a row (error, timeout) and stops
+  // the runner (stopped() turns true, communicators are aborted). Throws Interrupted on a signal.
+  CaseOutcome run(const Case& c);
+  bool stopped() const { return !stop_reason_.empty(); }
+  const std::string& stop_reason() const { return stop_reason_; }
+  // Aborts every communicator so no GPU waits on a peer that will never come.
+  void abort_all() noexcept;
+
+  class RankSet;  // the ranks of one GPU count: communicators, streams, buffers, events
+
+ private:
+  RankSet& rank_set(int ranks);
+  CaseOutcome measure(RankSet& set, const Case& c);
+
+  RunSettings settings_;
+  std::map<int, std::unique_ptr<RankSet>> sets_;
+  std::string stop_reason_;
+};
+
+int visible_gpu_count();
+
+}  // namespace collbench

@@ -1,0 +1,120 @@
+// Expansion of options into cases.
+#include "sweep_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "algorithm.hpp"
+#include "byte_size.hpp"
+#include "errors.hpp"
+
+namespace collbench {
+namespace {
+
+std::vector<int> roots_for(const CollectiveSpec& spec, const std::string& roots, int ranks) {
+  if (!spec.rooted) return {-1};
+  if (roots == "all") {
+    std::vector<int> every(ranks);
+    for (int r = 0; r < ranks; ++r) every[r] = r;
+    return every;
+  }
+  const int root = parse_non_negative_int(roots, "--root");
+  if (root >= ranks) {
+    throw UsageError(fmt::format("--root {} is outside the {} ranks of a {}-GPU case", root, ranks, ranks));
+  }
+  return {root};
+}
+
+std::vector<std::string> algos_for(const CollectiveSpec& spec, const std::vector<std::string>& requested) {
+  const std::vector<std::string> available = algorithm_names(spec.kind);
+  std::vector<std::string> algos;
+  for (const std::string& algo : requested) {
+    if (algo == "all") {
+      algos.insert(algos.end(), available.begin(), available.end());
+    } else if (std::find(available.begin(), available.end(), algo) != available.end()) {
+      algos.push_back(algo);
+    } else {
+      // Unknown everywhere is bad input; known for another op only means "not for this op".
+      bool known = false;
+      for (const AlgorithmEntry& entry : algorithm_registry()) known = known || entry.name == algo;
+      if (!known) throw UsageError(fmt::format("unknown algorithm '{}' (see --help)", algo));
+    }
+  }
+  return algos;
+}
+
+std::vector<bool> in_place_variants(InPlaceMode mode) {
+  switch (mode) {
+    case InPlaceMode::out_of_place: return {false};
+    case InPlaceMode::in_place: return {true};
+    default: return {false, true};
+  }
+}
+
+}  // namespace
+
+std::string benchmark_name(const Case& c) {
+  return fmt::format("{}/{}/ranks:{}/{}/{}/root:{}/{}/bytes:{}", c.spec->name, c.algo, c.ranks, name_of(c.type),
+                     name_of(c.op), c.root, c.in_place ? "in_place" : "out_of_place", c.requested_bytes);
+}
+
+std::string display_name(const Case& c) {
+  std::string name = fmt::format("{} {} {} {} {}r {}", c.spec->name, c.algo, name_of(c.type), name_of(c.op),
+                                 c.ranks, format_byte_size(c.bytes()));
+  if (c.root >= 0) name += fmt::format(" root {}", c.root);
+  if (c.in_place) name += " in-place";
+  return name;
+}
+
+std::vector<std::size_t> sweep_sizes(const Options& options) {
+  std::vector<std::size_t> sizes;
+  std::size_t size = options.min_bytes;
+  while (size <= options.max_bytes) {
+    sizes.push_back(size);
+    std::size_t next = options.step_bytes > 0 ? size + options.step_bytes
+                                              : static_cast<std::size_t>(std::floor(size * options.step_factor));
+    if (next <= size) break;  // factor 1 or overflow: one size only
+    size = next;
+  }
+  return sizes;
+}
+
+std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool listing) {
+  const std::vector<int> gpu_counts = parse_gpu_counts(options.gpus, visible_gpus);
+  if (!listing) {
+    for (int n : gpu_counts) {
+      if (n > visible_gpus) {
+        throw UsageError(fmt::format("--gpus asks for {} GPUs but {} {} visible", n, visible_gpus,
+                                     visible_gpus == 1 ? "is" : "are"));
+      }
+    }
+  }
+  const std::vector<std::size_t> sizes = sweep_sizes(options);
+  std::vector<Case> cases;
+  for (int ranks : gpu_counts) {
+    for (const std::string& op_name : options.ops) {
+      const CollectiveSpec& spec = find_collective(op_name);
+      const std::vector<ReduceOp> reduce_ops = spec.reduces ? options.reduce_ops : std::vector<ReduceOp>{ReduceOp::none};
+      for (const std::string& algo : algos_for(spec, options.algos)) {
+        for (DataType type : options.types) {
+          for (ReduceOp op : reduce_ops) {
+            for (int root : roots_for(spec, options.roots, ranks)) {
+              for (std::size_t bytes : sizes) {
+                const ElementCounts counts = spec.counts(bytes / size_of(type), size_of(type), ranks);
+                for (bool in_place : in_place_variants(options.in_place)) {
+                  cases.push_back({&spec, algo, ranks, type, op, root, in_place, bytes, counts});
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  if (cases.empty()) throw UsageError("the command line selects no case (check --algo against --ops)");
+  return cases;
+}
+
+}  // namespace collbench
