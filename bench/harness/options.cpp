@@ -39,6 +39,7 @@ std::vector<std::string> split_list(const std::string& text, std::string_view wh
     items.push_back(item);
   }
   if (items.empty()) throw UsageError(fmt::format("{} is empty", what));
+  if (text.back() == ',') throw UsageError(fmt::format("{} '{}' has an empty entry", what, text));
   return items;
 }
 
@@ -171,6 +172,8 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
       ->capture_default_str();
   app.add_option("--csv", options.csv_path, "Write one CSV row per case to this file");
   app.add_option("--trace", options.trace_path, "Write a Chrome/Perfetto trace of the timed iterations");
+  // Test-only fault injection; the empty group keeps it out of --help.
+  app.add_option("--inject-fault", options.inject_fault)->group("");
   app.add_flag("--list", options.list, "List the cases this command line would run, without touching a GPU");
 
   try {

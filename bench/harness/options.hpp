@@ -38,6 +38,7 @@ int parse_non_negative_int(const std::string& text, std::string_view what);
   std::string csv_path;
   std::string trace_path;
   bool list = false;
+  std::string inject_fault;  // test only, hidden from --help: corrupt_output, skip_rank, fail_allocation
 };
 
 // Parses argv (after Google Benchmark removed its --benchmark_* flags). Throws UsageError with a

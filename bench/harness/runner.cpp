@@ -89,6 +89,20 @@ void collect_iteration_times(Runner::RankSet& set, int count, int agg_iters, Cas
   }
 }
 
+// Changes element 0 of the first rank whose output is checked (fault injection).
+void corrupt_first_output(Runner::RankSet& set, const std::vector<RankBuffers>& buffers, const Case& c,
+                          const kernels::PatternParams& params) {
+  if (c.counts.recv == 0) return;
+  for (int local = 0; local < set.size(); ++local) {
+    const RankContext& rank = set.contexts()[local];
+    if (c.spec->expected.root_only && rank.rank != c.root) continue;
+    ScopedDevice on(rank.device, rank.rank);
+    kernels::launch_corrupt_element(buffers[local].recv, 0, params, rank.stream);
+    CB_CHECK_LAUNCH();
+    return;
+  }
+}
+
 void record_events(Runner::RankSet& set, int index, unsigned flags) {
   for (int local = 0; local < set.size(); ++local) {
     const RankContext& rank = set.contexts()[local];
@@ -157,6 +171,9 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   auto wait = [&] { wait_for_ranks(set, deadline, c, settings_.timeout_s); };
   auto case_range = named_range(display_name(c), c.spec->nvtx_color, c.bytes());
   const std::vector<RankContext>& ranks = set.contexts();
+  if (settings_.fault == FaultInjection::fail_allocation) {
+    throw GpuError("cudaMalloc failed (cudaErrorMemoryAllocation): injected out-of-memory fault", true);
+  }
   const std::vector<RankBuffers>& buffers = set.buffers_for(c);
   const kernels::PatternParams params = pattern_for(c, settings_.seed);
   algorithm.prepare(ranks, buffers, shape);
@@ -173,6 +190,13 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, iters);
     for (int i = 0; i < iters; ++i) {
       record_events(set, i, cudaEventRecordDefault);
+      if (settings_.fault == FaultInjection::skip_rank && i == iters / 2 && set.size() > 1) {
+        // Every rank but the last enters the collective; they wait for a peer that never comes.
+        const std::vector<RankContext> present(ranks.begin(), ranks.end() - 1);
+        const std::vector<RankBuffers> present_buffers(buffers.begin(), buffers.end() - 1);
+        algorithm.launch(present, present_buffers, shape, settings_.agg_iters);
+        continue;
+      }
       algorithm.launch(ranks, buffers, shape, settings_.agg_iters);
     }
     record_events(set, iters, cudaEventRecordDefault);
@@ -221,6 +245,7 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     }
     algorithm.launch(ranks, buffers, shape, 1);
     const kernels::OutputRule& rule = c.spec->expected;
+    if (settings_.fault == FaultInjection::corrupt_output) corrupt_first_output(set, buffers, c, params);
     for (int local = 0; local < set.size(); ++local) {
       const RankContext& rank = ranks[local];
       if (rule.root_only && rank.rank != c.root) continue;

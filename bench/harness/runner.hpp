@@ -13,6 +13,14 @@
 
 namespace collbench {
 
+// Test-only faults (hidden --inject-fault): each must be caught the way a real one would be.
+enum class FaultInjection {
+  none,
+  corrupt_output,   // one output element changed after the checked collective: #wrong must be 1
+  skip_rank,        // the last rank skips one timed collective: the others hang until the timeout
+  fail_allocation,  // buffer allocation reports out-of-memory: status oom, the sweep goes on
+};
+
 struct RunSettings {
   int warmup_iters = 5;
   int iters = 20;
@@ -21,6 +29,7 @@ struct RunSettings {
   bool check = true;
   std::uint64_t seed = 0x5EED;
   double timeout_s = 300.0;
+  FaultInjection fault = FaultInjection::none;
 };
 
 // A case did not finish within the timeout; every communicator has been aborted.

@@ -45,11 +45,13 @@ std::vector<std::string> algos_for(const CollectiveSpec& spec, const std::vector
   return algos;
 }
 
-std::vector<bool> in_place_variants(InPlaceMode mode) {
+// In-place variants that mean something for `spec` (alltoall and sendrecv have none).
+std::vector<bool> in_place_variants(const CollectiveSpec& spec, InPlaceMode mode) {
+  const bool can_be_in_place = spec.in_place != InPlaceLayout::unsupported;
   switch (mode) {
     case InPlaceMode::out_of_place: return {false};
-    case InPlaceMode::in_place: return {true};
-    default: return {false, true};
+    case InPlaceMode::in_place: return can_be_in_place ? std::vector<bool>{true} : std::vector<bool>{};
+    default: return can_be_in_place ? std::vector<bool>{false, true} : std::vector<bool>{false};
   }
 }
 
@@ -103,7 +105,7 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
             for (int root : roots_for(spec, options.roots, ranks)) {
               for (std::size_t bytes : sizes) {
                 const ElementCounts counts = spec.counts(bytes / size_of(type), size_of(type), ranks);
-                for (bool in_place : in_place_variants(options.in_place)) {
+                for (bool in_place : in_place_variants(spec, options.in_place)) {
                   cases.push_back({&spec, algo, ranks, type, op, root, in_place, bytes, counts});
                 }
               }

@@ -8,11 +8,20 @@
 
 #include "benchmark_frame.hpp"
 #include "byte_size.hpp"
+#include "errors.hpp"
 #include "run_metadata.hpp"
 #include "sweep_plan.hpp"
 
 namespace collbench {
 namespace {
+
+FaultInjection fault_from(const std::string& name) {
+  if (name.empty()) return FaultInjection::none;
+  if (name == "corrupt_output") return FaultInjection::corrupt_output;
+  if (name == "skip_rank") return FaultInjection::skip_rank;
+  if (name == "fail_allocation") return FaultInjection::fail_allocation;
+  throw UsageError(fmt::format("--inject-fault '{}' is not corrupt_output, skip_rank or fail_allocation", name));
+}
 
 RunSettings settings_from(const Options& options) {
   RunSettings settings;
@@ -23,6 +32,7 @@ RunSettings settings_from(const Options& options) {
   settings.check = options.check;
   settings.seed = options.seed;
   settings.timeout_s = options.timeout_s;
+  settings.fault = fault_from(options.inject_fault);
   return settings;
 }
 

@@ -1,0 +1,137 @@
+// GPU tests: every collective x data types x reductions x ranks 1, 2, 4 x in/out of place x
+// sizes (1 element, a prime, an odd large count), each checked element by element on the GPU;
+// CUDA graph and aggregated modes; and faults that the harness must catch.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+
+#include "report_row.hpp"
+#include "runner.hpp"
+#include "sweep_plan.hpp"
+
+namespace collbench {
+namespace {
+
+RunSettings quick_settings() {
+  RunSettings settings;
+  settings.warmup_iters = 1;
+  settings.iters = 3;
+  settings.timeout_s = 120;
+  return settings;
+}
+
+// One runner for the whole suite, so each GPU count's communicators are made once.
+Runner& shared_runner() {
+  static Runner runner(quick_settings());
+  return runner;
+}
+
+#define SKIP_WITHOUT_GPUS(needed)                                                                      \
+  do {                                                                                                \
+    const int visible = visible_gpu_count();                                                          \
+    if (visible < (needed)) GTEST_SKIP() << "needs " << (needed) << " GPUs, " << visible << " visible"; \
+  } while (0)
+
+std::vector<Case> cases_for(const std::string& op, int ranks, DataType type, std::size_t elements) {
+  Options options;
+  options.ops = {op};
+  options.gpus = std::to_string(ranks);
+  options.types = {type};
+  options.reduce_ops = all_reduce_ops();
+  options.roots = "all";
+  options.min_bytes = options.max_bytes = elements * size_of(type);
+  return build_sweep(options, visible_gpu_count());
+}
+
+class EveryCollective : public ::testing::TestWithParam<std::tuple<int, std::string>> {};
+
+TEST_P(EveryCollective, IsCorrectForEveryTypeReductionSizeAndPlace) {
+  const auto& [ranks, op] = GetParam();
+  SKIP_WITHOUT_GPUS(ranks);
+  int checked = 0;
+  for (DataType type : all_data_types()) {
+    for (std::size_t elements : {std::size_t{1}, std::size_t{1021}, std::size_t{262147}}) {
+      for (const Case& c : cases_for(op, ranks, type, elements)) {
+        const CaseOutcome outcome = shared_runner().run(c);
+        if (outcome.status == report::kStatusSkipped) continue;  // e.g. in-place alltoall
+        ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+        EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+        EXPECT_EQ(outcome.iteration_us.size(), 3u);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Ranks, EveryCollective,
+    ::testing::Combine(::testing::Values(1, 2, 4),
+                       ::testing::Values("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
+                                         "alltoall", "gather", "scatter", "sendrecv")),
+    [](const auto& info) { return std::get<1>(info.param) + "_" + std::to_string(std::get<0>(info.param)) + "ranks"; });
+
+TEST(GpuModes, GraphReplayAndAggregationAreCorrectAndTimed) {
+  SKIP_WITHOUT_GPUS(2);
+  RunSettings settings = quick_settings();
+  settings.graph_replays = 3;
+  settings.agg_iters = 4;
+  Runner runner(settings);
+  for (const char* op : {"all_reduce", "all_gather", "sendrecv"}) {
+    for (const Case& c : cases_for(op, 2, DataType::float32, 1 << 18)) {
+      const CaseOutcome outcome = runner.run(c);
+      if (outcome.status == report::kStatusSkipped) continue;
+      ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+      EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+      EXPECT_EQ(outcome.iteration_us.size(), 3u * 3u);  // every replay's iterations
+      for (double us : outcome.iteration_us) EXPECT_GT(us, 0.0);
+    }
+  }
+}
+
+TEST(GpuFaults, CorruptedOutputIsCountedExactly) {
+  SKIP_WITHOUT_GPUS(2);
+  RunSettings settings = quick_settings();
+  settings.fault = FaultInjection::corrupt_output;
+  Runner runner(settings);
+  for (const char* op : {"all_reduce", "reduce", "alltoall"}) {
+    const Case c = cases_for(op, 2, DataType::float32, 4096).front();
+    const CaseOutcome outcome = runner.run(c);
+    ASSERT_EQ(outcome.status, report::kStatusOk) << outcome.reason;
+    EXPECT_EQ(outcome.wrong_elements, 1u) << display_name(c);
+  }
+}
+
+TEST(GpuFaults, AllocationFailureIsOomAndTheSweepGoesOn) {
+  SKIP_WITHOUT_GPUS(1);
+  Runner runner(quick_settings());
+  std::vector<Case> cases = cases_for("all_reduce", 1, DataType::float32, 1024);
+  Case huge = cases.front();
+  huge.counts = {std::size_t{1} << 50, std::size_t{1} << 50, std::size_t{1} << 50};  // 4 PiB: cannot fit
+  const CaseOutcome oom = runner.run(huge);
+  EXPECT_EQ(oom.status, report::kStatusOom) << oom.reason;
+  EXPECT_FALSE(runner.stopped());
+  const CaseOutcome next = runner.run(cases.front());
+  EXPECT_EQ(next.status, report::kStatusOk) << next.reason;
+  EXPECT_EQ(next.wrong_elements, 0u);
+}
+
+TEST(GpuFaults, SkippedRankEndsInACleanTimeout) {
+  SKIP_WITHOUT_GPUS(2);
+  RunSettings settings = quick_settings();
+  settings.fault = FaultInjection::skip_rank;
+  settings.timeout_s = 3;
+  Runner runner(settings);
+  const Case c = cases_for("all_reduce", 2, DataType::float32, 1 << 20).front();
+  const auto start = std::chrono::steady_clock::now();
+  const CaseOutcome outcome = runner.run(c);
+  const double waited_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(outcome.status, report::kStatusTimeout) << outcome.reason;
+  EXPECT_NE(outcome.reason.find("did not finish within 3 s"), std::string::npos) << outcome.reason;
+  EXPECT_TRUE(runner.stopped());
+  EXPECT_LT(waited_s, settings.timeout_s + 2.0);
+}
+
+}  // namespace
+}  // namespace collbench

@@ -1,0 +1,107 @@
+// Tests of command-line parsing: defaults, lists, and every bad-input error.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "errors.hpp"
+#include "options.hpp"
+#include "sweep_plan.hpp"
+
+namespace collbench {
+namespace {
+
+Options parse(std::vector<std::string> words) {
+  words.insert(words.begin(), "collbench");
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  bool help = false;
+  return parse_command_line(static_cast<int>(argv.size()), argv.data(), help);
+}
+
+// Expects a UsageError whose one-line message contains `fragment`.
+void expect_usage_error(const std::vector<std::string>& words, const std::string& fragment) {
+  try {
+    parse(words);
+    ADD_FAILURE() << "accepted: " << ::testing::PrintToString(words);
+  } catch (const UsageError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find(fragment), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+TEST(Options, DefaultsMatchTheReadme) {
+  const Options options = parse({});
+  EXPECT_EQ(options.ops, std::vector<std::string>{"all_reduce"});
+  EXPECT_EQ(options.min_bytes, 8u);
+  EXPECT_EQ(options.max_bytes, 128u << 20);
+  EXPECT_EQ(options.iters, 20);
+  EXPECT_EQ(options.warmup_iters, 5);
+  EXPECT_TRUE(options.check);
+  EXPECT_EQ(options.in_place, InPlaceMode::both);
+}
+
+TEST(Options, ExpandsAllAndDeduplicates) {
+  const Options options = parse({"--ops", "all", "-d", "float,float,bf16", "-o", "all", "-b", "1K", "-e", "1M"});
+  EXPECT_EQ(options.ops.size(), 9u);
+  EXPECT_EQ(options.types, (std::vector<DataType>{DataType::float32, DataType::bfloat16}));
+  EXPECT_EQ(options.reduce_ops.size(), 5u);
+  EXPECT_EQ(options.min_bytes, 1024u);
+  EXPECT_EQ(parse({"-d", "all"}).types.size(), 10u);
+}
+
+TEST(Options, RejectsBadValuesWithOneLine) {
+  expect_usage_error({"--ops", "allreduce"}, "'allreduce'");
+  expect_usage_error({"--ops", "all_reduce,"}, "empty entry");
+  expect_usage_error({"-d", "float16x"}, "'float16x'");
+  expect_usage_error({"-o", "mul"}, "'mul'");
+  expect_usage_error({"-b", "1M", "-e", "1K"}, "larger than --max-bytes");
+  expect_usage_error({"-b", "0"}, "'0'");
+  expect_usage_error({"-e", "12Q"}, "'12Q'");
+  expect_usage_error({"-f", "1", "-b", "8", "-e", "16"}, "--step-factor");
+  expect_usage_error({"-n", "0"}, "--iters 0");
+  expect_usage_error({"-w", "-1"}, "--warmup -1");
+  expect_usage_error({"-m", "0"}, "--agg-iters 0");
+  expect_usage_error({"-G", "-2"}, "--graph -2");
+  expect_usage_error({"-c", "yes"}, "--check 'yes'");
+  expect_usage_error({"--in-place", "sideways"}, "'sideways'");
+  expect_usage_error({"-g", "2,x"}, "'x'");
+  expect_usage_error({"-g", "4-2"}, "'4-2'");
+  expect_usage_error({"-r", "-1"}, "'-1'");
+  expect_usage_error({"--timeout", "0"}, "--timeout 0");
+  expect_usage_error({"--no-such-flag"}, "--no-such-flag");
+}
+
+TEST(Options, GpuCounts) {
+  EXPECT_EQ(parse_gpu_counts("2,4", 8), (std::vector<int>{2, 4}));
+  EXPECT_EQ(parse_gpu_counts("1-3,2", 8), (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(parse_gpu_counts("all", 4), (std::vector<int>{4}));
+  EXPECT_THROW(parse_gpu_counts("all", 0), UsageError);
+  EXPECT_THROW(parse_gpu_counts("0", 4), UsageError);
+}
+
+TEST(Options, SweepRejectsMoreGpusThanVisibleAndRootsOutsideTheRanks) {
+  Options options = parse({"-g", "2,4"});
+  try {
+    build_sweep(options, 2);
+    ADD_FAILURE() << "4 GPUs accepted with 2 visible";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("asks for 4 GPUs but 2 are visible"), std::string::npos) << error.what();
+  }
+  EXPECT_NO_THROW(build_sweep(options, 2, /*listing=*/true));
+
+  options = parse({"--ops", "broadcast", "-g", "2,4", "-r", "3"});
+  try {
+    build_sweep(options, 4);
+    ADD_FAILURE() << "root 3 accepted for 2 ranks";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("--root 3 is outside the 2 ranks"), std::string::npos) << error.what();
+  }
+  // Roots do not apply to ops without one.
+  EXPECT_NO_THROW(build_sweep(parse({"--ops", "all_reduce", "-g", "2", "-r", "3"}), 4));
+  EXPECT_THROW(build_sweep(parse({"--algo", "warp_drive", "-g", "2"}), 4), UsageError);
+}
+
+}  // namespace
+}  // namespace collbench

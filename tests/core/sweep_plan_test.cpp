@@ -1,0 +1,70 @@
+// Tests of sweep expansion: sizes, order, and what each case carries.
+#include <gtest/gtest.h>
+
+#include "sweep_plan.hpp"
+
+namespace collbench {
+namespace {
+
+TEST(SweepPlan, SizesByFactorAndByStep) {
+  Options options;
+  options.min_bytes = 8;
+  options.max_bytes = 64;
+  EXPECT_EQ(sweep_sizes(options), (std::vector<std::size_t>{8, 16, 32, 64}));
+  options.step_factor = 3;
+  EXPECT_EQ(sweep_sizes(options), (std::vector<std::size_t>{8, 24}));
+  options.step_bytes = 20;
+  EXPECT_EQ(sweep_sizes(options), (std::vector<std::size_t>{8, 28, 48}));
+  options.min_bytes = options.max_bytes = 1 << 20;
+  EXPECT_EQ(sweep_sizes(options), (std::vector<std::size_t>{1 << 20}));
+  options.step_bytes = 0;
+  options.min_bytes = 8;
+  options.max_bytes = 8ull << 30;
+  options.step_factor = 2;
+  EXPECT_EQ(sweep_sizes(options).size(), 31u);  // 8 B .. 8 GiB, the standard sweep
+}
+
+TEST(SweepPlan, ExpandsEveryDimensionGroupedByRankCount) {
+  Options options;
+  options.ops = {"all_reduce", "broadcast"};
+  options.gpus = "2,4";
+  options.types = {DataType::float32, DataType::int32};
+  options.reduce_ops = {ReduceOp::sum, ReduceOp::max};
+  options.roots = "all";
+  options.min_bytes = 1024;
+  options.max_bytes = 2048;
+  const std::vector<Case> cases = build_sweep(options, 4);
+  // Per rank count n: all_reduce 2 types x 2 redops x 2 sizes x 2 places; broadcast 2 types x n roots x 2 x 2.
+  EXPECT_EQ(cases.size(), (16u + 2 * 2 * 4) + (16u + 2 * 4 * 4));
+  EXPECT_EQ(cases.front().ranks, 2);
+  EXPECT_EQ(cases.back().ranks, 4);
+  for (std::size_t i = 1; i < cases.size(); ++i) EXPECT_LE(cases[i - 1].ranks, cases[i].ranks);
+  for (const Case& c : cases) {
+    if (c.spec->name == "broadcast") {
+      EXPECT_EQ(c.op, ReduceOp::none);
+      EXPECT_GE(c.root, 0);
+      EXPECT_LT(c.root, c.ranks);
+    } else {
+      EXPECT_EQ(c.root, -1);
+      EXPECT_NE(c.op, ReduceOp::none);
+    }
+  }
+  EXPECT_EQ(benchmark_name(cases.front()), "all_reduce/nccl/ranks:2/float/sum/root:-1/out_of_place/bytes:1024");
+  EXPECT_EQ(display_name(cases[1]), "all_reduce nccl float sum 2r 1 KiB in-place");
+}
+
+TEST(SweepPlan, RecordsTheBytesActuallyMoved) {
+  Options options;
+  options.ops = {"all_gather"};
+  options.gpus = "3";
+  options.min_bytes = options.max_bytes = 1000;
+  options.in_place = InPlaceMode::out_of_place;
+  const Case c = build_sweep(options, 3).front();
+  // 250 floats over 3 ranks: 83 per rank, rounded down to whole 16-byte lines (4 floats) = 80.
+  EXPECT_EQ(c.counts.param, 80u);
+  EXPECT_EQ(c.bytes(), 80u * 3 * 4);
+  EXPECT_EQ(c.requested_bytes, 1000u);
+}
+
+}  // namespace
+}  // namespace collbench
