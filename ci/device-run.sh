@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with bundle/ carried there (ci/build-bundle.sh):
 # the GPU tests and the standard sweeps. Every log and report goes into one archive under $OUT
 # (the device tool brings back few files), and a short summary is printed last.
-# Usage: ci/device-run.sh STEP...   steps: info tests sweep quick graph faults
+# Usage: ci/device-run.sh STEP...   steps: info tests sweep quick graph faults avg1
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -51,6 +51,10 @@ for want in "$@"; do
         --csv "$work/reports/fault_corrupt.csv"
       step fault_oom "$bin/collbench" --ops all_reduce -b 1K -e 1K -g 2 --inject-fault fail_allocation \
         --csv "$work/reports/fault_oom.csv" ;;
+    avg1)
+      # NCCL's single-rank floating-point average, around counts that are not multiples of 4.
+      step avg1 "$bin/collbench" --ops all_reduce,reduce -o avg,sum -d float,double,half -b 1048576 -e 1048588 -i 4 \
+        -g 1,2 --in-place both --csv "$work/reports/avg1.csv" ;;
     *) echo "unknown step $want" ;;
   esac
 done

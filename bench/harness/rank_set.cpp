@@ -31,9 +31,13 @@ Runner::RankSet::RankSet(int ranks) {
   const std::vector<int> devices = first_devices(ranks);
   for (int device : devices) streams_.emplace_back(device);
   communicators_ = create_single_process_communicators(devices);
+  std::vector<int> rank_numbers;
   for (int r = 0; r < ranks; ++r) {
     contexts_.push_back({r, devices[r], streams_[r].get(), communicators_[r].get()});
+    single_contexts_.push_back({contexts_.back()});
+    rank_numbers.push_back(r);
   }
+  workers_ = std::make_unique<RankWorkers>(devices, rank_numbers);
   primary_.resize(ranks);
   secondary_.resize(ranks);
   buffers_.resize(ranks);

@@ -10,6 +10,7 @@
 #include "algorithm.hpp"
 #include "cuda_resources.hpp"
 #include "nccl_communicator.hpp"
+#include "rank_workers.hpp"
 #include "runner.hpp"
 
 namespace collbench {
@@ -21,6 +22,10 @@ class Runner::RankSet {
 
   int size() const { return static_cast<int>(contexts_.size()); }
   const std::vector<RankContext>& contexts() const { return contexts_; }
+  // Rank `local` alone, for work its own thread enqueues.
+  const std::vector<RankContext>& context_of(int local) const { return single_contexts_[local]; }
+  // One host thread per rank (see rank_workers.hpp).
+  RankWorkers& workers() { return *workers_; }
   std::vector<NcclCommunicator>& communicators() { return communicators_; }
 
   // The algorithm named `name` for these ranks, made on first use.
@@ -42,6 +47,7 @@ class Runner::RankSet {
 
  private:
   std::vector<RankContext> contexts_;
+  std::vector<std::vector<RankContext>> single_contexts_;
   std::vector<Stream> streams_;
   std::vector<NcclCommunicator> communicators_;
   std::vector<DeviceBuffer> primary_;    // recv buffer, or the one in-place buffer
@@ -50,6 +56,7 @@ class Runner::RankSet {
   std::vector<std::vector<Event>> events_;
   std::vector<DeviceBuffer> counters_;
   std::map<std::string, std::unique_ptr<CollectiveAlgorithm>> algorithms_;
+  std::unique_ptr<RankWorkers> workers_;  // last: its threads stop before anything they use goes
 };
 
 }  // namespace collbench

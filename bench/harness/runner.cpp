@@ -103,11 +103,26 @@ void corrupt_first_output(Runner::RankSet& set, const std::vector<RankBuffers>& 
   }
 }
 
-void record_events(Runner::RankSet& set, int index, unsigned flags) {
-  for (int local = 0; local < set.size(); ++local) {
-    const RankContext& rank = set.contexts()[local];
-    ScopedDevice on(rank.device, rank.rank);
-    CB_CUDA_CHECK(cudaEventRecordWithFlags(set.events(local, index + 1)[index].get(), rank.stream, flags));
+void record_event(const Event& event, const RankContext& rank) {
+  CB_CUDA_CHECK(cudaEventRecord(event.get(), rank.stream));
+}
+
+// One sample per graph replay: the slowest rank's replay time over the operations it holds.
+void collect_replay_times(Runner::RankSet& set, int replays, int operations_per_replay, CaseOutcome& outcome) {
+  const int ranks = set.size();
+  outcome.rank_start_us.assign(ranks, {});
+  outcome.rank_duration_us.assign(ranks, {});
+  for (int local = 0; local < ranks; ++local) {
+    const std::vector<Event>& events = set.events(local, 1 + 2 * replays);
+    for (int r = 0; r < replays; ++r) {
+      outcome.rank_start_us[local].push_back(1000.0 * elapsed_ms(events[0], events[1 + 2 * r]));
+      outcome.rank_duration_us[local].push_back(1000.0 * elapsed_ms(events[1 + 2 * r], events[2 + 2 * r]));
+    }
+  }
+  for (int r = 0; r < replays; ++r) {
+    double slowest_us = 0;
+    for (int local = 0; local < ranks; ++local) slowest_us = std::max(slowest_us, outcome.rank_duration_us[local][r]);
+    outcome.iteration_us.push_back(slowest_us / operations_per_replay);
   }
 }
 
@@ -179,60 +194,63 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   algorithm.prepare(ranks, buffers, shape);
   fill_inputs(set, buffers, c, params);
 
+  // Enqueues one iteration of rank `local` from that rank's own thread.
+  auto launch_rank = [&](int local, int aggregate) {
+    algorithm.launch(set.context_of(local), {buffers[local]}, shape, aggregate);
+  };
   {
     auto range = fixed_range<nvtx_names::warmup>(c.spec->nvtx_color, settings_.warmup_iters);
-    for (int i = 0; i < settings_.warmup_iters; ++i) algorithm.launch(ranks, buffers, shape, settings_.agg_iters);
+    set.workers().run([&](int local) {
+      for (int i = 0; i < settings_.warmup_iters; ++i) launch_rank(local, settings_.agg_iters);
+    });
     wait();
   }
 
   const int iters = settings_.iters;
   if (settings_.graph_replays == 0) {
     auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, iters);
-    for (int i = 0; i < iters; ++i) {
-      record_events(set, i, cudaEventRecordDefault);
-      if (settings_.fault == FaultInjection::skip_rank && i == iters / 2 && set.size() > 1) {
-        // Every rank but the last enters the collective; they wait for a peer that never comes.
-        const std::vector<RankContext> present(ranks.begin(), ranks.end() - 1);
-        const std::vector<RankBuffers> present_buffers(buffers.begin(), buffers.end() - 1);
-        algorithm.launch(present, present_buffers, shape, settings_.agg_iters);
-        continue;
+    set.workers().run([&](int local) {
+      std::vector<Event>& events = set.events(local, iters + 1);
+      const bool skips = settings_.fault == FaultInjection::skip_rank && set.size() > 1 && local == set.size() - 1;
+      for (int i = 0; i < iters; ++i) {
+        record_event(events[i], ranks[local]);
+        // Injected fault: the last rank skips one collective, so the others wait for it forever.
+        if (skips && i == iters / 2) continue;
+        launch_rank(local, settings_.agg_iters);
       }
-      algorithm.launch(ranks, buffers, shape, settings_.agg_iters);
-    }
-    record_events(set, iters, cudaEventRecordDefault);
+      record_event(events[iters], ranks[local]);
+    });
     wait();
     collect_iteration_times(set, iters, settings_.agg_iters, outcome);
   } else {
-    std::vector<GraphExec> executables;
+    // The timed iterations become one graph per rank; each replay is timed by events around it
+    // (event nodes inside the graph would add the very overhead graphs remove).
+    std::vector<GraphExec> executables(set.size());
     {
       auto range = fixed_range<nvtx_names::graph_capture>(c.spec->nvtx_color, iters);
-      StreamCapture capture(ranks);
-      // External event nodes inside the graph time each iteration of every replay.
-      for (int i = 0; i < iters; ++i) {
-        record_events(set, i, cudaEventRecordExternal);
-        algorithm.launch(ranks, buffers, shape, settings_.agg_iters);
-      }
-      record_events(set, iters, cudaEventRecordExternal);
-      executables = instantiate(capture.finish());
+      set.workers().run([&](int local) {
+        StreamCapture capture(set.context_of(local));
+        for (int i = 0; i < iters; ++i) launch_rank(local, settings_.agg_iters);
+        executables[local] = std::move(instantiate(capture.finish()).front());
+      });
     }
-    auto replay = [&] {
-      for (int local = 0; local < set.size(); ++local) {
-        ScopedDevice on(ranks[local].device, ranks[local].rank);
-        CB_CUDA_CHECK(cudaGraphLaunch(executables[local].get(), ranks[local].stream));
-      }
+    const int replays = settings_.graph_replays;
+    auto replay_all = [&](int count) {
+      set.workers().run([&](int local) {
+        std::vector<Event>& events = set.events(local, 1 + 2 * count);
+        record_event(events[0], ranks[local]);
+        for (int r = 0; r < count; ++r) {
+          record_event(events[1 + 2 * r], ranks[local]);
+          CB_CUDA_CHECK(cudaGraphLaunch(executables[local].get(), ranks[local].stream));
+          record_event(events[2 + 2 * r], ranks[local]);
+        }
+      });
       wait();
     };
-    replay();  // uploads the graphs; not timed
-    auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, iters * settings_.graph_replays);
-    for (int r = 0; r < settings_.graph_replays; ++r) {
-      replay();
-      CaseOutcome replay_times;
-      collect_iteration_times(set, iters, settings_.agg_iters, replay_times);
-      outcome.iteration_us.insert(outcome.iteration_us.end(), replay_times.iteration_us.begin(),
-                                  replay_times.iteration_us.end());
-      outcome.rank_start_us = std::move(replay_times.rank_start_us);
-      outcome.rank_duration_us = std::move(replay_times.rank_duration_us);
-    }
+    replay_all(1);  // uploads the graphs; not timed
+    auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, iters * replays);
+    replay_all(replays);
+    collect_replay_times(set, replays, iters * settings_.agg_iters, outcome);
   }
 
   if (settings_.check) {
@@ -243,7 +261,7 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
       ScopedDevice on(ranks[local].device, ranks[local].rank);
       CB_CUDA_CHECK(cudaMemsetAsync(set.mismatch_counter(local), 0, sizeof(unsigned long long), ranks[local].stream));
     }
-    algorithm.launch(ranks, buffers, shape, 1);
+    set.workers().run([&](int local) { launch_rank(local, 1); });
     const kernels::OutputRule& rule = c.spec->expected;
     if (settings_.fault == FaultInjection::corrupt_output) corrupt_first_output(set, buffers, c, params);
     for (int local = 0; local < set.size(); ++local) {

@@ -6,8 +6,9 @@ namespace collbench {
 StreamCapture::StreamCapture(const std::vector<RankContext>& ranks) : ranks_(ranks) {
   for (const RankContext& rank : ranks_) {
     ScopedDevice on(rank.device, rank.rank);
-    // Global mode, as nccl-tests uses: NCCL's launches from this thread are captured per stream.
-    CB_CUDA_CHECK(cudaStreamBeginCapture(rank.stream, cudaStreamCaptureModeGlobal));
+    // Relaxed: each rank's thread captures its own stream while the others capture theirs, and
+    // NCCL may make calls during capture that the stricter modes forbid across threads.
+    CB_CUDA_CHECK(cudaStreamBeginCapture(rank.stream, cudaStreamCaptureModeRelaxed));
     ++open_;
   }
 }

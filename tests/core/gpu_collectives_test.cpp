@@ -84,7 +84,7 @@ TEST(GpuModes, GraphReplayAndAggregationAreCorrectAndTimed) {
       if (outcome.status == report::kStatusSkipped) continue;
       ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
       EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
-      EXPECT_EQ(outcome.iteration_us.size(), 3u * 3u);  // every replay's iterations
+      EXPECT_EQ(outcome.iteration_us.size(), 3u);  // one sample per replay
       for (double us : outcome.iteration_us) EXPECT_GT(us, 0.0);
     }
   }
