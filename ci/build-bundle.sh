@@ -2,18 +2,24 @@
 # Builds collbench here and packs what the GPU machine needs into bundle/ (carried to it by the
 # device tool): the binaries, the GPU test binaries, the few Debian shared libraries that machine
 # lacks (Google Benchmark, fmt), and libdw/libelf so nsys there can write real reports.
-# Usage: ci/build-bundle.sh [BUILD_DIR]   (then carry "bundle" and run ci/device-run.sh there)
+# Usage: ci/build-bundle.sh [BUILD_DIR] [TARGET...]   (default: every target; then carry "bundle"
+# and run ci/device-run.sh there)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
+shift || true
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
-ninja -C "$build"
+ninja -C "$build" "$@"
 
 rm -rf bundle
 mkdir -p bundle/bin bundle/lib
 # Every executable the build made (benchmarks, tools, test binaries), without CMake's own.
+targets=("$@")
 find "$build" -type f -executable \( -path '*/bench/*' -o -path '*/tests/*' -o -path '*/reports/*' \) \
-  ! -path '*/CMakeFiles/*' ! -name '*.so*' ! -name '*.sh' -exec cp {} bundle/bin/ \;
+  ! -path '*/CMakeFiles/*' ! -name '*.so*' ! -name '*.sh' -print | while read -r file; do
+    # With an explicit target list, ship only those (stale binaries of others stay behind).
+    if ((${#targets[@]} == 0)) || [[ " ${targets[*]} " == *" $(basename "$file") "* ]]; then cp "$file" bundle/bin/; fi
+  done
 cp tests/core/cli_test.sh bundle/bin/
 for lib in libbenchmark.so.1debian libfmt.so.9; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" bundle/lib/

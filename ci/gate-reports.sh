@@ -19,6 +19,13 @@ while (($#)); do
     *) collreport=$1; shift ;;
   esac
 done
+baselines_dir=$reports_dir/baselines
+mapfile -t baselines < <([ -d "$baselines_dir" ] && find "$baselines_dir" -name '*.csv' | sort)
+if ((${#baselines[@]} == 0)); then
+  echo "ci/gate-reports.sh: no baselines under $baselines_dir/<machine>/ yet: nothing to gate (pass)"
+  exit 0
+fi
+
 if [ -z "$collreport" ]; then
   for candidate in "$root/build/reports/collreport" "$root/build/collreport"; do
     if [ -x "$candidate" ]; then collreport=$candidate; break; fi
@@ -28,13 +35,6 @@ if [ -z "$collreport" ] || [ ! -x "$collreport" ]; then
   echo "ci/gate-reports.sh: collreport binary '${collreport:-build/reports/collreport}' not found;" \
        "build it (ninja -C build collreport) or pass its path" >&2
   exit 2
-fi
-
-baselines_dir=$reports_dir/baselines
-mapfile -t baselines < <([ -d "$baselines_dir" ] && find "$baselines_dir" -name '*.csv' | sort)
-if ((${#baselines[@]} == 0)); then
-  echo "ci/gate-reports.sh: no baselines under $baselines_dir/<machine>/ yet: nothing to gate (pass)"
-  exit 0
 fi
 
 summary_file=$(mktemp)

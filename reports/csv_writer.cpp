@@ -16,7 +16,8 @@ std::string csv_escape(const std::string& field) {
   std::string quoted = "\"";
   for (char c : field) {
     if (c == '"') quoted += '"';
-    quoted += c;
+    // One record per line, so line-oriented readers (and grep) keep working: breaks become spaces.
+    quoted += (c == '\r' || c == '\n') ? ' ' : c;
   }
   quoted += '"';
   return quoted;

@@ -10,7 +10,8 @@
 
 namespace collbench::report {
 
-// Quotes a field when it holds a comma, quote or line break (RFC 4180).
+// Quotes a field when it holds a comma, quote or line break (RFC 4180); line breaks become
+// spaces so every record stays on one line.
 std::string csv_escape(const std::string& field);
 // One CSV line (no newline) for `row` in schema order.
 std::string format_row(const ReportRow& row);

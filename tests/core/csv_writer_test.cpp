@@ -23,7 +23,7 @@ TEST(CsvWriter, EscapesOnlyWhatNeedsIt) {
   EXPECT_EQ(csv_escape("plain"), "plain");
   EXPECT_EQ(csv_escape("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_escape("say \"hi\""), "\"say \"\"hi\"\"\"");
-  EXPECT_EQ(csv_escape("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(csv_escape("two\nlines\r\n"), "\"two lines  \"");
 }
 
 TEST(CsvWriter, HeaderIsTheSchemaAndRowsAreFlushedImmediately) {

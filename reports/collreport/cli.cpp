@@ -1,0 +1,161 @@
+// Command-line parsing and dispatch for collreport; every bad input ends as one line and exit 2.
+#include "cli.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "compare_output.hpp"
+#include "csv_reader.hpp"
+#include "format.hpp"
+#include "merge.hpp"
+#include "report_info.hpp"
+#include "summary.hpp"
+
+namespace collbench::collreport {
+namespace {
+
+struct Arguments {
+  std::vector<std::string> files;
+  bool markdown = false;
+  std::string base, fresh;
+  std::string tolerance = "5";
+  std::string latency_bytes = "1M";
+  double latency_widening = 3.0;
+  std::string markdown_path;
+  bool all_rows = false;
+  std::string output_path;
+};
+
+report::Report read_all(const std::vector<std::string>& paths) {
+  std::vector<report::Report> reports;
+  for (const std::string& path : paths) reports.push_back(report::read_report(path));
+  return reports.size() == 1 ? reports.front() : merge_reports(reports, "merged reports");
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  file.flush();
+  if (!file) throw std::runtime_error(fmt::format("cannot write '{}'", path));
+}
+
+int run_summary(const Arguments& args, std::ostream& out) {
+  const report::Report report = read_all(args.files);
+  std::vector<report::ReportRow> rows;
+  for (const report::ReportLine& line : report.rows) rows.push_back(line.row);
+  const Table table = summary_table(summarize(rows));
+  if (args.markdown) {
+    out << fmt::format(
+               "### collreport summary: {}\n\nbusbw in GB/s; sizes where 50% and 90% of the "
+               "peak are first reached; latency floor = p50 time at the smallest size\n\n",
+               describe_origin(rows))
+        << render_markdown(table);
+  } else {
+    out << describe_origin(rows) << "\n" << render_text(table);
+  }
+  return kExitOk;
+}
+
+CompareOptions compare_options(const Arguments& args) {
+  CompareOptions options;
+  options.tolerance = parse_percent(args.tolerance, "--tolerance");
+  options.latency_bound_bytes = parse_bytes(args.latency_bytes, "--latency-bytes");
+  if (!(args.latency_widening >= 1.0)) {
+    throw std::invalid_argument(
+        fmt::format("--latency-widening '{}' must be at least 1", args.latency_widening));
+  }
+  options.latency_widening = args.latency_widening;
+  return options;
+}
+
+int run_compare(const Arguments& args, std::ostream& out) {
+  const CompareOptions options = compare_options(args);
+  const report::Report base = report::read_report(args.base);
+  const report::Report fresh = report::read_report(args.fresh);
+  const Comparison comparison = compare_reports(base, fresh, options);
+  out << comparison_text(comparison, base, fresh, options, args.all_rows);
+  if (!args.markdown_path.empty()) {
+    write_file(args.markdown_path, comparison_markdown(comparison, base, fresh, options));
+  }
+  return comparison.exit_code();
+}
+
+int run_merge(const Arguments& args, std::ostream& out) {
+  std::vector<report::Report> reports;
+  for (const std::string& path : args.files) reports.push_back(report::read_report(path));
+  const std::string csv = report_csv(merge_reports(reports, "merged reports"));
+  if (args.output_path.empty()) {
+    out << csv;
+  } else {
+    write_file(args.output_path, csv);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_collreport(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"collreport: summarize, compare and merge collbench CSV reports", "collreport"};
+  app.require_subcommand(1);
+  Arguments args;
+
+  CLI::App* summary = app.add_subcommand(
+      "summary",
+      "Per curve (op, algo, ranks, dtype, variant): peak busbw and where it is reached, "
+      "sizes reaching 50%/90% of it, latency floor, wrong elements, skipped/failed rows");
+  summary->add_option("files", args.files, "CSV reports (several are merged first)")->required();
+  summary->add_flag("--markdown", args.markdown, "Print a Markdown table instead of text");
+
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "Compare NEW with BASE row by row; exit 1 on a regression or wrong elements in NEW");
+  compare->add_option("base", args.base, "The accepted baseline report")->required();
+  compare->add_option("new", args.fresh, "The report to judge")->required();
+  compare
+      ->add_option("--tolerance", args.tolerance,
+                   "Allowed busbw drop / p50 rise in percent for bandwidth-bound sizes")
+      ->capture_default_str();
+  compare
+      ->add_option("--latency-bytes", args.latency_bytes,
+                   "Collective sizes below this are latency-bound (e.g. 1M)")
+      ->capture_default_str();
+  compare
+      ->add_option("--latency-widening", args.latency_widening,
+                   "Factor widening the tolerance for latency-bound sizes")
+      ->capture_default_str();
+  compare->add_option("--markdown", args.markdown_path,
+                      "Also write a Markdown summary (regressions first) to this file");
+  compare->add_flag("--all", args.all_rows, "List rows within tolerance too");
+  compare->footer(
+      "Rows are matched on op, algo, ranks, dtype, redop, root, in_place, bytes, graph, agg_iters\n"
+      "and config. A row regresses when its p50 time rises, or its busbw falls, by more than the\n"
+      "tolerance; below --latency-bytes the tolerance is --latency-widening times wider and only\n"
+      "p50 time is judged (busbw also needs BASE >= 1 GB/s). Wrong elements in NEW, or a failure\n"
+      "in NEW where BASE was ok, fail too. Rows on one side only are listed, not failed.\n"
+      "Exit: 0 pass, 1 regression or failure, 2 bad input. See reports/README.md.");
+
+  CLI::App* merge = app.add_subcommand("merge", "Concatenate reports of the same schema into one");
+  merge->add_option("files", args.files, "CSV reports")->required();
+  merge->add_option("-o,--output", args.output_path, "Write here instead of standard output");
+
+  try {
+    app.parse(argc, argv);
+    if (summary->parsed()) return run_summary(args, out);
+    if (compare->parsed()) return run_compare(args, out);
+    return run_merge(args, out);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error, out, err);
+    return code == 0 ? kExitOk : kExitBadInput;
+  } catch (const std::exception& error) {
+    err << "collreport: " << error.what() << "\n";
+    return kExitBadInput;
+  }
+}
+
+}  // namespace collbench::collreport

@@ -1,0 +1,15 @@
+// The collreport command line: subcommands summary, compare and merge, and their exit codes.
+#pragma once
+
+#include <ostream>
+
+namespace collbench::collreport {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRegression = 1;  // compare: a regression or a failed row in NEW
+inline constexpr int kExitBadInput = 2;    // unreadable or invalid report, bad option
+
+// Runs collreport as `main` would, writing results to `out` and errors to `err`.
+int run_collreport(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace collbench::collreport

@@ -1,0 +1,135 @@
+// Text and Markdown output of `collreport compare`.
+#include "compare_output.hpp"
+
+#include <fmt/format.h>
+
+#include "format.hpp"
+#include "report_info.hpp"
+
+namespace collbench::collreport {
+namespace {
+
+std::vector<report::ReportRow> rows_of(const report::Report& report) {
+  std::vector<report::ReportRow> rows;
+  for (const report::ReportLine& line : report.rows) rows.push_back(line.row);
+  return rows;
+}
+
+std::string origin_line(const char* label, const report::Report& report) {
+  return fmt::format("{} {} ({}, {} rows)", label, report.path, describe_origin(rows_of(report)),
+                     report.rows.size());
+}
+
+std::string count_phrase(std::size_t count, const char* singular, const char* plural) {
+  return fmt::format("{} {}", count, count == 1 ? singular : plural);
+}
+
+std::vector<std::string> comparison_cells(const RowComparison& c) {
+  const report::ReportRow* base = c.base ? &c.base->row : nullptr;
+  const report::ReportRow* fresh = c.fresh ? &c.fresh->row : nullptr;
+  auto measured = [](const report::ReportRow* row) {
+    return row && row->status == report::kStatusOk;
+  };
+  auto gbps = [&](const report::ReportRow* row) {
+    return measured(row) ? format_gbps(row->busbw_gbps) : std::string("-");
+  };
+  auto p50 = [&](const report::ReportRow* row) {
+    return measured(row) ? format_us(row->time_us_p50) : std::string("-");
+  };
+  return {verdict_name(c.verdict),
+          c.key.op,
+          c.key.algo,
+          std::to_string(c.key.ranks),
+          c.key.dtype,
+          report::variant_label(c.key),
+          format_bytes(c.key.bytes),
+          gbps(base),
+          gbps(fresh),
+          c.busbw_judged ? format_change(c.busbw_change) : "-",
+          p50(base),
+          p50(fresh),
+          c.measured_both && base->time_us_p50 > 0 ? format_change(c.p50_change) : "-",
+          c.measured_both ? format_percent(c.allowed) : "-",
+          c.note};
+}
+
+bool needs_attention(const RowComparison& c) {
+  return c.verdict == Verdict::kFailed || c.verdict == Verdict::kRegression;
+}
+
+}  // namespace
+
+std::string verdict_line(const Comparison& comparison) {
+  const std::size_t failed = comparison.count(Verdict::kFailed);
+  const std::size_t regressed = comparison.count(Verdict::kRegression);
+  return fmt::format(
+      "{}: {}, {}; {} within tolerance, {} improved, {} not compared, {} only in BASE, {} only in "
+      "NEW",
+      comparison.failed() ? "FAIL" : "PASS", count_phrase(regressed, "regression", "regressions"),
+      count_phrase(failed, "failed row", "failed rows"),
+      comparison.count(Verdict::kWithinTolerance), comparison.count(Verdict::kImproved),
+      comparison.count(Verdict::kNotCompared), comparison.count(Verdict::kOnlyInBase),
+      comparison.count(Verdict::kOnlyInNew));
+}
+
+std::string tolerance_description(const CompareOptions& options) {
+  return fmt::format(
+      "{} ({} below {}, where sizes are latency-bound and only p50 time is judged; "
+      "dp_step rows {})",
+      format_percent(options.tolerance),
+      format_percent(options.tolerance * options.latency_widening),
+      format_bytes(options.latency_bound_bytes), format_percent(options.tolerance));
+}
+
+Table comparison_table(const std::vector<RowComparison>& rows) {
+  Table table;
+  table.columns = {{"verdict"},
+                   {"op"},
+                   {"algo"},
+                   {"ranks", Align::kRight},
+                   {"dtype"},
+                   {"variant"},
+                   {"size", Align::kRight},
+                   {"busbw BASE", Align::kRight},
+                   {"busbw NEW", Align::kRight},
+                   {"change", Align::kRight},
+                   {"p50 BASE (us)", Align::kRight},
+                   {"p50 NEW (us)", Align::kRight},
+                   {"change", Align::kRight},
+                   {"allowed", Align::kRight},
+                   {"note"}};
+  for (const RowComparison& c : rows) table.add_row(comparison_cells(c));
+  return table;
+}
+
+std::string comparison_text(const Comparison& comparison, const report::Report& base,
+                            const report::Report& fresh, const CompareOptions& options,
+                            bool all_rows) {
+  std::vector<RowComparison> shown;
+  for (const RowComparison& c : comparison.rows) {
+    if (all_rows || c.verdict != Verdict::kWithinTolerance) shown.push_back(c);
+  }
+  std::string text = fmt::format("collreport compare: {}\n{}\n{}\ntolerance: {}; busbw in GB/s\n",
+                                 verdict_line(comparison), origin_line("BASE", base),
+                                 origin_line("NEW ", fresh), tolerance_description(options));
+  if (!shown.empty()) text += "\n" + render_text(comparison_table(shown));
+  return text;
+}
+
+std::string comparison_markdown(const Comparison& comparison, const report::Report& base,
+                                const report::Report& fresh, const CompareOptions& options) {
+  std::vector<RowComparison> attention, others;
+  for (const RowComparison& c : comparison.rows)
+    (needs_attention(c) ? attention : others).push_back(c);
+  std::string text = fmt::format("### collreport compare: {}\n\n", verdict_line(comparison));
+  text += fmt::format("- {}\n- {}\n- Tolerance: {}; busbw in GB/s\n\n", origin_line("BASE:", base),
+                      origin_line("NEW:", fresh), tolerance_description(options));
+  if (!attention.empty()) text += render_markdown(comparison_table(attention)) + "\n";
+  if (!others.empty()) {
+    text += fmt::format("<details><summary>{} other rows</summary>\n\n{}\n</details>\n",
+                        others.size(), render_markdown(comparison_table(others)));
+  }
+  return text;
+}
+
+}  // namespace collbench::collreport

@@ -1,0 +1,100 @@
+// Number formatting and parsing for collreport.
+#include "format.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace collbench::collreport {
+
+std::string format_bytes(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int unit = 0;
+  double value = static_cast<double>(bytes);
+  while (value >= 1024.0 && unit < 5) {
+    value /= 1024.0;
+    ++unit;
+  }
+  if (unit == 0) return fmt::format("{} B", bytes);
+  std::string number = fmt::format("{:.2f}", value);
+  // "1.50" -> "1.5", "64.00" -> "64": sizes in sweeps are mostly whole powers of two.
+  number.erase(number.find_last_not_of('0') + 1);
+  if (number.back() == '.') number.pop_back();
+  return fmt::format("{} {}", number, kUnits[unit]);
+}
+
+std::string format_gbps(double gbps) {
+  if (gbps >= 100.0) return fmt::format("{:.1f}", gbps);
+  if (gbps >= 1.0) return fmt::format("{:.2f}", gbps);
+  return fmt::format("{:.3f}", gbps);
+}
+
+std::string format_us(double us) {
+  if (us >= 1000.0) return fmt::format("{:.1f}", us);
+  return fmt::format("{:.2f}", us);
+}
+
+std::string format_change(double fraction) {
+  return fmt::format("{:+.1f}%", 100.0 * fraction);
+}
+
+std::string format_percent(double fraction) {
+  std::string number = fmt::format("{:.2f}", 100.0 * fraction);
+  number.erase(number.find_last_not_of('0') + 1);
+  if (number.back() == '.') number.pop_back();
+  return number + "%";
+}
+
+std::uint64_t parse_bytes(std::string_view text, std::string_view what) {
+  auto fail = [&](std::string_view why) {
+    return std::invalid_argument(fmt::format("{} '{}' {}", what, text, why));
+  };
+  std::size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  if (digits == 0) throw fail("is not a byte size (expected e.g. 65536, 64K, 1M)");
+  std::string suffix;
+  for (char c : text.substr(digits))
+    suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  int shift = 0;
+  if (!suffix.empty() && suffix != "B") {
+    const std::size_t unit = std::string_view("KMGT").find(suffix[0]);
+    const std::string rest = suffix.substr(1);
+    if (unit == std::string_view::npos || !(rest.empty() || rest == "B" || rest == "IB")) {
+      throw fail("has an unknown suffix (expected K, M, G or T)");
+    }
+    shift = 10 * static_cast<int>(unit + 1);
+  }
+  std::uint64_t value = 0;
+  for (char c : text.substr(0, digits)) {
+    if (value > (std::numeric_limits<std::uint64_t>::max() - 9) / 10) throw fail("is too large");
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (shift > 0 && value > (std::numeric_limits<std::uint64_t>::max() >> shift)) {
+    throw fail("is too large");
+  }
+  return value << shift;
+}
+
+double parse_percent(std::string_view text, std::string_view what) {
+  std::string number(text);
+  if (!number.empty() && number.back() == '%') number.pop_back();
+  std::size_t used = 0;
+  double percent = 0;
+  try {
+    percent = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (number.empty() || used != number.size() || !std::isfinite(percent) || percent <= 0 ||
+      percent >= 100) {
+    throw std::invalid_argument(
+        fmt::format("{} '{}' is not a percentage between 0 and 100 (e.g. 5 or 5%)", what, text));
+  }
+  return percent / 100.0;
+}
+
+}  // namespace collbench::collreport

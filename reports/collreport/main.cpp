@@ -1,0 +1,8 @@
+// collreport: summarizes, compares and merges collbench CSV reports (see reports/README.md).
+#include <iostream>
+
+#include "cli.hpp"
+
+int main(int argc, char** argv) {
+  return collbench::collreport::run_collreport(argc, argv, std::cout, std::cerr);
+}

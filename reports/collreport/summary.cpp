@@ -1,0 +1,106 @@
+// Per-curve summaries of a report: peak busbw, the sizes reaching 50% and 90% of it, latency floor.
+#include "summary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "format.hpp"
+#include "table.hpp"
+
+namespace collbench::collreport {
+namespace {
+
+// The smallest size whose busbw reaches `threshold_gbps`; `ok_rows` sorted by size.
+std::uint64_t first_size_reaching(const std::vector<const report::ReportRow*>& ok_rows,
+                                  double threshold_gbps) {
+  for (const report::ReportRow* row : ok_rows) {
+    if (row->busbw_gbps >= threshold_gbps) return row->bytes;
+  }
+  return 0;
+}
+
+SeriesSummary summarize_series(const report::RowKey& series,
+                               std::vector<const report::ReportRow*> rows) {
+  SeriesSummary summary;
+  summary.series = series;
+  std::vector<const report::ReportRow*> ok_rows;
+  for (const report::ReportRow* row : rows) {
+    summary.wrong_elements += row->wrong_elements;
+    if (row->status == report::kStatusOk) {
+      ok_rows.push_back(row);
+    } else if (row->status == report::kStatusSkipped) {
+      ++summary.skipped_rows;
+    } else {
+      ++summary.failed_rows;
+    }
+  }
+  summary.ok_rows = ok_rows.size();
+  if (ok_rows.empty()) return summary;
+
+  std::sort(
+      ok_rows.begin(), ok_rows.end(),
+      [](const report::ReportRow* a, const report::ReportRow* b) { return a->bytes < b->bytes; });
+  summary.peak_busbw_gbps = ok_rows.front()->busbw_gbps;
+  summary.peak_bytes = ok_rows.front()->bytes;
+  for (const report::ReportRow* row : ok_rows) {
+    // Strictly greater: on a tie the smaller size is where the peak is first reached.
+    if (row->busbw_gbps > summary.peak_busbw_gbps) {
+      summary.peak_busbw_gbps = row->busbw_gbps;
+      summary.peak_bytes = row->bytes;
+    }
+  }
+  summary.half_peak_bytes = first_size_reaching(ok_rows, 0.5 * summary.peak_busbw_gbps);
+  summary.ninety_peak_bytes = first_size_reaching(ok_rows, 0.9 * summary.peak_busbw_gbps);
+  summary.latency_floor_us = ok_rows.front()->time_us_p50;
+  summary.latency_floor_bytes = ok_rows.front()->bytes;
+  return summary;
+}
+
+}  // namespace
+
+std::vector<SeriesSummary> summarize(const std::vector<report::ReportRow>& rows) {
+  std::map<report::RowKey, std::vector<const report::ReportRow*>> by_series;
+  for (const report::ReportRow& row : rows) by_series[report::series_key(row)].push_back(&row);
+  std::vector<SeriesSummary> summaries;
+  for (const auto& [series, series_rows] : by_series) {
+    summaries.push_back(summarize_series(series, series_rows));
+  }
+  return summaries;
+}
+
+Table summary_table(const std::vector<SeriesSummary>& summaries) {
+  Table table;
+  table.columns = {{"op"},
+                   {"algo"},
+                   {"ranks", Align::kRight},
+                   {"dtype"},
+                   {"variant"},
+                   {"peak busbw (GB/s)", Align::kRight},
+                   {"at", Align::kRight},
+                   {"50% at", Align::kRight},
+                   {"90% at", Align::kRight},
+                   {"latency floor (us)", Align::kRight},
+                   {"floor at", Align::kRight},
+                   {"wrong", Align::kRight},
+                   {"ok", Align::kRight},
+                   {"skipped", Align::kRight},
+                   {"failed", Align::kRight}};
+  for (const SeriesSummary& s : summaries) {
+    const bool measured = s.ok_rows > 0;
+    auto size_cell = [measured](std::uint64_t bytes) {
+      return measured ? format_bytes(bytes) : std::string("-");
+    };
+    table.add_row({s.series.op, s.series.algo, std::to_string(s.series.ranks), s.series.dtype,
+                   report::variant_label(s.series), measured ? format_gbps(s.peak_busbw_gbps) : "-",
+                   size_cell(s.peak_bytes), size_cell(s.half_peak_bytes),
+                   size_cell(s.ninety_peak_bytes), measured ? format_us(s.latency_floor_us) : "-",
+                   size_cell(s.latency_floor_bytes), std::to_string(s.wrong_elements),
+                   std::to_string(s.ok_rows), std::to_string(s.skipped_rows),
+                   std::to_string(s.failed_rows)});
+  }
+  return table;
+}
+
+}  // namespace collbench::collreport

@@ -1,0 +1,241 @@
+// CSV report reading with libfccp: header checked against the schema, every field parsed by its
+// column's own parser, rows keyed so that a duplicate measurement is caught where it appears.
+#include "csv_reader.hpp"
+
+// The reports are small; a reader thread per file would only add a thread to every tool.
+#define CSV_IO_NO_THREAD
+#include <limits>  // csv.h uses std::numeric_limits without including it
+// libfccp copies file names with strncpy into fixed buffers, which GCC flags once inlined here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#include <libfccp/csv.h>
+#pragma GCC diagnostic pop
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <tuple>
+#include <utility>
+
+#include "row_key.hpp"
+#include "schema.hpp"
+
+namespace collbench::report {
+namespace {
+
+// Blank lines are skipped (a report concatenated by hand often ends with one); everything else
+// must be a full row. Quoting is RFC 4180's, as CsvWriter writes it.
+using CsvParser =
+    io::CSVReader<kColumnCount, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
+                  io::throw_on_overflow, io::empty_line_comment>;
+
+struct TextLine {
+  std::string text;
+  unsigned number = 0;  // 1-based; 0 when there is no such line
+};
+
+bool is_blank(const std::string& line) {
+  return line.find_first_not_of(" \t\r") == std::string::npos;
+}
+
+// The first non-blank line at or after byte `from`; advances `from` past it and `number` (the
+// 1-based number of the last line consumed) to its number.
+TextLine next_nonblank_line(const std::string& text, std::size_t& from, unsigned& number) {
+  while (from < text.size()) {
+    std::size_t end = text.find('\n', from);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(from, end - from);
+    from = end + 1;
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!is_blank(line)) return {line, number};
+  }
+  return {};
+}
+
+std::string trim(const std::string& field) {
+  const std::size_t begin = field.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  const std::size_t end = field.find_last_not_of(" \t");
+  std::string trimmed = field.substr(begin, end - begin + 1);
+  if (trimmed.size() >= 2 && trimmed.front() == '"' && trimmed.back() == '"') {
+    trimmed = trimmed.substr(1, trimmed.size() - 2);
+  }
+  return trimmed;
+}
+
+// Splits a header line. Column names are plain identifiers, so commas never appear quoted.
+std::vector<std::string> split_header(const std::string& line) {
+  std::vector<std::string> names;
+  std::stringstream stream(line);
+  std::string field;
+  while (std::getline(stream, field, ',')) names.push_back(trim(field));
+  if (!line.empty() && line.back() == ',') names.push_back("");
+  return names;
+}
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "'" : ", '") + name + "'";
+  return list;
+}
+
+// When the header does not match, a report of another schema version is the likely cause; say so
+// when the first data row carries a version other than ours.
+void throw_if_other_version(const std::string& name, const std::vector<std::string>& header,
+                            const TextLine& first_row) {
+  std::size_t version_column = header.size();
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == "schema_version") version_column = i;
+  }
+  if (version_column == header.size() || first_row.number == 0) return;
+  const std::vector<std::string> fields = split_header(first_row.text);
+  if (version_column < fields.size() && fields[version_column] != std::to_string(kSchemaVersion)) {
+    throw ReportError(name, first_row.number,
+                      fmt::format("unknown schema version '{}' (this tool reads version {})",
+                                  fields[version_column], kSchemaVersion));
+  }
+}
+
+// Checks the header against the schema, naming every missing, extra and duplicated column at once
+// (libfccp stops at the first); the row parser's own header check then cannot fail.
+void check_header(const std::string& name, const std::string& text) {
+  // A UTF-8 byte order mark, as spreadsheet programs write, is skipped (libfccp skips it too).
+  std::size_t offset = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  unsigned number = 0;
+  const TextLine header_line = next_nonblank_line(text, offset, number);
+  if (header_line.number == 0) throw ReportError(name, 1, "empty file (no header line)");
+
+  const std::vector<std::string> header = split_header(header_line.text);
+  std::map<std::string, int> seen;
+  std::vector<std::string> extra, duplicated, missing;
+  for (const std::string& column : header) {
+    if (++seen[column] == 2) duplicated.push_back(column);
+    if (column_index(column) == kColumnCount && seen[column] == 1) extra.push_back(column);
+  }
+  for (const Column& column : kColumns) {
+    if (seen.count(column.name) == 0) missing.push_back(column.name);
+  }
+  if (extra.empty() && duplicated.empty() && missing.empty()) return;
+
+  throw_if_other_version(name, header, next_nonblank_line(text, offset, number));
+  std::string problems;
+  auto add = [&problems](const char* what, const std::vector<std::string>& names) {
+    if (names.empty()) return;
+    problems += fmt::format("{}{} {}", problems.empty() ? "" : "; ", what, quoted_list(names));
+  };
+  add("missing columns", missing);
+  add("extra columns", extra);
+  add("duplicated columns", duplicated);
+  throw ReportError(
+      name, header_line.number,
+      fmt::format("header does not match schema version {}: {}", kSchemaVersion, problems));
+}
+
+template <std::size_t... I>
+void read_schema_header(CsvParser& parser, std::index_sequence<I...>) {
+  parser.read_header(io::ignore_no_column, std::string(kColumns[I].name)...);
+}
+
+// libfccp's messages repeat the file and line we already print; keep only what went wrong.
+std::string libfccp_problem(const io::error::base& error) {
+  if (dynamic_cast<const io::error::too_few_columns*>(&error)) {
+    return fmt::format("too few fields (the schema has {} columns)", kColumnCount);
+  }
+  if (dynamic_cast<const io::error::too_many_columns*>(&error)) {
+    return fmt::format("too many fields (the schema has {} columns)", kColumnCount);
+  }
+  if (dynamic_cast<const io::error::escaped_string_not_closed*>(&error)) {
+    return "quoted field not closed (line breaks inside fields are not supported)";
+  }
+  return error.what();
+}
+
+bool is_known_status(const std::string& status) {
+  for (const char* known : {kStatusOk, kStatusSkipped, kStatusOom, kStatusError, kStatusTimeout}) {
+    if (status == known) return true;
+  }
+  return false;
+}
+
+ReportRow parse_fields(const std::string& name, unsigned line,
+                       const std::array<std::string, kColumnCount>& fields) {
+  ReportRow row;
+  auto parse_column = [&](std::size_t index) {
+    try {
+      kColumns[index].parse(row, fields[index]);
+    } catch (const ColumnParseError& error) {
+      throw ReportError(name, line,
+                        fmt::format("column '{}': {}", kColumns[index].name, error.what()));
+    }
+  };
+  // The version first: in a report of another version, the other fields mean something else.
+  const std::size_t version_index = column_index("schema_version");
+  parse_column(version_index);
+  if (row.schema_version != kSchemaVersion) {
+    throw ReportError(name, line,
+                      fmt::format("unknown schema version '{}' (this tool reads version {})",
+                                  fields[version_index], kSchemaVersion));
+  }
+  for (std::size_t i = 0; i < kColumnCount; ++i) parse_column(i);
+  if (!is_known_status(row.status)) {
+    throw ReportError(name, line,
+                      fmt::format("column 'status': '{}' is not one of ok, skipped, oom, error, "
+                                  "timeout",
+                                  row.status));
+  }
+  return row;
+}
+
+}  // namespace
+
+ReportError::ReportError(const std::string& file, unsigned line, const std::string& message)
+    : std::runtime_error(line > 0 ? fmt::format("{}:{}: {}", file, line, message)
+                                  : fmt::format("{}: {}", file, message)),
+      file_(file),
+      line_(line) {}
+
+Report parse_report(const std::string& name, const std::string& text) {
+  check_header(name, text);
+  CsvParser parser(name, text.data(), text.data() + text.size());
+  Report report{name, {}};
+  std::map<RowKey, unsigned> line_of_key;
+  std::array<std::string, kColumnCount> fields;
+  try {
+    read_schema_header(parser, std::make_index_sequence<kColumnCount>{});
+    auto read_row = [&parser](auto&... field) { return parser.read_row(field...); };
+    while (std::apply(read_row, fields)) {
+      const unsigned line = parser.get_file_line();
+      ReportLine entry{parse_fields(name, line, fields), line};
+      const auto [previous, inserted] = line_of_key.emplace(row_key(entry.row), line);
+      if (!inserted) {
+        throw ReportError(name, line,
+                          fmt::format("duplicate row: same independent variables as line {} ({})",
+                                      previous->second, describe_key(previous->first)));
+      }
+      report.rows.push_back(std::move(entry));
+    }
+  } catch (const io::error::base& error) {
+    throw ReportError(name, parser.get_file_line(), libfccp_problem(error));
+  }
+  if (report.rows.empty()) {
+    throw ReportError(name, parser.get_file_line() + 1, "no data rows after the header");
+  }
+  return report;
+}
+
+Report read_report(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw ReportError(path, 0, fmt::format("cannot open: {}", std::strerror(errno)));
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) throw ReportError(path, 0, fmt::format("cannot read: {}", std::strerror(errno)));
+  return parse_report(path, text.str());
+}
+
+}  // namespace collbench::report

@@ -1,0 +1,126 @@
+// The collreport command line: exit codes 0/1/2 and what reaches stdout, stderr and files.
+#include "cli.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "csv_text.hpp"
+#include "fixture_reports.hpp"
+
+namespace collbench::collreport {
+namespace {
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+struct CliResult {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+CliResult run(std::vector<std::string> args) {
+  args.insert(args.begin(), "collreport");
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  std::ostringstream out, err;
+  const int code = run_collreport(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string base_file() {
+  return fixtures::write_temp_file("base.csv", fixtures::to_csv(fixtures::baseline_rows()));
+}
+
+TEST(CollreportCli, CompareExitCodes) {
+  const std::vector<fixtures::ReportRow> base = fixtures::baseline_rows();
+  const std::string base_path = base_file();
+  const std::string noise = fixtures::write_temp_file(
+      "noise.csv", fixtures::to_csv(fixtures::with_noise(base, 0.10, 0.03)));
+  const std::string regressed = fixtures::write_temp_file(
+      "regressed.csv", fixtures::to_csv(fixtures::with_busbw_regression(base, 0.10, 64 * kMiB)));
+  const std::string wrong = fixtures::write_temp_file(
+      "wrong.csv", fixtures::to_csv(fixtures::with_wrong_elements(base, 3)));
+
+  const CliResult pass = run({"compare", base_path, noise});
+  EXPECT_EQ(pass.code, 0) << pass.out << pass.err;
+  EXPECT_EQ(pass.out.rfind("collreport compare: PASS", 0), 0u) << pass.out;
+
+  const CliResult regression = run({"compare", base_path, regressed});
+  EXPECT_EQ(regression.code, 1) << regression.out << regression.err;
+  EXPECT_NE(regression.out.find("REGRESSION"), std::string::npos);
+
+  EXPECT_EQ(run({"compare", base_path, wrong}).code, 1);
+  // A wider tolerance lets the 10% loss through.
+  EXPECT_EQ(run({"compare", "--tolerance", "12%", base_path, regressed}).code, 0);
+}
+
+TEST(CollreportCli, CompareWritesMarkdownEvenWhenItFails) {
+  const std::vector<fixtures::ReportRow> base = fixtures::baseline_rows();
+  const std::string regressed = fixtures::write_temp_file(
+      "regressed.csv", fixtures::to_csv(fixtures::with_busbw_regression(base, 0.10, 64 * kMiB)));
+  const std::string markdown = fixtures::write_temp_file("summary.md", "stale");
+  EXPECT_EQ(run({"compare", base_file(), regressed, "--markdown", markdown}).code, 1);
+  EXPECT_EQ(fixtures::read_file(markdown).rfind("### collreport compare: FAIL", 0), 0u);
+}
+
+TEST(CollreportCli, BadInputExitsTwoWithFileAndLine) {
+  std::vector<std::string> lines =
+      fixtures::split_lines(fixtures::to_csv(fixtures::baseline_rows()));
+  lines[9] = fixtures::with_field(lines[9], "time_us_p50", "n/a");
+  const std::string bad = fixtures::write_temp_file("bad.csv", fixtures::join_lines(lines));
+  const CliResult result = run({"compare", base_file(), bad});
+  EXPECT_EQ(result.code, 2);
+  EXPECT_EQ(result.err,
+            "collreport: " + bad + ":10: column 'time_us_p50': 'n/a' is not a finite number\n");
+  EXPECT_EQ(run({"summary", bad}).code, 2);
+  EXPECT_EQ(run({"merge", bad}).code, 2);
+  const std::string empty = fixtures::write_temp_file("empty.csv", "");
+  EXPECT_EQ(run({"summary", empty}).err,
+            "collreport: " + empty + ":1: empty file (no header line)\n");
+}
+
+TEST(CollreportCli, BadOptionsExitTwo) {
+  const std::string base = base_file();
+  for (const char* tolerance : {"0", "-5", "100", "five"}) {
+    const CliResult result = run({"compare", "--tolerance", tolerance, base, base});
+    EXPECT_EQ(result.code, 2) << tolerance;
+    EXPECT_NE(result.err.find("--tolerance"), std::string::npos) << result.err;
+  }
+  EXPECT_EQ(run({"compare", "--latency-bytes", "1Q", base, base}).code, 2);
+  EXPECT_EQ(run({"compare", "--latency-widening", "0.5", base, base}).code, 2);
+  EXPECT_EQ(run({"compare", base}).code, 2);
+  EXPECT_EQ(run({"frobnicate"}).code, 2);
+  EXPECT_EQ(run({}).code, 2);
+  EXPECT_EQ(run({"--help"}).code, 0);
+}
+
+TEST(CollreportCli, SummaryTextAndMarkdown) {
+  const std::string known =
+      fixtures::write_temp_file("known.csv", fixtures::to_csv(fixtures::summary_known_rows()));
+  const CliResult text = run({"summary", known});
+  EXPECT_EQ(text.code, 0) << text.err;
+  EXPECT_EQ(text.out.rfind("NVIDIA H200, 2-4 GPUs, NCCL 2.28.3, 2026-11-22\n", 0), 0u) << text.out;
+  EXPECT_NE(text.out.find("256 MiB"), std::string::npos);
+  const CliResult markdown = run({"summary", "--markdown", known});
+  EXPECT_EQ(markdown.code, 0);
+  EXPECT_NE(markdown.out.find("| op | algo | ranks |"), std::string::npos) << markdown.out;
+}
+
+TEST(CollreportCli, MergeWritesAReadableReport) {
+  const std::vector<fixtures::ReportRow> rows = fixtures::baseline_rows();
+  const std::vector<fixtures::ReportRow> first(rows.begin(), rows.begin() + 10);
+  const std::vector<fixtures::ReportRow> second(rows.begin() + 10, rows.end());
+  const std::string a = fixtures::write_temp_file("a.csv", fixtures::to_csv(first));
+  const std::string b = fixtures::write_temp_file("b.csv", fixtures::to_csv(second));
+  const std::string merged = fixtures::write_temp_file("merged.csv", "");
+  EXPECT_EQ(run({"merge", a, b, "-o", merged}).code, 0);
+  EXPECT_EQ(fixtures::read_file(merged), fixtures::to_csv(rows));
+  const CliResult to_stdout = run({"merge", a, b});
+  EXPECT_EQ(to_stdout.out, fixtures::to_csv(rows));
+  // Merging a report with itself repeats every row.
+  EXPECT_EQ(run({"merge", a, a}).code, 2);
+}
+
+}  // namespace
+}  // namespace collbench::collreport

@@ -1,0 +1,178 @@
+// `collreport compare`: the tolerance rule, what fails the gate, and what is only listed.
+#include "compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include "compare_output.hpp"
+#include "csv_reader.hpp"
+#include "fixture_reports.hpp"
+
+namespace collbench::collreport {
+namespace {
+
+using fixtures::ReportRow;
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+report::Report as_report(const std::string& name, const std::vector<ReportRow>& rows) {
+  return report::parse_report(name, fixtures::to_csv(rows));
+}
+
+Comparison compare(const std::vector<ReportRow>& base, const std::vector<ReportRow>& fresh,
+                   const CompareOptions& options = {}) {
+  return compare_reports(as_report("base.csv", base), as_report("new.csv", fresh), options);
+}
+
+TEST(Compare, IdenticalReportsPass) {
+  const std::vector<ReportRow> base = fixtures::baseline_rows();
+  const Comparison c = compare(base, base);
+  EXPECT_EQ(c.exit_code(), 0);
+  EXPECT_EQ(c.count(Verdict::kWithinTolerance) + c.count(Verdict::kNotCompared), base.size());
+}
+
+TEST(Compare, TenPercentBusbwLossAtLargeSizesFails) {
+  const std::vector<ReportRow> base = fixtures::baseline_rows();
+  const Comparison c = compare(base, fixtures::with_busbw_regression(base, 0.10, 64 * kMiB));
+  EXPECT_EQ(c.exit_code(), 1);
+  // 128 MiB and 1 GiB of all_reduce/nccl/4 GPUs.
+  ASSERT_EQ(c.count(Verdict::kRegression), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const RowComparison& row = c.rows[i];  // regressions come first
+    EXPECT_EQ(row.verdict, Verdict::kRegression);
+    EXPECT_GE(row.key.bytes, 64 * kMiB);
+    EXPECT_TRUE(row.busbw_judged);
+    EXPECT_NEAR(row.busbw_change, -0.10, 0.002);
+    EXPECT_NEAR(row.p50_change, 1.0 / 0.9 - 1.0, 0.002);
+  }
+}
+
+TEST(Compare, NoiseWithinTolerancePasses) {
+  const std::vector<ReportRow> base = fixtures::baseline_rows();
+  // 10% on latency-bound sizes (allowed 15%), 3% on the others (allowed 5%).
+  const Comparison c = compare(base, fixtures::with_noise(base, 0.10, 0.03));
+  EXPECT_EQ(c.exit_code(), 0) << verdict_line(c);
+  EXPECT_EQ(c.count(Verdict::kRegression), 0u);
+  EXPECT_EQ(c.count(Verdict::kImproved), 0u);
+}
+
+TEST(Compare, TheSameNoiseFailsWhereTheToleranceIsNotWidened) {
+  const std::vector<ReportRow> base = fixtures::baseline_rows();
+  const std::vector<ReportRow> noisy = fixtures::with_noise(base, 0.10, 0.03);
+  CompareOptions no_widening;
+  no_widening.latency_widening = 1.0;
+  const Comparison c = compare(base, noisy, no_widening);
+  EXPECT_EQ(c.exit_code(), 1);
+  for (const RowComparison& row : c.rows) {
+    if (row.verdict == Verdict::kRegression) {
+      EXPECT_LT(row.key.bytes, kMiB);
+    }
+  }
+  // And 10% noise at large sizes fails with the default rule.
+  EXPECT_EQ(compare(base, fixtures::with_noise(base, 0.0, 0.10)).exit_code(), 1);
+}
+
+TEST(Compare, ToleranceRuleIsWiderForLatencyBoundCollectives) {
+  const CompareOptions options;  // 5%, x3 below 1 MiB
+  EXPECT_DOUBLE_EQ(
+      allowed_change(fixtures::measured_row("all_reduce", "nccl", 4, 8, 0, 20), options), 0.15);
+  EXPECT_DOUBLE_EQ(
+      allowed_change(fixtures::measured_row("all_reduce", "nccl", 4, kMiB - 1, 0, 20), options),
+      0.15);
+  EXPECT_DOUBLE_EQ(
+      allowed_change(fixtures::measured_row("all_reduce", "nccl", 4, kMiB, 0, 20), options), 0.05);
+  ReportRow step = fixtures::measured_row("dp_step", "nccl", 4, 0, 0, 20000);
+  EXPECT_DOUBLE_EQ(allowed_change(step, options), 0.05);
+  EXPECT_FALSE(
+      judges_busbw(fixtures::measured_row("all_reduce", "nccl", 4, 8, 0.001, 20), options));
+  EXPECT_FALSE(
+      judges_busbw(fixtures::measured_row("all_reduce", "nccl", 4, 2 * kMiB, 0.5, 20), options));
+  EXPECT_TRUE(
+      judges_busbw(fixtures::measured_row("all_reduce", "nccl", 4, 2 * kMiB, 50.0, 20), options));
+}
+
+TEST(Compare, ExactlyTheToleranceIsNoise) {
+  const ReportRow base = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 100.0, 100.0);
+  ReportRow at_limit = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 95.0, 105.0);
+  EXPECT_EQ(compare({base}, {at_limit}).rows[0].verdict, Verdict::kWithinTolerance);
+  ReportRow beyond = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 95.0, 105.01);
+  EXPECT_EQ(compare({base}, {beyond}).rows[0].verdict, Verdict::kRegression);
+  ReportRow slower_busbw = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 94.9, 100.0);
+  EXPECT_EQ(compare({base}, {slower_busbw}).rows[0].verdict, Verdict::kRegression);
+  ReportRow faster = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 120.0, 83.3);
+  const Comparison c = compare({base}, {faster});
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kImproved);
+  EXPECT_EQ(c.exit_code(), 0);
+}
+
+TEST(Compare, WrongElementsInNewFail) {
+  const std::vector<ReportRow> base = fixtures::baseline_rows();
+  const Comparison c = compare(base, fixtures::with_wrong_elements(base, 3));
+  EXPECT_EQ(c.exit_code(), 1);
+  ASSERT_EQ(c.count(Verdict::kFailed), 1u);
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kFailed);
+  EXPECT_EQ(c.rows[0].note, "3 wrong elements");
+}
+
+TEST(Compare, WrongElementsInARowOnlyInNewFail) {
+  const ReportRow base = fixtures::measured_row("all_reduce", "nccl", 4, kMiB, 50, 30);
+  ReportRow extra = fixtures::measured_row("all_reduce", "nccl", 4, 2 * kMiB, 80, 40);
+  extra.wrong_elements = 1;
+  const Comparison c = compare({base}, {base, extra});
+  EXPECT_EQ(c.exit_code(), 1);
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kFailed);
+}
+
+TEST(Compare, WrongElementsOnlyInBaseDoNotFail) {
+  ReportRow base = fixtures::measured_row("all_reduce", "nccl", 4, kMiB, 50, 30);
+  base.wrong_elements = 5;
+  const ReportRow fixed = fixtures::measured_row("all_reduce", "nccl", 4, kMiB, 50, 30);
+  const Comparison c = compare({base}, {fixed});
+  EXPECT_EQ(c.exit_code(), 0);
+  EXPECT_EQ(c.rows[0].note, "BASE had 5 wrong elements");
+}
+
+TEST(Compare, AFailureInNewWhereBaseWasOkFails) {
+  const ReportRow base = fixtures::measured_row("all_reduce", "nccl", 4, kMiB, 50, 30);
+  ReportRow failed = base;
+  failed.status = report::kStatusTimeout;
+  failed.reason = "no progress for 60 s";
+  const Comparison c = compare({base}, {failed});
+  EXPECT_EQ(c.exit_code(), 1);
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kFailed);
+  EXPECT_EQ(c.rows[0].note, "timeout in NEW: no progress for 60 s");
+}
+
+TEST(Compare, SkippedRowsAndRowsOnOneSideAreListedButPass) {
+  const ReportRow kept = fixtures::measured_row("all_reduce", "nccl", 4, kMiB, 50, 30);
+  const ReportRow dropped = fixtures::measured_row("all_reduce", "nccl", 4, 2 * kMiB, 80, 40);
+  const ReportRow added = fixtures::measured_row("all_gather", "nccl", 4, kMiB, 60, 20);
+  ReportRow skipped = kept;
+  skipped.status = report::kStatusSkipped;
+  skipped.reason = "needs 4 GPUs";
+  const Comparison c = compare({kept, dropped}, {skipped, added});
+  EXPECT_EQ(c.exit_code(), 0);
+  EXPECT_EQ(c.count(Verdict::kNotCompared), 1u);
+  EXPECT_EQ(c.count(Verdict::kOnlyInBase), 1u);
+  EXPECT_EQ(c.count(Verdict::kOnlyInNew), 1u);
+}
+
+TEST(Compare, MarkdownListsRegressionsFirstAndTheRestCollapsed) {
+  const std::vector<ReportRow> base = fixtures::baseline_rows();
+  const report::Report base_report = as_report("base.csv", base);
+  const report::Report fresh_report =
+      as_report("new.csv", fixtures::with_busbw_regression(base, 0.10, 64 * kMiB));
+  const CompareOptions options;
+  const std::string markdown = comparison_markdown(
+      compare_reports(base_report, fresh_report, options), base_report, fresh_report, options);
+  EXPECT_EQ(markdown.rfind("### collreport compare: FAIL: 2 regressions, 0 failed rows", 0), 0u)
+      << markdown;
+  const std::size_t first_regression = markdown.find("| REGRESSION |");
+  const std::size_t details = markdown.find("<details>");
+  ASSERT_NE(first_regression, std::string::npos);
+  ASSERT_NE(details, std::string::npos);
+  EXPECT_LT(first_regression, details);
+  EXPECT_NE(markdown.find("| 128 MiB |"), std::string::npos);
+  EXPECT_NE(markdown.find("NVIDIA H200, 2-4 GPUs, NCCL 2.28.3, 2026-11-22"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace collbench::collreport

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Tests plots/collplot.py on the fixtures: every plot is written as a non-empty PNG and SVG, and a
+# malformed report gives exit 2 with its file and line.
+# Usage: plot_test.sh PYTHON COLLPLOT FIXTURE_DIR
+set -uo pipefail
+python=$1 collplot=$2 fixtures=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+
+MPLBACKEND=Agg "$python" "$collplot" "$fixtures/base.csv" -o "$work/out" \
+  --compare "$fixtures/base.csv" "$fixtures/new_regressed.csv" || fail "collplot exited $?"
+for name in busbw_all_reduce latency_all_reduce busbw_all_gather latency_all_gather \
+            all_reduce_algorithms dp_step_efficiency compare_all_reduce compare_all_gather; do
+  for extension in png svg; do
+    [ -s "$work/out/$name.$extension" ] || fail "$name.$extension missing or empty"
+  done
+done
+head -c 8 "$work/out/busbw_all_reduce.png" | grep -q PNG || fail "busbw_all_reduce.png is not a PNG"
+grep -q "NVIDIA H200, 2-4 GPUs, NCCL 2.28.3, 2026-11-22" "$work/out/busbw_all_reduce.svg" ||
+  fail "busbw_all_reduce.svg lacks the GPU/NCCL/date title"
+
+sed '3s/^1,/9,/' "$fixtures/base.csv" >"$work/bad.csv"
+got=0
+output=$(MPLBACKEND=Agg "$python" "$collplot" "$work/bad.csv" -o "$work/bad" 2>&1) || got=$?
+[ "$got" = 2 ] || fail "malformed report: exit $got (want 2)"
+grep -q "bad.csv:3: unknown schema version '9'" <<<"$output" || fail "malformed report: '$output'"
+
+exit $((failures > 0))
