@@ -2,7 +2,8 @@
 # Runs on the GPU machine from the repository root, with bundle/ carried there (ci/build-bundle.sh):
 # the GPU tests and the standard sweeps. Every log and report goes into one archive under $OUT
 # (the device tool brings back few files), and a short summary is printed last.
-# Usage: ci/device-run.sh STEP...   steps: info tests sweep quick graph faults avg1
+# Usage: ci/device-run.sh STEP...
+#   steps: info tests quick sweep graph faults avg1 linkpeak nsys mpi env signal
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -55,6 +56,34 @@ for want in "$@"; do
       # NCCL's single-rank floating-point average, around counts that are not multiples of 4.
       step avg1 "$bin/collbench" --ops all_reduce,reduce -o avg,sum -d float,double,half -b 1048576 -e 1048588 -i 4 \
         -g 1,2 --in-place both --csv "$work/reports/avg1.csv" ;;
+    linkpeak)
+      mkdir -p "$work/reports/$machine"
+      step linkpeak "$bin/collbench_linkpeak" --csv "$work/reports/$machine/link_peak.csv" ;;
+    nsys)
+      step nsys env NSYS_LIBS="$root/bundle/nsys-lib" bash "$root/ci/nsys-check.sh" "$bin/collbench" \
+        "$work/traces" "$bin/collbench_dpstep" ;;
+    mpi)
+      # One process per GPU under mpirun: the standard sweep, then every op, type and reduction checked.
+      mkdir -p "$work/reports/$machine"
+      mpi=(mpirun --allow-run-as-root --bind-to none -np 4 -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+      step mpi_sweep "${mpi[@]}" "$bin/collbench" --ops all -b 8 -e 8G -f 2 -g 2,4 -d float -c 1 \
+        --csv "$work/reports/$machine/collectives_mpi.csv"
+      step mpi_check "${mpi[@]}" "$bin/collbench" --ops all -d all -o all -r all -b 4 -e 4M -f 64 -g 1-4 -w 1 -n 3 \
+        --csv "$work/reports/mpi_check.csv"
+      # NCCL's network transport between processes of one host: what a socket network gives.
+      step mpi_network "${mpi[@]}" -x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1 "$bin/collbench" --ops all \
+        -b 8 -e 256M -f 4 -g 2,4 --in-place out --csv "$work/reports/$machine/collectives_net.csv" ;;
+    env)
+      # torchrun-style launch: RANK/WORLD_SIZE/LOCAL_RANK and NCCL's own bootstrap, no MPI.
+      step env_launch bash -c 'for r in 0 1 2 3; do RANK=$r WORLD_SIZE=4 LOCAL_RANK=$r NCCL_COMM_ID=127.0.0.1:29611 \
+        '"$bin"'/collbench --ops all_reduce,all_gather,broadcast -b 1K -e 64M -f 8 -g 2,4 \
+        --csv '"$work"'/reports/env_launch.csv > '"$work"'/logs/env_rank$r.log 2>&1 & done; \
+        status=0; for job in $(jobs -p); do wait $job || status=$?; done; cat '"$work"'/logs/env_rank0.log; exit $status' ;;
+    signal)
+      # SIGINT in the middle of a sweep: exit 130, every row measured before it intact.
+      step signal bash -c '"$0" --ops all -b 8 -e 8G -g 4 --csv "$1" & pid=$!; sleep 4; kill -INT $pid; wait $pid; status=$?
+        echo "exit status $status"; echo "rows: $(($(wc -l < "$1") - 1))"; tail -c 300 "$1"; [ $status -eq 130 ]' \
+        "$bin/collbench" "$work/reports/signal.csv" ;;
     *) echo "unknown step $want" ;;
   esac
 done

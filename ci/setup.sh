@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ git
   libbenchmark-dev libfmt-dev libfccp-dev libgtest-dev libcli11-dev nlohmann-json3-dev
+  libopenmpi-dev openmpi-bin
   python3 python3-matplotlib
   libdw1 libelf1
 )

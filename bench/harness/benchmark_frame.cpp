@@ -35,7 +35,11 @@ void run_case(benchmark::State& state, const Case& c, SweepContext& context) {
     const CaseMetrics metrics = case_metrics(c, outcome.iteration_us);
     state.SetIterationTime(metrics.time.mean_us * 1e-6);
   }
-  const CaseMetrics metrics = case_metrics(c, outcome.iteration_us);
+  if (!outcome.participated) {
+    state.SkipWithError("this process holds none of the case's ranks");
+    return;
+  }
+  const CaseMetrics metrics = case_metrics(c, outcome.iteration_us, context.link_peak_gbps);
   tally(context.totals, outcome);
   for (auto& sink : context.sinks) sink->on_case(c, outcome, metrics);
 

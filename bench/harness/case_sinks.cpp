@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
+#include "report_row.hpp"
+
 namespace collbench {
 
 report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings& settings, const Case& c,
@@ -37,6 +41,7 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
   row.time_us_max = metrics.time.max_us;
   row.algbw_gbps = metrics.algbw_gbps;
   row.busbw_gbps = metrics.busbw_gbps;
+  row.peak_fraction = metrics.peak_fraction;
   row.wrong_elements = outcome.wrong_elements;
   row.status = outcome.status;
   row.reason = outcome.reason;
@@ -48,6 +53,19 @@ CsvSink::CsvSink(const std::string& path, const RunMetadata& metadata, const Run
 
 void CsvSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
   writer_.write(make_report_row(metadata_, settings_, c, outcome, metrics));
+}
+
+void TraceSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
+  if (outcome.status != report::kStatusOk) return;
+  const std::map<std::string, std::string> args = {
+      {"bytes", std::to_string(c.bytes())},
+      {"busbw_gbps", fmt::format("{:.2f}", metrics.busbw_gbps)},
+      {"p50_us", fmt::format("{:.2f}", metrics.time.p50_us)},
+      {"wrong_elements", std::to_string(outcome.wrong_elements)}};
+  for (std::size_t local = 0; local < outcome.rank_start_us.size(); ++local) {
+    writer_.add_case(display_name(c), outcome.local_ranks[local], outcome.local_devices[local],
+                     outcome.rank_start_us[local], outcome.rank_duration_us[local], args);
+  }
 }
 
 std::string ConsoleTable::column_header() {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "chrome_trace.hpp"
 #include "csv_writer.hpp"
 #include "metrics.hpp"
 #include "run_metadata.hpp"
@@ -32,6 +33,16 @@ class CsvSink final : public CaseSink {
   report::CsvWriter writer_;
   RunMetadata metadata_;
   RunSettings settings_;
+};
+
+// A Chrome/Perfetto trace: each rank's timed iterations as complete events (main thread only).
+class TraceSink final : public CaseSink {
+ public:
+  explicit TraceSink(const std::string& path) : writer_(path) {}
+  void on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) override;
+
+ private:
+  ChromeTraceWriter writer_;
 };
 
 // The nccl-tests-like table: one aligned line per case, a heading per (op, algo, ranks) group.

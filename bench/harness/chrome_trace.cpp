@@ -3,12 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <stdexcept>
 
@@ -22,7 +21,9 @@ constexpr const char* kHeader =
 constexpr const char* kTrailer = "\n]}\n";
 
 // Whole nanoseconds are all CUDA events resolve; rounding keeps the JSON numbers short.
-double round_to_ns(double us) { return std::round(us * 1000.0) / 1000.0; }
+double round_to_ns(double us) {
+  return std::round(us * 1000.0) / 1000.0;
+}
 
 // An argument value as a JSON number when the whole text is one, so that tools can plot it.
 json arg_value(const std::string& text) {
@@ -39,9 +40,9 @@ json arg_value(const std::string& text) {
 void check_times(const std::vector<double>& start_us, const std::vector<double>& duration_us,
                  const std::string& case_name, int rank) {
   if (start_us.size() != duration_us.size()) {
-    throw std::invalid_argument(fmt::format(
-        "trace: case '{}' rank {}: {} start times but {} durations", case_name, rank,
-        start_us.size(), duration_us.size()));
+    throw std::invalid_argument(
+        fmt::format("trace: case '{}' rank {}: {} start times but {} durations", case_name, rank,
+                    start_us.size(), duration_us.size()));
   }
   for (std::size_t i = 0; i < start_us.size(); ++i) {
     if (!std::isfinite(start_us[i]) || !std::isfinite(duration_us[i]) || start_us[i] < 0 ||
@@ -103,13 +104,22 @@ void ChromeTraceWriter::add_case(const std::string& case_name, int rank, int dev
 
   std::vector<json> events;
   if (named_ranks_.insert(rank).second) {
-    events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", rank}, {"tid", 0},
+    events.push_back({{"ph", "M"},
+                      {"name", "process_name"},
+                      {"pid", rank},
+                      {"tid", 0},
                       {"args", {{"name", fmt::format("rank {} (GPU {})", rank, device)}}}});
-    events.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", rank}, {"tid", 0},
+    events.push_back({{"ph", "M"},
+                      {"name", "process_sort_index"},
+                      {"pid", rank},
+                      {"tid", 0},
                       {"args", {{"sort_index", rank}}}});
   }
   if (named_streams_.insert({rank, stream}).second) {
-    events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", rank}, {"tid", stream},
+    events.push_back({{"ph", "M"},
+                      {"name", "thread_name"},
+                      {"pid", rank},
+                      {"tid", stream},
                       {"args", {{"name", fmt::format("stream {}", stream)}}}});
   }
 
@@ -121,8 +131,14 @@ void ChromeTraceWriter::add_case(const std::string& case_name, int rank, int dev
     const double dur_us = round_to_ns(iteration_duration_us[i]);
     json event_args = shared_args;
     event_args["iteration"] = i;
-    events.push_back({{"ph", "X"}, {"cat", "timed"}, {"name", case_name}, {"pid", rank},
-                      {"tid", stream}, {"ts", ts_us}, {"dur", dur_us}, {"args", event_args}});
+    events.push_back({{"ph", "X"},
+                      {"cat", "timed"},
+                      {"name", case_name},
+                      {"pid", rank},
+                      {"tid", stream},
+                      {"ts", ts_us},
+                      {"dur", dur_us},
+                      {"args", event_args}});
     case_end_us_ = std::max(case_end_us_, ts_us + dur_us);
   }
 
@@ -138,8 +154,9 @@ void ChromeTraceWriter::add_case(const std::string& case_name, int rank, int dev
 void ChromeTraceWriter::append(const std::string& events_text) {
   std::FILE* file = file_.get();
   // New text always covers the old trailer (it is at least as long), so nothing stale remains.
-  const bool ok = std::fseek(file, trailer_offset_, SEEK_SET) == 0 &&
-                  std::fwrite(events_text.data(), 1, events_text.size(), file) == events_text.size();
+  const bool ok =
+      std::fseek(file, trailer_offset_, SEEK_SET) == 0 &&
+      std::fwrite(events_text.data(), 1, events_text.size(), file) == events_text.size();
   const long offset = ok ? std::ftell(file) : -1;
   if (!ok || offset < 0 || std::fputs(kTrailer, file) < 0 || std::fflush(file) != 0) {
     throw std::runtime_error(

@@ -24,6 +24,7 @@ namespace collbench {
 // trailer, appends the case's events and writes the trailer again, then flushes. A run that
 // stops half-way (error, timeout, Ctrl-C, even a crash between cases) leaves a valid trace of
 // the cases measured so far; the cost per case is proportional to that case's events only.
+// Not thread-safe: call it from one thread (the runner's, after a case's times are collected).
 class ChromeTraceWriter {
  public:
   static constexpr double kCaseGapUs = 10.0;
@@ -66,12 +67,12 @@ class ChromeTraceWriter {
   std::size_t event_count_ = 0;
 
   // Timeline state (see the class comment).
-  double cursor_us_ = 0;         // where the current case starts
-  double case_end_us_ = 0;       // latest end of the current case so far
+  double cursor_us_ = 0;    // where the current case starts
+  double case_end_us_ = 0;  // latest end of the current case so far
   std::string current_case_;
   std::set<int> current_case_ranks_;
   bool have_case_ = false;
-  std::set<int> named_ranks_;                 // ranks whose process metadata is written
+  std::set<int> named_ranks_;                    // ranks whose process metadata is written
   std::set<std::pair<int, int>> named_streams_;  // (rank, stream) with thread metadata written
 };
 

@@ -39,9 +39,10 @@ double link_peak_gbps(const std::vector<report::ReportRow>& rows, const std::str
     found = true;
   }
   if (!found) {
-    throw UsageError(fmt::format(
-        "{}: no {} row with algo={}, direction=uni and status ok (write one with collbench_linkpeak)",
-        source, kLinkPeakOp, kCopyEngineAlgo));
+    throw UsageError(
+        fmt::format("{}: no {} row with algo={}, direction=uni and status ok (write one with "
+                    "collbench_linkpeak)",
+                    source, kLinkPeakOp, kCopyEngineAlgo));
   }
   return peak_gbps;
 }
@@ -49,7 +50,8 @@ double link_peak_gbps(const std::vector<report::ReportRow>& rows, const std::str
 double read_link_peak_gbps(const std::string& csv_path) {
   std::vector<report::ReportRow> rows;
   try {
-    for (report::ReportLine& line : report::read_report(csv_path).rows) rows.push_back(std::move(line.row));
+    for (report::ReportLine& line : report::read_report(csv_path).rows)
+      rows.push_back(std::move(line.row));
   } catch (const report::ReportError& error) {
     throw UsageError(error.what());  // already "FILE[:LINE]: what is wrong"
   }

@@ -29,13 +29,14 @@ TimeStats time_stats(const std::vector<double>& iteration_us) {
   return stats;
 }
 
-CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us) {
+CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us, double link_peak_gbps) {
   CaseMetrics metrics;
   metrics.time = time_stats(iteration_us);
   if (metrics.time.mean_us > 0) {
     const double bytes = algbw_bytes(*c.spec, c.counts, c.type, c.ranks);
     metrics.algbw_gbps = bytes / (metrics.time.mean_us * 1e-6) / 1e9;
     metrics.busbw_gbps = metrics.algbw_gbps * c.spec->bus_factor(c.ranks);
+    if (link_peak_gbps > 0) metrics.peak_fraction = metrics.busbw_gbps / link_peak_gbps;
   }
   return metrics;
 }

@@ -171,9 +171,15 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   app.add_option("--timeout", options.timeout_s, "Seconds a case may take before every communicator is aborted")
       ->capture_default_str();
   app.add_option("--csv", options.csv_path, "Write one CSV row per case to this file");
-  app.add_option("--trace", options.trace_path, "Write a Chrome/Perfetto trace of the timed iterations");
+  app.add_option("--trace", options.trace_path, "Write a Chrome/Perfetto trace of the timed iterations (JSON)");
+  app.add_option("--link-peak", options.link_peak_path,
+                 "collbench_linkpeak CSV of this machine: each row gets peak_fraction = busbw / link peak");
+  app.add_flag("--topology", options.topology, "Print the GPUs, peer access and NVLinks, then exit");
   // Test-only fault injection; the empty group keeps it out of --help.
   app.add_option("--inject-fault", options.inject_fault)->group("");
+  app.add_option("--launcher", options.launcher,
+                 "auto (detect mpirun/srun/torchrun variables), single (this process drives every GPU), mpi, env")
+      ->capture_default_str();
   app.add_flag("--list", options.list, "List the cases this command line would run, without touching a GPU");
 
   try {

@@ -37,7 +37,10 @@ int parse_non_negative_int(const std::string& text, std::string_view what);
   double timeout_s = 300.0;
   std::string csv_path;
   std::string trace_path;
+  std::string link_peak_path;  // a collbench_linkpeak CSV: rows get peak_fraction
+  bool topology = false;       // print the GPU topology and exit
   bool list = false;
+  std::string launcher = "auto";  // auto, single, mpi, env (see launch_environment.hpp)
   std::string inject_fault;  // test only, hidden from --help: corrupt_output, skip_rank, fail_allocation
 };
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "errors.hpp"
 #include "nvtx.hpp"
@@ -29,20 +30,31 @@ void ensure_capacity(DeviceBuffer& buffer, int device, std::size_t bytes) {
 Runner::RankSet::RankSet(int ranks) {
   auto range = named_range(fmt::format("communicator init {}r", ranks), 0x404040, ranks);
   const std::vector<int> devices = first_devices(ranks);
-  for (int device : devices) streams_.emplace_back(device);
   communicators_ = create_single_process_communicators(devices);
-  std::vector<int> rank_numbers;
-  for (int r = 0; r < ranks; ++r) {
-    contexts_.push_back({r, devices[r], streams_[r].get(), communicators_[r].get()});
-    single_contexts_.push_back({contexts_.back()});
-    rank_numbers.push_back(r);
+  adopt(devices, first_devices(ranks));
+}
+
+Runner::RankSet::RankSet(ProcessGroup& group, int ranks) {
+  auto range = named_range(fmt::format("communicator init {}r", ranks), 0x404040, ranks);
+  if (std::optional<NcclCommunicator> communicator = group.split_first(ranks)) {
+    communicators_.push_back(std::move(*communicator));
+    adopt({group.device()}, {group.rank()});
   }
+}
+
+void Runner::RankSet::adopt(const std::vector<int>& devices, const std::vector<int>& rank_numbers) {
+  const int local_ranks = static_cast<int>(devices.size());
+  for (int local = 0; local < local_ranks; ++local) {
+    streams_.emplace_back(devices[local]);
+    contexts_.push_back({rank_numbers[local], devices[local], streams_[local].get(), communicators_[local].get()});
+    single_contexts_.push_back({contexts_.back()});
+    counters_.emplace_back(devices[local], sizeof(unsigned long long));
+  }
+  primary_.resize(local_ranks);
+  secondary_.resize(local_ranks);
+  buffers_.resize(local_ranks);
+  events_.resize(local_ranks);
   workers_ = std::make_unique<RankWorkers>(devices, rank_numbers);
-  primary_.resize(ranks);
-  secondary_.resize(ranks);
-  buffers_.resize(ranks);
-  events_.resize(ranks);
-  for (int device : devices) counters_.emplace_back(device, sizeof(unsigned long long));
 }
 
 CollectiveAlgorithm& Runner::RankSet::algorithm(const std::string& name) {

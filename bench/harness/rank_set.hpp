@@ -10,6 +10,7 @@
 #include "algorithm.hpp"
 #include "cuda_resources.hpp"
 #include "nccl_communicator.hpp"
+#include "process_group.hpp"
 #include "rank_workers.hpp"
 #include "runner.hpp"
 
@@ -19,6 +20,9 @@ class Runner::RankSet {
  public:
   // Creates streams and communicators for GPUs 0..ranks-1 (one process drives them all).
   explicit RankSet(int ranks);
+  // This process's rank among world ranks [0, ranks) (one GPU per process), or no local rank at
+  // all when the process is not among them. Collective over every process of `group`.
+  RankSet(ProcessGroup& group, int ranks);
 
   int size() const { return static_cast<int>(contexts_.size()); }
   const std::vector<RankContext>& contexts() const { return contexts_; }
@@ -46,6 +50,9 @@ class Runner::RankSet {
   void abort_all() noexcept;
 
  private:
+  // Streams, contexts, per-rank buffers and workers for `devices` once communicators exist.
+  void adopt(const std::vector<int>& devices, const std::vector<int>& rank_numbers);
+
   std::vector<RankContext> contexts_;
   std::vector<std::vector<RankContext>> single_contexts_;
   std::vector<Stream> streams_;

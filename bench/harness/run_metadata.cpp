@@ -22,15 +22,6 @@ std::string host_name() {
   return name;
 }
 
-std::string driver_version() {
-  int version = 0;
-  if (cudaDriverGetVersion(&version) != cudaSuccess || version == 0) {
-    cudaGetLastError();
-    return "none";
-  }
-  return "cuda " + cuda_version_text(version);
-}
-
 }  // namespace
 
 RunMetadata collect_run_metadata() {
@@ -41,16 +32,9 @@ RunMetadata collect_run_metadata() {
   int runtime = 0;
   cudaRuntimeGetVersion(&runtime);
   metadata.cuda_runtime = cuda_version_text(runtime);
-  metadata.driver = driver_version();
-  const int count = visible_gpu_count();
-  for (int device = 0; device < count; ++device) {
-    cudaDeviceProp properties{};
-    if (cudaGetDeviceProperties(&properties, device) != cudaSuccess) continue;
-    char bus_id[32] = {};
-    cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), device);
-    metadata.gpus.push_back({device, properties.name, bus_id, properties.totalGlobalMem / double(1ull << 30)});
-  }
-  metadata.gpu_name = metadata.gpus.empty() ? "none" : metadata.gpus.front().name;
+  metadata.driver = driver_version_string();
+  if (visible_gpu_count() > 0) metadata.topology = probe_topology();
+  metadata.gpu_name = metadata.topology.gpus.empty() ? "none" : metadata.topology.gpus.front().name;
   return metadata;
 }
 

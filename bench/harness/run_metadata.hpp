@@ -4,14 +4,9 @@
 #include <string>
 #include <vector>
 
-namespace collbench {
+#include "topology.hpp"
 
-struct GpuDescription {
-  int index;
-  std::string name;
-  std::string pci_bus_id;
-  double memory_gib;
-};
+namespace collbench {
 
 struct RunMetadata {
   std::string host;
@@ -22,7 +17,7 @@ struct RunMetadata {
   std::string collbench_version;
   std::string launch_mode = "single_process";
   int nodes = 1;
-  std::vector<GpuDescription> gpus;
+  Topology topology;  // GPUs, peer access and NVLinks of this node (empty without a GPU)
 };
 
 // Reads host, GPUs, driver, CUDA runtime and NCCL versions. Works without a GPU.

@@ -11,6 +11,7 @@
 #include "fill_check.hpp"
 #include "interrupt.hpp"
 #include "nvtx.hpp"
+#include "process_group.hpp"
 #include "rank_set.hpp"
 #include "report_row.hpp"
 #include "stream_capture.hpp"
@@ -126,9 +127,40 @@ void collect_replay_times(Runner::RankSet& set, int replays, int operations_per_
   }
 }
 
+// All-reduces `values` (length and order identical on every process) over the case's
+// communicator with `op`, on the one local rank's stream.
+template <typename Value, typename Wait>
+void all_reduce_host_values(Runner::RankSet& set, std::vector<Value>& values, ncclDataType_t type, ncclRedOp_t op,
+                            Wait&& wait) {
+  const RankContext& rank = set.contexts().front();
+  ScopedDevice on(rank.device, rank.rank);
+  DeviceBuffer scratch(rank.device, sizeof(Value) * std::max<std::size_t>(values.size(), 1));
+  CB_CUDA_CHECK(cudaMemcpy(scratch.get(), values.data(), sizeof(Value) * values.size(), cudaMemcpyHostToDevice));
+  CB_NCCL_CHECK(ncclAllReduce(scratch.get(), scratch.get(), values.size(), type, op, rank.comm, rank.stream));
+  wait();
+  CB_CUDA_CHECK(cudaMemcpy(values.data(), scratch.get(), sizeof(Value) * values.size(), cudaMemcpyDeviceToHost));
+}
+
+// True when `ok` holds on every process of the case.
+template <typename Wait>
+bool all_processes_agree(Runner::RankSet& set, bool ok, Wait&& wait) {
+  std::vector<std::int32_t> flag = {ok ? 1 : 0};
+  all_reduce_host_values(set, flag, ncclInt32, ncclMin, wait);
+  return flag.front() == 1;
+}
+
+// Each iteration's time becomes the slowest process's; wrong elements are summed.
+template <typename Wait>
+void combine_across_processes(Runner::RankSet& set, CaseOutcome& outcome, Wait&& wait) {
+  all_reduce_host_values(set, outcome.iteration_us, ncclFloat64, ncclMax, wait);
+  std::vector<std::uint64_t> wrong = {outcome.wrong_elements};
+  all_reduce_host_values(set, wrong, ncclUint64, ncclSum, wait);
+  outcome.wrong_elements = wrong.front();
+}
+
 }  // namespace
 
-Runner::Runner(const RunSettings& settings) : settings_(settings) {}
+Runner::Runner(const RunSettings& settings, ProcessGroup* group) : settings_(settings), group_(group) {}
 
 Runner::~Runner() {
   if (stopped()) abort_all();
@@ -143,7 +175,8 @@ Runner::RankSet& Runner::rank_set(int ranks) {
   if (found != sets_.end()) return *found->second;
   // The sweep is grouped by GPU count: free the previous count's buffers and communicators first.
   sets_.clear();
-  return *sets_.emplace(ranks, std::make_unique<RankSet>(ranks)).first->second;
+  auto set = group_ ? std::make_unique<RankSet>(*group_, ranks) : std::make_unique<RankSet>(ranks);
+  return *sets_.emplace(ranks, std::move(set)).first->second;
 }
 
 CaseOutcome Runner::run(const Case& c) {
@@ -174,6 +207,10 @@ CaseOutcome Runner::run(const Case& c) {
 
 CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   CaseOutcome outcome;
+  if (set.size() == 0) {
+    outcome.participated = false;
+    return outcome;
+  }
   const CaseShape shape{c.spec, c.counts, c.type, c.op, c.root, c.ranks, c.in_place};
   CollectiveAlgorithm& algorithm = set.algorithm(c.algo);
   if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
@@ -186,9 +223,21 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   auto wait = [&] { wait_for_ranks(set, deadline, c, settings_.timeout_s); };
   auto case_range = named_range(display_name(c), c.spec->nvtx_color, c.bytes());
   const std::vector<RankContext>& ranks = set.contexts();
-  if (settings_.fault == FaultInjection::fail_allocation) {
-    throw GpuError("cudaMalloc failed (cudaErrorMemoryAllocation): injected out-of-memory fault", true);
+  // Every process must learn of an allocation failure anywhere before any launches a collective.
+  std::string allocation_failure;
+  try {
+    if (settings_.fault == FaultInjection::fail_allocation) {
+      throw GpuError("cudaMalloc failed (cudaErrorMemoryAllocation): injected out-of-memory fault", true);
+    }
+    set.buffers_for(c);
+  } catch (const GpuError& error) {
+    if (!error.out_of_memory()) throw;
+    allocation_failure = error.what();
   }
+  if (group_ && !all_processes_agree(set, allocation_failure.empty(), wait) && allocation_failure.empty()) {
+    allocation_failure = "out of memory on another process";
+  }
+  if (!allocation_failure.empty()) throw GpuError(allocation_failure, true);
   const std::vector<RankBuffers>& buffers = set.buffers_for(c);
   const kernels::PatternParams params = pattern_for(c, settings_.seed);
   algorithm.prepare(ranks, buffers, shape);
@@ -280,6 +329,11 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
       outcome.wrong_elements += wrong;
     }
   }
+  for (const RankContext& rank : ranks) {
+    outcome.local_ranks.push_back(rank.rank);
+    outcome.local_devices.push_back(rank.device);
+  }
+  if (group_) combine_across_processes(set, outcome, wait);
   outcome.status = report::kStatusOk;
   return outcome;
 }

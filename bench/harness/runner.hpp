@@ -13,6 +13,8 @@
 
 namespace collbench {
 
+class ProcessGroup;
+
 // Test-only faults (hidden --inject-fault): each must be caught the way a real one would be.
 enum class FaultInjection {
   none,
@@ -39,18 +41,24 @@ class CaseTimeout : public std::runtime_error {
 };
 
 struct CaseOutcome {
-  std::string status;  // report::kStatus*
+  bool participated = true;  // false: this process holds none of the case's ranks
+  std::string status;        // report::kStatus*
   std::string reason;
   std::vector<double> iteration_us;  // per operation, slowest rank, every timed iteration
   std::uint64_t wrong_elements = 0;
-  // Per rank, the timed iterations' start offsets and durations (us) for traces.
+  // Per local rank (its rank number and GPU), the timed iterations' start offsets and
+  // durations (us) for traces; graph mode: one entry per replay.
+  std::vector<int> local_ranks;
+  std::vector<int> local_devices;
   std::vector<std::vector<double>> rank_start_us;
   std::vector<std::vector<double>> rank_duration_us;
 };
 
 class Runner {
  public:
-  explicit Runner(const RunSettings& settings);
+  // `group`: the processes of a multi-process run (one GPU each), or null when this process
+  // drives every GPU itself.
+  explicit Runner(const RunSettings& settings, ProcessGroup* group = nullptr);
   ~Runner();
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
@@ -58,6 +66,8 @@ class Runner {
   // Measures `c`. Out-of-memory and unsupported cases come back as rows (oom, skipped) and the
   // sweep goes on; a CUDA/NCCL error or a timeout comes back as a row (error, timeout) and stops
   // the runner (stopped() turns true, communicators are aborted). Throws Interrupted on a signal.
+  // With several processes, every process calls run() for every case in the same order; times
+  // are the maximum over processes and wrong elements their sum, identical on every process.
   CaseOutcome run(const Case& c);
   bool stopped() const { return !stop_reason_.empty(); }
   const std::string& stop_reason() const { return stop_reason_; }
@@ -71,6 +81,7 @@ class Runner {
   CaseOutcome measure(RankSet& set, const Case& c);
 
   RunSettings settings_;
+  ProcessGroup* group_;
   std::map<int, std::unique_ptr<RankSet>> sets_;
   std::string stop_reason_;
 };

@@ -4,13 +4,21 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <memory>
 
 #include "benchmark_frame.hpp"
 #include "byte_size.hpp"
 #include "errors.hpp"
+#include "launch_environment.hpp"
+#include "link_peak_table.hpp"
+#include "mpi_bootstrap.hpp"
+#include "process_group.hpp"
 #include "run_metadata.hpp"
 #include "sweep_plan.hpp"
+#include "topology.hpp"
 
 namespace collbench {
 namespace {
@@ -36,12 +44,28 @@ RunSettings settings_from(const Options& options) {
   return settings;
 }
 
-void print_header(const RunMetadata& metadata, const RunSettings& settings, std::size_t cases) {
+void print_commented(const std::string& text) {
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    fmt::print("#   {}\n", text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+}
+
+void print_header(const RunMetadata& metadata, const RunSettings& settings, std::size_t cases,
+                  const ProcessGroup* group, const LaunchEnvironment& environment) {
   fmt::print("# collbench {} | NCCL {} | CUDA runtime {} | driver {} | host {}\n", metadata.collbench_version,
              metadata.nccl_version, metadata.cuda_runtime, metadata.driver, metadata.host);
-  for (const GpuDescription& gpu : metadata.gpus) {
-    fmt::print("#   GPU {}: {} [{}] {:.1f} GiB\n", gpu.index, gpu.name, gpu.pci_bus_id, gpu.memory_gib);
+  if (group) {
+    fmt::print("# {} processes, one GPU each, on {} node(s) | launcher {} ({} mode) | rank 0 uses GPU {}\n",
+               group->size(), group->nodes(), environment.launcher, name_of(group->mode()), group->device());
   }
+  for (const GpuInfo& gpu : metadata.topology.gpus) {
+    fmt::print("#   GPU {}: {} [{}] {:.1f} GiB, {} SMs\n", gpu.index, gpu.name, gpu.pci_bus_id,
+               gpu.memory_bytes / double(1ull << 30), gpu.sm_count);
+  }
+  if (metadata.topology.gpus.size() > 1) print_commented(format_topology(metadata.topology));
   fmt::print("# {} cases | warmup {} | iters {} | agg {} | graph replays {} | check {} | seed {:#x} | timeout {:g} s\n",
              cases, settings.warmup_iters, settings.iters, settings.agg_iters, settings.graph_replays,
              settings.check ? "on" : "off", settings.seed, settings.timeout_s);
@@ -59,23 +83,48 @@ int exit_status(const SweepTotals& totals) {
 }  // namespace
 
 int run_session(const Options& options, const SessionFlags& flags) {
-  const int visible = visible_gpu_count();
-  const std::vector<Case> cases = build_sweep(options, visible, flags.listing);
-  SweepContext context;
+  if (options.topology) {
+    if (visible_gpu_count() == 0) throw UsageError("--topology: no CUDA GPU is visible");
+    fmt::print("{}", format_topology(probe_topology()));
+    return 0;
+  }
+  const LaunchEnvironment environment =
+      detect_launch_environment([](const char* name) { return std::getenv(name); }, options.launcher, mpi_built_in());
   if (flags.listing) {
+    // A list needs no GPU and no other process: GPU counts are checked against the launch size.
+    const int gpus = environment.mode == LaunchMode::single_process ? visible_gpu_count() : environment.world_size;
+    const std::vector<Case> cases = build_sweep(options, gpus, /*listing=*/true);
+    SweepContext context;
     register_case_benchmarks(cases, context);  // --benchmark_list_tests prints the names
     benchmark::RunSpecifiedBenchmarks();
     return 0;
   }
 
   const auto start = std::chrono::steady_clock::now();
-  const RunMetadata metadata = collect_run_metadata();
+  const double link_peak_gbps = options.link_peak_path.empty() ? 0 : read_link_peak_gbps(options.link_peak_path);
+  std::unique_ptr<ProcessGroup> group;
+  if (environment.mode != LaunchMode::single_process) group = std::make_unique<ProcessGroup>(environment);
+  const std::vector<Case> cases = build_sweep(options, group ? group->size() : visible_gpu_count());
+  // With several processes only rank 0 prints and writes the report; every rank measures.
+  const bool reporting = !group || group->rank() == 0;
+  RunMetadata metadata = collect_run_metadata();
+  if (group) {
+    metadata.launch_mode = std::string(name_of(group->mode()));
+    metadata.nodes = group->nodes();
+  }
   const RunSettings settings = settings_from(options);
-  print_header(metadata, settings, cases.size());
-  Runner runner(settings);
+  if (reporting) print_header(metadata, settings, cases.size(), group.get(), environment);
+  Runner runner(settings, group.get());
+  SweepContext context;
   context.runner = &runner;
-  context.sinks.push_back(std::make_unique<ConsoleTable>(stdout));
-  if (!options.csv_path.empty()) context.sinks.push_back(std::make_unique<CsvSink>(options.csv_path, metadata, settings));
+  context.link_peak_gbps = link_peak_gbps;
+  if (reporting) {
+    context.sinks.push_back(std::make_unique<ConsoleTable>(stdout));
+    if (!options.csv_path.empty()) {
+      context.sinks.push_back(std::make_unique<CsvSink>(options.csv_path, metadata, settings));
+    }
+  }
+  if (reporting && !options.trace_path.empty()) context.sinks.push_back(std::make_unique<TraceSink>(options.trace_path));
   register_case_benchmarks(cases, context);
 
   SilentReporter silent;
@@ -83,6 +132,7 @@ int run_session(const Options& options, const SessionFlags& flags) {
   benchmark::Shutdown();
 
   const SweepTotals& totals = context.totals;
+  if (!reporting) return exit_status(totals);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print("#\n# {} cases run: {} ok, {} skipped, {} oom, {} error, {} timeout | wrong elements: {} | wall time {:.1f} s\n",
              totals.cases, totals.ok, totals.skipped, totals.oom, totals.errors, totals.timeouts, totals.wrong_elements,

@@ -28,14 +28,14 @@ constexpr int kRemoteGpu = 0;                      // NVML_NVLINK_DEVICE_TYPE_GP
 constexpr int kRemoteSwitch = 2;                   // NVML_NVLINK_DEVICE_TYPE_SWITCH
 constexpr unsigned kDriverVersionBufferSize = 80;  // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE
 
-struct PciInfo {            // nvmlPciInfo_t
-  char busIdLegacy[16];     // "0000:18:00.0"
+struct PciInfo {         // nvmlPciInfo_t
+  char busIdLegacy[16];  // "0000:18:00.0"
   unsigned int domain;
   unsigned int bus;
   unsigned int device;
   unsigned int pciDeviceId;
   unsigned int pciSubSystemId;
-  char busId[32];           // "00000000:18:00.0"
+  char busId[32];  // "00000000:18:00.0"
 };
 static_assert(sizeof(PciInfo) == 68, "nvmlPciInfo_t is 16 + 5 * 4 + 32 bytes");
 
@@ -55,12 +55,13 @@ class Library {
     std::unique_ptr<Library> library(new Library());
     library->handle_.reset(dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL));
     if (!library->handle_) return nullptr;
-    const bool complete = library->load(library->init_, "nvmlInit_v2") &&
-                          library->load(library->shutdown_, "nvmlShutdown") &&
-                          library->load(library->driver_version_, "nvmlSystemGetDriverVersion") &&
-                          library->load(library->handle_by_bus_id_, "nvmlDeviceGetHandleByPciBusId_v2") &&
-                          library->load(library->link_state_, "nvmlDeviceGetNvLinkState") &&
-                          library->load(library->remote_pci_, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    const bool complete =
+        library->load(library->init_, "nvmlInit_v2") &&
+        library->load(library->shutdown_, "nvmlShutdown") &&
+        library->load(library->driver_version_, "nvmlSystemGetDriverVersion") &&
+        library->load(library->handle_by_bus_id_, "nvmlDeviceGetHandleByPciBusId_v2") &&
+        library->load(library->link_state_, "nvmlDeviceGetNvLinkState") &&
+        library->load(library->remote_pci_, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
     if (!complete || library->init_() != kSuccess) return nullptr;
     // Older drivers lack the remote device type; links are then classified by bus id alone.
     library->load(library->remote_type_, "nvmlDeviceGetNvLinkRemoteDeviceType");
@@ -152,7 +153,8 @@ GpuInfo probe_gpu(int device) {
 void probe_nvlinks(const nvml::Library& library, Topology& topology) {
   const std::size_t count = topology.gpus.size();
   std::vector<std::string> canonical(count);
-  for (std::size_t i = 0; i < count; ++i) canonical[i] = canonical_pci_bus_id(topology.gpus[i].pci_bus_id);
+  for (std::size_t i = 0; i < count; ++i)
+    canonical[i] = canonical_pci_bus_id(topology.gpus[i].pci_bus_id);
 
   std::vector<std::vector<int>> direct(count, std::vector<int>(count, 0));
   for (std::size_t a = 0; a < count; ++a) {
@@ -208,11 +210,13 @@ std::string format_matrix(const Topology& topology, Cell cell) {
   }
   width += 2;
   std::string text = fmt::format("{:<{}}", "", width);
-  for (std::size_t b = 0; b < count; ++b) text += fmt::format("{:<{}}", fmt::format("GPU{}", b), width);
+  for (std::size_t b = 0; b < count; ++b)
+    text += fmt::format("{:<{}}", fmt::format("GPU{}", b), width);
   text += '\n';
   for (std::size_t a = 0; a < count; ++a) {
     std::string line = fmt::format("{:<{}}", fmt::format("GPU{}", a), width);
-    for (std::size_t b = 0; b < count; ++b) line += fmt::format("{:<{}}", cell(topology, a, b), width);
+    for (std::size_t b = 0; b < count; ++b)
+      line += fmt::format("{:<{}}", cell(topology, a, b), width);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     text += line + '\n';
   }
@@ -226,15 +230,17 @@ std::string canonical_pci_bus_id(const std::string& bus_id) {
   int used = 0;
   // domain:bus:device.function in hex; CUDA writes a 4-digit domain, NVML an 8-digit one.
   if (std::sscanf(bus_id.c_str(), "%x:%x:%x.%x%n", &domain, &bus, &device, &function, &used) != 4 ||
-      static_cast<std::size_t>(used) != bus_id.size() || bus > 0xff || device > 0x1f || function > 7) {
+      static_cast<std::size_t>(used) != bus_id.size() || bus > 0xff || device > 0x1f ||
+      function > 7) {
     return "";
   }
   return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", domain, bus, device, function);
 }
 
 int nvlinks_between(int direct_links_a_to_b, int nvswitch_links_a, int nvswitch_links_b) {
-  const int through_switch =
-      (nvswitch_links_a > 0 && nvswitch_links_b > 0) ? std::min(nvswitch_links_a, nvswitch_links_b) : 0;
+  const int through_switch = (nvswitch_links_a > 0 && nvswitch_links_b > 0)
+                                 ? std::min(nvswitch_links_a, nvswitch_links_b)
+                                 : 0;
   return direct_links_a_to_b + through_switch;
 }
 
@@ -260,7 +266,8 @@ Topology probe_topology() {
     cudaGetLastError();  // no GPU is an answer here, not an error
     return topology;
   }
-  CB_CUDA_CHECK(status);
+  if (status != cudaSuccess)
+    throw_cuda_error(status, "cudaGetDeviceCount(&count)", __FILE__, __LINE__);
 
   for (int device = 0; device < count; ++device) topology.gpus.push_back(probe_gpu(device));
   topology.links.assign(count, std::vector<PeerLink>(count));
@@ -272,7 +279,8 @@ Topology probe_topology() {
       CB_CUDA_CHECK(cudaDeviceCanAccessPeer(&can_access, a, b));
       link.can_access_peer = can_access != 0;
       if (link.can_access_peer) {
-        CB_CUDA_CHECK(cudaDeviceGetP2PAttribute(&link.performance_rank, cudaDevP2PAttrPerformanceRank, a, b));
+        CB_CUDA_CHECK(
+            cudaDeviceGetP2PAttribute(&link.performance_rank, cudaDevP2PAttrPerformanceRank, a, b));
       }
     }
   }
@@ -284,12 +292,14 @@ std::string format_topology(const Topology& topology) {
   if (topology.gpus.empty()) {
     return fmt::format("GPU topology: no CUDA GPU visible (driver {})\n", topology.driver_version);
   }
-  std::string text = fmt::format(
-      "GPU topology (driver {}; {})\n", topology.driver_version,
-      topology.nvml_available ? "NVLink counts from NVML" : "NVML not available: NVLink counts unknown");
+  std::string text =
+      fmt::format("GPU topology (driver {}; {})\n", topology.driver_version,
+                  topology.nvml_available ? "NVLink counts from NVML"
+                                          : "NVML not available: NVLink counts unknown");
   text += format_matrix(topology, link_cell);
-  text += "Legend: X = self, NV# = # NVLinks (direct or through NVSwitch), P2P = peer access without "
-          "NVLink, - = no peer access\n";
+  text +=
+      "Legend: X = self, NV# = # NVLinks (direct or through NVSwitch), P2P = peer access without "
+      "NVLink, - = no peer access\n";
   for (const GpuInfo& gpu : topology.gpus) {
     text += fmt::format("GPU{}: {}, PCI {}, {} MiB, {} SMs", gpu.index, gpu.name, gpu.pci_bus_id,
                         gpu.memory_bytes >> 20, gpu.sm_count);

@@ -1,0 +1,93 @@
+// World communicator creation and splitting.
+#include "process_group.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cuda_resources.hpp"
+#include "errors.hpp"
+#include "mpi_bootstrap.hpp"
+#include "runner.hpp"
+
+namespace collbench {
+namespace {
+
+// One GPU per process: the local rank's GPU, or the only GPU when the launcher restricted
+// CUDA_VISIBLE_DEVICES to one per process.
+int pick_device(int local_rank) {
+  const int visible = visible_gpu_count();
+  if (visible == 0) throw UsageError("no CUDA GPU is visible to this process");
+  if (visible == 1) return 0;
+  if (local_rank >= visible) {
+    throw UsageError(fmt::format("local rank {} has no GPU: only {} are visible on this node", local_rank, visible));
+  }
+  return local_rank;
+}
+
+// Distinct hosts among the world's processes, from an all-gather of host-name hashes.
+int count_nodes(const NcclCommunicator& world, int size) {
+  char name[256] = {};
+  gethostname(name, sizeof(name) - 1);
+  const unsigned long long hash = std::hash<std::string>{}(name);
+  ScopedDevice on(world.device(), world.rank());
+  Stream stream(world.device());
+  DeviceBuffer hashes(world.device(), sizeof(hash) * size);
+  CB_CUDA_CHECK(cudaMemcpy(hashes.as<unsigned long long>() + world.rank(), &hash, sizeof(hash), cudaMemcpyHostToDevice));
+  CB_NCCL_CHECK(ncclAllGather(hashes.as<unsigned long long>() + world.rank(), hashes.get(), 1, ncclUint64, world.get(),
+                              stream.get()));
+  CB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  std::vector<unsigned long long> all(size);
+  CB_CUDA_CHECK(cudaMemcpy(all.data(), hashes.get(), sizeof(hash) * size, cudaMemcpyDeviceToHost));
+  std::sort(all.begin(), all.end());
+  return static_cast<int>(std::unique(all.begin(), all.end()) - all.begin());
+}
+
+}  // namespace
+
+ProcessGroup::ProcessGroup(const LaunchEnvironment& environment)
+    : mode_(environment.mode), rank_(environment.world_rank), size_(environment.world_size) {
+  ncclUniqueId id{};
+  if (mode_ == LaunchMode::mpi) {
+    mpi_start(rank_, size_);
+    device_ = pick_device(environment.local_rank);
+    CB_CUDA_CHECK(cudaSetDevice(device_));
+    id = mpi_share_unique_id(rank_);
+  } else {
+    // NCCL_COMM_ID makes every process's ncclGetUniqueId return the same id; rank 0 serves it.
+    setenv("NCCL_COMM_ID", environment.nccl_comm_id.c_str(), 1);
+    device_ = pick_device(environment.local_rank);
+    CB_CUDA_CHECK(cudaSetDevice(device_));
+    CB_NCCL_CHECK(ncclGetUniqueId(&id));
+  }
+  set_current_rank(rank_);
+  ncclComm_t comm = nullptr;
+  CB_NCCL_CHECK(ncclCommInitRank(&comm, size_, id, rank_));
+  world_ = std::make_unique<NcclCommunicator>(comm, device_, rank_);
+  nodes_ = count_nodes(*world_, size_);
+}
+
+ProcessGroup::~ProcessGroup() {
+  world_.reset();
+  if (mode_ == LaunchMode::mpi) mpi_stop();
+}
+
+std::optional<NcclCommunicator> ProcessGroup::split_first(int ranks) {
+  ScopedDevice on(device_, rank_);
+  ncclComm_t comm = nullptr;
+  const int color = rank_ < ranks ? 0 : NCCL_SPLIT_NOCOLOR;
+  CB_NCCL_CHECK(ncclCommSplit(world_->get(), color, rank_, &comm, nullptr));
+  if (!comm) return std::nullopt;
+  return std::optional<NcclCommunicator>(std::in_place, comm, device_, rank_);
+}
+
+void ProcessGroup::abort() noexcept {
+  if (world_) world_->abort();
+}
+
+}  // namespace collbench

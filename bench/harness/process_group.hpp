@@ -1,0 +1,42 @@
+// The processes of a multi-process run (one GPU each): the world NCCL communicator, made through
+// MPI (rank 0's unique id broadcast) or NCCL's own bootstrap (NCCL_COMM_ID), and the
+// sub-communicators that GPU-count sweeps use (ncclCommSplit of the world).
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "launch_environment.hpp"
+#include "nccl_communicator.hpp"
+
+namespace collbench {
+
+class ProcessGroup {
+ public:
+  // Starts MPI when the mode is mpi, picks this process's GPU and creates the world communicator.
+  explicit ProcessGroup(const LaunchEnvironment& environment);
+  ~ProcessGroup();
+  ProcessGroup(const ProcessGroup&) = delete;
+  ProcessGroup& operator=(const ProcessGroup&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  int device() const { return device_; }
+  int nodes() const { return nodes_; }
+  LaunchMode mode() const { return mode_; }
+
+  // The communicator of world ranks [0, ranks) for this process, or nothing when this process's
+  // rank is not among them. Collective: every process must call it with the same `ranks`.
+  std::optional<NcclCommunicator> split_first(int ranks);
+  void abort() noexcept;
+
+ private:
+  LaunchMode mode_;
+  int rank_ = 0;
+  int size_ = 1;
+  int device_ = 0;
+  int nodes_ = 1;
+  std::unique_ptr<NcclCommunicator> world_;
+};
+
+}  // namespace collbench

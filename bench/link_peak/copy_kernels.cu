@@ -1,0 +1,81 @@
+// The link-peak probe's kernels: a pull copy over peer pointers (16-byte accesses, several loads
+// in flight per thread to cover NVLink latency) and a start gate spinning on a host flag.
+#include <cstdint>
+#include <cuda/atomic>
+
+#include "copy_kernels.hpp"
+#include "errors.hpp"
+
+namespace collbench::link_peak {
+namespace {
+
+// Loads in flight per thread before the stores: a remote read takes ~1-2 us, so one load per
+// thread at a time cannot fill the link.
+constexpr int kUnroll = 4;
+
+__global__ void __launch_bounds__(kCopyThreads)
+    pull_copy_kernel(const uint4* __restrict__ src, uint4* __restrict__ dst, std::size_t vectors,
+                     const unsigned char* __restrict__ src_tail,
+                     unsigned char* __restrict__ dst_tail, int tail_bytes) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
+    uint4 values[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) values[u] = src[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) dst[i + u * stride] = values[u];
+  }
+  for (; i < vectors; i += stride) dst[i] = src[i];
+  if (blockIdx.x == 0 && static_cast<int>(threadIdx.x) < tail_bytes) {
+    dst_tail[threadIdx.x] = src_tail[threadIdx.x];
+  }
+}
+
+__device__ unsigned long long global_timer_ns() {
+  unsigned long long now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  return now;
+}
+
+__global__ void wait_for_release_kernel(int* release, int* timed_out,
+                                        unsigned long long timeout_ns) {
+  // The host's store must be seen, and no later work may start before it: acquire at system scope.
+  cuda::atomic_ref<int, cuda::thread_scope_system> flag(*release);
+  const unsigned long long deadline = global_timer_ns() + timeout_ns;
+  while (flag.load(cuda::memory_order_acquire) == 0) {
+    if (global_timer_ns() > deadline) {
+      *timed_out = 1;
+      return;
+    }
+    __nanosleep(500);
+  }
+}
+
+}  // namespace
+
+void launch_pull_copy(void* dst, const void* src, std::size_t bytes, int blocks,
+                      cudaStream_t stream) {
+  const std::size_t vectors = bytes / sizeof(uint4);
+  const std::size_t body_bytes = vectors * sizeof(uint4);
+  pull_copy_kernel<<<blocks, kCopyThreads, 0, stream>>>(
+      static_cast<const uint4*>(src), static_cast<uint4*>(dst), vectors,
+      static_cast<const unsigned char*>(src) + body_bytes,
+      static_cast<unsigned char*>(dst) + body_bytes, static_cast<int>(bytes - body_bytes));
+  CB_CHECK_LAUNCH();
+}
+
+int pull_copy_blocks_per_sm() {
+  int blocks = 0;
+  CB_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, pull_copy_kernel, kCopyThreads, 0));
+  return blocks > 0 ? blocks : 1;
+}
+
+void launch_wait_for_release(int* release, int* timed_out, unsigned long long timeout_ns,
+                             cudaStream_t stream) {
+  wait_for_release_kernel<<<1, 1, 0, stream>>>(release, timed_out, timeout_ns);
+  CB_CHECK_LAUNCH();
+}
+
+}  // namespace collbench::link_peak
