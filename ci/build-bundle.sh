@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds collbench here and packs what the GPU machine needs into bundle/ (carried to it by the
 # device tool): the binaries, the GPU test binaries, the few Debian shared libraries that machine
-# lacks (Google Benchmark, fmt), and libdw/libelf so nsys there can write real reports.
+# lacks (Google Benchmark, fmt), collbench's own shared kernel library, and libdw/libelf so nsys there can write real reports.
 # Usage: ci/build-bundle.sh [BUILD_DIR] [TARGET...]   (default: every target; then carry "bundle"
 # and run ci/device-run.sh there)
 set -euo pipefail
@@ -21,6 +21,7 @@ find "$build" -type f -executable \( -path '*/bench/*' -o -path '*/tests/*' -o -
     if ((${#targets[@]} == 0)) || [[ " ${targets[*]} " == *" $(basename "$file") "* ]]; then cp "$file" bundle/bin/; fi
   done
 cp tests/core/cli_test.sh bundle/bin/
+find "$build" -name 'libcollbench_*.so' ! -path '*/CMakeFiles/*' -exec cp {} bundle/lib/ \;
 for lib in libbenchmark.so.1debian libfmt.so.9; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" bundle/lib/
 done
