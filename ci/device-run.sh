@@ -60,8 +60,9 @@ for want in "$@"; do
       mkdir -p "$work/reports/$machine"
       step linkpeak "$bin/collbench_linkpeak" --csv "$work/reports/$machine/link_peak.csv" ;;
     nsys)
+      dp_step=""; [ -x "$bin/collbench_dpstep" ] && dp_step="$bin/collbench_dpstep"
       step nsys env NSYS_LIBS="$root/bundle/nsys-lib" bash "$root/ci/nsys-check.sh" "$bin/collbench" \
-        "$work/traces" "$bin/collbench_dpstep" ;;
+        "$work/traces" $dp_step ;;
     mpi)
       # One process per GPU under mpirun: the standard sweep, then every op, type and reduction checked.
       mkdir -p "$work/reports/$machine"

@@ -55,6 +55,11 @@ class CollectiveAlgorithm {
   // inside one group). Must be capturable into a CUDA graph: no host synchronisation.
   virtual void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
                       const CaseShape& shape, int aggregate) = 0;
+  // Makes every kernel of this algorithm that waits on a peer return soon, leaving its output
+  // undefined; safe from any thread (the watchdog). NCCL's kernels end with ncclCommAbort instead.
+  virtual void request_abort() noexcept {}
+  // Throws GpuError when a kernel of this algorithm gave up waiting on a peer.
+  virtual void check_health() const {}
 };
 
 // Implementations of one operation, by name ("nccl", "ring" ...). Made once per set of ranks

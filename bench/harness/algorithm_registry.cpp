@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "algorithm.hpp"
+#include "handbuilt_algorithms.hpp"
 #include "nccl_algorithm.hpp"
 
 namespace collbench {
@@ -12,6 +13,9 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
     std::vector<AlgorithmEntry> entries;
     for (const CollectiveSpec& spec : collective_registry()) entries.push_back({"nccl", spec.kind, make_nccl_algorithm});
     // Hand-built all-reduce implementations (kernels/, issue 3) are listed below.
+    entries.push_back({"ring", OpKind::all_reduce, make_ring_algorithm});
+    entries.push_back({"ring_sendrecv", OpKind::all_reduce, make_ring_sendrecv_algorithm});
+    entries.push_back({"oneshot", OpKind::all_reduce, make_oneshot_algorithm});
     return entries;
   }();
   return registry;

@@ -19,7 +19,27 @@ std::string where(const char* file, int line) {
   return place;
 }
 
+std::string escape_control_characters(const std::string& text) {
+  std::string escaped;
+  for (unsigned char c : text) {
+    if (c == '\n') {
+      escaped += "\\n";
+    } else if (c == '\r') {
+      escaped += "\\r";
+    } else if (c == '\t') {
+      escaped += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      escaped += fmt::format("\\x{:02x}", c);
+    } else {
+      escaped += static_cast<char>(c);
+    }
+  }
+  return escaped;
+}
+
 }  // namespace
+
+UsageError::UsageError(const std::string& message) : std::runtime_error(escape_control_characters(message)) {}
 
 int current_rank() { return thread_rank; }
 void set_current_rank(int rank) { thread_rank = rank; }

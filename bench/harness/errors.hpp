@@ -10,10 +10,11 @@
 
 namespace collbench {
 
-// A bad command line or configuration: reported as one line, exit status 2.
+// A bad command line or configuration: reported as one line, exit status 2. Control characters
+// in the message (a bad value may hold a line break) are written as escapes, keeping it one line.
 class UsageError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UsageError(const std::string& message);
 };
 
 // A CUDA or NCCL call failed. `out_of_memory` lets the runner record status oom and go on.

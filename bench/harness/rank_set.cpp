@@ -117,6 +117,8 @@ unsigned long long* Runner::RankSet::mismatch_counter(int local_rank) {
 }
 
 void Runner::RankSet::abort_all() noexcept {
+  // Hand-built kernels first: they may be spinning on flags that NCCL's abort cannot reach.
+  for (auto& [name, algorithm] : algorithms_) algorithm->request_abort();
   for (auto& communicator : communicators_) communicator.abort();
 }
 

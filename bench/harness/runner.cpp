@@ -220,7 +220,11 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   }
   const Clock::time_point deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(settings_.timeout_s));
-  auto wait = [&] { wait_for_ranks(set, deadline, c, settings_.timeout_s); };
+  // A hand-built kernel that gave up waiting on a peer has finished; it must not pass as ok.
+  auto wait = [&] {
+    wait_for_ranks(set, deadline, c, settings_.timeout_s);
+    algorithm.check_health();
+  };
   auto case_range = named_range(display_name(c), c.spec->nvtx_color, c.bytes());
   const std::vector<RankContext>& ranks = set.contexts();
   // Every process must learn of an allocation failure anywhere before any launches a collective.
@@ -260,7 +264,8 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, iters);
     set.workers().run([&](int local) {
       std::vector<Event>& events = set.events(local, iters + 1);
-      const bool skips = settings_.fault == FaultInjection::skip_rank && set.size() > 1 && local == set.size() - 1;
+      // The communicator's last rank, wherever it runs (this process or another).
+      const bool skips = settings_.fault == FaultInjection::skip_rank && c.ranks > 1 && ranks[local].rank == c.ranks - 1;
       for (int i = 0; i < iters; ++i) {
         record_event(events[i], ranks[local]);
         // Injected fault: the last rank skips one collective, so the others wait for it forever.

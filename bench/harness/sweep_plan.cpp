@@ -74,6 +74,10 @@ std::vector<std::size_t> sweep_sizes(const Options& options) {
   std::vector<std::size_t> sizes;
   std::size_t size = options.min_bytes;
   while (size <= options.max_bytes) {
+    if (sizes.size() == kMaxSizes) {
+      throw UsageError(fmt::format("-b {} -e {} with this step gives more than {} sizes; use a larger step",
+                                   options.min_bytes, options.max_bytes, kMaxSizes));
+    }
     sizes.push_back(size);
     std::size_t next = options.step_bytes > 0 ? size + options.step_bytes
                                               : static_cast<std::size_t>(std::floor(size * options.step_factor));
@@ -116,6 +120,9 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
     }
   }
   if (cases.empty()) throw UsageError("the command line selects no case (check --algo against --ops)");
+  if (cases.size() > kMaxCases) {
+    throw UsageError(fmt::format("the command line selects {} cases (more than {}); narrow it", cases.size(), kMaxCases));
+  }
   return cases;
 }
 

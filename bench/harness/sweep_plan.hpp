@@ -23,6 +23,10 @@ struct Case {
   std::size_t bytes() const { return case_bytes(*spec, counts, type); }
 };
 
+// Limits that turn a typo (-f 1.0001, -i 1) into an error instead of an endless sweep.
+inline constexpr std::size_t kMaxSizes = 10'000;
+inline constexpr std::size_t kMaxCases = 1'000'000;
+
 // Unique, filterable name: "all_reduce/nccl/ranks:4/float/sum/root:-1/out_of_place/bytes:1048576".
 std::string benchmark_name(const Case& c);
 // Human name for consoles and NVTX: "all_reduce nccl float sum 4r 1 MiB in-place".

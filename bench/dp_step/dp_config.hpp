@@ -1,0 +1,74 @@
+// What one data-parallel training-step configuration is: the model, the gradient synchronisation
+// scheme, the bucket size, the all-reduce algorithm and the rank count, plus its CSV config string.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "data_type.hpp"
+
+namespace collbench::dp {
+
+// How gradients reach every replica (docs/dp_step.md):
+//   sync    - one all-reduce of all gradients after backward, then the optimizer;
+//   overlap - bucketed all-reduces started during backward, as DDP does;
+//   ps      - bucketed reduce to rank 0, optimizer on rank 0 alone, broadcast of the new weights;
+//   sharded - bucketed reduce-scatter, each rank updates its shard (ZeRO-2), all-gather of weights.
+enum class SyncScheme { sync, overlap, ps, sharded };
+
+std::string_view name_of(SyncScheme scheme);
+// Throws UsageError naming the bad value and the known ones.
+SyncScheme parse_sync_scheme(std::string_view name);
+// Whether the scheme splits gradients into buckets (all but sync).
+bool uses_buckets(SyncScheme scheme);
+
+// Bias and ReLU either fused into cuBLASLt epilogues, or separate kernels; auto picks fused when
+// cuBLASLt offers an algorithm for every GEMM of the model.
+enum class EpilogueMode { automatic, fused, unfused };
+std::string_view name_of(EpilogueMode mode);
+EpilogueMode parse_epilogue_mode(std::string_view name);
+
+struct ModelConfig {
+  int layers = 8;
+  int width = 4096;
+  int batch = 2048;  // samples per GPU
+  DataType dtype = DataType::bfloat16;
+  float learning_rate = 0.01f;
+  float momentum = 0.9f;
+  std::uint64_t seed = 1;
+  // bfloat16 only: the optimizer keeps float32 master weights (mixed precision as in Megatron
+  // and DeepSpeed); without them the update rounds straight into the bfloat16 weights.
+  bool master_weights = true;
+  EpilogueMode epilogue = EpilogueMode::automatic;
+};
+
+// Throws UsageError naming the first bad value.
+void validate(const ModelConfig& model);
+
+struct StepConfig {
+  ModelConfig model;
+  SyncScheme scheme = SyncScheme::overlap;
+  double bucket_mib = 25;  // ignored (0) for sync
+  std::string algo = "nccl";
+  int ranks = 1;
+  int nccl_max_ctas = 0;   // 0: NCCL's choice
+  int gemm_sm_margin = 0;  // SMs cuBLASLt leaves to communication during backward (0: none)
+};
+
+// Bytes of the bucket cap; 0 means one bucket holding every gradient (sync).
+std::uint64_t bucket_cap_bytes(const StepConfig& config);
+
+// "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl", then, only
+// when they differ from the defaults and in this order: master_weights, epilogue, nccl_max_ctas,
+// gemm_sm_margin, lr, momentum. The rank count is not part of it: rows of one config at several
+// rank counts share it, which is what weak-scaling efficiency is computed over.
+std::string config_string(const StepConfig& config);
+
+// Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4".
+std::string benchmark_name(const StepConfig& config);
+
+// "25", "0.5": shortest form of a bucket size.
+std::string format_mib(double mib);
+
+}  // namespace collbench::dp

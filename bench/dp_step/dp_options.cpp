@@ -1,0 +1,180 @@
+// CLI11 definition of collbench_dpstep's options, their validation and the sweep expansion.
+#include "dp_options.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <regex>
+
+#include "errors.hpp"
+
+namespace collbench::dp {
+namespace {
+
+void require_known_algorithms(const std::vector<std::string>& algos,
+                              const std::vector<std::string>& known) {
+  for (const std::string& algo : algos) {
+    if (std::find(known.begin(), known.end(), algo) == known.end()) {
+      throw UsageError(fmt::format("--algo {}: unknown all-reduce algorithm (known: {})", algo,
+                                   fmt::join(known, ", ")));
+    }
+  }
+}
+
+void validate_options(const DpOptions& o) {
+  validate(o.model);
+  if (o.schemes.empty()) throw UsageError("--sync: give at least one mode");
+  if (o.bucket_mib.empty()) throw UsageError("--bucket-mib: give at least one size");
+  for (double mib : o.bucket_mib) {
+    if (!(mib > 0) || !std::isfinite(mib))
+      throw UsageError(fmt::format("--bucket-mib {}: must be a positive size", mib));
+  }
+  if (o.algos.empty()) throw UsageError("--algo: give at least one algorithm");
+  for (int n : o.ranks) {
+    if (n < 1) throw UsageError(fmt::format("-g {}: a GPU count must be at least 1", n));
+  }
+  if (o.warmup < 0) throw UsageError(fmt::format("--warmup {}: must not be negative", o.warmup));
+  if (o.iters < 1) throw UsageError(fmt::format("--iters {}: need at least 1 timed step", o.iters));
+  if (o.nccl_max_ctas < 0)
+    throw UsageError(fmt::format("--nccl-max-ctas {}: must not be negative", o.nccl_max_ctas));
+  if (o.gemm_sm_margin < 0) {
+    throw UsageError(fmt::format("--gemm-sm-margin {}: must not be negative", o.gemm_sm_margin));
+  }
+  if (!(o.timeout_s > 0))
+    throw UsageError(fmt::format("--timeout {}: must be positive", o.timeout_s));
+}
+
+template <typename T>
+std::vector<T> deduplicated(std::vector<T> values) {
+  std::vector<T> unique;
+  for (const T& v : values) {
+    if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(v);
+  }
+  return unique;
+}
+
+}  // namespace
+
+DpOptions parse_dp_options(const std::vector<std::string>& args,
+                           const std::vector<std::string>& known_algorithms) {
+  DpOptions o;
+  std::vector<std::string> sync_names = {"sync", "overlap"};
+  std::string dtype_name = "bfloat16";
+  std::string epilogue_name = "auto";
+  bool no_master_weights = false;
+
+  CLI::App app{"collbench_dpstep: data-parallel training-step benchmark (MLP, gradient all-reduce)",
+               "collbench_dpstep"};
+  app.add_option("--layers", o.model.layers, "MLP layers")->capture_default_str();
+  app.add_option("--width", o.model.width, "layer width H (multiple of 8)")->capture_default_str();
+  app.add_option("--batch", o.model.batch, "samples per GPU (weak scaling)")->capture_default_str();
+  app.add_option("--dtype", dtype_name, "bfloat16 or float")->capture_default_str();
+  app.add_option("--sync", sync_names, "gradient sync modes: sync, overlap, ps, sharded")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--bucket-mib", o.bucket_mib, "bucket caps in MiB (overlap, ps, sharded)")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--algo", o.algos, "all-reduce implementations (registry names)")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("-g,--gpus", o.ranks, "GPU counts (default: 1 and all visible)")->delimiter(',');
+  app.add_option("--warmup", o.warmup, "untimed steps per measured pass")->capture_default_str();
+  app.add_option("--iters", o.iters, "timed steps per measured pass")->capture_default_str();
+  app.add_option("--csv", o.csv_path, "write rows to this CSV file (each flushed as measured)");
+  app.add_flag("--check", o.check,
+               "run correctness checks (identical weights, DP gradient = 1-GPU gradient)");
+  app.add_option("--lr", o.model.learning_rate, "SGD learning rate")->capture_default_str();
+  app.add_option("--momentum", o.model.momentum, "SGD momentum")->capture_default_str();
+  app.add_option("--seed", o.model.seed, "seed of the synthetic model and data")
+      ->capture_default_str();
+  app.add_flag("--list", o.list, "list the configurations and algorithms, run nothing");
+  app.add_flag("--eager", o.eager,
+               "launch kernels from the host every step instead of replaying CUDA graphs");
+  app.add_option("--epilogue", epilogue_name,
+                 "bias/ReLU: auto, fused (cuBLASLt epilogues) or unfused")
+      ->capture_default_str();
+  app.add_flag("--no-master-weights", no_master_weights,
+               "bfloat16: update the bf16 weights without fp32 masters");
+  app.add_option("--nccl-max-ctas", o.nccl_max_ctas,
+                 "NCCL maxCTAs for the communicators (0: NCCL's choice)")
+      ->capture_default_str();
+  app.add_option("--gemm-sm-margin", o.gemm_sm_margin,
+                 "SMs cuBLASLt leaves free for communication (0: none)")
+      ->capture_default_str();
+  app.add_option("--timeout", o.timeout_s,
+                 "seconds a measured pass may take before it is abandoned")
+      ->capture_default_str();
+
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::CallForHelp&) {
+    throw HelpRequested(app.help());
+  } catch (const CLI::ParseError& error) {
+    throw UsageError(error.what());
+  }
+
+  o.model.dtype = parse_data_type(dtype_name);
+  o.model.epilogue = parse_epilogue_mode(epilogue_name);
+  o.model.master_weights = !no_master_weights;
+  o.schemes.clear();
+  for (const std::string& name : sync_names) o.schemes.push_back(parse_sync_scheme(name));
+  o.schemes = deduplicated(o.schemes);
+  o.bucket_mib = deduplicated(o.bucket_mib);
+  o.algos = deduplicated(o.algos);
+  validate_options(o);
+  require_known_algorithms(o.algos, known_algorithms);
+  return o;
+}
+
+std::vector<int> rank_counts(const DpOptions& options, int visible_gpus) {
+  std::vector<int> counts = options.ranks;
+  if (counts.empty()) counts = {1, std::max(1, visible_gpus)};
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
+}
+
+std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) {
+  std::vector<StepConfig> plan;
+  const std::vector<int> counts = rank_counts(options, visible_gpus);
+  for (SyncScheme scheme : options.schemes) {
+    // sync has one bucket: a bucket sweep would repeat the same configuration.
+    const std::vector<double> buckets =
+        uses_buckets(scheme) ? options.bucket_mib : std::vector<double>{0};
+    for (double bucket : buckets) {
+      for (const std::string& algo : options.algos) {
+        for (int ranks : counts) {
+          StepConfig config;
+          config.model = options.model;
+          config.scheme = scheme;
+          config.bucket_mib = bucket;
+          config.algo = algo;
+          config.ranks = ranks;
+          config.nccl_max_ctas = options.nccl_max_ctas;
+          config.gemm_sm_margin = options.gemm_sm_margin;
+          plan.push_back(config);
+        }
+      }
+    }
+  }
+  return plan;
+}
+
+bool passes_benchmark_filter(const std::string& name, const std::string& filter) {
+  if (filter.empty() || filter == "all") return true;
+  const bool negated = filter.front() == '-';
+  try {
+    const std::regex pattern(negated ? filter.substr(1) : filter);
+    return std::regex_search(name, pattern) != negated;
+  } catch (const std::regex_error&) {
+    throw UsageError(
+        fmt::format("--benchmark_filter '{}': not a valid regular expression", filter));
+  }
+}
+
+}  // namespace collbench::dp

@@ -1,0 +1,53 @@
+// The collbench_dpstep command line (CLI11) and the sweep plan it expands to: one StepConfig per
+// (sync mode, bucket size, algorithm, rank count), rank counts ascending so the 1-GPU baseline of
+// every config is measured before the configs that are compared with it.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dp_config.hpp"
+
+namespace collbench::dp {
+
+struct DpOptions {
+  ModelConfig model;
+  std::vector<SyncScheme> schemes = {SyncScheme::sync, SyncScheme::overlap};
+  std::vector<double> bucket_mib = {25};
+  std::vector<std::string> algos = {"nccl"};
+  std::vector<int> ranks;  // empty: 1 and every visible GPU
+  int warmup = 10;
+  int iters = 50;
+  std::string csv_path;
+  bool check = false;
+  bool list = false;
+  bool eager = false;  // launch every kernel from the host instead of replaying CUDA graphs
+  int nccl_max_ctas = 0;
+  int gemm_sm_margin = 0;
+  double timeout_s = 120;
+};
+
+// --help was given: `text` is the help to print; exit 0.
+class HelpRequested : public std::runtime_error {
+ public:
+  explicit HelpRequested(const std::string& text) : std::runtime_error(text) {}
+};
+
+// Parses the arguments Google Benchmark left (args[0] is the program). Throws UsageError with a
+// one-line message for a bad option or value, HelpRequested for --help. `known_algorithms` are
+// the all-reduce implementations the registry offers.
+DpOptions parse_dp_options(const std::vector<std::string>& args,
+                           const std::vector<std::string>& known_algorithms);
+
+// 1 and `visible_gpus` (deduplicated) when no -g was given.
+std::vector<int> rank_counts(const DpOptions& options, int visible_gpus);
+
+// Every configuration to run, in run order (see above).
+std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus);
+
+// Whether `name` passes Google Benchmark's --benchmark_filter (a regex; a leading '-' negates;
+// empty or "all" keeps everything), so --list shows what a run would measure.
+bool passes_benchmark_filter(const std::string& name, const std::string& filter);
+
+}  // namespace collbench::dp

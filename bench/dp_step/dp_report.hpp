@@ -1,0 +1,73 @@
+// From one measured training-step configuration to what is reported: derived figures (samples/s,
+// exposed communication, bandwidths), the CSV row in THE schema, and the console table line.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "dp_config.hpp"
+#include "metrics.hpp"
+#include "report_row.hpp"
+#include "run_metadata.hpp"
+
+namespace collbench::dp {
+
+// Per-GPU memory of the model state (the largest over the ranks: rank 0 for ps).
+struct MemoryFootprint {
+  std::uint64_t weights_bytes = 0;
+  std::uint64_t gradients_bytes = 0;
+  std::uint64_t optimizer_bytes = 0;  // momentum, plus float32 master weights for bfloat16
+};
+
+struct StepMeasurement {
+  TimeStats step;     // the training step
+  TimeStats compute;  // the same step without collectives
+  TimeStats comm;     // the step's collectives alone, back to back (zero for one rank)
+  std::uint64_t gradient_bytes = 0;  // bytes handed to the gradient collectives per step
+  double bus_bytes = 0;  // sum over the step's collectives of algorithm bytes * bus factor
+  std::uint64_t parameters = 0;
+  MemoryFootprint memory;
+  bool fused_epilogues = false;
+  double loss = 0;  // after the last timed step (global mean)
+};
+
+struct StepOutcome {
+  std::string status = report::kStatusOk;
+  std::string reason;
+  StepMeasurement measurement;
+  std::optional<double> efficiency;  // vs the 1-GPU run of the same config, when it was measured
+  std::uint64_t wrong_elements = 0;  // --check: weight elements that differ between ranks
+};
+
+// An outcome without measurements: skipped, oom, error or timeout, with the reason.
+StepOutcome unmeasured(const char* status, const std::string& reason);
+
+struct DerivedFigures {
+  double samples_per_s = 0;
+  double exposed_comm_us = 0;  // step - compute-only (may be slightly negative from noise)
+  double algbw_gbps = 0;       // gradient bytes / comm-only time
+  double busbw_gbps = 0;       // bus bytes / comm-only time
+};
+
+DerivedFigures derive_figures(const StepConfig& config, const StepMeasurement& m);
+// Weak-scaling efficiency: 1-GPU step time / n-GPU step time (per-GPU throughput ratio).
+double weak_scaling_efficiency(double baseline_step_us, double step_us);
+
+struct RowSettings {
+  int warmup = 0;
+  int iters = 0;
+  bool graphs = true;
+};
+
+std::string extra_field(const StepConfig& config, const StepOutcome& outcome);
+report::ReportRow make_report_row(const StepConfig& config, const StepOutcome& outcome,
+                                  const RunMetadata& metadata, const RowSettings& settings);
+
+// The console table: a header, then one aligned line per configuration.
+std::string table_header();
+std::string table_line(const StepConfig& config, const StepOutcome& outcome);
+
+std::string mib_text(std::uint64_t bytes);
+
+}  // namespace collbench::dp

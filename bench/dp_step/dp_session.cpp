@@ -1,0 +1,185 @@
+// Measurement of one configuration (three passes: step, compute only, communication only), its
+// checks, and the sinks.
+#include "dp_session.hpp"
+
+#include <fmt/format.h>
+
+#include "communicators.hpp"
+#include "correctness_checks.hpp"
+#include "dp_trainer.hpp"
+#include "errors.hpp"
+#include "interrupt.hpp"
+#include "runner.hpp"
+
+namespace collbench::dp {
+
+DpSession::DpSession(const DpOptions& options, RunMetadata metadata, std::FILE* table)
+    : options_(options), metadata_(std::move(metadata)), table_(table) {
+  if (!options.csv_path.empty()) csv_.emplace(options.csv_path);
+}
+
+void DpSession::print_header(const std::vector<StepConfig>& plan) const {
+  const ModelConfig& m = options_.model;
+  const std::size_t element_bytes = size_of(m.dtype);
+  const ParameterLayout layout(m.layers, m.width, element_bytes, 0, 1);
+  std::fprintf(
+      table_,
+      "# collbench_dpstep %s: MLP %d x %d, batch %d per GPU, %s, %.1f M parameters (%s MiB of "
+      "gradients), SGD momentum %g, lr %g%s\n",
+      metadata_.collbench_version.c_str(), m.layers, m.width, m.batch,
+      std::string(name_of(m.dtype)).c_str(), layout.parameter_count() / 1e6,
+      mib_text(layout.parameter_count() * element_bytes).c_str(), m.momentum, m.learning_rate,
+      m.dtype == DataType::bfloat16 && m.master_weights ? ", float32 master weights" : "");
+  std::fprintf(
+      table_,
+      "# %s, %zu GPU(s) visible, driver %s, CUDA %s, NCCL %s; %zu configurations, %d+%d steps per "
+      "pass, %s\n",
+      metadata_.gpu_name.c_str(), static_cast<std::size_t>(visible_gpu_count()),
+      metadata_.driver.c_str(), metadata_.cuda_runtime.c_str(), metadata_.nccl_version.c_str(),
+      plan.size(), options_.warmup, options_.iters,
+      options_.eager ? "eager launches" : "CUDA graphs");
+  std::fprintf(table_, "%s\n", table_header().c_str());
+  std::fflush(table_);
+}
+
+std::vector<NcclCommunicator>& DpSession::communicators(int ranks) {
+  if (ranks < 2) return no_communicators_;
+  auto found = communicators_.find(ranks);
+  if (found == communicators_.end()) {
+    found = communicators_.emplace(ranks, create_step_communicators(ranks, options_.nccl_max_ctas))
+                .first;
+  }
+  return found->second;
+}
+
+void DpSession::drop_communicators(int ranks) noexcept {
+  auto found = communicators_.find(ranks);
+  if (found == communicators_.end()) return;
+  for (NcclCommunicator& comm : found->second) comm.abort();
+  communicators_.erase(found);
+}
+
+void DpSession::abort_all() noexcept {
+  for (auto& [ranks, comms] : communicators_) {
+    for (NcclCommunicator& comm : comms) comm.abort();
+  }
+  communicators_.clear();
+}
+
+StepOutcome DpSession::measure(const StepConfig& config) {
+  StepOutcome outcome;
+  StepMeasurement& m = outcome.measurement;
+  if (config.ranks > visible_gpu_count()) {
+    throw UnsupportedConfig(fmt::format("needs {} GPU{}, {} visible", config.ranks,
+                                        config.ranks == 1 ? "" : "s", visible_gpu_count()));
+  }
+  DataParallelTrainer trainer(config, communicators(config.ranks));
+  // One step launched from the host first: NCCL connects and cuBLASLt loads its kernels outside
+  // graph capture and timing.
+  trainer.run_eager(1);
+  trainer.synchronize(options_.timeout_s);
+  const bool graphs = !options_.eager;
+  m.step = time_stats(trainer.measure(StepVariant::full, options_.warmup, options_.iters, graphs,
+                                      options_.timeout_s));
+  m.loss = trainer.loss();
+  // Checked here, before the compute-only pass (ps and sharded replicas drift apart without
+  // their weight collectives).
+  if (options_.check) outcome.wrong_elements = trainer.differing_weight_elements();
+  m.compute = time_stats(trainer.measure(StepVariant::compute_only, options_.warmup, options_.iters,
+                                         graphs, options_.timeout_s));
+  if (config.ranks > 1) {
+    m.comm = time_stats(trainer.measure(StepVariant::comm_only, options_.warmup, options_.iters,
+                                        graphs, options_.timeout_s));
+  }
+  m.gradient_bytes = trainer.gradient_bytes();
+  m.bus_bytes = trainer.bus_bytes();
+  m.parameters = trainer.layout().parameter_count();
+  m.memory = trainer.memory();
+  m.fused_epilogues = trainer.fused_epilogues();
+  if (m.gradient_bytes == 0)
+    m.gradient_bytes = trainer.layout().total_bytes();  // one rank: nothing sent
+  return outcome;
+}
+
+std::string DpSession::run_checks(const StepConfig& config) {
+  const StepConfig small = small_check_config(config);
+  const SmallModelReport report =
+      run_small_model_check(small, communicators(config.ranks), 10, options_.timeout_s);
+  std::fprintf(table_, "      check %s %s %d ranks: %s\n",
+               std::string(name_of(config.scheme)).c_str(), config.algo.c_str(), config.ranks,
+               report.summary().c_str());
+  return report.ok() ? std::string() : "check failed: " + report.summary();
+}
+
+void DpSession::run(const StepConfig& config, benchmark::State& state) {
+  StepOutcome outcome;
+  for (auto _ : state) {
+    try {
+      outcome = measure(config);
+      if (options_.check) {
+        const std::string failure = run_checks(config);
+        if (outcome.wrong_elements > 0) {
+          outcome.status = report::kStatusError;
+          outcome.reason =
+              fmt::format("{} weight elements differ between ranks", outcome.wrong_elements);
+        } else if (!failure.empty()) {
+          outcome.status = report::kStatusError;
+          outcome.reason = failure;
+        }
+      }
+    } catch (const UnsupportedConfig& error) {
+      outcome = unmeasured(report::kStatusSkipped, error.what());
+    } catch (const UsageError& error) {
+      outcome = unmeasured(report::kStatusSkipped, error.what());
+    } catch (const CaseTimeout& error) {
+      drop_communicators(config.ranks);
+      outcome = unmeasured(report::kStatusTimeout, error.what());
+    } catch (const GpuError& error) {
+      // The trainer aborted the communicators if it failed after its construction.
+      drop_communicators(config.ranks);
+      outcome = unmeasured(error.out_of_memory() ? report::kStatusOom : report::kStatusError,
+                           error.what());
+    } catch (const Interrupted&) {
+      abort_all();
+      throw;
+    } catch (const std::exception& error) {
+      drop_communicators(config.ranks);
+      outcome = unmeasured(report::kStatusError, error.what());
+    }
+    if (config.ranks == 1 && outcome.status == report::kStatusOk) {
+      baseline_step_us_[config_string(config)] = outcome.measurement.step.mean_us;
+    }
+    const auto baseline = baseline_step_us_.find(config_string(config));
+    if (outcome.status == report::kStatusOk && baseline != baseline_step_us_.end()) {
+      outcome.efficiency =
+          weak_scaling_efficiency(baseline->second, outcome.measurement.step.mean_us);
+    }
+    if (outcome.status == report::kStatusOk) {
+      state.SetIterationTime(outcome.measurement.step.mean_us * 1e-6);
+    } else {
+      state.SkipWithError(outcome.reason.c_str());
+    }
+  }
+  if (outcome.status == report::kStatusOk) {
+    const DerivedFigures f = derive_figures(config, outcome.measurement);
+    state.counters["samples_per_s"] = f.samples_per_s;
+    if (outcome.efficiency) state.counters["efficiency"] = *outcome.efficiency;
+    state.counters["step_p50_ms"] = outcome.measurement.step.p50_us / 1e3;
+    state.counters["step_p99_ms"] = outcome.measurement.step.p99_us / 1e3;
+    state.counters["compute_ms"] = outcome.measurement.compute.mean_us / 1e3;
+    state.counters["exposed_comm_ms"] = f.exposed_comm_us / 1e3;
+    state.counters["busbw_gbps"] = f.busbw_gbps;
+  }
+  report(config, outcome);
+}
+
+void DpSession::report(const StepConfig& config, const StepOutcome& outcome) {
+  if (outcome.status != report::kStatusOk && outcome.status != report::kStatusSkipped) ++failures_;
+  std::fprintf(table_, "%s\n", table_line(config, outcome).c_str());
+  std::fflush(table_);
+  if (csv_)
+    csv_->write(make_report_row(config, outcome, metadata_,
+                                {options_.warmup, options_.iters, !options_.eager}));
+}
+
+}  // namespace collbench::dp

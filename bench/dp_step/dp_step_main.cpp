@@ -1,0 +1,106 @@
+// collbench_dpstep: the data-parallel training-step benchmark. Parses the command line, expands
+// the sweep, registers one Google Benchmark per configuration and prints one aligned table.
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "algorithm.hpp"
+#include "benchmark_frame.hpp"
+#include "dp_options.hpp"
+#include "dp_session.hpp"
+#include "errors.hpp"
+#include "interrupt.hpp"
+#include "runner.hpp"
+
+namespace {
+
+using namespace collbench;
+using namespace collbench::dp;
+
+void print_list(const std::vector<StepConfig>& plan) {
+  std::printf("# all-reduce algorithms: %s\n",
+              fmt::format("{}", fmt::join(algorithm_names(OpKind::all_reduce), ", ")).c_str());
+  std::printf("# sync modes: sync, overlap, ps, sharded\n");
+  const std::string filter = benchmark::GetBenchmarkFilter();
+  for (const StepConfig& config : plan) {
+    const std::string name = benchmark_name(config);
+    if (passes_benchmark_filter(name, filter))
+      std::printf("%-48s %s\n", name.c_str(), config_string(config).c_str());
+  }
+}
+
+int run(int argc, char** argv) {
+  bool user_format = false;
+  bool help = false;
+  for (int i = 1; i < argc; ++i) {
+    user_format |= std::strncmp(argv[i], "--benchmark_format", 18) == 0;
+    help |= std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0;
+  }
+  // Google Benchmark would answer --help with its own usage: ours comes first.
+  if (help) {
+    try {
+      parse_dp_options({argv[0], "--help"}, algorithm_names(OpKind::all_reduce));
+    } catch (const HelpRequested& text) {
+      std::printf(
+          "%s\nGoogle Benchmark's --benchmark_filter, --benchmark_format and --benchmark_out also "
+          "apply.\n",
+          text.what());
+    }
+    return 0;
+  }
+  benchmark::Initialize(&argc, argv);
+  const DpOptions options = parse_dp_options(std::vector<std::string>(argv, argv + argc),
+                                             algorithm_names(OpKind::all_reduce));
+  const int visible = visible_gpu_count();
+  const std::vector<StepConfig> plan = expand_plan(options, visible);
+  if (options.list) {
+    print_list(plan);
+    return 0;
+  }
+  install_interrupt_handlers();
+  // With --benchmark_format the benchmark's own output owns stdout; the table goes to stderr.
+  DpSession session(options, collect_run_metadata(), user_format ? stderr : stdout);
+  for (const StepConfig& config : plan) {
+    benchmark::RegisterBenchmark(
+        benchmark_name(config).c_str(),
+        [&session, config](benchmark::State& state) { session.run(config, state); })
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+  }
+  session.print_header(plan);
+  try {
+    SilentReporter silent;
+    if (user_format) {
+      benchmark::RunSpecifiedBenchmarks();
+    } else {
+      benchmark::RunSpecifiedBenchmarks(&silent);
+    }
+  } catch (...) {
+    session.abort_all();
+    throw;
+  }
+  benchmark::Shutdown();
+  return session.exit_code();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const UsageError& error) {
+    std::fprintf(stderr, "collbench_dpstep: error: %s\n", error.what());
+    return 2;
+  } catch (const Interrupted& interrupted) {
+    std::fprintf(stderr, "collbench_dpstep: %s\n", interrupted.what());
+    return 128 + interrupted.signal();
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "collbench_dpstep: error: %s\n", error.what());
+    return 1;
+  }
+}

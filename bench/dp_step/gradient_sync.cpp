@@ -1,0 +1,148 @@
+// Per-bucket collectives from the algorithm registry, and the ownership rules of each scheme.
+#include "gradient_sync.hpp"
+
+#include <fmt/format.h>
+
+#include "handbuilt_algorithms.hpp"
+#include "step_schedule.hpp"
+
+namespace collbench::dp {
+namespace {
+
+const AlgorithmEntry* find_algorithm(const std::string& name, OpKind op) {
+  for (const AlgorithmEntry& entry : algorithm_registry()) {
+    if (entry.name == name && entry.op == op) return &entry;
+  }
+  return nullptr;
+}
+
+char* at(void* base, std::uint64_t element, std::size_t element_bytes) {
+  return static_cast<char*>(base) + element * element_bytes;
+}
+
+}  // namespace
+
+OptimizerState optimizer_state(SyncScheme scheme, int rank, int nranks) {
+  if (scheme == SyncScheme::ps) return rank == 0 ? OptimizerState::full : OptimizerState::none;
+  if (scheme == SyncScheme::sharded && nranks > 1) return OptimizerState::shard;
+  return OptimizerState::full;
+}
+
+UpdateRange update_range(const ParameterLayout& layout, SyncScheme scheme, std::size_t bucket,
+                         int rank) {
+  const Bucket& b = layout.buckets()[bucket];
+  switch (scheme) {
+    case SyncScheme::ps:
+      if (rank != 0) return {};
+      return {b.begin, b.elements, b.begin};
+    case SyncScheme::sharded:
+      return {layout.chunk_begin(b, rank), layout.chunk_elements(b), layout.shard_offset(b)};
+    default:
+      return {b.begin, b.elements, b.begin};
+  }
+}
+
+GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
+                           const std::string& algo, DataType type,
+                           const std::vector<RankContext>& comm_ranks,
+                           const std::vector<const ModelReplica*>& replicas)
+    : layout_(layout), scheme_(scheme), type_(type), ranks_(comm_ranks), replicas_(replicas) {
+  for (std::size_t bucket = 0; bucket < layout.buckets().size(); ++bucket) {
+    gradient_calls_.push_back(
+        make_call(algo, gradient_collective_name(scheme), bucket, ReduceOp::avg));
+    if (const char* weights = weight_collective_name(scheme)) {
+      weight_calls_.push_back(make_call(algo, weights, bucket, ReduceOp::none));
+    }
+  }
+  for (const auto* calls : {&gradient_calls_, &weight_calls_}) {
+    for (const Call& call : *calls) {
+      const double bytes =
+          algbw_bytes(*call.shape.spec, call.shape.counts, type_, call.shape.nranks);
+      bus_bytes_ += bytes * call.shape.spec->bus_factor(call.shape.nranks);
+      if (calls == &gradient_calls_) gradient_bytes_ += static_cast<std::uint64_t>(bytes);
+    }
+  }
+  for (const auto* calls : {&gradient_calls_, &weight_calls_}) {
+    for (const Call& call : *calls) call.algorithm->prepare(ranks_, call.buffers, call.shape);
+  }
+}
+
+GradientSync::Call GradientSync::make_call(const std::string& algo, const char* collective,
+                                           std::size_t bucket, ReduceOp op) {
+  const CollectiveSpec& spec = find_collective(collective);
+  const AlgorithmEntry* entry = find_algorithm(algo, spec.kind);
+  if (!entry) {
+    throw UnsupportedConfig(fmt::format("{} needs {}, and algorithm '{}' does not implement it",
+                                        name_of(scheme_), collective, algo));
+  }
+  const Bucket& b = layout_.buckets()[bucket];
+  const int nranks = static_cast<int>(ranks_.size());
+  const std::size_t element_bytes = size_of(type_);
+  Call call;
+  call.shape.spec = &spec;
+  // The bucket is the collective's whole buffer: nccl-tests' count rules give back its elements
+  // (buckets are padded so that every rank's block is a whole number of 16-byte lines).
+  call.shape.counts = spec.counts(b.elements, element_bytes, nranks);
+  call.shape.type = type_;
+  call.shape.op = op;
+  call.shape.root = spec.rooted ? 0 : -1;
+  call.shape.nranks = nranks;
+  call.shape.in_place = true;
+  for (int r = 0; r < nranks; ++r) {
+    void* base = spec.kind == OpKind::broadcast || spec.kind == OpKind::all_gather
+                     ? replicas_[r]->weights()
+                     : replicas_[r]->gradients();
+    char* whole = at(base, b.begin, element_bytes);
+    const InPlaceOffsets offsets = in_place_offsets(spec, call.shape.counts, r);
+    call.buffers.push_back(
+        {whole + offsets.send * element_bytes, whole + offsets.recv * element_bytes});
+  }
+  call.algorithm = entry->make(ranks_);
+  if (op == ReduceOp::avg) {
+    call.shape.op = gradient_op_;
+    if (!gradient_op_decided_) {
+      // An algorithm that only sums will do: the update then divides by the rank count. Decided
+      // on the first bucket and kept for all, so every gradient gets the same scale.
+      gradient_op_decided_ = true;
+      if (!call.algorithm->unsupported_reason(call.shape).empty()) {
+        call.shape.op = ReduceOp::sum;
+        if (call.algorithm->unsupported_reason(call.shape).empty()) {
+          gradient_op_ = ReduceOp::sum;
+          gradient_scale_ = 1.0f / static_cast<float>(nranks);
+        } else {
+          call.shape.op = ReduceOp::avg;
+        }
+      }
+    }
+  }
+  const std::string reason = call.algorithm->unsupported_reason(call.shape);
+  if (!reason.empty())
+    throw UnsupportedConfig(fmt::format("{} for {}: {}", algo, collective, reason));
+  return call;
+}
+
+void GradientSync::check_health() const {
+  for (const auto* calls : {&gradient_calls_, &weight_calls_}) {
+    for (const Call& call : *calls) {
+      if (const auto* handbuilt = dynamic_cast<const HandbuiltAlgorithm*>(call.algorithm.get())) {
+        handbuilt->check_health();
+      }
+    }
+  }
+}
+
+void GradientSync::abort() noexcept {
+  for (auto* calls : {&gradient_calls_, &weight_calls_}) {
+    for (Call& call : *calls) {
+      if (auto* handbuilt = dynamic_cast<HandbuiltAlgorithm*>(call.algorithm.get()))
+        handbuilt->request_abort();
+    }
+  }
+}
+
+void GradientSync::launch(std::size_t bucket, int phase) {
+  Call& call = phase == 0 ? gradient_calls_[bucket] : weight_calls_[bucket];
+  call.algorithm->launch(ranks_, call.buffers, call.shape, 1);
+}
+
+}  // namespace collbench::dp

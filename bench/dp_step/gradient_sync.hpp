@@ -1,0 +1,83 @@
+// The collectives of a training step, per bucket, through the harness's algorithm registry (so
+// the hand-built all-reduce implementations run here as soon as they are registered): an
+// algorithm object, shape and per-rank buffers for each bucket's gradient collective and, for ps
+// and sharded, its weight collective; plus which part of a bucket each rank's optimizer updates.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "algorithm.hpp"
+#include "dp_config.hpp"
+#include "model_replica.hpp"
+#include "parameter_layout.hpp"
+
+namespace collbench::dp {
+
+// The configuration cannot run here (no such implementation, too few GPUs): reported skipped.
+class UnsupportedConfig : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct UpdateRange {
+  std::uint64_t begin = 0;         // first element in the flat buffers
+  std::uint64_t count = 0;         // 0: this rank does not update this bucket
+  std::uint64_t state_offset = 0;  // first element in the rank's optimizer state
+};
+
+// Optimizer state each rank holds under `scheme`.
+OptimizerState optimizer_state(SyncScheme scheme, int rank, int nranks);
+// The part of `bucket` that `rank` updates under `scheme`.
+UpdateRange update_range(const ParameterLayout& layout, SyncScheme scheme, std::size_t bucket,
+                         int rank);
+
+class GradientSync {
+ public:
+  // `comm_ranks` are the ranks' contexts with their communication streams. Throws
+  // UnsupportedConfig when the registry has no `algo` for a needed collective or it refuses a
+  // bucket. Calls prepare() on every algorithm (outside timing and capture).
+  GradientSync(const ParameterLayout& layout, SyncScheme scheme, const std::string& algo,
+               DataType type, const std::vector<RankContext>& comm_ranks,
+               const std::vector<const ModelReplica*>& replicas);
+
+  // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every rank.
+  void launch(std::size_t bucket, int phase);
+  // Throws GpuError when a hand-built algorithm's kernel gave up waiting on a peer (its output
+  // is then undefined); nothing to check for NCCL.
+  void check_health() const;
+  // Makes every hand-built kernel waiting on a peer return (after a failure elsewhere).
+  void abort() noexcept;
+  // Multiplies gradients in the update: 1 after an average, 1/n when the algorithm only sums.
+  float gradient_scale() const { return gradient_scale_; }
+  // Bytes handed to the gradient collectives per step (nccl-tests algorithm bytes).
+  std::uint64_t gradient_bytes() const { return gradient_bytes_; }
+  // Sum over all collectives of a step of algorithm bytes * bus factor.
+  double bus_bytes() const { return bus_bytes_; }
+
+ private:
+  struct Call {
+    std::unique_ptr<CollectiveAlgorithm> algorithm;
+    CaseShape shape;
+    std::vector<RankBuffers> buffers;
+  };
+  Call make_call(const std::string& algo, const char* collective, std::size_t bucket, ReduceOp op);
+
+  const ParameterLayout& layout_;
+  SyncScheme scheme_;
+  DataType type_;
+  std::vector<RankContext> ranks_;
+  std::vector<const ModelReplica*> replicas_;
+  std::vector<Call> gradient_calls_;  // one per bucket
+  std::vector<Call> weight_calls_;    // one per bucket (ps, sharded)
+  ReduceOp gradient_op_ = ReduceOp::avg;
+  bool gradient_op_decided_ = false;
+  float gradient_scale_ = 1.0f;
+  std::uint64_t gradient_bytes_ = 0;
+  double bus_bytes_ = 0;
+};
+
+}  // namespace collbench::dp

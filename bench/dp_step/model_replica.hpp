@@ -1,0 +1,87 @@
+// One rank's copy of the MLP: its device buffers (flat weights, gradients and optimizer state in
+// the ParameterLayout, activations, ReLU masks, data and targets), its cuBLASLt GEMM plans, and
+// the operations a step is made of, each enqueued on a stream the caller chooses.
+//
+// Shapes (row-major, PyTorch's Linear convention): X_l [B][H] is layer l's input, W_l [H][H],
+// Y_l = act(X_l W_l^T + b_l) = X_{l+1}; act is ReLU for every layer but the last (linear output).
+// cuBLAS sees row-major [r][c] as column-major c x r, so: forward D(HxB) = W^T(op T) X;
+// weight gradient dW(HxH) = X dZ^T(op T); input gradient dX(HxB) = W dZ.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "cublaslt_matmul.hpp"
+#include "cuda_resources.hpp"
+#include "dp_config.hpp"
+#include "dp_report.hpp"
+#include "parameter_layout.hpp"
+
+namespace collbench::dp {
+
+// Which optimizer state a rank holds.
+enum class OptimizerState {
+  full,   // every parameter (sync, overlap, and ps rank 0)
+  shard,  // its chunk of every bucket (sharded)
+  none,   // nothing (ps ranks other than 0)
+};
+
+class ModelReplica {
+ public:
+  // Allocates and initialises everything on `device` (synchronously). `first_sample` is this
+  // rank's first global sample index (rank * batch). Throws GpuError (out_of_memory() set) when
+  // the GPU cannot hold it, UsageError when --epilogue fused is impossible.
+  ModelReplica(const StepConfig& config, const ParameterLayout& layout, int rank, int device,
+               std::uint64_t first_sample, OptimizerState state);
+
+  int device() const { return device_; }
+  bool fused_epilogues() const { return fused_; }
+
+  void forward(int layer, cudaStream_t stream) const;
+  void loss(cudaStream_t stream) const;
+  void weight_gradient(int layer, cudaStream_t stream) const;
+  void input_gradient(int layer, cudaStream_t stream) const;
+  // SGD with momentum on elements [begin, begin + count) of the flat buffers, with optimizer
+  // state from `state_offset` of this rank's state buffers.
+  void update(std::uint64_t begin, std::uint64_t count, std::uint64_t state_offset,
+              float gradient_scale, cudaStream_t stream) const;
+
+  void* weights() const { return weights_.get(); }
+  void* gradients() const { return gradients_.get(); }
+  std::uint64_t flat_bytes() const { return weights_.bytes(); }
+  MemoryFootprint memory() const;
+  // This rank's loss of its last forward pass (mean squared error over its batch). Synchronises.
+  double last_loss() const;
+
+ private:
+  struct LayerPlans {
+    std::optional<MatmulPlan> forward, weight_gradient, input_gradient;
+  };
+  char* element(const DeviceBuffer& buffer, std::uint64_t index) const;
+  const void* activation(int index) const { return activations_[index].get(); }
+  void* output_gradient(int layer) const;  // dZ of `layer`
+  bool build_plans(bool fused);
+  bool probe_plans();
+  void initialise(std::uint64_t first_sample);
+
+  StepConfig config_;
+  const ParameterLayout& layout_;
+  int rank_;
+  int device_;
+  int sm_count_ = 0;
+  OptimizerState state_;
+  bool fused_ = false;
+  std::uint64_t matrix_elements_;  // B x H
+  std::int64_t mask_ld_;           // ReLU mask leading dimension in bits
+
+  DeviceBuffer weights_, gradients_, master_, velocity_;
+  std::vector<DeviceBuffer> activations_;  // X_0 .. X_L (X_L is the output)
+  std::vector<DeviceBuffer> masks_;        // ReLU bit masks of layers 0 .. L-2 (fused only)
+  DeviceBuffer output_gradients_[2];       // dZ ping-pong
+  DeviceBuffer target_, loss_partials_, workspace_;
+  std::optional<CublasLtHandle> handle_;
+  std::vector<LayerPlans> plans_;
+};
+
+}  // namespace collbench::dp

@@ -1,0 +1,160 @@
+// Builds the ordered operation list of one step (rules in step_schedule.hpp).
+#include "step_schedule.hpp"
+
+#include <fmt/format.h>
+
+namespace collbench::dp {
+namespace {
+
+class ScheduleBuilder {
+ public:
+  ScheduleBuilder(const ParameterLayout& layout, SyncScheme scheme)
+      : layout_(layout), scheme_(scheme) {
+    schedule_.events = StepEvents{layout.layers(), static_cast<int>(layout.buckets().size())};
+  }
+
+  void push(const std::string& label) {
+    add({StepOpKind::range_push, StreamRole::compute, -1, -1, -1, 0, label});
+  }
+  void pop() { add({StepOpKind::range_pop, StreamRole::compute, -1, -1, -1, 0, {}}); }
+  void on(StepOpKind kind, StreamRole stream, int layer = -1, int bucket = -1, int phase = 0) {
+    add({kind, stream, layer, bucket, -1, phase, {}});
+  }
+  void record(StreamRole stream, int event) {
+    add({StepOpKind::record, stream, -1, -1, event, 0, {}});
+  }
+  void wait(StreamRole stream, int event) { add({StepOpKind::wait, stream, -1, -1, event, 0, {}}); }
+
+  // The bucket's collectives and update, enqueued once its lowest layer's gradients exist.
+  void sync_bucket(int bucket, bool communicate) {
+    const StepEvents& ev = schedule_.events;
+    const int layer = layout_.buckets()[bucket].lowest_layer;
+    if (communicate) {
+      wait(StreamRole::comm, ev.gradient_ready(layer));
+      push(fmt::format("{} bucket {}", label_of(gradient_collective_name(scheme_)), bucket));
+      on(StepOpKind::collective, StreamRole::comm, layer, bucket, 0);
+      pop();
+      record(StreamRole::comm, ev.collective_done(bucket));
+      wait(StreamRole::optimizer, ev.collective_done(bucket));
+    } else {
+      wait(StreamRole::optimizer, ev.gradient_ready(layer));
+    }
+    wait(StreamRole::optimizer, ev.weights_free(layer));
+    push(fmt::format("optimizer bucket {}", bucket));
+    on(StepOpKind::update, StreamRole::optimizer, layer, bucket);
+    pop();
+    if (communicate && weight_collective_name(scheme_) != nullptr) {
+      record(StreamRole::optimizer, ev.updated(bucket));
+      wait(StreamRole::comm, ev.updated(bucket));
+      push(fmt::format("{} bucket {}", label_of(weight_collective_name(scheme_)), bucket));
+      on(StepOpKind::collective, StreamRole::comm, layer, bucket, 1);
+      pop();
+    }
+  }
+
+  StepSchedule take() { return std::move(schedule_); }
+
+ private:
+  // "all_reduce" -> "allreduce", as NCCL and the issue name the ranges.
+  static std::string label_of(const char* collective) {
+    std::string label;
+    for (const char* c = collective; *c; ++c) {
+      if (*c != '_') label += *c;
+    }
+    return label;
+  }
+  void add(StepOp op) { schedule_.ops.push_back(std::move(op)); }
+
+  const ParameterLayout& layout_;
+  SyncScheme scheme_;
+  StepSchedule schedule_;
+};
+
+void add_comm_only(ScheduleBuilder& b, const ParameterLayout& layout, SyncScheme scheme,
+                   const StepEvents& ev) {
+  b.record(StreamRole::compute, ev.fork());
+  b.wait(StreamRole::comm, ev.fork());
+  for (std::size_t k = 0; k < layout.buckets().size(); ++k) {
+    const int bucket = static_cast<int>(k);
+    const int layer = layout.buckets()[k].lowest_layer;
+    b.on(StepOpKind::collective, StreamRole::comm, layer, bucket, 0);
+    if (weight_collective_name(scheme) != nullptr)
+      b.on(StepOpKind::collective, StreamRole::comm, layer, bucket, 1);
+  }
+  b.record(StreamRole::comm, ev.comm_done());
+  b.wait(StreamRole::compute, ev.comm_done());
+}
+
+}  // namespace
+
+const char* gradient_collective_name(SyncScheme scheme) {
+  switch (scheme) {
+    case SyncScheme::ps:
+      return "reduce";
+    case SyncScheme::sharded:
+      return "reduce_scatter";
+    default:
+      return "all_reduce";
+  }
+}
+
+const char* weight_collective_name(SyncScheme scheme) {
+  switch (scheme) {
+    case SyncScheme::ps:
+      return "broadcast";
+    case SyncScheme::sharded:
+      return "all_gather";
+    default:
+      return nullptr;
+  }
+}
+
+StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
+                                 StepVariant variant, bool communicate) {
+  ScheduleBuilder b(layout, scheme);
+  const StepEvents ev{layout.layers(), static_cast<int>(layout.buckets().size())};
+  b.push(variant == StepVariant::comm_only ? "communication only" : "step");
+  if (variant == StepVariant::comm_only) {
+    if (communicate) add_comm_only(b, layout, scheme, ev);
+    b.pop();
+    return b.take();
+  }
+  const bool with_collectives = communicate && variant == StepVariant::full;
+  // The optimizer stream joins from the compute stream, so it never runs ahead of this step.
+  b.record(StreamRole::compute, ev.fork());
+  b.wait(StreamRole::optimizer, ev.fork());
+  if (with_collectives) b.wait(StreamRole::comm, ev.fork());
+
+  b.push("forward");
+  for (int layer = 0; layer < layout.layers(); ++layer)
+    b.on(StepOpKind::forward, StreamRole::compute, layer);
+  b.on(StepOpKind::loss, StreamRole::compute);
+  b.pop();
+
+  std::size_t next_bucket = 0;
+  const auto& buckets = layout.buckets();
+  for (int layer = layout.layers() - 1; layer >= 0; --layer) {
+    b.push(fmt::format("backward layer {}", layer));
+    // Weight gradient first: it is what the all-reduce waits for; the input gradient (the
+    // critical path to the next layer) follows.
+    b.on(StepOpKind::weight_gradient, StreamRole::compute, layer);
+    b.record(StreamRole::compute, ev.gradient_ready(layer));
+    if (layer > 0) b.on(StepOpKind::input_gradient, StreamRole::compute, layer);
+    b.record(StreamRole::compute, ev.weights_free(layer));
+    b.pop();
+    while (next_bucket < buckets.size() && buckets[next_bucket].lowest_layer == layer) {
+      b.sync_bucket(static_cast<int>(next_bucket), with_collectives);
+      ++next_bucket;
+    }
+  }
+  if (with_collectives) {
+    b.record(StreamRole::comm, ev.comm_done());
+    b.wait(StreamRole::compute, ev.comm_done());
+  }
+  b.record(StreamRole::optimizer, ev.optimizer_done());
+  b.wait(StreamRole::compute, ev.optimizer_done());
+  b.pop();
+  return b.take();
+}
+
+}  // namespace collbench::dp

@@ -1,0 +1,62 @@
+// Construction of the hand-built algorithms by name, and their knobs from the environment.
+#include "handbuilt_algorithms.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "errors.hpp"
+
+namespace collbench {
+
+namespace {
+
+// The value of environment variable `name` parsed as a positive number, or `fallback` when unset.
+template <typename T>
+T from_env(const char* name, T fallback, bool zero_allowed = false) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  char* end = nullptr;
+  const double value = std::strtod(text, &end);
+  if (end == text || *end != '\0' || value < 0 || (value == 0 && !zero_allowed)) {
+    throw UsageError(fmt::format("{}={} is not a {} number", name, text,
+                                 zero_allowed ? "non-negative" : "positive"));
+  }
+  return static_cast<T>(value);
+}
+
+}  // namespace
+
+HandbuiltTuning HandbuiltTuning::from_environment() {
+  HandbuiltTuning tuning;
+  tuning.ring_max_ctas = from_env("COLLBENCH_RING_CTAS", tuning.ring_max_ctas);
+  tuning.ring_min_part_bytes =
+      from_env("COLLBENCH_RING_MIN_PART_BYTES", tuning.ring_min_part_bytes);
+  tuning.ring_slice_bytes = from_env("COLLBENCH_RING_SLICE_BYTES", tuning.ring_slice_bytes);
+  tuning.peer_timeout_s = from_env("COLLBENCH_PEER_TIMEOUT_S", tuning.peer_timeout_s, true);
+  return tuning;
+}
+
+std::unique_ptr<CollectiveAlgorithm> make_ring_algorithm(const std::vector<RankContext>& ranks) {
+  return make_ring(ranks, HandbuiltTuning::from_environment());
+}
+std::unique_ptr<CollectiveAlgorithm> make_ring_sendrecv_algorithm(
+    const std::vector<RankContext>& ranks) {
+  return make_ring_sendrecv(ranks, HandbuiltTuning::from_environment());
+}
+std::unique_ptr<CollectiveAlgorithm> make_oneshot_algorithm(const std::vector<RankContext>& ranks) {
+  return make_oneshot(ranks, HandbuiltTuning::from_environment());
+}
+
+std::unique_ptr<HandbuiltAlgorithm> make_handbuilt_algorithm(std::string_view name,
+                                                             const std::vector<RankContext>& ranks,
+                                                             const HandbuiltTuning& tuning) {
+  if (name == "ring") return make_ring(ranks, tuning);
+  if (name == "ring_sendrecv") return make_ring_sendrecv(ranks, tuning);
+  if (name == "oneshot") return make_oneshot(ranks, tuning);
+  throw UsageError(fmt::format(
+      "unknown hand-built algorithm '{}' (expected ring, ring_sendrecv or oneshot)", name));
+}
+
+}  // namespace collbench

@@ -1,0 +1,54 @@
+// The hand-built all-reduce algorithms (kernels/README.md) as implementations of all_reduce:
+// "ring" (NVLink peer loads, device flags), "ring_sendrecv" (the same ring on NCCL send/recv)
+// and "oneshot" (small messages: every rank reduces every rank's input), plus their knobs and
+// the hook that stops kernels waiting on a peer that will never come.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "algorithm.hpp"
+
+namespace collbench {
+
+// Knobs for experiments; the defaults are what the benchmark runs.
+struct HandbuiltTuning {
+  int ring_max_ctas = 32;                      // CTAs (parts) per ring launch, at most
+  std::size_t ring_min_part_bytes = 32 << 10;  // fewer CTAs below this much of a chunk per CTA
+  std::size_t ring_slice_bytes = 1 << 20;  // a CTA's piece per slice (pipelining unit), aimed at
+  double peer_timeout_s = 30;              // a kernel waiting longer on one peer gives up; 0: never
+
+  // Defaults overridden by COLLBENCH_RING_CTAS, COLLBENCH_RING_MIN_PART_BYTES,
+  // COLLBENCH_RING_SLICE_BYTES, COLLBENCH_PEER_TIMEOUT_S; throws UsageError on a bad value.
+  static HandbuiltTuning from_environment();
+};
+
+// The hand-built algorithms: each overrides CollectiveAlgorithm::request_abort (kernels waiting
+// on a peer return within microseconds; the next prepare() resets the flags so the algorithm can
+// run again) and check_health (throws when a kernel gave up: abort requested, or a peer silent
+// past peer_timeout_s).
+class HandbuiltAlgorithm : public CollectiveAlgorithm {};
+
+// Registry factories (algorithm_registry.cpp); tuning from the environment.
+std::unique_ptr<CollectiveAlgorithm> make_ring_algorithm(const std::vector<RankContext>& ranks);
+std::unique_ptr<CollectiveAlgorithm> make_ring_sendrecv_algorithm(
+    const std::vector<RankContext>& ranks);
+std::unique_ptr<CollectiveAlgorithm> make_oneshot_algorithm(const std::vector<RankContext>& ranks);
+
+// Each algorithm with explicit tuning (defined in handbuilt_ring.cpp, handbuilt_ring_sendrecv.cpp,
+// handbuilt_oneshot.cpp).
+std::unique_ptr<HandbuiltAlgorithm> make_ring(const std::vector<RankContext>& ranks,
+                                              const HandbuiltTuning& tuning);
+std::unique_ptr<HandbuiltAlgorithm> make_ring_sendrecv(const std::vector<RankContext>& ranks,
+                                                       const HandbuiltTuning& tuning);
+std::unique_ptr<HandbuiltAlgorithm> make_oneshot(const std::vector<RankContext>& ranks,
+                                                 const HandbuiltTuning& tuning);
+
+// "ring", "ring_sendrecv" or "oneshot" with explicit tuning (tests); throws UsageError otherwise.
+std::unique_ptr<HandbuiltAlgorithm> make_handbuilt_algorithm(std::string_view name,
+                                                             const std::vector<RankContext>& ranks,
+                                                             const HandbuiltTuning& tuning);
+
+}  // namespace collbench

@@ -1,0 +1,94 @@
+// The ranks this process drives, as peers of one another for the hand-built kernels: peer access
+// between their GPUs, where each rank's memory appears to the others, the host-mapped abort word
+// every waiting kernel polls, and the checks every hand-built algorithm shares.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "algorithm.hpp"
+#include "cuda_resources.hpp"
+#include "peer_flags.cuh"
+#include "test_values.cuh"
+
+namespace collbench {
+
+// One int of pinned host memory mapped into every GPU's address space (move-only).
+class HostAbortWord {
+ public:
+  HostAbortWord();
+  ~HostAbortWord();
+  HostAbortWord(const HostAbortWord&) = delete;
+  HostAbortWord& operator=(const HostAbortWord&) = delete;
+
+  int* device_pointer() const { return device_word_; }
+  int value() const;
+  void set(int value) noexcept;
+
+ private:
+  int* host_word_ = nullptr;
+  int* device_word_ = nullptr;
+};
+
+// Why the hand-built algorithms cannot run `shape` regardless of their peers ("" when they can).
+std::string handbuilt_shape_reason(const CaseShape& shape);
+
+kernels::ElementType element_type_of(DataType type);
+kernels::Reduction reduction_of(ReduceOp op);
+
+class PeerGroup {
+ public:
+  // Enables peer access between every pair of the ranks' GPUs where it can (never disabled:
+  // peer access is per process pair of devices and NCCL may rely on it too).
+  PeerGroup(const std::vector<RankContext>& ranks, double timeout_s);
+
+  int size() const { return static_cast<int>(ranks_.size()); }
+  // Why these ranks cannot run a peer-to-peer kernel for `shape` ("" when they can).
+  std::string unsupported_reason(const CaseShape& shape) const;
+  // Index into this process's ranks of communicator rank `rank`; throws std::logic_error if absent.
+  int local_index(int rank) const;
+  int min_sm_count() const { return min_sm_count_; }
+
+  // Where every rank's memory appears to each local rank: table[i][rank], for ranks[i], given
+  // `pointers[i]`, ranks[i]'s own. One process: UVA and peer access make every device pointer
+  // valid on every GPU, so this is the identity. Separate processes would exchange
+  // cudaIpcMemHandle_t here (through the launcher's bootstrap) and keep the opened mappings as
+  // RAII members until the next exchange; the kernels only ever see the table.
+  std::vector<std::vector<void*>> exchange(const std::vector<RankContext>& ranks,
+                                           const std::vector<void*>& pointers, int nranks) const;
+
+  // One zeroed allocation of `bytes` per local rank, on its device, indexed like local_index().
+  std::vector<DeviceBuffer> allocate_zeroed(std::size_t bytes) const;
+
+  // Waits until every rank's stream is idle (prepare only: no earlier case's kernel may run on).
+  void synchronize(const std::vector<RankContext>& ranks) const;
+  // What kernels of rank `rank` poll to learn they must stop.
+  kernels::PeerAbort abort_for(int rank) const;
+  void request_abort() noexcept { abort_word_.set(kernels::kAbortRequested); }
+  // True when a kernel stopped early since the last clear_abort(): the flags are inconsistent.
+  bool aborted() const { return abort_word_.value() != 0; }
+  void clear_abort() noexcept { abort_word_.set(0); }
+  // Throws GpuError naming `algorithm` and why its kernels stopped, if they did.
+  void check_health(std::string_view algorithm) const;
+
+ private:
+  struct Member {
+    int rank;
+    int device;
+  };
+  std::vector<Member> ranks_;
+  std::string peer_access_problem_;
+  int min_sm_count_ = 0;
+  std::uint64_t timeout_ns_ = 0;
+  HostAbortWord abort_word_;
+};
+
+// Zeroes every buffer (after an abort left flags inconsistent); synchronous.
+void zero_buffers(std::vector<DeviceBuffer>& buffers);
+// True when every pointer in the table is 16-byte aligned.
+bool all_aligned(const std::vector<std::vector<void*>>& table);
+
+}  // namespace collbench

@@ -1,0 +1,136 @@
+// "ring": the hand-built NVLink ring all-reduce (kernels/ring_all_reduce.cu) as an all_reduce
+// implementation: flags allocated once, buffers registered per case, one kernel per rank.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "errors.hpp"
+#include "handbuilt_algorithms.hpp"
+#include "handbuilt_peer_group.hpp"
+#include "ring_all_reduce.hpp"
+
+namespace collbench {
+namespace {
+
+constexpr int kMaxSlices = 64;
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
+
+// Enough CTAs that each moves at least ring_min_part_bytes of a chunk, at most one per SM (every
+// CTA must be resident: it may wait for its peer CTAs); enough slices that each CTA's piece is
+// about ring_slice_bytes.
+kernels::RingGeometry choose_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
+                                      int sm_count) {
+  const std::uint64_t element_bytes = size_of(shape.type);
+  const std::uint64_t chunk_bytes = shape.counts.param * element_bytes / shape.nranks;
+  const int max_parts =
+      std::max(1, std::min({tuning.ring_max_ctas, sm_count, kernels::kRingMaxParts}));
+  const std::uint64_t wanted_parts =
+      ceil_div(chunk_bytes, std::max<std::size_t>(tuning.ring_min_part_bytes, 1));
+  const int parts = static_cast<int>(std::clamp<std::uint64_t>(wanted_parts, 1, max_parts));
+  const std::uint64_t wanted_slices =
+      ceil_div(chunk_bytes, parts * std::max<std::size_t>(tuning.ring_slice_bytes, 1));
+  const int slices = static_cast<int>(std::clamp<std::uint64_t>(wanted_slices, 1, kMaxSlices));
+  return {shape.counts.param, shape.nranks, slices, parts, static_cast<int>(16 / element_bytes)};
+}
+
+class RingAlgorithm final : public HandbuiltAlgorithm {
+ public:
+  RingAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
+      : peers_(ranks, tuning.peer_timeout_s), tuning_(tuning) {}
+  ~RingAlgorithm() override {
+    // A kernel still waiting on a peer (a failed case) returns now, so freeing its memory below
+    // does not wait forever.
+    peers_.request_abort();
+  }
+
+  std::string_view name() const override { return "ring"; }
+  std::string unsupported_reason(const CaseShape& shape) const override {
+    return peers_.unsupported_reason(shape);
+  }
+
+  void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
+               const CaseShape& shape) override {
+    if (std::string why = unsupported_reason(shape); !why.empty()) throw UsageError("ring: " + why);
+    peers_.synchronize(ranks);
+    if (signals_.empty()) {
+      signals_ = peers_.allocate_zeroed(sizeof(kernels::RingSignals));
+    } else if (peers_.aborted()) {
+      zero_buffers(signals_);  // an aborted launch left counts that no longer agree across ranks
+    }
+    peers_.clear_abort();
+
+    std::vector<void*> sends, recvs, signals;
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      sends.push_back(const_cast<void*>(buffers[local].send));
+      recvs.push_back(buffers[local].recv);
+      signals.push_back(signals_[peers_.local_index(ranks[local].rank)].get());
+    }
+    const auto send_table = peers_.exchange(ranks, sends, shape.nranks);
+    const auto recv_table = peers_.exchange(ranks, recvs, shape.nranks);
+    const auto signal_table = peers_.exchange(ranks, signals, shape.nranks);
+    const bool aligned = all_aligned(send_table) && all_aligned(recv_table);
+    const kernels::RingGeometry geometry = choose_geometry(shape, tuning_, peers_.min_sm_count());
+
+    args_.assign(peers_.size(), {});
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      const int rank = ranks[local].rank;
+      const int previous = (rank - 1 + shape.nranks) % shape.nranks;
+      const int next = (rank + 1) % shape.nranks;
+      kernels::RingRankArgs& a = args_[peers_.local_index(rank)];
+      a.send = buffers[local].send;
+      a.recv = buffers[local].recv;
+      a.previous_send = send_table[local][previous];
+      a.previous_recv = recv_table[local][previous];
+      a.signals = static_cast<kernels::RingSignals*>(signals[local]);
+      a.next_signals = static_cast<kernels::RingSignals*>(signal_table[local][next]);
+      a.previous_signals = static_cast<kernels::RingSignals*>(signal_table[local][previous]);
+      a.abort = peers_.abort_for(rank);
+      a.geometry = geometry;
+      a.rank = rank;
+      a.type = element_type_of(shape.type);
+      a.reduction = reduction_of(shape.op);
+      a.aligned = aligned;
+    }
+  }
+
+  void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
+              const CaseShape& shape, int aggregate) override {
+    if (shape.counts.param == 0) return;  // every rank agrees: nothing to exchange
+    for (int repeat = 0; repeat < aggregate; ++repeat) {
+      // Rank-minor order: every rank's kernel of one repeat is queued before the next repeat's.
+      for (std::size_t local = 0; local < ranks.size(); ++local) {
+        const RankContext& rank = ranks[local];
+        const kernels::RingRankArgs& a = args_.at(peers_.local_index(rank.rank));
+        if (a.send != buffers[local].send || a.recv != buffers[local].recv) {
+          throw std::logic_error(
+              fmt::format("ring: rank {} launched with buffers other than prepare()'s", rank.rank));
+        }
+        ScopedDevice on(rank.device, rank.rank);
+        kernels::launch_ring_all_reduce(a, rank.stream);
+        CB_CHECK_LAUNCH();
+      }
+    }
+  }
+
+  void request_abort() noexcept override { peers_.request_abort(); }
+  void check_health() const override { peers_.check_health("ring"); }
+
+ private:
+  PeerGroup peers_;  // first: destroyed last, after every buffer below
+  HandbuiltTuning tuning_;
+  std::vector<DeviceBuffer> signals_;        // kernels::RingSignals per local rank
+  std::vector<kernels::RingRankArgs> args_;  // per local rank, for the prepared case
+};
+
+}  // namespace
+
+std::unique_ptr<HandbuiltAlgorithm> make_ring(const std::vector<RankContext>& ranks,
+                                              const HandbuiltTuning& tuning) {
+  return std::make_unique<RingAlgorithm>(ranks, tuning);
+}
+
+}  // namespace collbench

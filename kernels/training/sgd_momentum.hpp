@@ -1,0 +1,28 @@
+// Host API of the SGD-with-momentum update (PyTorch's torch.optim.SGD semantics, no dampening,
+// no weight decay), optionally on float32 master weights.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "training_types.hpp"
+
+namespace collbench::kernels::training {
+
+struct SgdStep {
+  float learning_rate;
+  float momentum;
+  float gradient_scale;  // multiplies the gradient first: 1, or 1/n after a sum all-reduce
+};
+
+// For i in [0, count): v = momentum * v + gradient_scale * g;  w = w - learning_rate * v.
+// w is read from and written to `master` (float32) when it is not null, and the model copy
+// `weights` is written rounded to `type`; with `master` null, w is read from `weights` itself.
+// Element-wise and deterministic: the same inputs give the same bits on every GPU.
+// `max_blocks` caps the grid, so an update overlapping GEMMs takes a bounded share of the SMs.
+void launch_sgd_momentum(ElementType type, void* weights, const void* gradients, float* master,
+                         float* velocity, std::uint64_t count, const SgdStep& step,
+                         unsigned max_blocks, cudaStream_t stream);
+
+}  // namespace collbench::kernels::training

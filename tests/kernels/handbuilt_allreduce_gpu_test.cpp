@@ -1,0 +1,324 @@
+// The hand-built all-reduce algorithms (ring, ring_sendrecv, oneshot) against NCCL on 2, 3 and 4
+// GPUs: data types x reductions x counts (1, 7, a prime, 1M+3) x in/out of place, unaligned
+// buffers, 2000 back-to-back launches, CUDA graph replays, and stopping a kernel whose peer never
+// comes. Skipped, with the reason, when the GPUs are not there.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "errors.hpp"
+#include "handbuilt_algorithms.hpp"
+#include "handbuilt_gpu_fixture.hpp"
+
+namespace collbench::testing {
+namespace {
+
+constexpr std::size_t kLargeCount = (std::size_t{1} << 20) + 3;
+constexpr std::uint64_t kSeed = 0x5EED;
+
+const std::vector<DataType> kTypes = {DataType::float32, DataType::half,  DataType::bfloat16,
+                                      DataType::float64, DataType::int32, DataType::int64};
+const std::vector<ReduceOp> kOps = {ReduceOp::sum, ReduceOp::prod, ReduceOp::max, ReduceOp::min,
+                                    ReduceOp::avg};
+
+// Runs one case once and returns what is wrong with it ("" when nothing).
+std::string run_and_compare(GpuRanks& gpus, HandbuiltAlgorithm& algorithm, const CaseShape& shape,
+                            std::size_t offset_bytes = 0) {
+  if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
+    return "unsupported: " + why;
+  }
+  const std::vector<RankBuffers> buffers = gpus.buffers(shape.in_place, offset_bytes);
+  gpus.fill_inputs(buffers, shape, kSeed);
+  gpus.nccl_reference(buffers, shape);  // reads the input before an in-place run overwrites it
+  algorithm.prepare(gpus.contexts(), buffers, shape);
+  gpus.reset_counters();
+  algorithm.launch(gpus.contexts(), buffers, shape, 1);
+  gpus.enqueue_check(buffers, shape, kSeed);
+  std::string problems;
+  if (const unsigned long long wrong = gpus.mismatches(); wrong != 0) {
+    problems = std::to_string(wrong) + " elements differ from the exact expected value; ";
+  }
+  algorithm.check_health();
+  return problems + compare_with_reference(shape, gpus.read_outputs(buffers, shape),
+                                           gpus.read_references(shape));
+}
+
+std::string describe(const CaseShape& shape, std::string_view algorithm) {
+  return std::string(algorithm) + " " + std::string(name_of(shape.type)) + " " +
+         std::string(name_of(shape.op)) + " count " + std::to_string(shape.counts.param) +
+         " ranks " + std::to_string(shape.nranks) +
+         (shape.in_place ? " in-place" : " out-of-place");
+}
+
+HandbuiltTuning default_tuning() {
+  return HandbuiltTuning{};
+}
+
+// Many small CTAs and slices even for small buffers, to exercise the ring's pipelining.
+HandbuiltTuning fine_ring_tuning() {
+  HandbuiltTuning tuning;
+  tuning.ring_max_ctas = 7;
+  tuning.ring_min_part_bytes = 64;
+  tuning.ring_slice_bytes = 512;
+  return tuning;
+}
+
+class EveryAlgorithm : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
+
+TEST_P(EveryAlgorithm, MatchesNcclForEveryTypeReductionCountAndPlace) {
+  const auto& [name, nranks] = GetParam();
+  SKIP_WITHOUT_GPUS(nranks);
+  GpuRanks gpus(nranks, kLargeCount * 8);
+  auto algorithm = make_handbuilt_algorithm(name, gpus.contexts(), default_tuning());
+  for (DataType type : kTypes) {
+    for (ReduceOp op : kOps) {
+      for (std::size_t count : {std::size_t{1}, std::size_t{7}, std::size_t{1021}, kLargeCount}) {
+        for (bool in_place : {false, true}) {
+          const CaseShape shape = all_reduce_shape(type, op, count, nranks, in_place);
+          EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << describe(shape, name);
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, EveryAlgorithm,
+                         ::testing::Combine(::testing::Values("ring", "ring_sendrecv", "oneshot"),
+                                            ::testing::Values(2, 3, 4)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + "_" +
+                                  std::to_string(std::get<1>(info.param)) + "ranks";
+                         });
+
+TEST(Ring, FineGeometryManyPartsAndSlices) {
+  SKIP_WITHOUT_GPUS(3);
+  GpuRanks gpus(3, kLargeCount * 8);
+  auto ring = make_handbuilt_algorithm("ring", gpus.contexts(), fine_ring_tuning());
+  for (DataType type : {DataType::float32, DataType::half, DataType::int64}) {
+    for (ReduceOp op : {ReduceOp::sum, ReduceOp::avg}) {
+      for (std::size_t count :
+           {std::size_t{7}, std::size_t{1021}, std::size_t{65537}, kLargeCount}) {
+        const CaseShape shape = all_reduce_shape(type, op, count, 3, false);
+        EXPECT_EQ(run_and_compare(gpus, *ring, shape), "")
+            << describe(shape, "ring (fine geometry)");
+      }
+    }
+  }
+}
+
+// A caller's buffer need not be 16-byte aligned: the kernels then move element by element.
+TEST(AllAlgorithms, UnalignedBuffers) {
+  SKIP_WITHOUT_GPUS(2);
+  GpuRanks gpus(2, kLargeCount * 8);
+  for (const char* name : {"ring", "ring_sendrecv", "oneshot"}) {
+    auto algorithm = make_handbuilt_algorithm(name, gpus.contexts(), default_tuning());
+    for (DataType type : {DataType::float32, DataType::half}) {
+      for (bool in_place : {false, true}) {
+        const CaseShape shape = all_reduce_shape(type, ReduceOp::sum, 100003, 2, in_place);
+        EXPECT_EQ(run_and_compare(gpus, *algorithm, shape, size_of(type)), "")
+            << describe(shape, name) << " +1 element";
+      }
+    }
+  }
+}
+
+int ranks_for_stress() {
+  return std::min(visible_gpus(), 4);
+}
+
+class Repeated : public ::testing::TestWithParam<std::string> {};
+
+// 2000 launches queued back to back, in place (max is idempotent, so the result stays defined).
+TEST_P(Repeated, TwoThousandBackToBackLaunches) {
+  SKIP_WITHOUT_GPUS(2);
+  const int nranks = ranks_for_stress();
+  GpuRanks gpus(nranks, 262147 * 4);
+  auto algorithm = make_handbuilt_algorithm(GetParam(), gpus.contexts(), default_tuning());
+  const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::max, 262147, nranks, true);
+  const std::vector<RankBuffers> buffers = gpus.buffers(true);
+  gpus.fill_inputs(buffers, shape, kSeed);
+  algorithm->prepare(gpus.contexts(), buffers, shape);
+  gpus.reset_counters();
+  algorithm->launch(gpus.contexts(), buffers, shape, 2000);
+  gpus.enqueue_check(buffers, shape, kSeed);
+  EXPECT_EQ(gpus.mismatches(), 0u);
+  algorithm->check_health();
+}
+
+// 2000 iterations of: new input, all-reduce, check, poison the output. A peer that read a
+// rank's buffers after that rank's collective had completed would see the next input or the
+// poison, and the count of wrong elements would show it.
+TEST_P(Repeated, TwoThousandLaunchesWithBuffersReusedAtOnce) {
+  SKIP_WITHOUT_GPUS(2);
+  const int nranks = ranks_for_stress();
+  GpuRanks gpus(nranks, 262147 * 4);
+  auto algorithm = make_handbuilt_algorithm(GetParam(), gpus.contexts(), default_tuning());
+  const CaseShape shape = all_reduce_shape(DataType::int32, ReduceOp::sum, 262147, nranks, false);
+  const std::vector<RankBuffers> buffers = gpus.buffers(false);
+  algorithm->prepare(gpus.contexts(), buffers, shape);
+  gpus.reset_counters();
+  for (std::uint64_t i = 0; i < 2000; ++i) {
+    gpus.fill_inputs(buffers, shape, kSeed + i);
+    algorithm->launch(gpus.contexts(), buffers, shape, 1);
+    gpus.enqueue_check(buffers, shape, kSeed + i);
+    gpus.enqueue_poison(buffers, shape);
+  }
+  EXPECT_EQ(gpus.mismatches(), 0u);
+  algorithm->check_health();
+}
+
+// Captures `body` on every rank's stream into one graph per rank (the runner's way).
+std::vector<GraphExec> capture(const GpuRanks& gpus, const std::function<void()>& body) {
+  for (const RankContext& rank : gpus.contexts()) {
+    ScopedDevice on(rank.device, rank.rank);
+    CB_CUDA_CHECK(cudaStreamBeginCapture(rank.stream, cudaStreamCaptureModeGlobal));
+  }
+  body();
+  std::vector<GraphExec> executables;
+  for (const RankContext& rank : gpus.contexts()) {
+    ScopedDevice on(rank.device, rank.rank);
+    cudaGraph_t graph = nullptr;
+    CB_CUDA_CHECK(cudaStreamEndCapture(rank.stream, &graph));
+    Graph owned(graph, rank.device);
+    cudaGraphExec_t exec = nullptr;
+    CB_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    executables.emplace_back(exec, rank.device);
+  }
+  return executables;
+}
+
+void replay(const GpuRanks& gpus, const std::vector<GraphExec>& executables, int times) {
+  for (int i = 0; i < times; ++i) {
+    for (const RankContext& rank : gpus.contexts()) {
+      ScopedDevice on(rank.device, rank.rank);
+      CB_CUDA_CHECK(cudaGraphLaunch(executables[rank.rank].get(), rank.stream));
+    }
+  }
+}
+
+// 10 launches captured into a graph per rank, replayed 50 times: the flags' counts advance on
+// the device, so every replay (and a plain launch afterwards) finds them consistent.
+TEST_P(Repeated, GraphOfTenLaunchesReplayedFiftyTimes) {
+  SKIP_WITHOUT_GPUS(2);
+  const int nranks = ranks_for_stress();
+  GpuRanks gpus(nranks, 262147 * 4);
+  auto algorithm = make_handbuilt_algorithm(GetParam(), gpus.contexts(), default_tuning());
+  const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 262147, nranks, false);
+  const std::vector<RankBuffers> buffers = gpus.buffers(false);
+  gpus.fill_inputs(buffers, shape, kSeed);
+  algorithm->prepare(gpus.contexts(), buffers, shape);
+  const auto plain = capture(gpus, [&] {
+    for (int i = 0; i < 10; ++i) algorithm->launch(gpus.contexts(), buffers, shape, 1);
+  });
+  gpus.reset_counters();
+  replay(gpus, plain, 50);
+  gpus.enqueue_check(buffers, shape, kSeed);
+  EXPECT_EQ(gpus.mismatches(), 0u) << "after 50 replays";
+
+  // Inside the graph, each launch is checked and its output poisoned before the next.
+  const auto checked = capture(gpus, [&] {
+    for (int i = 0; i < 10; ++i) {
+      gpus.fill_inputs(buffers, shape, kSeed + 1);
+      algorithm->launch(gpus.contexts(), buffers, shape, 1);
+      gpus.enqueue_check(buffers, shape, kSeed + 1);
+      gpus.enqueue_poison(buffers, shape);
+    }
+  });
+  gpus.reset_counters();
+  replay(gpus, checked, 50);
+  EXPECT_EQ(gpus.mismatches(), 0u) << "checked inside 50 replays";
+
+  gpus.reset_counters();
+  gpus.fill_inputs(buffers, shape, kSeed + 2);
+  algorithm->launch(gpus.contexts(), buffers, shape, 1);
+  gpus.enqueue_check(buffers, shape, kSeed + 2);
+  EXPECT_EQ(gpus.mismatches(), 0u) << "plain launch after the replays";
+  algorithm->check_health();
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, Repeated,
+                         ::testing::Values("ring", "ring_sendrecv", "oneshot"),
+                         [](const auto& info) { return info.param; });
+
+class PeerKernels : public ::testing::TestWithParam<std::string> {};
+
+// Only rank 0 launches: its kernel waits for rank 1 until the host asks it to stop. Afterwards
+// the next prepare() resets the flags and the algorithm works again.
+TEST_P(PeerKernels, HangOnAMissingPeerEndsWhenAborted) {
+  SKIP_WITHOUT_GPUS(2);
+  GpuRanks gpus(2, 4096 * 4);
+  HandbuiltTuning tuning;
+  tuning.peer_timeout_s = 0;  // only the abort may end the wait
+  auto algorithm = make_handbuilt_algorithm(GetParam(), gpus.contexts(), tuning);
+  const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 4096, 2, false);
+  const std::vector<RankBuffers> buffers = gpus.buffers(false);
+  gpus.fill_inputs(buffers, shape, kSeed);
+  algorithm->prepare(gpus.contexts(), buffers, shape);
+  algorithm->launch({gpus.contexts()[0]}, {buffers[0]}, shape, 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  {
+    ScopedDevice on(0, 0);
+    EXPECT_EQ(cudaStreamQuery(gpus.contexts()[0].stream), cudaErrorNotReady)
+        << "rank 0 should still be waiting";
+  }
+  algorithm->request_abort();
+  const auto asked = std::chrono::steady_clock::now();
+  gpus.synchronize();
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(1));
+  EXPECT_THROW(algorithm->check_health(), GpuError);
+  EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << "after the abort";
+}
+
+// With a timeout and no abort, a kernel gives up by itself and says which rank waited.
+TEST_P(PeerKernels, HangOnAMissingPeerEndsAtTheTimeout) {
+  SKIP_WITHOUT_GPUS(2);
+  GpuRanks gpus(2, 4096 * 4);
+  HandbuiltTuning tuning;
+  tuning.peer_timeout_s = 0.2;
+  auto algorithm = make_handbuilt_algorithm(GetParam(), gpus.contexts(), tuning);
+  const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 4096, 2, false);
+  const std::vector<RankBuffers> buffers = gpus.buffers(false);
+  gpus.fill_inputs(buffers, shape, kSeed);
+  algorithm->prepare(gpus.contexts(), buffers, shape);
+  algorithm->launch({gpus.contexts()[1]}, {buffers[1]}, shape, 1);
+  gpus.synchronize();
+  try {
+    algorithm->check_health();
+    ADD_FAILURE() << "check_health() should report the timeout";
+  } catch (const GpuError& error) {
+    EXPECT_NE(std::string(error.what()).find("rank 1 waited"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << "after the timeout";
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, PeerKernels, ::testing::Values("ring", "oneshot"),
+                         [](const auto& info) { return info.param; });
+
+TEST(Oneshot, LargeMessagesAreSkippedWithAReason) {
+  SKIP_WITHOUT_GPUS(2);
+  GpuRanks gpus(2, 16);
+  auto oneshot = make_handbuilt_algorithm("oneshot", gpus.contexts(), default_tuning());
+  const std::string why = oneshot->unsupported_reason(
+      all_reduce_shape(DataType::float32, ReduceOp::sum, 64u << 20, 2, false));
+  EXPECT_NE(why.find("small messages"), std::string::npos) << why;
+  EXPECT_EQ(oneshot->unsupported_reason(
+                all_reduce_shape(DataType::float32, ReduceOp::sum, 1024, 2, false)),
+            "");
+}
+
+TEST(PeerKernelsAcrossProcesses, AreSkippedUntilTheIpcPathExists) {
+  SKIP_WITHOUT_GPUS(1);
+  GpuRanks gpus(1, 16);
+  auto ring = make_handbuilt_algorithm("ring", gpus.contexts(), default_tuning());
+  const std::string why =
+      ring->unsupported_reason(all_reduce_shape(DataType::float32, ReduceOp::sum, 1024, 2, false));
+  EXPECT_NE(why.find("must be in this process"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace collbench::testing

@@ -1,0 +1,234 @@
+// The shared pieces of the hand-built all-reduce GPU tests.
+#include "handbuilt_gpu_fixture.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "collective_registry.hpp"
+#include "errors.hpp"
+#include "fill_check.hpp"
+
+namespace collbench::testing {
+
+int visible_gpus() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+CaseShape all_reduce_shape(DataType type, ReduceOp op, std::size_t count, int nranks,
+                           bool in_place) {
+  return {&find_collective("all_reduce"), {count, count, count}, type, op, -1, nranks, in_place};
+}
+
+kernels::PatternParams pattern_of(const CaseShape& shape, std::uint64_t seed) {
+  return {seed,
+          shape.nranks,
+          0,
+          shape.counts.param,
+          static_cast<kernels::ElementType>(shape.type),
+          static_cast<kernels::Reduction>(shape.op)};
+}
+
+GpuRanks::GpuRanks(int nranks, std::size_t max_bytes) {
+  std::vector<int> devices;
+  for (int d = 0; d < nranks; ++d) devices.push_back(d);
+  communicators_ = create_single_process_communicators(devices);
+  const std::size_t bytes = max_bytes + 64;  // room for a misaligning offset
+  for (int r = 0; r < nranks; ++r) {
+    streams_.emplace_back(r);
+    contexts_.push_back({r, r, streams_.back().get(), communicators_[r].get()});
+    first_.emplace_back(r, bytes);
+    second_.emplace_back(r, bytes);
+    reference_.emplace_back(r, bytes);
+    counter_.emplace_back(r, sizeof(unsigned long long));
+  }
+}
+
+std::vector<RankBuffers> GpuRanks::buffers(bool in_place, std::size_t offset_bytes) const {
+  std::vector<RankBuffers> result;
+  for (int r = 0; r < size(); ++r) {
+    char* recv = first_[r].as<char>() + offset_bytes;
+    const char* send = in_place ? recv : second_[r].as<char>() + offset_bytes;
+    result.push_back({send, recv});
+  }
+  return result;
+}
+
+void GpuRanks::fill_inputs(const std::vector<RankBuffers>& buffers, const CaseShape& shape,
+                           std::uint64_t seed) const {
+  for (int r = 0; r < size(); ++r) {
+    ScopedDevice on(r, r);
+    kernels::launch_fill(const_cast<void*>(buffers[r].send), shape.counts.param,
+                         pattern_of(shape, seed), r, contexts_[r].stream);
+    CB_CHECK_LAUNCH();
+  }
+}
+
+void GpuRanks::nccl_reference(const std::vector<RankBuffers>& buffers,
+                              const CaseShape& shape) const {
+  CB_NCCL_CHECK(ncclGroupStart());
+  for (int r = 0; r < size(); ++r) {
+    ScopedDevice on(r, r);
+    CB_NCCL_CHECK(ncclAllReduce(buffers[r].send, reference_[r].get(), shape.counts.param,
+                                nccl_type_of(shape.type), nccl_op_of(shape.op), contexts_[r].comm,
+                                contexts_[r].stream));
+  }
+  CB_NCCL_CHECK(ncclGroupEnd());
+}
+
+void GpuRanks::enqueue_check(const std::vector<RankBuffers>& buffers, const CaseShape& shape,
+                             std::uint64_t seed) const {
+  for (int r = 0; r < size(); ++r) {
+    ScopedDevice on(r, r);
+    kernels::launch_count_mismatches(buffers[r].recv, shape.counts.param, pattern_of(shape, seed),
+                                     shape.spec->expected, r, counter_[r].as<unsigned long long>(),
+                                     contexts_[r].stream);
+    CB_CHECK_LAUNCH();
+  }
+}
+
+void GpuRanks::enqueue_poison(const std::vector<RankBuffers>& buffers,
+                              const CaseShape& shape) const {
+  for (int r = 0; r < size(); ++r) {
+    ScopedDevice on(r, r);
+    // All-ones bytes: NaN for floating point, -1 or the maximum for integers, never an expected
+    // value.
+    CB_CUDA_CHECK(cudaMemsetAsync(buffers[r].recv, 0xFF, shape.counts.param * size_of(shape.type),
+                                  contexts_[r].stream));
+  }
+}
+
+void GpuRanks::reset_counters() const {
+  for (int r = 0; r < size(); ++r) {
+    ScopedDevice on(r, r);
+    CB_CUDA_CHECK(
+        cudaMemsetAsync(counter_[r].get(), 0, sizeof(unsigned long long), contexts_[r].stream));
+  }
+}
+
+void GpuRanks::synchronize() const {
+  for (int r = 0; r < size(); ++r) {
+    ScopedDevice on(r, r);
+    CB_CUDA_CHECK(cudaStreamSynchronize(contexts_[r].stream));
+  }
+}
+
+unsigned long long GpuRanks::mismatches() const {
+  synchronize();
+  unsigned long long total = 0;
+  for (int r = 0; r < size(); ++r) {
+    ScopedDevice on(r, r);
+    unsigned long long wrong = 0;
+    CB_CUDA_CHECK(cudaMemcpy(&wrong, counter_[r].get(), sizeof(wrong), cudaMemcpyDeviceToHost));
+    total += wrong;
+  }
+  return total;
+}
+
+namespace {
+std::vector<std::vector<unsigned char>> read_back(const std::vector<const void*>& sources,
+                                                  std::size_t bytes) {
+  std::vector<std::vector<unsigned char>> result;
+  for (std::size_t r = 0; r < sources.size(); ++r) {
+    ScopedDevice on(static_cast<int>(r), static_cast<int>(r));
+    result.emplace_back(bytes);
+    CB_CUDA_CHECK(cudaMemcpy(result.back().data(), sources[r], bytes, cudaMemcpyDeviceToHost));
+  }
+  return result;
+}
+}  // namespace
+
+std::vector<std::vector<unsigned char>> GpuRanks::read_outputs(
+    const std::vector<RankBuffers>& buffers, const CaseShape& shape) const {
+  synchronize();
+  std::vector<const void*> sources;
+  for (const RankBuffers& b : buffers) sources.push_back(b.recv);
+  return read_back(sources, shape.counts.param * size_of(shape.type));
+}
+
+std::vector<std::vector<unsigned char>> GpuRanks::read_references(const CaseShape& shape) const {
+  synchronize();
+  std::vector<const void*> sources;
+  for (const DeviceBuffer& b : reference_) sources.push_back(b.get());
+  return read_back(sources, shape.counts.param * size_of(shape.type));
+}
+
+namespace {
+
+double element_as_double(DataType type, const unsigned char* bytes) {
+  auto read = [bytes](auto value) {
+    std::memcpy(&value, bytes, sizeof(value));
+    return value;
+  };
+  switch (type) {
+    case DataType::half:
+      return __half2float(read(__half{}));
+    case DataType::bfloat16:
+      return __bfloat162float(read(__nv_bfloat16{}));
+    case DataType::float32:
+      return read(float{});
+    case DataType::float64:
+      return read(double{});
+    default:
+      return 0;  // integers are compared bitwise
+  }
+}
+
+double epsilon_of(DataType type) {
+  switch (type) {
+    case DataType::half:
+      return 1.0 / (1 << 10);
+    case DataType::bfloat16:
+      return 1.0 / (1 << 7);
+    case DataType::float32:
+      return 1.0 / (1 << 23);
+    default:
+      return 1.0 / (1ull << 52);
+  }
+}
+
+}  // namespace
+
+std::string compare_with_reference(const CaseShape& shape,
+                                   const std::vector<std::vector<unsigned char>>& outputs,
+                                   const std::vector<std::vector<unsigned char>>& references) {
+  const std::size_t element = size_of(shape.type);
+  std::ostringstream problems;
+  for (std::size_t r = 1; r < outputs.size(); ++r) {
+    if (outputs[r] != outputs[0]) {
+      problems << "rank " << r << "'s output differs bitwise from rank 0's; ";
+    }
+  }
+  for (std::size_t r = 0; r < outputs.size(); ++r) {
+    std::size_t wrong = 0, first_wrong = 0;
+    for (std::size_t i = 0; i < shape.counts.param; ++i) {
+      const unsigned char* got = outputs[r].data() + i * element;
+      const unsigned char* want = references[r].data() + i * element;
+      bool same = std::memcmp(got, want, element) == 0;
+      if (!same && is_floating(shape.type)) {
+        const double a = element_as_double(shape.type, got);
+        const double b = element_as_double(shape.type, want);
+        // NCCL may scale before summing (avg) and round at other points: n roundings at most.
+        const double tolerance =
+            2.0 * (shape.nranks + 1) * epsilon_of(shape.type) * (std::fabs(b) + 1.0);
+        same = std::fabs(a - b) <= tolerance;
+      }
+      if (!same && wrong++ == 0) first_wrong = i;
+    }
+    if (wrong > 0) {
+      problems << "rank " << r << ": " << wrong << " elements differ from NCCL's, first at "
+               << first_wrong << "; ";
+    }
+  }
+  return problems.str();
+}
+
+}  // namespace collbench::testing

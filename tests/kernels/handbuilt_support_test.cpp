@@ -1,0 +1,90 @@
+// CPU checks of the hand-built algorithms' host side: which cases they refuse and why, and the
+// tuning knobs read from the environment.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "collective_registry.hpp"
+#include "errors.hpp"
+#include "handbuilt_algorithms.hpp"
+#include "handbuilt_peer_group.hpp"
+
+namespace collbench {
+namespace {
+
+CaseShape shape_of(std::string_view op, ReduceOp reduction, int nranks) {
+  return {
+      &find_collective(op), {1024, 1024, 1024}, DataType::float32, reduction, -1, nranks, false};
+}
+
+TEST(HandbuiltShapes, OnlyReducingAllReduceOnTwoOrMoreRanks) {
+  EXPECT_EQ(handbuilt_shape_reason(shape_of("all_reduce", ReduceOp::sum, 2)), "");
+  EXPECT_EQ(handbuilt_shape_reason(shape_of("all_reduce", ReduceOp::avg, 8)), "");
+  EXPECT_NE(
+      handbuilt_shape_reason(shape_of("all_gather", ReduceOp::none, 2)).find("all_reduce only"),
+      std::string::npos);
+  EXPECT_NE(handbuilt_shape_reason(shape_of("all_reduce", ReduceOp::none, 2)), "");
+  EXPECT_NE(handbuilt_shape_reason(shape_of("all_reduce", ReduceOp::sum, 1)).find("at least 2"),
+            std::string::npos);
+}
+
+TEST(HandbuiltShapes, RingSendrecvNeedsNoPeerAccess) {
+  // No GPU is touched: ring_sendrecv only needs NCCL and its own scratch.
+  auto algorithm = make_handbuilt_algorithm("ring_sendrecv", {}, HandbuiltTuning{});
+  EXPECT_EQ(algorithm->name(), "ring_sendrecv");
+  EXPECT_EQ(algorithm->unsupported_reason(shape_of("all_reduce", ReduceOp::prod, 16)), "");
+  EXPECT_NE(algorithm->unsupported_reason(shape_of("broadcast", ReduceOp::none, 4)), "");
+}
+
+TEST(HandbuiltShapes, UnknownNameIsAUsageError) {
+  EXPECT_THROW(make_handbuilt_algorithm("tree", {}, HandbuiltTuning{}), UsageError);
+}
+
+TEST(HandbuiltShapes, EnumsMirrorTheKernels) {
+  EXPECT_EQ(element_type_of(DataType::bfloat16), kernels::ElementType::bfloat16);
+  EXPECT_EQ(element_type_of(DataType::int64), kernels::ElementType::int64);
+  EXPECT_EQ(reduction_of(ReduceOp::avg), kernels::Reduction::avg);
+  EXPECT_EQ(reduction_of(ReduceOp::min), kernels::Reduction::min);
+}
+
+class TuningEnvironment : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    for (const char* name :
+         {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S"}) {
+      unsetenv(name);
+    }
+  }
+};
+
+TEST_F(TuningEnvironment, DefaultsWhenUnset) {
+  const HandbuiltTuning tuning = HandbuiltTuning::from_environment();
+  EXPECT_EQ(tuning.ring_max_ctas, HandbuiltTuning{}.ring_max_ctas);
+  EXPECT_EQ(tuning.peer_timeout_s, HandbuiltTuning{}.peer_timeout_s);
+}
+
+TEST_F(TuningEnvironment, ValuesAreRead) {
+  setenv("COLLBENCH_RING_CTAS", "16", 1);
+  setenv("COLLBENCH_RING_SLICE_BYTES", "131072", 1);
+  setenv("COLLBENCH_PEER_TIMEOUT_S", "0", 1);
+  const HandbuiltTuning tuning = HandbuiltTuning::from_environment();
+  EXPECT_EQ(tuning.ring_max_ctas, 16);
+  EXPECT_EQ(tuning.ring_slice_bytes, 131072u);
+  EXPECT_EQ(tuning.peer_timeout_s, 0.0);
+}
+
+TEST_F(TuningEnvironment, BadValuesNameThemselves) {
+  setenv("COLLBENCH_RING_CTAS", "many", 1);
+  try {
+    HandbuiltTuning::from_environment();
+    ADD_FAILURE() << "expected a UsageError";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("COLLBENCH_RING_CTAS=many"), std::string::npos)
+        << error.what();
+  }
+  setenv("COLLBENCH_RING_CTAS", "0", 1);
+  EXPECT_THROW(HandbuiltTuning::from_environment(), UsageError);
+}
+
+}  // namespace
+}  // namespace collbench

@@ -1,0 +1,177 @@
+// Command-line parsing, configuration errors, the sweep plan and the config string.
+#include "dp_options.hpp"
+
+#include <gtest/gtest.h>
+
+#include "errors.hpp"
+
+namespace collbench::dp {
+namespace {
+
+const std::vector<std::string> kAlgorithms = {"nccl", "ring"};
+
+DpOptions parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "collbench_dpstep");
+  return parse_dp_options(args, kAlgorithms);
+}
+
+// A bad value gives a UsageError whose one-line message names it.
+void expect_usage_error(const std::vector<std::string>& args, const std::string& fragment) {
+  try {
+    parse(args);
+    ADD_FAILURE() << "no error for " << ::testing::PrintToString(args);
+  } catch (const UsageError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find(fragment), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+TEST(DpOptions, DefaultsMatchTheTargetConfiguration) {
+  const DpOptions o = parse({});
+  EXPECT_EQ(o.model.layers, 8);
+  EXPECT_EQ(o.model.width, 4096);
+  EXPECT_EQ(o.model.batch, 2048);
+  EXPECT_EQ(o.model.dtype, DataType::bfloat16);
+  EXPECT_EQ(o.schemes, (std::vector<SyncScheme>{SyncScheme::sync, SyncScheme::overlap}));
+  EXPECT_EQ(o.bucket_mib, std::vector<double>{25});
+  EXPECT_EQ(o.algos, std::vector<std::string>{"nccl"});
+  EXPECT_TRUE(o.ranks.empty());
+  EXPECT_FALSE(o.check);
+}
+
+TEST(DpOptions, ParsesListsAndValues) {
+  const DpOptions o = parse({"--layers",
+                             "3",
+                             "--width",
+                             "64",
+                             "--batch",
+                             "16",
+                             "--dtype",
+                             "float",
+                             "--sync",
+                             "overlap,ps,sharded",
+                             "--bucket-mib",
+                             "4,25,100",
+                             "--algo",
+                             "nccl,ring",
+                             "-g",
+                             "4,1,2",
+                             "--warmup",
+                             "2",
+                             "--iters",
+                             "7",
+                             "--csv",
+                             "out.csv",
+                             "--check",
+                             "--lr",
+                             "0.5",
+                             "--eager",
+                             "--epilogue",
+                             "unfused",
+                             "--no-master-weights",
+                             "--nccl-max-ctas",
+                             "8"});
+  EXPECT_EQ(o.model.layers, 3);
+  EXPECT_EQ(o.model.width, 64);
+  EXPECT_EQ(o.model.batch, 16);
+  EXPECT_EQ(o.model.dtype, DataType::float32);
+  EXPECT_EQ(o.schemes,
+            (std::vector<SyncScheme>{SyncScheme::overlap, SyncScheme::ps, SyncScheme::sharded}));
+  EXPECT_EQ(o.bucket_mib, (std::vector<double>{4, 25, 100}));
+  EXPECT_EQ(o.algos, (std::vector<std::string>{"nccl", "ring"}));
+  EXPECT_EQ(o.ranks, (std::vector<int>{4, 1, 2}));
+  EXPECT_EQ(o.warmup, 2);
+  EXPECT_EQ(o.iters, 7);
+  EXPECT_EQ(o.csv_path, "out.csv");
+  EXPECT_TRUE(o.check);
+  EXPECT_FLOAT_EQ(o.model.learning_rate, 0.5f);
+  EXPECT_TRUE(o.eager);
+  EXPECT_EQ(o.model.epilogue, EpilogueMode::unfused);
+  EXPECT_FALSE(o.model.master_weights);
+  EXPECT_EQ(o.nccl_max_ctas, 8);
+}
+
+TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
+  expect_usage_error({"--dtype", "fp17"}, "fp17");
+  expect_usage_error({"--dtype", "int32"}, "int32");
+  expect_usage_error({"--sync", "overlap,async"}, "'async'");
+  expect_usage_error({"--bucket-mib", "0"}, "--bucket-mib 0");
+  expect_usage_error({"--bucket-mib", "-4"}, "--bucket-mib -4");
+  expect_usage_error({"-g", "0"}, "-g 0");
+  expect_usage_error({"--width", "100"}, "--width 100");
+  expect_usage_error({"--layers", "0"}, "--layers 0");
+  expect_usage_error({"--batch", "0"}, "--batch 0");
+  expect_usage_error({"--iters", "0"}, "--iters 0");
+  expect_usage_error({"--lr", "0"}, "--lr 0");
+  expect_usage_error({"--momentum", "1"}, "--momentum 1");
+  expect_usage_error({"--algo", "nccl,tree"}, "--algo tree");
+  expect_usage_error({"--epilogue", "maybe"}, "'maybe'");
+  expect_usage_error({"--layers", "many"}, "many");
+  expect_usage_error({"--bogus"}, "--bogus");
+}
+
+TEST(DpOptions, HelpIsNotAnError) {
+  EXPECT_THROW(parse({"--help"}), HelpRequested);
+}
+
+TEST(DpOptions, DefaultRanksAreOneAndAllVisible) {
+  const DpOptions o = parse({});
+  EXPECT_EQ(rank_counts(o, 4), (std::vector<int>{1, 4}));
+  EXPECT_EQ(rank_counts(o, 1), (std::vector<int>{1}));
+  EXPECT_EQ(rank_counts(o, 0), (std::vector<int>{1}));
+  EXPECT_EQ(rank_counts(parse({"-g", "4,2,4,1"}), 8), (std::vector<int>{1, 2, 4}));
+}
+
+TEST(DpOptions, PlanSweepsBucketsOnlyForBucketedModesAndRanksAscending) {
+  const DpOptions o = parse({"--sync", "sync,overlap,ps,sharded", "--bucket-mib", "4,25,100",
+                             "--algo", "nccl,ring", "-g", "4,1,2"});
+  const std::vector<StepConfig> plan = expand_plan(o, 4);
+  // sync: 1 bucket x 2 algos x 3 ranks; the others: 3 buckets x 2 algos x 3 ranks each.
+  EXPECT_EQ(plan.size(), 6u + 3u * 18u);
+  for (std::size_t i = 0; i < plan.size(); i += 3) {
+    EXPECT_EQ(plan[i].ranks, 1);  // the 1-GPU baseline comes first in every group
+    EXPECT_EQ(plan[i + 1].ranks, 2);
+    EXPECT_EQ(plan[i + 2].ranks, 4);
+    EXPECT_EQ(config_string(plan[i]), config_string(plan[i + 2]));
+  }
+  EXPECT_EQ(plan[0].scheme, SyncScheme::sync);
+  EXPECT_EQ(bucket_cap_bytes(plan[0]), 0u);
+  EXPECT_EQ(plan[6].scheme, SyncScheme::overlap);
+  EXPECT_EQ(bucket_cap_bytes(plan[6]), 4u << 20);
+}
+
+TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
+  StepConfig config;
+  config.ranks = 4;
+  EXPECT_EQ(config_string(config),
+            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl");
+  config.scheme = SyncScheme::sync;
+  config.model.dtype = DataType::float32;
+  config.bucket_mib = 0.5;
+  EXPECT_EQ(config_string(config),
+            "layers=8;width=4096;batch=2048;dtype=float;sync=sync;bucket_mib=0;algo=nccl");
+  config.scheme = SyncScheme::sharded;
+  config.model.dtype = DataType::bfloat16;
+  config.model.master_weights = false;
+  config.nccl_max_ctas = 16;
+  EXPECT_EQ(config_string(config),
+            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=sharded;bucket_mib=0.5;algo=nccl;"
+            "master_weights=0;"
+            "nccl_max_ctas=16");
+  EXPECT_EQ(benchmark_name(config), "dp_step/sharded/bucket_mib:0.5/algo:nccl/ranks:4");
+}
+
+TEST(DpOptions, BenchmarkFilterSelectsLikeGoogleBenchmark) {
+  EXPECT_TRUE(passes_benchmark_filter("dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", ""));
+  EXPECT_TRUE(passes_benchmark_filter("dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", "all"));
+  EXPECT_TRUE(passes_benchmark_filter("dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4",
+                                      "overlap.*ranks:4"));
+  EXPECT_FALSE(passes_benchmark_filter("dp_step/sync/bucket_mib:0/algo:nccl/ranks:4", "overlap"));
+  EXPECT_FALSE(
+      passes_benchmark_filter("dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", "-overlap"));
+  EXPECT_THROW(passes_benchmark_filter("x", "("), UsageError);
+}
+
+}  // namespace
+}  // namespace collbench::dp

@@ -1,0 +1,227 @@
+// GPU tests of the training step on a small model (3 layers of 64, 16 samples per GPU): one GPU
+// against the CPU reference (float and bfloat16, fused and separate epilogues); every scheme on
+// 2 and 4 GPUs against one GPU over the global batch, with identical weights and a falling loss;
+// CUDA-graph replays; every registered all-reduce algorithm; memory accounting.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "algorithm.hpp"
+#include "communicators.hpp"
+#include "correctness_checks.hpp"
+#include "dp_trainer.hpp"
+#include "mlp_reference.hpp"
+#include "runner.hpp"
+
+namespace collbench {
+// Readable test parameters in ctest's and gtest's output.
+void PrintTo(DataType type, std::ostream* out) {
+  *out << name_of(type);
+}
+namespace dp {
+void PrintTo(SyncScheme scheme, std::ostream* out) {
+  *out << name_of(scheme);
+}
+namespace {
+
+constexpr double kTimeoutS = 120;
+
+#define SKIP_WITHOUT_GPUS(needed)                                                 \
+  do {                                                                            \
+    const int visible = visible_gpu_count();                                      \
+    if (visible < (needed))                                                       \
+      GTEST_SKIP() << "needs " << (needed) << " GPUs, " << visible << " visible"; \
+  } while (0)
+
+// Communicators per GPU count, made once for the whole suite.
+std::vector<NcclCommunicator>& communicators(int ranks) {
+  static std::map<int, std::vector<NcclCommunicator>> made;
+  static std::vector<NcclCommunicator> none;
+  if (ranks < 2) return none;
+  auto found = made.find(ranks);
+  if (found == made.end()) found = made.emplace(ranks, create_step_communicators(ranks, 0)).first;
+  return found->second;
+}
+
+StepConfig small_config(SyncScheme scheme, int ranks, DataType type) {
+  StepConfig like;
+  like.scheme = scheme;
+  like.ranks = ranks;
+  like.model.dtype = type;
+  return small_check_config(like);
+}
+
+struct ReferenceCase {
+  DataType type;
+  EpilogueMode epilogue;
+};
+void PrintTo(const ReferenceCase& c, std::ostream* out) {
+  *out << name_of(c.type) << " " << name_of(c.epilogue);
+}
+
+class AgainstCpuReference : public ::testing::TestWithParam<ReferenceCase> {};
+
+TEST_P(AgainstCpuReference, OneGpuStepMatches) {
+  SKIP_WITHOUT_GPUS(1);
+  const auto [type, epilogue] = GetParam();
+  const bool bf16 = type == DataType::bfloat16;
+  StepConfig config = small_config(SyncScheme::overlap, 1, type);
+  config.model.batch = 32;
+  config.model.epilogue = epilogue;
+  DataParallelTrainer trainer(config);
+  trainer.run_eager(1);
+  trainer.synchronize(kTimeoutS);
+
+  const ModelConfig& m = config.model;
+  reference::Mlp mlp = reference::initial_mlp(m.layers, m.width, m.seed, bf16);
+  const reference::Batch b = reference::batch(m.width, m.seed, 0, m.batch, bf16);
+  const reference::Gradients g = reference::gradients(mlp, b);
+  // bfloat16 activations and gradients round at every layer: a looser tolerance.
+  const double tolerance = bf16 ? 5e-2 : 1e-4;
+  EXPECT_NEAR(trainer.loss(), g.loss, (bf16 ? 2e-2 : 1e-5) * g.loss);
+  const TensorComparison gradient =
+      compare_per_parameter(trainer.layout(), trainer.applied_gradient(),
+                            reference::in_model_order(g.weights, g.biases), tolerance);
+  EXPECT_TRUE(gradient.ok) << gradient.worst_parameter << ": " << gradient.worst_relative_error
+                           << (trainer.fused_epilogues() ? " (fused)" : " (unfused)");
+  reference::Gradients velocity;
+  reference::sgd_momentum_step(mlp, velocity, g, m.learning_rate, m.momentum);
+  const TensorComparison weights =
+      compare_per_parameter(trainer.layout(), trainer.parameters(0),
+                            reference::in_model_order(mlp.weights, mlp.biases), tolerance);
+  EXPECT_TRUE(weights.ok) << weights.worst_parameter << ": " << weights.worst_relative_error;
+  if (epilogue == EpilogueMode::unfused) {
+    EXPECT_FALSE(trainer.fused_epilogues());
+  }
+  std::printf("[          ] %s %s: %s epilogues, gradient rel err %.2e\n",
+              std::string(name_of(type)).c_str(), std::string(name_of(epilogue)).c_str(),
+              trainer.fused_epilogues() ? "fused" : "separate", gradient.worst_relative_error);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Epilogues, AgainstCpuReference,
+    ::testing::Values(ReferenceCase{DataType::float32, EpilogueMode::automatic},
+                      ReferenceCase{DataType::float32, EpilogueMode::unfused},
+                      ReferenceCase{DataType::bfloat16, EpilogueMode::automatic},
+                      ReferenceCase{DataType::bfloat16, EpilogueMode::unfused}),
+    [](const auto& info) {
+      return std::string(name_of(info.param.type)) + "_" +
+             std::string(info.param.epilogue == EpilogueMode::unfused ? "unfused" : "auto");
+    });
+
+class EverySchemeOnGpus : public ::testing::TestWithParam<std::tuple<int, SyncScheme, DataType>> {};
+
+TEST_P(EverySchemeOnGpus, DataParallelEqualsOneGpuAndReplicasStayIdentical) {
+  const auto [ranks, scheme, type] = GetParam();
+  SKIP_WITHOUT_GPUS(ranks);
+  const StepConfig config = small_config(scheme, ranks, type);
+  const SmallModelReport report =
+      run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+  EXPECT_TRUE(report.gradient.ok) << report.summary();
+  EXPECT_TRUE(report.weights.ok) << report.summary();
+  EXPECT_TRUE(loss_decreased(report.losses)) << report.summary();
+  EXPECT_EQ(report.differing_weights, 0u) << report.summary();
+}
+
+INSTANTIATE_TEST_SUITE_P(Schemes, EverySchemeOnGpus,
+                         ::testing::Combine(::testing::Values(2, 4),
+                                            ::testing::Values(SyncScheme::sync, SyncScheme::overlap,
+                                                              SyncScheme::ps, SyncScheme::sharded),
+                                            ::testing::Values(DataType::float32,
+                                                              DataType::bfloat16)),
+                         [](const auto& info) {
+                           return std::to_string(std::get<0>(info.param)) + "gpus_" +
+                                  std::string(name_of(std::get<1>(info.param))) + "_" +
+                                  std::string(name_of(std::get<2>(info.param)));
+                         });
+
+TEST(DpStepGpu, GraphReplaysKeepReplicasIdenticalAndMatchEagerSteps) {
+  SKIP_WITHOUT_GPUS(2);
+  const int ranks = visible_gpu_count() >= 4 ? 4 : 2;
+  for (SyncScheme scheme : {SyncScheme::overlap, SyncScheme::sharded, SyncScheme::ps}) {
+    const StepConfig config = small_config(scheme, ranks, DataType::bfloat16);
+    DataParallelTrainer graphed(config, communicators(ranks));
+    graphed.run_eager(1);
+    graphed.synchronize(kTimeoutS);
+    const std::vector<double> times = graphed.measure(StepVariant::full, 2, 5, true, kTimeoutS);
+    ASSERT_EQ(times.size(), 5u);
+    for (double t : times) EXPECT_GT(t, 0.0);
+    EXPECT_EQ(graphed.differing_weight_elements(), 0u) << name_of(scheme);
+    // The same 8 steps launched eagerly give the same weights: the graph holds the same work.
+    DataParallelTrainer eager(config, communicators(ranks));
+    eager.run_eager(8);
+    eager.synchronize(kTimeoutS);
+    const TensorComparison same =
+        compare_per_parameter(graphed.layout(), graphed.parameters(0), eager.parameters(0), 1e-2);
+    EXPECT_TRUE(same.ok) << name_of(scheme) << ": " << same.worst_parameter << " "
+                         << same.worst_relative_error;
+    // The compute-only and communication-only variants run too.
+    EXPECT_EQ(graphed.measure(StepVariant::compute_only, 1, 2, true, kTimeoutS).size(), 2u);
+    EXPECT_EQ(graphed.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u);
+  }
+}
+
+TEST(DpStepGpu, EveryRegisteredAllReduceAlgorithmTrainsCorrectly) {
+  SKIP_WITHOUT_GPUS(2);
+  for (int ranks : {2, 4}) {
+    if (ranks > visible_gpu_count()) continue;
+    for (const std::string& algo : algorithm_names(OpKind::all_reduce)) {
+      for (SyncScheme scheme : {SyncScheme::sync, SyncScheme::overlap}) {
+        StepConfig config = small_config(scheme, ranks, DataType::bfloat16);
+        config.algo = algo;
+        try {
+          const SmallModelReport report =
+              run_small_model_check(config, communicators(ranks), 5, kTimeoutS);
+          EXPECT_TRUE(report.gradient.ok && report.differing_weights == 0)
+              << algo << " " << name_of(scheme) << " " << ranks << " GPUs: " << report.summary();
+        } catch (const UnsupportedConfig& unsupported) {
+          std::printf("[          ] %s on %d GPUs: not supported (%s)\n", algo.c_str(), ranks,
+                      unsupported.what());
+        }
+      }
+    }
+  }
+}
+
+TEST(DpStepGpu, ParameterServerNeedsReduceAndBroadcastImplementations) {
+  SKIP_WITHOUT_GPUS(2);
+  for (const std::string& algo : algorithm_names(OpKind::all_reduce)) {
+    if (algo == "nccl") continue;
+    StepConfig config = small_config(SyncScheme::ps, 2, DataType::float32);
+    config.algo = algo;
+    EXPECT_THROW({ DataParallelTrainer trainer(config, communicators(2)); }, UnsupportedConfig)
+        << algo;
+  }
+}
+
+TEST(DpStepGpu, TooManyRanksIsUnsupported) {
+  SKIP_WITHOUT_GPUS(1);
+  StepConfig config = small_config(SyncScheme::overlap, visible_gpu_count() + 1, DataType::float32);
+  EXPECT_THROW({ DataParallelTrainer trainer(config); }, UnsupportedConfig);
+}
+
+TEST(DpStepGpu, ShardingDividesOptimizerStateAndPsKeepsItOnRankZero) {
+  SKIP_WITHOUT_GPUS(2);
+  const int ranks = visible_gpu_count() >= 4 ? 4 : 2;
+  const StepConfig overlap = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+  StepConfig sharded = overlap;
+  sharded.scheme = SyncScheme::sharded;
+  StepConfig ps = overlap;
+  ps.scheme = SyncScheme::ps;
+  const DataParallelTrainer a(overlap, communicators(ranks));
+  const DataParallelTrainer s(sharded, communicators(ranks));
+  const DataParallelTrainer p(ps, communicators(ranks));
+  // bfloat16 with master weights: momentum and master copy, 8 bytes per element.
+  EXPECT_EQ(a.memory().optimizer_bytes, a.layout().total_elements() * 8);
+  EXPECT_EQ(s.memory().optimizer_bytes * ranks, s.layout().total_elements() * 8);
+  EXPECT_EQ(p.memory().optimizer_bytes, p.layout().total_elements() * 8);
+  EXPECT_EQ(a.memory().weights_bytes, a.layout().total_bytes());
+  EXPECT_EQ(a.gradient_bytes(), a.layout().total_bytes());
+  EXPECT_DOUBLE_EQ(a.bus_bytes(), a.layout().total_bytes() * 2.0 * (ranks - 1) / ranks);
+  EXPECT_DOUBLE_EQ(s.bus_bytes(),
+                   a.bus_bytes() * s.layout().total_bytes() / a.layout().total_bytes());
+}
+
+}  // namespace
+}  // namespace dp
+}  // namespace collbench

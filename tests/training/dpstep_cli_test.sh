@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# End-to-end checks of collbench_dpstep that need no GPU: every bad value gives exactly one line
+# on stderr naming it and exit status 2; --list prints the sweep, honouring --benchmark_filter.
+set -u
+dpstep=${1:?usage: dpstep_cli_test.sh PATH_TO_COLLBENCH_DPSTEP}
+failures=0
+passed=0
+
+expect_usage_error() {
+  local fragment=$1; shift
+  local err status
+  err=$("$dpstep" "$@" 2>&1 >/dev/null); status=$?
+  if [ "$status" -ne 2 ] || [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ] || [[ "$err" != *"$fragment"* ]]; then
+    echo "FAIL: collbench_dpstep $* -> exit $status, stderr: $err (wanted exit 2, one line containing '$fragment')"
+    failures=$((failures + 1))
+  else
+    echo "ok: collbench_dpstep $* -> $err"
+    passed=$((passed + 1))
+  fi
+}
+
+expect_usage_error "fp17" --dtype fp17 --list
+expect_usage_error "'async'" --sync overlap,async --list
+expect_usage_error "--bucket-mib 0" --bucket-mib 0 --list
+expect_usage_error "-g 0" -g 0 --list
+expect_usage_error "--width 100" --width 100 --list
+expect_usage_error "--algo nosuch" --algo nosuch --list
+expect_usage_error "--layers" --layers many --list
+expect_usage_error "--bogus" --bogus
+
+listing=$("$dpstep" --list -g 1,2,4 --sync sync,overlap,ps,sharded --bucket-mib 4,25,100 2>&1); status=$?
+configs=$(printf '%s\n' "$listing" | grep -c '^dp_step/')
+# sync: 3 rank counts; overlap, ps, sharded: 3 buckets x 3 rank counts each.
+if [ "$status" -ne 0 ] || [ "$configs" -ne $((3 + 3 * 9)) ]; then
+  echo "FAIL: --list gave exit $status and $configs configurations"; failures=$((failures + 1))
+else
+  echo "ok: --list printed $configs configurations without a GPU"; passed=$((passed + 1))
+fi
+if ! printf '%s\n' "$listing" | grep -q 'layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl'; then
+  echo "FAIL: --list does not show the config string"; failures=$((failures + 1))
+else
+  passed=$((passed + 1))
+fi
+filtered=$("$dpstep" --list -g 1,4 --sync sync,overlap --benchmark_filter='overlap.*ranks:4' | grep -c '^dp_step/')
+if [ "$filtered" -ne 1 ]; then
+  echo "FAIL: --benchmark_filter kept $filtered configurations"; failures=$((failures + 1))
+else
+  passed=$((passed + 1))
+fi
+"$dpstep" --help | grep -q -- '--bucket-mib' || { echo "FAIL: --help"; failures=$((failures + 1)); }
+
+echo "dpstep cli: $passed passed, $failures failed"
+[ "$failures" -eq 0 ]

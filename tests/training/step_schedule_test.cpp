@@ -1,0 +1,201 @@
+// The step schedule's ordering rules: every collective waits for its gradients, every update
+// for its collective and for the last reader of the weights, weight collectives for the update,
+// the compute stream joins the others, and the variants drop or keep the right operations.
+#include "step_schedule.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+namespace collbench::dp {
+void PrintTo(SyncScheme scheme, std::ostream* out) {
+  *out << name_of(scheme);
+}
+namespace {
+
+// Replays the schedule's events per stream: which events each stream has waited for (directly or
+// through the streams it waited on) at each operation.
+struct Replay {
+  std::map<StreamRole, std::set<std::string>>
+      done;  // "what" already ordered before this stream's next op
+  std::map<int, std::set<std::string>> event_state;
+  std::vector<std::pair<StepOp, std::set<std::string>>> ops;  // each op with what precedes it
+};
+
+std::string what(const StepOp& op) {
+  switch (op.kind) {
+    case StepOpKind::forward:
+      return "forward " + std::to_string(op.layer);
+    case StepOpKind::loss:
+      return "loss";
+    case StepOpKind::weight_gradient:
+      return "wgrad " + std::to_string(op.layer);
+    case StepOpKind::input_gradient:
+      return "dgrad " + std::to_string(op.layer);
+    case StepOpKind::collective:
+      return "coll " + std::to_string(op.bucket) + "/" + std::to_string(op.phase);
+    case StepOpKind::update:
+      return "update " + std::to_string(op.bucket);
+    default:
+      return "";
+  }
+}
+
+Replay replay(const StepSchedule& schedule) {
+  Replay r;
+  for (const StepOp& op : schedule.ops) {
+    auto& mine = r.done[op.stream];
+    if (op.kind == StepOpKind::record) {
+      r.event_state[op.event] = mine;
+    } else if (op.kind == StepOpKind::wait) {
+      EXPECT_TRUE(r.event_state.count(op.event))
+          << "wait for an event never recorded: " << op.event;
+      mine.insert(r.event_state[op.event].begin(), r.event_state[op.event].end());
+    } else if (!what(op).empty()) {
+      r.ops.push_back({op, mine});
+      mine.insert(what(op));
+    }
+  }
+  return r;
+}
+
+int count_kind(const StepSchedule& s, StepOpKind kind) {
+  int n = 0;
+  for (const StepOp& op : s.ops) n += op.kind == kind;
+  return n;
+}
+
+class EveryScheme : public ::testing::TestWithParam<SyncScheme> {};
+
+TEST_P(EveryScheme, FullStepKeepsTheOrderingRules) {
+  const SyncScheme scheme = GetParam();
+  const ParameterLayout layout(4, 64, 2, uses_buckets(scheme) ? 12000 : 0, 4);
+  ASSERT_GT(layout.buckets().size(), uses_buckets(scheme) ? 2u : 0u);
+  const StepSchedule schedule = build_step_schedule(layout, scheme, StepVariant::full, true);
+  const Replay r = replay(schedule);
+  const bool two_phase = weight_collective_name(scheme) != nullptr;
+  std::vector<std::string> collective_order;
+  for (const auto& [op, before] : r.ops) {
+    if (op.kind == StepOpKind::collective) {
+      EXPECT_EQ(op.stream, StreamRole::comm);
+      collective_order.push_back(what(op));
+      const Bucket& bucket = layout.buckets()[op.bucket];
+      for (int layer = bucket.lowest_layer; layer <= bucket.highest_layer; ++layer) {
+        EXPECT_TRUE(before.count("wgrad " + std::to_string(layer)))
+            << what(op) << " before its gradients";
+      }
+      if (op.phase == 1) {
+        EXPECT_TRUE(before.count("update " + std::to_string(op.bucket))) << what(op);
+      }
+      if (op.phase == 1 && bucket.lowest_layer > 0) {
+        EXPECT_TRUE(before.count("dgrad " + std::to_string(bucket.lowest_layer)))
+            << what(op) << " overwrites weights in use";
+      }
+    }
+    if (op.kind == StepOpKind::update) {
+      EXPECT_EQ(op.stream, StreamRole::optimizer);
+      const Bucket& bucket = layout.buckets()[op.bucket];
+      EXPECT_TRUE(before.count("coll " + std::to_string(op.bucket) + "/0"))
+          << what(op) << " before its reduction";
+      for (int layer = bucket.lowest_layer; layer <= bucket.highest_layer; ++layer) {
+        if (layer > 0) {
+          EXPECT_TRUE(before.count("dgrad " + std::to_string(layer)))
+              << what(op) << " while weights in use";
+        }
+      }
+    }
+    if (op.kind == StepOpKind::forward || op.kind == StepOpKind::weight_gradient ||
+        op.kind == StepOpKind::input_gradient || op.kind == StepOpKind::loss) {
+      EXPECT_EQ(op.stream, StreamRole::compute);
+    }
+  }
+  // Collectives in bucket order, gradients before weights per bucket: the same on every rank.
+  std::vector<std::string> expected;
+  for (std::size_t k = 0; k < layout.buckets().size(); ++k) {
+    expected.push_back("coll " + std::to_string(k) + "/0");
+    if (two_phase) expected.push_back("coll " + std::to_string(k) + "/1");
+  }
+  EXPECT_EQ(collective_order, expected);
+  EXPECT_EQ(count_kind(schedule, StepOpKind::update), static_cast<int>(layout.buckets().size()));
+  // The step ends with the compute stream having seen every operation of the step.
+  Replay end = replay(schedule);
+  std::set<std::string> all;
+  for (const auto& [op, before] : end.ops) all.insert(what(op));
+  EXPECT_EQ(end.done[StreamRole::compute], all);
+  EXPECT_EQ(count_kind(schedule, StepOpKind::range_push),
+            count_kind(schedule, StepOpKind::range_pop));
+}
+
+TEST_P(EveryScheme, ComputeOnlyHasNoCollectivesAndCommOnlyOnlyCollectives) {
+  const SyncScheme scheme = GetParam();
+  const ParameterLayout layout(3, 64, 4, uses_buckets(scheme) ? 20000 : 0, 2);
+  const StepSchedule compute = build_step_schedule(layout, scheme, StepVariant::compute_only, true);
+  EXPECT_EQ(count_kind(compute, StepOpKind::collective), 0);
+  EXPECT_EQ(count_kind(compute, StepOpKind::update), static_cast<int>(layout.buckets().size()));
+  EXPECT_EQ(count_kind(compute, StepOpKind::weight_gradient), 3);
+  EXPECT_EQ(count_kind(compute, StepOpKind::input_gradient), 2);  // layer 0 needs no input gradient
+  for (const auto& [op, before] : replay(compute).ops) {
+    if (op.kind == StepOpKind::update) {
+      EXPECT_TRUE(
+          before.count("wgrad " + std::to_string(layout.buckets()[op.bucket].lowest_layer)));
+    }
+  }
+  const StepSchedule comm = build_step_schedule(layout, scheme, StepVariant::comm_only, true);
+  const int per_bucket = weight_collective_name(scheme) ? 2 : 1;
+  EXPECT_EQ(count_kind(comm, StepOpKind::collective),
+            per_bucket * static_cast<int>(layout.buckets().size()));
+  EXPECT_EQ(count_kind(comm, StepOpKind::forward) + count_kind(comm, StepOpKind::update), 0);
+  const Replay r = replay(comm);
+  EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());  // joined back
+}
+
+TEST_P(EveryScheme, OneRankHasNoCollectives) {
+  const ParameterLayout layout(3, 64, 4, 20000, 1);
+  const StepSchedule full = build_step_schedule(layout, GetParam(), StepVariant::full, false);
+  EXPECT_EQ(count_kind(full, StepOpKind::collective), 0);
+  EXPECT_EQ(count_kind(full, StepOpKind::update), static_cast<int>(layout.buckets().size()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Schemes, EveryScheme,
+                         ::testing::Values(SyncScheme::sync, SyncScheme::overlap, SyncScheme::ps,
+                                           SyncScheme::sharded),
+                         [](const auto& info) { return std::string(name_of(info.param)); });
+
+TEST(StepSchedule, OverlapStartsEarlyBucketsBeforeTheLastLayersBackward) {
+  const ParameterLayout layout(4, 64, 2, 9000, 2);  // one layer per bucket
+  ASSERT_EQ(layout.buckets().size(), 4u);
+  const StepSchedule schedule =
+      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true);
+  // In enqueue order, bucket 0's all-reduce comes before layer 0's weight gradient.
+  int first_collective = -1;
+  int last_wgrad = -1;
+  for (std::size_t i = 0; i < schedule.ops.size(); ++i) {
+    const StepOp& op = schedule.ops[i];
+    if (op.kind == StepOpKind::collective && first_collective < 0)
+      first_collective = static_cast<int>(i);
+    if (op.kind == StepOpKind::weight_gradient && op.layer == 0) last_wgrad = static_cast<int>(i);
+  }
+  EXPECT_LT(first_collective, last_wgrad);
+  // And the ranges are named as the trace shows them.
+  std::set<std::string> labels;
+  for (const StepOp& op : schedule.ops) {
+    if (op.kind == StepOpKind::range_push) labels.insert(op.label);
+  }
+  for (const char* label : {"step", "forward", "backward layer 3", "backward layer 0",
+                            "allreduce bucket 0", "allreduce bucket 3", "optimizer bucket 2"}) {
+    EXPECT_TRUE(labels.count(label)) << label;
+  }
+}
+
+TEST(StepSchedule, CollectiveNamesPerScheme) {
+  EXPECT_STREQ(gradient_collective_name(SyncScheme::overlap), "all_reduce");
+  EXPECT_STREQ(gradient_collective_name(SyncScheme::ps), "reduce");
+  EXPECT_STREQ(weight_collective_name(SyncScheme::ps), "broadcast");
+  EXPECT_STREQ(gradient_collective_name(SyncScheme::sharded), "reduce_scatter");
+  EXPECT_STREQ(weight_collective_name(SyncScheme::sharded), "all_gather");
+  EXPECT_EQ(weight_collective_name(SyncScheme::sync), nullptr);
+}
+
+}  // namespace
+}  // namespace collbench::dp
