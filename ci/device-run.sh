@@ -3,13 +3,15 @@
 # the GPU tests and the standard sweeps. Every log and report goes into one archive under $OUT
 # (the device tool brings back few files), and a short summary is printed last.
 # Usage: ci/device-run.sh STEP...
-#   steps: info tests quick sweep graph faults avg1 linkpeak nsys mpi env signal
+#   steps: info tests quick sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
+#          sanitizer dpstep mpi_hang
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
 work=$(mktemp -d)
 mkdir -p "$out" "$work/reports" "$work/logs"
-export LD_LIBRARY_PATH="$root/bundle/lib:${LD_LIBRARY_PATH:-}"
+# cuBLASLt (training step) comes from the machine's CUDA.
+export LD_LIBRARY_PATH="$root/bundle/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export NCCL_NVLS_ENABLE=0  # NVLink multicast must stay off on these machines
 bin="$root/bundle/bin"
 summary=()
@@ -41,7 +43,9 @@ for want in "$@"; do
       step quick "$bin/collbench" --ops all_reduce -b 8 -e 1G -f 8 -g 4 --csv "$work/reports/quick.csv" ;;
     sweep)
       mkdir -p "$work/reports/$machine"
-      step sweep "$bin/collbench" --ops all -b 8 -e 8G -f 2 -g 2,4 -d float -c 1 \
+      # With this machine's committed link-peak report, every row also gets peak_fraction.
+      peak=(); [ -f "reports/$machine/link_peak.csv" ] && peak=(--link-peak "reports/$machine/link_peak.csv")
+      step sweep "$bin/collbench" --ops all -b 8 -e 8G -f 2 -g 2,4 -d float -c 1 "${peak[@]}" \
         --csv "$work/reports/$machine/collectives.csv" ;;
     graph)
       step graph "$bin/collbench" --ops all_reduce -b 8 -e 64K -f 2 -g 4 -G 10 --csv "$work/reports/graph.csv" ;;
@@ -85,6 +89,63 @@ for want in "$@"; do
       step signal bash -c '"$0" --ops all -b 8 -e 8G -g 4 --csv "$1" & pid=$!; sleep 4; kill -INT $pid; wait $pid; status=$?
         echo "exit status $status"; echo "rows: $(($(wc -l < "$1") - 1))"; tail -c 300 "$1"; [ $status -eq 130 ]' \
         "$bin/collbench" "$work/reports/signal.csv" ;;
+    algos_check)
+      # Every hand-built algorithm against exact expectations: all types, reductions, 2-4 GPUs.
+      step algos_check "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 -g 2,3,4 \
+        -w 1 -n 2 --csv "$work/reports/algos_check.csv" ;;
+    algos)
+      mkdir -p "$work/reports/$machine"
+      step algos "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot -d float,bfloat16 \
+        -b 8 -e 8G -f 2 -g 2,3,4 --in-place out --csv "$work/reports/$machine/allreduce_algos.csv"
+      step algos_graph "$bin/collbench" --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 8 -e 64K -f 2 \
+        -g 2,3,4 --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph.csv" ;;
+    sanitizer)
+      # compute-sanitizer over the kernels written here (NCCL's own are excluded).
+      export COLLBENCH_PEER_TIMEOUT_S=300
+      for tool in memcheck racecheck synccheck; do
+        # API return codes are the program's to handle (NCCL probes kernels; peer access may be on).
+        step "sanitizer_$tool" compute-sanitizer --tool "$tool" --kernel-name-exclude kns=nccl --report-api-errors no \
+          --error-exitcode 9 \
+          "$bin/collbench" --ops all_reduce,all_gather --algo all -d float,bfloat16 -b 4K -e 256K -f 64 -g 2 -w 1 -n 2 \
+          --timeout 600
+      done
+      unset COLLBENCH_PEER_TIMEOUT_S ;;
+    dpstep)
+      mkdir -p "$work/reports/$machine"
+      step dpstep_check "$bin/collbench_dpstep" --check --csv "$work/reports/dp_step_check.csv"
+      step dpstep "$bin/collbench_dpstep" -g 1,2,4 --sync sync,overlap --bucket-mib 4,25,100 --algo nccl,ring \
+        --csv "$work/reports/$machine/dp_step.csv"
+      step dpstep_schemes "$bin/collbench_dpstep" -g 1,2,4 --sync ps,sharded --bucket-mib 25 --check \
+        --csv "$work/reports/$machine/dp_step_schemes.csv" ;;
+    dpstep_nsys)
+      # NVTX summary of a full-size overlap step (eager, so every step's ranges are recorded).
+      nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
+      mkdir -p "$work/reports/$machine"
+      step dpstep_nsys env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile -t cuda,nvtx \
+        -s none --cpuctxsw=none -o "$1/dp_step_overlap" "$2" -g 4 --sync overlap --bucket-mib 25 --warmup 2 --iters 5 \
+        --eager && "$0" stats --report nvtx_sum --format csv -o "$1/dp_step_overlap" "$1/dp_step_overlap.nsys-rep"' \
+        "$nsys" "$work/reports/$machine" "$bin/collbench_dpstep" ;;
+    mpi_hang)
+      # A rank that skips a collective under mpirun: every process must end by itself, soon.
+      step mpi_hang bash -c 'start=$SECONDS; mpirun --allow-run-as-root --bind-to none -np 4 -x NCCL_NVLS_ENABLE \
+        -x LD_LIBRARY_PATH "$0" --ops all_reduce -b 1M -e 1M -g 4 --timeout 5 --inject-fault skip_rank \
+        --csv "$1"; status=$?; echo "mpirun exit status $status after $((SECONDS - start)) s"; [ $status -ne 0 ]' \
+        "$bin/collbench" "$work/reports/mpi_hang.csv" ;;
+    tuning)
+      # Knobs of the hand-built ring and of the training step, measured side by side.
+      for ctas in 32 48 64; do
+        for slice in 1M 4M; do
+          step "ring_ctas${ctas}_slice${slice}" env COLLBENCH_RING_CTAS=$ctas \
+            COLLBENCH_RING_SLICE_BYTES=$(( ${slice%M} << 20 )) "$bin/collbench" --ops all_reduce --algo ring,nccl \
+            -b 256M -e 4G -f 4 -g 4 --in-place out -c 0 --csv "$work/reports/ring_ctas${ctas}_slice${slice}.csv"
+        done
+      done
+      step dp_nomaster "$bin/collbench_dpstep" -g 1,4 --sync overlap --bucket-mib 25,50 --no-master-weights \
+        --csv "$work/reports/dp_nomaster.csv"
+      step dp_margin "$bin/collbench_dpstep" -g 1,4 --sync overlap --bucket-mib 25 --no-master-weights \
+        --gemm-sm-margin 16 --csv "$work/reports/dp_margin.csv"
+      step dp_ctas "$bin/collbench_dpstep" -g 1,4 --sync overlap --bucket-mib 25 --no-master-weights \
+        --nccl-max-ctas 16 --csv "$work/reports/dp_ctas.csv" ;;
     *) echo "unknown step $want" ;;
   esac
 done

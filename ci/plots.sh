@@ -26,6 +26,7 @@ plotted=0
 for machine_dir in "$reports_dir"/*/; do
   machine=$(basename "$machine_dir")
   [ "$machine" = baselines ] && continue
+  [ "$machine" = traces ] && continue  # Nsight stats, not reports
   mapfile -t csvs < <(find "$machine_dir" -maxdepth 1 -name '*.csv' | sort)
   ((${#csvs[@]})) || continue  # source folders such as reports/collreport hold no reports
   out=$out_root/$machine
@@ -33,9 +34,11 @@ for machine_dir in "$reports_dir"/*/; do
   mkdir -p "$out"
   rm -rf "$out"/*.png "$out"/*.svg "$out"/compare_*
   echo "ci/plots.sh: $machine: ${#csvs[@]} report(s) -> $out"
-  "$python" "$collplot" "${csvs[@]}" -o "$out" >/dev/null
+  rm -rf "$out"/*/
   for csv in "${csvs[@]}"; do
     name=$(basename "$csv" .csv)
+    # One folder per report: runs of different kinds (MPI, network, probes) never share a plot.
+    "$python" "$collplot" "$csv" -o "$out/$name" >/dev/null
     baseline=$reports_dir/baselines/$machine/$name.csv
     if [ -f "$baseline" ] && ! cmp -s "$baseline" "$csv"; then
       "$python" "$collplot" --compare "$baseline" "$csv" -o "$out/compare_$name" >/dev/null

@@ -76,8 +76,10 @@ TEST_P(AgainstCpuReference, OneGpuStepMatches) {
   reference::Mlp mlp = reference::initial_mlp(m.layers, m.width, m.seed, bf16);
   const reference::Batch b = reference::batch(m.width, m.seed, 0, m.batch, bf16);
   const reference::Gradients g = reference::gradients(mlp, b);
-  // bfloat16 activations and gradients round at every layer: a looser tolerance.
-  const double tolerance = bf16 ? 5e-2 : 1e-4;
+  // bfloat16 activations and gradients round at every layer: a looser tolerance. Without the
+  // fused cuBLASLt epilogues each activation rounds twice (GEMM output, then bias + ReLU), which
+  // measured 6.6e-2 on the H200 against 2.8e-2 fused (2026-11-22): that path gets 1e-1.
+  const double tolerance = bf16 ? (trainer.fused_epilogues() ? 5e-2 : 1e-1) : 1e-4;
   EXPECT_NEAR(trainer.loss(), g.loss, (bf16 ? 2e-2 : 1e-5) * g.loss);
   const TensorComparison gradient =
       compare_per_parameter(trainer.layout(), trainer.applied_gradient(),
