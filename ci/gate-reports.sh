@@ -61,11 +61,13 @@ for baseline in "${baselines[@]}"; do
   ((status > worst)) && worst=$status
 done
 
-# Reports that no baseline covers are listed so that a forgotten baseline is noticed.
+# Reports (reports/<machine>/*.csv; not logs, tuning probes or Nsight stats) that no baseline
+# covers are listed so that a forgotten baseline is noticed.
 while IFS= read -r report; do
   relative=${report#"$reports_dir"/}
   [ -f "$baselines_dir/$relative" ] || echo "ci/gate-reports.sh: $relative has no baseline (not gated)"
-done < <(find "$reports_dir" -mindepth 2 -name '*.csv' -not -path "$baselines_dir/*" | sort)
+done < <(find "$reports_dir" -mindepth 2 -maxdepth 2 -name '*.csv' -not -path "$baselines_dir/*" \
+  -not -path "$reports_dir/traces/*" | sort)
 
 case $worst in
   0) echo "ci/gate-reports.sh: PASS ($gated report(s) compared)" ;;

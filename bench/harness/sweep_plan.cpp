@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "algorithm.hpp"
 #include "byte_size.hpp"
@@ -107,8 +108,13 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
         for (DataType type : options.types) {
           for (ReduceOp op : reduce_ops) {
             for (int root : roots_for(spec, options.roots, ranks)) {
+              std::optional<std::size_t> previous_param;
               for (std::size_t bytes : sizes) {
                 const ElementCounts counts = spec.counts(bytes / size_of(type), size_of(type), ranks);
+                // Sizes that round to the same counts (8 B and 16 B of all_gather on 2 ranks both
+                // move nothing) are one case, measured once.
+                if (previous_param == counts.param) continue;
+                previous_param = counts.param;
                 for (bool in_place : in_place_variants(spec, options.in_place)) {
                   cases.push_back({&spec, algo, ranks, type, op, root, in_place, bytes, counts});
                 }

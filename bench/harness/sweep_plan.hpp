@@ -36,7 +36,8 @@ std::string display_name(const Case& c);
 std::vector<std::size_t> sweep_sizes(const Options& options);
 
 // Every case, grouped by rank count (so communicators are made once per count), then op, algo,
-// dtype, redop, root, size, in/out of place. Throws UsageError when a GPU count exceeds `visible`
+// dtype, redop, root, size, in/out of place. Sizes whose nccl-tests rounding gives the same
+// element counts as the size before are dropped, so no two cases measure the same thing. Throws UsageError when a GPU count exceeds `visible`
 // (unless `listing`: a list needs no GPU), a root is outside the ranks, or an algo does not exist.
 std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool listing = false);
 

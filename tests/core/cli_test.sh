@@ -29,14 +29,18 @@ expect_usage_error "--bogus" --bogus
 
 listing=$("$collbench" --list -g 2,4 --ops all -b 8 -e 64 2>&1); status=$?
 cases=$(printf '%s\n' "$listing" | grep -c '^[a-z_]*/nccl/ranks:')
-# 9 ops x 4 sizes x 2 rank counts; 7 ops also in place; rooted ops at root 0.
-if [ "$status" -ne 0 ] || [ "$cases" -ne $(( (9 + 7) * 4 * 2 )) ]; then
+# Per rank count: all_reduce, broadcast, reduce 4 sizes x 2 places, sendrecv 4 sizes; the
+# block-rounded ops keep only sizes that move a new count (floats, 16-byte lines per rank):
+# on 2 ranks 0, 4, 8 elements (3 sizes), on 4 ranks 0, 4 (2 sizes); all_gather, reduce_scatter,
+# gather and scatter in and out of place, alltoall out of place only.
+expected=$(( 2 * (3 * 8 + 4) + (4 * 3 * 2 + 3) + (4 * 2 * 2 + 2) ))
+if [ "$status" -ne 0 ] || [ "$cases" -ne "$expected" ]; then
   echo "FAIL: --list gave exit $status and $cases cases"; failures=$((failures + 1))
 else
   echo "ok: --list printed $cases cases without a GPU"
 fi
 filtered=$("$collbench" --list -g 4 --ops all -b 8 -e 64 --benchmark_filter='^alltoall/' | grep -c '^alltoall/')
-[ "$filtered" -eq 4 ] || { echo "FAIL: --benchmark_filter kept $filtered alltoall cases"; failures=$((failures + 1)); }
+[ "$filtered" -eq 2 ] || { echo "FAIL: --benchmark_filter kept $filtered alltoall cases"; failures=$((failures + 1)); }
 
 echo "cli: $((9 + 2 - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

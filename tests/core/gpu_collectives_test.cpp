@@ -49,7 +49,7 @@ std::vector<Case> cases_for(const std::string& op, int ranks, DataType type, std
 // NCCL 2.28.3 defect found by these tests: a single-rank, out-of-place, floating-point ncclAvg
 // of about a megabyte leaves the last count mod 4 elements wrong (count mod 8 for 2-byte types);
 // in place they keep the input, which is the right answer. Exactly those are accepted; anything
-// else still fails (reports/h200x4/nccl_avg_1rank.csv).
+// else still fails (reports/h200x4/logs/nccl_avg_1rank.csv).
 std::uint64_t known_nccl_defect_wrong_elements(const Case& c) {
   const bool affected = c.algo == "nccl" && c.ranks == 1 && c.op == ReduceOp::avg && is_floating(c.type) && !c.in_place;
   return affected ? c.counts.recv % std::max<std::size_t>(4, 16 / size_of(c.type)) : 0;

@@ -66,5 +66,21 @@ TEST(SweepPlan, RecordsTheBytesActuallyMoved) {
   EXPECT_EQ(c.requested_bytes, 1000u);
 }
 
+TEST(SweepPlan, SizesThatRoundToTheSameCountsAreMeasuredOnce) {
+  Options options;
+  options.ops = {"all_gather", "all_reduce"};
+  options.gpus = "2";
+  options.min_bytes = 8;
+  options.max_bytes = 64;
+  options.in_place = InPlaceMode::out_of_place;
+  std::vector<std::size_t> gather_bytes, reduce_bytes;
+  for (const Case& c : build_sweep(options, 2)) {
+    (c.spec->name == "all_gather" ? gather_bytes : reduce_bytes).push_back(c.bytes());
+  }
+  // all_gather moves whole 16-byte lines per rank: 8 and 16 B move nothing, 32 B one line each.
+  EXPECT_EQ(gather_bytes, (std::vector<std::size_t>{0, 32, 64}));
+  EXPECT_EQ(reduce_bytes, (std::vector<std::size_t>{8, 16, 32, 64}));
+}
+
 }  // namespace
 }  // namespace collbench
