@@ -53,16 +53,7 @@ std::string extra_field(const StepConfig& config, const StepOutcome& outcome) {
 
 report::ReportRow make_report_row(const StepConfig& config, const StepOutcome& outcome,
                                   const RunMetadata& metadata, const RowSettings& settings) {
-  report::ReportRow row;
-  row.timestamp = utc_timestamp();
-  row.host = metadata.host;
-  row.gpu_name = metadata.gpu_name;
-  row.driver = metadata.driver;
-  row.cuda_runtime = metadata.cuda_runtime;
-  row.nccl_version = metadata.nccl_version;
-  row.collbench_version = metadata.collbench_version;
-  row.launch_mode = metadata.launch_mode;
-  row.nodes = metadata.nodes;
+  report::ReportRow row = row_with_metadata(metadata);
   row.op = "dp_step";
   row.algo = config.algo;
   row.ranks = config.ranks;

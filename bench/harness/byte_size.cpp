@@ -3,45 +3,23 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <cstdint>
-#include <limits>
+#include <stdexcept>
 
+#include "byte_count.hpp"
 #include "errors.hpp"
 
 namespace collbench {
 
 std::size_t parse_byte_size(std::string_view text, std::string_view what) {
-  auto fail = [&](std::string_view why) -> std::size_t {
-    throw UsageError(fmt::format("{} '{}' {}", what, text, why));
-  };
-  std::size_t digits = 0;
-  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
-  if (digits == 0) return fail("is not a byte size (expected e.g. 8, 64K, 1M, 8G)");
-
-  std::string suffix;
-  for (char c : text.substr(digits)) suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  int shift = 0;
-  if (suffix.empty() || suffix == "B") {
-    shift = 0;
-  } else {
-    const std::string_view units = "KMGT";
-    const std::size_t unit = units.find(suffix[0]);
-    const std::string_view rest = std::string_view(suffix).substr(1);
-    if (unit == std::string_view::npos || !(rest.empty() || rest == "B" || rest == "IB")) {
-      return fail("has an unknown suffix (expected K, M, G or T)");
-    }
-    shift = 10 * static_cast<int>(unit + 1);
+  std::uint64_t bytes = 0;
+  try {
+    bytes = report::parse_byte_count(text, what);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
   }
-
-  std::uint64_t value = 0;
-  for (char c : text.substr(0, digits)) {
-    if (value > (std::numeric_limits<std::uint64_t>::max() - 9) / 10) return fail("is too large");
-    value = value * 10 + static_cast<std::uint64_t>(c - '0');
-  }
-  if (value == 0) return fail("must be greater than zero");
-  if (shift > 0 && value > (std::numeric_limits<std::uint64_t>::max() >> shift)) return fail("is too large");
-  return static_cast<std::size_t>(value << shift);
+  if (bytes == 0) throw UsageError(fmt::format("{} '{}' must be greater than zero", what, text));
+  return static_cast<std::size_t>(bytes);
 }
 
 std::string format_byte_size(std::size_t bytes) {

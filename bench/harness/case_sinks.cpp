@@ -11,16 +11,7 @@ namespace collbench {
 
 report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings& settings, const Case& c,
                                   const CaseOutcome& outcome, const CaseMetrics& metrics) {
-  report::ReportRow row;
-  row.timestamp = utc_timestamp();
-  row.host = metadata.host;
-  row.gpu_name = metadata.gpu_name;
-  row.driver = metadata.driver;
-  row.cuda_runtime = metadata.cuda_runtime;
-  row.nccl_version = metadata.nccl_version;
-  row.collbench_version = metadata.collbench_version;
-  row.launch_mode = metadata.launch_mode;
-  row.nodes = metadata.nodes;
+  report::ReportRow row = row_with_metadata(metadata);
   row.op = std::string(c.spec->name);
   row.algo = c.algo;
   row.ranks = c.ranks;

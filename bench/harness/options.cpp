@@ -85,6 +85,14 @@ std::vector<ReduceOp> parse_reduce_ops(const std::string& text) {
   return ops;
 }
 
+FaultInjection parse_fault(const std::string& name) {
+  if (name.empty()) return FaultInjection::none;
+  if (name == "corrupt_output") return FaultInjection::corrupt_output;
+  if (name == "skip_rank") return FaultInjection::skip_rank;
+  if (name == "fail_allocation") return FaultInjection::fail_allocation;
+  throw UsageError(fmt::format("--inject-fault '{}' is not corrupt_output, skip_rank or fail_allocation", name));
+}
+
 InPlaceMode parse_in_place(const std::string& text) {
   if (text == "out" || text == "0") return InPlaceMode::out_of_place;
   if (text == "in" || text == "1") return InPlaceMode::in_place;
@@ -135,7 +143,7 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   help_printed = false;
   Options options;
   std::string ops = "all_reduce", algos = "nccl", types = "float", reduce_ops = "sum";
-  std::string min_bytes = "8", max_bytes = "128M", step_bytes, in_place = "both", check = "1";
+  std::string min_bytes = "8", max_bytes = "128M", step_bytes, in_place = "both", check = "1", inject_fault;
 
   CLI::App app{
       "collbench: benchmark and check GPU collectives (NCCL and hand-built) with nccl-tests' "
@@ -159,16 +167,16 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   app.add_option("-o,--redop", reduce_ops, "Reductions: sum, prod, max, min, avg, or all")->capture_default_str();
   app.add_option("-r,--root", options.roots, "Root rank of rooted operations, or all")->capture_default_str();
   app.add_option("--in-place", in_place, "out, in or both")->capture_default_str();
-  app.add_option("-w,--warmup", options.warmup_iters, "Warm-up iterations per case")->capture_default_str();
-  app.add_option("-n,--iters", options.iters, "Timed iterations per case")->capture_default_str();
-  app.add_option("-m,--agg-iters", options.agg_iters, "Operations grouped in one ncclGroupStart/End per iteration")
+  app.add_option("-w,--warmup", options.run.warmup_iters, "Warm-up iterations per case")->capture_default_str();
+  app.add_option("-n,--iters", options.run.iters, "Timed iterations per case")->capture_default_str();
+  app.add_option("-m,--agg-iters", options.run.agg_iters, "Operations grouped in one ncclGroupStart/End per iteration")
       ->capture_default_str();
-  app.add_option("-G,--graph", options.graph_replays,
+  app.add_option("-G,--graph", options.run.graph_replays,
                  "Capture the timed iterations in a CUDA graph and replay it this many times (0: no graph)")
       ->capture_default_str();
   app.add_option("-c,--check", check, "Check every result (1) or not (0)")->capture_default_str();
-  app.add_option("--seed", options.seed, "Seed of the input pattern")->capture_default_str();
-  app.add_option("--timeout", options.timeout_s, "Seconds a case may take before every communicator is aborted")
+  app.add_option("--seed", options.run.seed, "Seed of the input pattern")->capture_default_str();
+  app.add_option("--timeout", options.run.timeout_s, "Seconds a case may take before every communicator is aborted")
       ->capture_default_str();
   app.add_option("--csv", options.csv_path, "Write one CSV row per case to this file");
   app.add_option("--trace", options.trace_path, "Write a Chrome/Perfetto trace of the timed iterations (JSON)");
@@ -176,7 +184,7 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
                  "collbench_linkpeak CSV of this machine: each row gets peak_fraction = busbw / link peak");
   app.add_flag("--topology", options.topology, "Print the GPUs, peer access and NVLinks, then exit");
   // Test-only fault injection; the empty group keeps it out of --help.
-  app.add_option("--inject-fault", options.inject_fault)->group("");
+  app.add_option("--inject-fault", inject_fault)->group("");
   app.add_option("--launcher", options.launcher,
                  "auto (detect mpirun/srun/torchrun variables), single (this process drives every GPU), mpi, env")
       ->capture_default_str();
@@ -203,7 +211,8 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   options.max_bytes = parse_byte_size(max_bytes, "--max-bytes");
   if (!step_bytes.empty()) options.step_bytes = parse_byte_size(step_bytes, "--step-bytes");
   options.in_place = parse_in_place(in_place);
-  options.check = parse_flag_value(check, "--check");
+  options.run.check = parse_flag_value(check, "--check");
+  options.run.fault = parse_fault(inject_fault);
 
   if (options.min_bytes > options.max_bytes) {
     throw UsageError(fmt::format("--min-bytes {} is larger than --max-bytes {}", min_bytes, max_bytes));
@@ -211,11 +220,11 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   if (options.step_bytes == 0 && options.min_bytes < options.max_bytes && !(options.step_factor > 1.0)) {
     throw UsageError(fmt::format("--step-factor {} must be greater than 1", options.step_factor));
   }
-  if (options.warmup_iters < 0) throw UsageError(fmt::format("--warmup {} must not be negative", options.warmup_iters));
-  if (options.iters < 1) throw UsageError(fmt::format("--iters {} must be at least 1", options.iters));
-  if (options.agg_iters < 1) throw UsageError(fmt::format("--agg-iters {} must be at least 1", options.agg_iters));
-  if (options.graph_replays < 0) throw UsageError(fmt::format("--graph {} must not be negative", options.graph_replays));
-  if (!(options.timeout_s > 0)) throw UsageError(fmt::format("--timeout {} must be positive", options.timeout_s));
+  if (options.run.warmup_iters < 0) throw UsageError(fmt::format("--warmup {} must not be negative", options.run.warmup_iters));
+  if (options.run.iters < 1) throw UsageError(fmt::format("--iters {} must be at least 1", options.run.iters));
+  if (options.run.agg_iters < 1) throw UsageError(fmt::format("--agg-iters {} must be at least 1", options.run.agg_iters));
+  if (options.run.graph_replays < 0) throw UsageError(fmt::format("--graph {} must not be negative", options.run.graph_replays));
+  if (!(options.run.timeout_s > 0)) throw UsageError(fmt::format("--timeout {} must be positive", options.run.timeout_s));
   parse_gpu_counts(options.gpus, 1);  // syntax only; counts are checked against the GPUs later
   if (options.roots != "all") parse_non_negative_int(options.roots, "--root");
   return options;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "data_type.hpp"
+#include "run_settings.hpp"
 
 namespace collbench {
 
@@ -28,20 +29,13 @@ int parse_non_negative_int(const std::string& text, std::string_view what);
   std::vector<ReduceOp> reduce_ops = {ReduceOp::sum};
   std::string roots = "0";  // a rank or "all"
   InPlaceMode in_place = InPlaceMode::both;
-  int warmup_iters = 5;
-  int iters = 20;
-  int agg_iters = 1;
-  int graph_replays = 0;
-  bool check = true;
-  std::uint64_t seed = 0x5EED;
-  double timeout_s = 300.0;
+  RunSettings run;  // -w -n -m -G -c --seed --timeout (and the hidden --inject-fault)
   std::string csv_path;
   std::string trace_path;
   std::string link_peak_path;  // a collbench_linkpeak CSV: rows get peak_fraction
   bool topology = false;       // print the GPU topology and exit
   bool list = false;
   std::string launcher = "auto";  // auto, single, mpi, env (see launch_environment.hpp)
-  std::string inject_fault;  // test only, hidden from --help: corrupt_output, skip_rank, fail_allocation
 };
 
 // Parses argv (after Google Benchmark removed its --benchmark_* flags). Throws UsageError with a

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "report_row.hpp"
 #include "topology.hpp"
 
 namespace collbench {
@@ -24,5 +25,8 @@ struct RunMetadata {
 RunMetadata collect_run_metadata();
 // ISO 8601 UTC, e.g. 2026-11-22T10:15:02Z.
 std::string utc_timestamp();
+// A report row with its descriptive columns (timestamp now, host, GPU, versions, launch) filled
+// from `metadata`: every tool that writes rows starts from this.
+report::ReportRow row_with_metadata(const RunMetadata& metadata);
 
 }  // namespace collbench

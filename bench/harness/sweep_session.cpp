@@ -23,27 +23,6 @@
 namespace collbench {
 namespace {
 
-FaultInjection fault_from(const std::string& name) {
-  if (name.empty()) return FaultInjection::none;
-  if (name == "corrupt_output") return FaultInjection::corrupt_output;
-  if (name == "skip_rank") return FaultInjection::skip_rank;
-  if (name == "fail_allocation") return FaultInjection::fail_allocation;
-  throw UsageError(fmt::format("--inject-fault '{}' is not corrupt_output, skip_rank or fail_allocation", name));
-}
-
-RunSettings settings_from(const Options& options) {
-  RunSettings settings;
-  settings.warmup_iters = options.warmup_iters;
-  settings.iters = options.iters;
-  settings.agg_iters = options.agg_iters;
-  settings.graph_replays = options.graph_replays;
-  settings.check = options.check;
-  settings.seed = options.seed;
-  settings.timeout_s = options.timeout_s;
-  settings.fault = fault_from(options.inject_fault);
-  return settings;
-}
-
 void print_commented(const std::string& text) {
   std::size_t begin = 0;
   while (begin < text.size()) {
@@ -112,7 +91,7 @@ int run_session(const Options& options, const SessionFlags& flags) {
     metadata.launch_mode = std::string(name_of(group->mode()));
     metadata.nodes = group->nodes();
   }
-  const RunSettings settings = settings_from(options);
+  const RunSettings& settings = options.run;
   if (reporting) print_header(metadata, settings, cases.size(), group.get(), environment);
   Runner runner(settings, group.get());
   SweepContext context;

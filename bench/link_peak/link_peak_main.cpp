@@ -118,32 +118,6 @@ std::optional<Options> parse_command_line(int argc, char** argv) {
   return options;
 }
 
-std::string utc_timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32] = {};
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
-RunInfo run_info(const Topology& topology) {
-  RunInfo info;
-  info.timestamp = utc_timestamp();
-  char host[256] = {};
-  if (gethostname(host, sizeof host - 1) == 0) info.host = host;
-  info.gpu_name = topology.gpus.empty() ? "" : topology.gpus.front().name;
-  info.driver = topology.driver_version;
-  int runtime = 0;
-  CB_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-  info.cuda_runtime = fmt::format("{}.{}", runtime / 1000, (runtime % 1000) / 10);
-  int nccl = 0;
-  CB_NCCL_CHECK(ncclGetVersion(&nccl));
-  info.nccl_version = fmt::format("{}.{}.{}", nccl / 10000, (nccl % 10000) / 100, nccl % 100);
-  info.collbench_version = kCollbenchVersion;
-  return info;
-}
-
 const char* direction_title(Direction direction) {
   switch (direction) {
     case Direction::uni:
@@ -168,7 +142,7 @@ int run(const Options& options) {
     return 1;
   }
 
-  const RunInfo info = run_info(topology);
+  const RunMetadata metadata = collect_run_metadata();
   const ProbeSettings settings{options.bytes, options.warmup, options.iters};
   std::unique_ptr<report::CsvWriter> csv;
   if (!options.csv_path.empty()) csv = std::make_unique<report::CsvWriter>(options.csv_path);
@@ -180,7 +154,7 @@ int run(const Options& options) {
       for (const std::vector<Transfer>& group : transfer_groups(direction, gpu_count)) {
         for (const TransferResult& result :
              probe.measure(method, group, options.warmup, options.iters)) {
-          rows.push_back(make_row(info, settings, method, direction, gpus_in_group(group), result));
+          rows.push_back(make_row(metadata, settings, method, direction, gpus_in_group(group), result));
           if (csv) csv->write(rows.back());
           if (rows.back().status != report::kStatusOk) {
             std::cerr << fmt::format("collbench_linkpeak: {} {}: {} ({})\n", rows.back().algo,

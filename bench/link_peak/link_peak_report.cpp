@@ -45,18 +45,9 @@ std::map<std::pair<int, int>, double> bandwidth_by_pair(const std::vector<report
 
 }  // namespace
 
-report::ReportRow make_row(const RunInfo& info, const ProbeSettings& settings, CopyMethod method,
+report::ReportRow make_row(const RunMetadata& metadata, const ProbeSettings& settings, CopyMethod method,
                            Direction direction, int group_gpus, const TransferResult& result) {
-  report::ReportRow row;
-  row.timestamp = info.timestamp;
-  row.host = info.host;
-  row.gpu_name = info.gpu_name;
-  row.driver = info.driver;
-  row.cuda_runtime = info.cuda_runtime;
-  row.nccl_version = info.nccl_version;
-  row.collbench_version = info.collbench_version;
-  row.launch_mode = "single_process";
-  row.nodes = 1;
+  report::ReportRow row = row_with_metadata(metadata);
   row.op = kLinkPeakOp;
   row.algo = method_name(method);
   row.ranks = group_gpus;

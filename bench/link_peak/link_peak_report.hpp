@@ -8,19 +8,9 @@
 
 #include "link_peak_probe.hpp"
 #include "report_row.hpp"
+#include "run_metadata.hpp"
 
 namespace collbench::link_peak {
-
-// Where and with what the probe ran: the CSV's descriptive columns.
-struct RunInfo {
-  std::string timestamp;
-  std::string host;
-  std::string gpu_name;
-  std::string driver;
-  std::string cuda_runtime;
-  std::string nccl_version;
-  std::string collbench_version;
-};
 
 struct ProbeSettings {
   std::size_t bytes = 0;
@@ -31,7 +21,7 @@ struct ProbeSettings {
 // One CSV row for one transfer: bandwidth (algbw = busbw) is bytes / median time, per direction;
 // ranks = GPUs taking part in the group. Status skipped with the reason when not measured, error
 // when the copied data was wrong.
-report::ReportRow make_row(const RunInfo& info, const ProbeSettings& settings, CopyMethod method,
+report::ReportRow make_row(const RunMetadata& metadata, const ProbeSettings& settings, CopyMethod method,
                            Direction direction, int group_gpus, const TransferResult& result);
 
 // Bandwidth (GB/s) per source row and destination column for one algo and direction (uni or bi),

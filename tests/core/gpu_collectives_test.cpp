@@ -11,6 +11,7 @@
 #include "report_row.hpp"
 #include "runner.hpp"
 #include "sweep_plan.hpp"
+#include "gpu_test_support.hpp"
 
 namespace collbench {
 namespace {
@@ -28,12 +29,6 @@ Runner& shared_runner() {
   static Runner runner(quick_settings());
   return runner;
 }
-
-#define SKIP_WITHOUT_GPUS(needed)                                                                      \
-  do {                                                                                                \
-    const int visible = visible_gpu_count();                                                          \
-    if (visible < (needed)) GTEST_SKIP() << "needs " << (needed) << " GPUs, " << visible << " visible"; \
-  } while (0)
 
 std::vector<Case> cases_for(const std::string& op, int ranks, DataType type, std::size_t elements) {
   Options options;

@@ -36,9 +36,9 @@ TEST(Options, DefaultsMatchTheReadme) {
   EXPECT_EQ(options.ops, std::vector<std::string>{"all_reduce"});
   EXPECT_EQ(options.min_bytes, 8u);
   EXPECT_EQ(options.max_bytes, 128u << 20);
-  EXPECT_EQ(options.iters, 20);
-  EXPECT_EQ(options.warmup_iters, 5);
-  EXPECT_TRUE(options.check);
+  EXPECT_EQ(options.run.iters, 20);
+  EXPECT_EQ(options.run.warmup_iters, 5);
+  EXPECT_TRUE(options.run.check);
   EXPECT_EQ(options.in_place, InPlaceMode::both);
 }
 

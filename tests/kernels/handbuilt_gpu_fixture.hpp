@@ -12,17 +12,11 @@
 #include "cuda_resources.hpp"
 #include "nccl_communicator.hpp"
 #include "test_values.cuh"
+#include "gpu_test_support.hpp"
 
 namespace collbench::testing {
 
 int visible_gpus();
-
-#define SKIP_WITHOUT_GPUS(needed)                                                 \
-  do {                                                                            \
-    const int visible = ::collbench::testing::visible_gpus();                     \
-    if (visible < (needed))                                                       \
-      GTEST_SKIP() << "needs " << (needed) << " GPUs, " << visible << " visible"; \
-  } while (0)
 
 CaseShape all_reduce_shape(DataType type, ReduceOp op, std::size_t count, int nranks,
                            bool in_place);

@@ -21,9 +21,15 @@ namespace {
 
 constexpr std::size_t kGiB = std::size_t{1} << 30;
 
-RunInfo info() {
-  return RunInfo{
-      "2026-11-22T10:00:00Z", "host", "NVIDIA H200", "580.159.04", "13.0", "2.28.3", "0.1.0"};
+RunMetadata info() {
+  RunMetadata metadata;
+  metadata.host = "host";
+  metadata.gpu_name = "NVIDIA H200";
+  metadata.driver = "580.159.04";
+  metadata.cuda_runtime = "13.0";
+  metadata.nccl_version = "2.28.3";
+  metadata.collbench_version = "0.1.0";
+  return metadata;
 }
 
 TransferResult measured(int src, int dst, std::vector<double> iteration_us) {

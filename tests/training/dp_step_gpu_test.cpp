@@ -12,6 +12,7 @@
 #include "dp_trainer.hpp"
 #include "mlp_reference.hpp"
 #include "runner.hpp"
+#include "gpu_test_support.hpp"
 
 namespace collbench {
 // Readable test parameters in ctest's and gtest's output.
@@ -25,13 +26,6 @@ void PrintTo(SyncScheme scheme, std::ostream* out) {
 namespace {
 
 constexpr double kTimeoutS = 120;
-
-#define SKIP_WITHOUT_GPUS(needed)                                                 \
-  do {                                                                            \
-    const int visible = visible_gpu_count();                                      \
-    if (visible < (needed))                                                       \
-      GTEST_SKIP() << "needs " << (needed) << " GPUs, " << visible << " visible"; \
-  } while (0)
 
 // Communicators per GPU count, made once for the whole suite.
 std::vector<NcclCommunicator>& communicators(int ranks) {
