@@ -241,7 +241,7 @@ def plot_dp_step(plt, rows, out_dir, formats):
     for row in sorted(steps, key=lambda r: r["config"]):
         model = ", ".join(f"{k}={v}" for k, v in row["config_map"].items() if k not in mode_keys)
         models.setdefault(model, []).append(row)
-    figure, panels = plt.subplots(1, len(models), figsize=(7 * len(models), 5), squeeze=False)
+    figure, panels = plt.subplots(1, len(models), figsize=(10 * len(models), 5), squeeze=False)
     for axes, (model, model_rows) in zip(panels[0], models.items()):
         ranks = sorted({r["ranks"] for r in model_rows})
         modes = sorted({tuple(r["config_map"].get(k, "?") for k in varying) for r in model_rows})
@@ -263,7 +263,8 @@ def plot_dp_step(plt, rows, out_dir, formats):
         axes.set_ylim(0, 1.1)
         axes.axhline(1.0, color="gray", linewidth=0.8, linestyle=":")
         axes.set_title(model, fontsize=9)
-        axes.legend(title="mode", fontsize=8)
+        # Beside the bars, not over them: a sweep of modes easily has eight or more entries.
+        axes.legend(title="mode", fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     figure.suptitle(f"data-parallel step scaling\n{origin(steps)}")
     return save(plt, figure, out_dir, "dp_step_efficiency", formats)
 
