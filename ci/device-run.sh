@@ -3,7 +3,7 @@
 # the GPU tests and the standard sweeps. Every log and report goes into one archive under $OUT
 # (the device tool brings back few files), and a short summary is printed last.
 # Usage: ci/device-run.sh STEP...
-#   steps: info tests quick sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
+#   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep mpi_hang
 set -uo pipefail
 root=$(pwd)
@@ -41,6 +41,13 @@ for want in "$@"; do
       done ;;
     quick)
       step quick "$bin/collbench" --ops all_reduce -b 8 -e 1G -f 8 -g 4 --csv "$work/reports/quick.csv" ;;
+    smoke)
+      # Every binary once, briefly: after host-side changes to code the GPU paths share.
+      step smoke_collbench "$bin/collbench" --ops all --algo all -b 1K -e 64M -f 64 -g 2,4 -n 5 \
+        --csv "$work/reports/smoke_collbench.csv"
+      step smoke_linkpeak "$bin/collbench_linkpeak" --bytes 256M --iters 5 --csv "$work/reports/smoke_linkpeak.csv"
+      step smoke_dpstep "$bin/collbench_dpstep" -g 1,4 --sync overlap,ps --bucket-mib 25 --layers 4 --width 1024 \
+        --batch 256 --check --csv "$work/reports/smoke_dpstep.csv" ;;
     sweep)
       mkdir -p "$work/reports/$machine"
       # With this machine's committed link-peak report, every row also gets peak_fraction.
