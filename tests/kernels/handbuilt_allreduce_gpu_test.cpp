@@ -128,7 +128,7 @@ TEST(AllAlgorithms, UnalignedBuffers) {
 }
 
 int ranks_for_stress() {
-  return std::min(visible_gpus(), 4);
+  return std::min(visible_gpu_count(), 4);
 }
 
 class Repeated : public ::testing::TestWithParam<std::string> {};

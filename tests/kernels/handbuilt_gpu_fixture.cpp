@@ -11,17 +11,9 @@
 #include "collective_registry.hpp"
 #include "errors.hpp"
 #include "fill_check.hpp"
+#include "runner.hpp"
 
 namespace collbench::testing {
-
-int visible_gpus() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  return count;
-}
 
 CaseShape all_reduce_shape(DataType type, ReduceOp op, std::size_t count, int nranks,
                            bool in_place) {

@@ -16,8 +16,6 @@
 
 namespace collbench::testing {
 
-int visible_gpus();
-
 CaseShape all_reduce_shape(DataType type, ReduceOp op, std::size_t count, int nranks,
                            bool in_place);
 kernels::PatternParams pattern_of(const CaseShape& shape, std::uint64_t seed);

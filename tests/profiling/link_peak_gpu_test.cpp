@@ -6,18 +6,10 @@
 #include <stdexcept>
 
 #include "link_peak_probe.hpp"
+#include "runner.hpp"
 
 namespace collbench::link_peak {
 namespace {
-
-int visible_gpus() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return count;
-}
 
 // 1 MiB plus 12 bytes: the SM kernel's 16-byte body and its byte tail are both checked.
 constexpr std::size_t kBytes = (std::size_t{1} << 20) + 12;
@@ -34,7 +26,7 @@ void expect_exact(const std::vector<TransferResult>& results, std::size_t transf
 }
 
 TEST(LinkPeakGpu, CopiesAreExactInEveryPattern) {
-  const int count = visible_gpus();
+  const int count = visible_gpu_count();
   if (count < 2) GTEST_SKIP() << "needs 2 GPUs, " << count << " visible";
   LinkPeakProbe probe(2, kBytes);
   for (CopyMethod method : {CopyMethod::copy_engine, CopyMethod::sm_copy}) {
@@ -46,7 +38,7 @@ TEST(LinkPeakGpu, CopiesAreExactInEveryPattern) {
 }
 
 TEST(LinkPeakGpu, SmCopyNeedsPeerAccessAndSaysSo) {
-  const int count = visible_gpus();
+  const int count = visible_gpu_count();
   if (count < 2) GTEST_SKIP() << "needs 2 GPUs, " << count << " visible";
   LinkPeakProbe probe(2, kBytes);
   const auto results = probe.measure(CopyMethod::sm_copy, {{0, 1}}, 0, 1);
@@ -56,7 +48,7 @@ TEST(LinkPeakGpu, SmCopyNeedsPeerAccessAndSaysSo) {
 }
 
 TEST(LinkPeakGpu, RejectsGroupsAGpuReceivesTwiceIn) {
-  const int count = visible_gpus();
+  const int count = visible_gpu_count();
   if (count < 3) GTEST_SKIP() << "needs 3 GPUs, " << count << " visible";
   LinkPeakProbe probe(3, 4096);
   EXPECT_THROW(probe.measure(CopyMethod::copy_engine, {{0, 2}, {1, 2}}, 0, 1),

@@ -8,21 +8,13 @@
 #include <string>
 
 #include "topology.hpp"
+#include "runner.hpp"
 
 namespace collbench {
 namespace {
 
-int visible_gpus() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return count;
-}
-
 TEST(TopologyGpu, ProbeAgreesWithCuda) {
-  const int count = visible_gpus();
+  const int count = visible_gpu_count();
   if (count < 1) GTEST_SKIP() << "needs a CUDA GPU";
   const Topology topology = probe_topology();
   ASSERT_EQ(static_cast<int>(topology.gpus.size()), count);
@@ -57,7 +49,7 @@ TEST(TopologyGpu, ProbeAgreesWithCuda) {
 }
 
 TEST(TopologyGpu, DriverVersionIsNvmlsOrCudas) {
-  if (visible_gpus() < 1) GTEST_SKIP() << "needs a CUDA GPU";
+  if (visible_gpu_count() < 1) GTEST_SKIP() << "needs a CUDA GPU";
   const std::string version = driver_version_string();
   const Topology topology = probe_topology();
   EXPECT_EQ(version, topology.driver_version);
