@@ -4,7 +4,7 @@
 # (the device tool brings back few files), and a short summary is printed last.
 # Usage: ci/device-run.sh STEP...
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
-#          sanitizer dpstep mpi_hang
+#          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -85,6 +85,17 @@ for want in "$@"; do
       # NCCL's network transport between processes of one host: what a socket network gives.
       step mpi_network "${mpi[@]}" -x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1 "$bin/collbench" --ops all \
         -b 8 -e 256M -f 4 -g 2,4 --in-place out --csv "$work/reports/$machine/collectives_net.csv" ;;
+    mpi_algos)
+      # The hand-built all-reduce across processes (CUDA IPC): every type and reduction checked, then
+      # the algorithms side by side, to compare with the single-process allreduce_algos.csv.
+      mkdir -p "$work/reports/$machine"
+      mpi=(mpirun --allow-run-as-root --bind-to none -np 4 -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+      step mpi_algos_check "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 \
+        -g 2,3,4 -w 1 -n 2 --csv "$work/reports/mpi_algos_check.csv"
+      step mpi_algos "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot -d float \
+        -b 8 -e 8G -f 4 -g 2,3,4 --in-place out --csv "$work/reports/$machine/allreduce_algos_mpi.csv"
+      step mpi_algos_graph "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,oneshot,ring -d float -b 8 -e 64K \
+        -f 8 -g 2,4 --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph_mpi.csv" ;;
     env)
       # torchrun-style launch: RANK/WORLD_SIZE/LOCAL_RANK and NCCL's own bootstrap, no MPI.
       step env_launch bash -c 'for r in 0 1 2 3; do RANK=$r WORLD_SIZE=4 LOCAL_RANK=$r NCCL_COMM_ID=127.0.0.1:29611 \
@@ -124,6 +135,19 @@ for want in "$@"; do
         --csv "$work/reports/$machine/dp_step.csv"
       step dpstep_schemes "$bin/collbench_dpstep" -g 1,2,4 --sync ps,sharded --bucket-mib 25 --check \
         --csv "$work/reports/$machine/dp_step_schemes.csv" ;;
+    dpstep_mpi)
+      # The training step with one process per GPU under mpirun (compare with dp_step.csv), its checks
+      # for the ps and sharded schemes, then a short torchrun-style launch on NCCL's own bootstrap.
+      mkdir -p "$work/reports/$machine"
+      mpi=(mpirun --allow-run-as-root --bind-to none -np 4 -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+      step dpstep_mpi "${mpi[@]}" "$bin/collbench_dpstep" -g 1,2,4 --sync sync,overlap --bucket-mib 25 \
+        --algo nccl,ring --csv "$work/reports/$machine/dp_step_mpi.csv"
+      step dpstep_mpi_check "${mpi[@]}" "$bin/collbench_dpstep" -g 1,2,4 --sync ps,sharded --check \
+        --csv "$work/reports/dp_step_mpi_check.csv"
+      step dpstep_env bash -c 'for r in 0 1 2 3; do RANK=$r WORLD_SIZE=4 LOCAL_RANK=$r NCCL_COMM_ID=127.0.0.1:29612 \
+        '"$bin"'/collbench_dpstep -g 1,4 --sync overlap,sharded --layers 4 --width 1024 --batch 256 --warmup 2 \
+        --iters 5 --check --csv '"$work"'/reports/dp_step_env.csv > '"$work"'/logs/dpstep_env_rank$r.log 2>&1 & done; \
+        status=0; for job in $(jobs -p); do wait $job || status=$?; done; cat '"$work"'/logs/dpstep_env_rank0.log; exit $status' ;;
     dpstep_nsys)
       # NVTX summary of a full-size overlap step (eager, so every step's ranges are recorded).
       nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
@@ -132,6 +156,56 @@ for want in "$@"; do
         -s none --cpuctxsw=none -o "$1/dp_step_overlap" "$2" -g 4 --sync overlap --bucket-mib 25 --warmup 2 --iters 5 \
         --eager && "$0" stats --report nvtx_sum --format csv -o "$1/dp_step_overlap" "$1/dp_step_overlap.nsys-rep"' \
         "$nsys" "$work/reports/$machine" "$bin/collbench_dpstep" ;;
+    launch_profile)
+      # Where an eagerly launched small all-reduce spends its host time: CUDA API call durations of
+      # oneshot and NCCL at 8 B on 4 GPUs (every rank thread's calls, summed by nsys).
+      nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
+      mkdir -p "$work/reports/launch_profile"
+      # Several operations between two events (-m): what the GPU sustains when the host runs ahead.
+      for agg in 1 8; do
+        step "launch_agg$agg" "$bin/collbench" --ops all_reduce --algo nccl,oneshot -b 8 -e 8 -g 2,4 -w 200 -n 2000 \
+          -m $agg --in-place out --csv "$work/reports/launch_profile/agg$agg.csv"
+      done
+      for algo in oneshot nccl; do
+        step "launch_profile_$algo" env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile \
+          -t cuda,nvtx -s none --cpuctxsw=none -o "$1/$3" "$2" --ops all_reduce --algo "$3" -b 8 -e 8 -g 4 -w 200 -n 2000 \
+          --in-place out && "$0" stats --report cuda_api_sum --format csv -o "$1/$3" "$1/$3.nsys-rep" && rm -f "$1/$3.nsys-rep" \
+          "$1/$3.sqlite"' "$nsys" "$work/reports/launch_profile" "$bin/collbench" "$algo"
+      done ;;
+    ring_protocols)
+      # The push ring (remote stores, the default) against the pull ring (remote loads) and NCCL,
+      # then the push ring's knobs at 4 GPUs.
+      mkdir -p "$work/reports/ring_protocols"
+      for protocol in push pull; do
+        # Each protocol with the knobs it did best with.
+        knobs=(); [ $protocol = pull ] && knobs=(COLLBENCH_RING_CTAS=32 COLLBENCH_RING_SLICE_BYTES=1048576)
+        step "ring_$protocol" env COLLBENCH_RING_PROTOCOL=$protocol "${knobs[@]}" "$bin/collbench" --ops all_reduce --algo nccl,ring \
+          -b 64M -e 8G -f 2 -g 2,3,4 --in-place out -c 0 --csv "$work/reports/ring_protocols/$protocol.csv"
+      done
+      for ctas in 32 64; do
+        for slice in 524288 2097152; do
+          for slots in 2 8; do
+            step "push_c${ctas}_s${slice}_k${slots}" env COLLBENCH_RING_CTAS=$ctas COLLBENCH_RING_SLICE_BYTES=$slice \
+              COLLBENCH_RING_SLOTS=$slots "$bin/collbench" --ops all_reduce --algo ring -b 64M -e 4G -f 4 -g 4 \
+              --in-place out -c 0 --csv "$work/reports/ring_protocols/push_c${ctas}_s${slice}_k${slots}.csv"
+          done
+        done
+      done ;;
+    dp_profile)
+      # Where the 1-GPU training step spends its time: the step with and without float32 master
+      # weights and fused epilogues, then a per-kernel GPU time summary of one eager run.
+      nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
+      mkdir -p "$work/reports/dp_profile"
+      for variant in default no_master unfused no_master_unfused; do
+        flags=(); [[ $variant == *no_master* ]] && flags+=(--no-master-weights)
+        [[ $variant == *unfused* ]] && flags+=(--epilogue unfused)
+        step "dp_profile_$variant" "$bin/collbench_dpstep" -g 1 --sync overlap --bucket-mib 25 "${flags[@]}" \
+          --csv "$work/reports/dp_profile/$variant.csv"
+      done
+      step dp_profile_kernels env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile -t cuda \
+        -s none --cpuctxsw=none -o "$1/step" "$2" -g 1 --sync overlap --bucket-mib 25 --warmup 2 --iters 10 --eager && \
+        "$0" stats --report cuda_gpu_kern_sum --format csv -o "$1/step" "$1/step.nsys-rep" && rm -f "$1/step.nsys-rep" \
+        "$1/step.sqlite"' "$nsys" "$work/reports/dp_profile" "$bin/collbench_dpstep" ;;
     mpi_hang)
       # A rank that skips a collective under mpirun: every process must end by itself, soon.
       step mpi_hang bash -c 'start=$SECONDS; mpirun --allow-run-as-root --bind-to none -np 4 -x NCCL_NVLS_ENABLE \

@@ -1,5 +1,6 @@
 // The ring all-reduce schedule: how the buffer is cut into chunks, slices and parts, and what
-// every rank reads, reduces, waits for and publishes at each step. The GPU kernels (ring,
+// every rank reads, reduces, stores where, waits for and publishes at each step, for both ring
+// protocols (pull: remote loads; push: remote stores into staging slots). The GPU kernels (ring,
 // ring_sendrecv) run this code and the CPU test simulates n virtual ranks with it.
 #pragma once
 
@@ -134,6 +135,123 @@ CB_HOST_DEVICE inline RingTask ring_task(const RingGeometry& g, int rank, int in
 // Wrap-safe "count has reached target" for the running 32-bit counts.
 CB_HOST_DEVICE inline bool count_reached(std::uint32_t count, std::uint32_t target) {
   return static_cast<std::int32_t>(count - target) >= 0;
+}
+
+// How the ring moves data over NVLink. pull: each rank loads from rank - 1's buffers (the tasks
+// above). push: each rank stores into rank + 1's staging slots and output, and loads only its own
+// memory (the tasks below). README.md, "ring".
+enum class RingProtocol : int { push, pull };
+
+// ---------------------------------------------------------------------------------------------
+// The push protocol. Per slice, rank r sends rank r + 1 2(n-1) messages, one per step j, each a
+// piece of chunk (r - j) mod n followed by one arrival count:
+//   j = 0:          own input                                 -> next's staging slot
+//   j = 1 .. n-2:   op(staging slot, own input)               -> next's staging slot
+//   j = n-1:        op(staging slot, own input), final (avg)  -> own output and next's output
+//   j = n .. 2n-3:  own output (arrived from rank - 1)        -> next's output
+// Rank r's step j consumes what rank r - 1 sent at its step j - 1 of the same slice (the chunk
+// index moves with it); the last message of a slice (rank r - 1's step 2n-3) is only waited for
+// at the end of the kernel. Tasks run slice by slice (all steps of slice 0, then slice 1, ...),
+// so a staging slot is freed one step after it was filled, whatever the slice count.
+//
+// Counts (per part, running across launches, relative to the launch's base in the fields below):
+// `arrived` (rank - 1's messages that landed here), `freed` (this rank's staging messages that
+// rank + 1 has consumed: flow control). Staging message k (a running count) goes to slot
+// k mod slots of rank + 1's FIFO for this part, once freed >= k - slots + 1.
+
+enum class RingPushKind : int {
+  send_input,      // step 0
+  reduce_forward,  // steps 1 .. n-2
+  finalize,        // step n-1: the chunk is complete
+  gather_forward,  // steps n .. 2n-3
+};
+
+struct RingPushTask {
+  int step;
+  int slice;
+  int chunk;
+  RingPushKind kind;
+  std::uint32_t wait_arrived;     // arrival count (relative) needed first; 0: none (step 0)
+  std::uint32_t publish_arrived;  // arrival count (relative) published into rank + 1 when done
+  bool reads_staging;             // consumes own staging message `read_message`, then frees it
+  bool writes_staging;            // fills rank + 1's staging message `write_message`
+  std::uint32_t read_message;     // staging message index (relative), if reads_staging
+  std::uint32_t write_message;    // staging message index (relative), if writes_staging
+};
+
+// Messages per part per launch, each way: every task sends one.
+CB_HOST_DEVICE inline std::uint32_t ring_push_arrivals(const RingGeometry& g) {
+  return static_cast<std::uint32_t>(ring_task_count(g));
+}
+// Staging messages per part per launch, each way (steps 0 .. n-2 of every slice).
+CB_HOST_DEVICE inline std::uint32_t ring_push_staged(const RingGeometry& g) {
+  return static_cast<std::uint32_t>((g.nranks - 1) * g.slices);
+}
+
+// Task `index` (0 .. ring_task_count-1, in this order on every part) of rank `rank`.
+CB_HOST_DEVICE inline RingPushTask ring_push_task(const RingGeometry& g, int rank, int index) {
+  const int n = g.nranks;
+  const int steps = ring_step_count(n);
+  RingPushTask task{};
+  task.step = index % steps;
+  task.slice = index / steps;
+  task.chunk = ((rank - task.step) % n + n) % n;
+  if (task.step == 0) {
+    task.kind = RingPushKind::send_input;
+  } else if (task.step < n - 1) {
+    task.kind = RingPushKind::reduce_forward;
+  } else if (task.step == n - 1) {
+    task.kind = RingPushKind::finalize;
+  } else {
+    task.kind = RingPushKind::gather_forward;
+  }
+  // Message index within the launch = task index: rank - 1 sent what this task needs as its
+  // task index - 1 (same slice, one step earlier), published as count index.
+  task.wait_arrived = task.step == 0 ? 0u : static_cast<std::uint32_t>(index);
+  task.publish_arrived = static_cast<std::uint32_t>(index + 1);
+  const std::uint32_t slice_staged = static_cast<std::uint32_t>(task.slice * (n - 1));
+  task.reads_staging = task.step >= 1 && task.step <= n - 1;
+  task.writes_staging = task.step <= n - 2;
+  task.read_message = slice_staged + static_cast<std::uint32_t>(task.step - 1);
+  task.write_message = slice_staged + static_cast<std::uint32_t>(task.step);
+  return task;
+}
+
+// The `freed` count rank + 1 must have published before staging message `message` (a running
+// count) may overwrite its slot: the message `slots` earlier in the same slot was consumed.
+CB_HOST_DEVICE inline std::uint32_t ring_push_credit(std::uint32_t message, int slots) {
+  return message - static_cast<std::uint32_t>(slots) + 1u;
+}
+// The slot of staging message `message` (running count). `slots` is a power of two, so the
+// mapping stays continuous when the 32-bit count wraps.
+CB_HOST_DEVICE inline int ring_push_slot(std::uint32_t message, int slots) {
+  return static_cast<int>(message & static_cast<std::uint32_t>(slots - 1));
+}
+// Staging slots per part: a power of two (see ring_push_slot), at least 2 (a task holds the slot
+// it reads while it fills one at rank + 1, so with one slot every rank would wait for the next).
+constexpr int kRingMaxSlots = 64;
+CB_HOST_DEVICE inline bool ring_push_slots_valid(int slots) {
+  return slots >= 2 && slots <= kRingMaxSlots && (slots & (slots - 1)) == 0;
+}
+
+// The most lines any piece of this geometry has: the staging slot size. Chunks have at most
+// ceil(lines / n) lines, and split_point cuts a chunk into pieces of at most ceil(chunk / pieces).
+CB_HOST_DEVICE inline std::uint64_t ring_max_piece_lines(const RingGeometry& g) {
+  const std::uint64_t chunk_lines = (ring_line_count(g) + g.nranks - 1) / g.nranks;
+  const std::uint64_t pieces = static_cast<std::uint64_t>(g.slices) * g.parts;
+  return (chunk_lines + pieces - 1) / pieces;
+}
+// Where slot `slot` of part `part` starts in a rank's staging buffer, in elements. Each part owns
+// `slots` consecutive slots; a slot holds ring_max_piece_lines whole lines.
+CB_HOST_DEVICE inline std::uint64_t ring_push_slot_offset(const RingGeometry& g, int slots,
+                                                          int part, int slot) {
+  const std::uint64_t slot_index = static_cast<std::uint64_t>(part) * slots + slot;
+  return slot_index * ring_max_piece_lines(g) * g.line_elements;
+}
+// Bytes of one rank's staging buffer (at least one line, so it is never empty).
+CB_HOST_DEVICE inline std::uint64_t ring_push_staging_bytes(const RingGeometry& g, int slots) {
+  const std::uint64_t lines = static_cast<std::uint64_t>(g.parts) * slots * ring_max_piece_lines(g);
+  return (lines > 0 ? lines : 1) * 16;
 }
 
 }  // namespace collbench::kernels

@@ -15,9 +15,11 @@ template <typename T, typename Op>
 __global__ void __launch_bounds__(kThreads) reduce_into_kernel(ReduceIntoArgs args, bool aligned) {
   const std::uint64_t worker = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   const std::uint64_t workers = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  move_piece<T, Op, true>(static_cast<T*>(args.out), static_cast<const T*>(args.incoming),
-                          static_cast<const T*>(args.own), ElementRange{0, args.count},
-                          args.average_now, args.nranks, aligned, worker, workers);
+  const PieceOperands<T> piece{static_cast<T*>(args.out), nullptr,
+                               static_cast<const T*>(args.incoming),
+                               static_cast<const T*>(args.own)};
+  move_piece<T, Op, true, false>(piece, args.count, args.average_now, args.nranks, aligned, worker,
+                                 workers);
 }
 
 bool is_aligned(const void* pointer) {

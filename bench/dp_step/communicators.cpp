@@ -1,7 +1,11 @@
-// Communicator creation for one process driving several GPUs, optionally with a CTA limit.
+// Communicator creation, for one process driving several GPUs or one GPU per process, optionally
+// with a CTA limit.
 #include "communicators.hpp"
 
 #include <nccl.h>
+
+#include <optional>
+#include <utility>
 
 #include "cuda_resources.hpp"
 #include "errors.hpp"
@@ -29,6 +33,17 @@ std::vector<NcclCommunicator> create_step_communicators(int ranks, int max_ctas)
   CB_NCCL_CHECK(ncclGroupEnd());
   std::vector<NcclCommunicator> owned;
   for (int rank = 0; rank < ranks; ++rank) owned.emplace_back(comms[rank], devices[rank], rank);
+  return owned;
+}
+
+std::vector<NcclCommunicator> split_step_communicators(ProcessGroup& group, int ranks,
+                                                      int max_ctas) {
+  auto range = named_range("communicator init " + std::to_string(ranks) + "r", 0x808080);
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  config.maxCTAs = max_ctas;
+  std::optional<NcclCommunicator> mine = group.split_first(ranks, max_ctas > 0 ? &config : nullptr);
+  std::vector<NcclCommunicator> owned;
+  if (mine) owned.push_back(std::move(*mine));
   return owned;
 }
 

@@ -20,31 +20,31 @@ std::string SmallModelReport::summary() const {
 
 SmallModelReport run_small_model_check(const StepConfig& small,
                                        std::vector<NcclCommunicator>& communicators, int steps,
-                                       double timeout_s) {
+                                       double timeout_s, int device) {
   SmallModelReport report;
   const double tolerance = gradient_tolerance(small.model.dtype);
-  std::vector<double> dp_gradient;
-  std::vector<double> dp_weights;
-  DataParallelTrainer trainer(small, communicators);
+  DataParallelTrainer trainer(small, communicators, device, timeout_s);
   trainer.run_eager(1);
   trainer.synchronize(timeout_s);
-  dp_gradient = trainer.applied_gradient();
-  dp_weights = trainer.parameters(0);
+  const std::vector<double> dp_gradient = trainer.applied_gradient();
   report.losses.push_back(trainer.loss());
-  {
+  if (trainer.holds_rank(0)) {
     // One GPU, the concatenated global batch: global samples [0, ranks * batch).
     StepConfig single = small;
     single.ranks = 1;
     single.scheme = SyncScheme::sync;
     single.model.batch = small.model.batch * small.ranks;
-    DataParallelTrainer reference(single);
+    DataParallelTrainer reference(single, trainer.device_of(0));
     reference.run_eager(1);
     reference.synchronize(timeout_s);
     report.gradient = compare_per_parameter(trainer.layout(), dp_gradient,
                                             reference.applied_gradient(), tolerance);
-    report.weights =
-        compare_per_parameter(trainer.layout(), dp_weights, reference.parameters(0), tolerance);
+    report.weights = compare_per_parameter(trainer.layout(), trainer.parameters(0),
+                                           reference.parameters(0), tolerance);
   }
+  // Rank 0 compared; the processes without it take its verdicts.
+  report.gradient.ok = trainer.every_rank_agrees(report.gradient.ok);
+  report.weights.ok = trainer.every_rank_agrees(report.weights.ok);
   for (int step = 1; step < steps; ++step) {
     trainer.run_eager(1);
     trainer.synchronize(timeout_s);

@@ -25,10 +25,14 @@ struct SmallModelReport {
   std::string summary() const;
 };
 
-// Runs `small` on small.ranks GPUs (communicators: one per rank, or empty for one rank) and the
-// same model on GPU 0 with the whole global batch, `steps` steps. Throws what the trainer throws.
+// Runs `small` on small.ranks GPUs, `steps` steps, and the same model for one step on rank 0's GPU
+// with the whole global batch. `communicators` as for DataParallelTrainer: one per rank this
+// process drives, or none for one rank, which then runs on `device`. With one process per GPU it
+// is collective over the processes holding the ranks: rank 0's process compares with the 1-GPU
+// run, and every process gets the same verdicts (ok()); the figures (errors, worst parameter) are
+// rank 0's. Throws what the trainer throws.
 SmallModelReport run_small_model_check(const StepConfig& small,
                                        std::vector<NcclCommunicator>& communicators, int steps,
-                                       double timeout_s);
+                                       double timeout_s, int device = 0);
 
 }  // namespace collbench::dp

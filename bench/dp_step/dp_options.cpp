@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "errors.hpp"
+#include "launch_environment.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -107,6 +108,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   app.add_option("--timeout", o.timeout_s,
                  "seconds a measured pass may take before it is abandoned")
       ->capture_default_str();
+  app.add_option("--launcher", o.launcher, kLauncherOptionHelp)->capture_default_str();
 
   std::vector<const char*> argv;
   for (const std::string& arg : args) argv.push_back(arg.c_str());
@@ -127,6 +129,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   o.bucket_mib = deduplicated(o.bucket_mib);
   o.algos = deduplicated(o.algos);
   validate_options(o);
+  check_launcher_name(o.launcher);
   require_known_algorithms(o.algos, known_algorithms);
   return o;
 }

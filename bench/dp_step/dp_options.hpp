@@ -26,6 +26,7 @@ struct DpOptions {
   int nccl_max_ctas = 0;
   int gemm_sm_margin = 0;
   double timeout_s = 120;
+  std::string launcher = "auto";  // auto, single, mpi, env (launch_environment.hpp)
 };
 
 // --help was given: `text` is the help to print; exit 0.
@@ -40,7 +41,8 @@ class HelpRequested : public std::runtime_error {
 DpOptions parse_dp_options(const std::vector<std::string>& args,
                            const std::vector<std::string>& known_algorithms);
 
-// 1 and `visible_gpus` (deduplicated) when no -g was given.
+// 1 and `visible_gpus` (deduplicated) when no -g was given. With one process per GPU,
+// `visible_gpus` is the number of processes.
 std::vector<int> rank_counts(const DpOptions& options, int visible_gpus);
 
 // Every configuration to run, in run order (see above).

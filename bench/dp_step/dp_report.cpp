@@ -47,7 +47,7 @@ std::string extra_field(const StepConfig& config, const StepOutcome& outcome) {
       mib_text(m.memory.gradients_bytes), mib_text(m.memory.optimizer_bytes));
   extra +=
       fmt::format(";comm_us={:.3f};compute_p50_us={:.3f};epilogue={};loss={:.6g}", m.comm.mean_us,
-                  m.compute.p50_us, m.fused_epilogues ? "fused" : "unfused", m.loss);
+                  m.compute.p50_us, m.epilogues, m.loss);
   return extra;
 }
 

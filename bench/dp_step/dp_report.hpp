@@ -28,7 +28,7 @@ struct StepMeasurement {
   double bus_bytes = 0;  // sum over the step's collectives of algorithm bytes * bus factor
   std::uint64_t parameters = 0;
   MemoryFootprint memory;
-  bool fused_epilogues = false;
+  std::string epilogues = "unfused";  // ModelReplica::epilogues()
   double loss = 0;  // after the last timed step (global mean)
 };
 

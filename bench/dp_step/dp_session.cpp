@@ -1,5 +1,5 @@
 // Measurement of one configuration (three passes: step, compute only, communication only), its
-// checks, and the sinks.
+// checks, the agreement between processes, and the sinks.
 #include "dp_session.hpp"
 
 #include <fmt/format.h>
@@ -12,13 +12,34 @@
 #include "runner.hpp"
 
 namespace collbench::dp {
+namespace {
 
-DpSession::DpSession(const DpOptions& options, RunMetadata metadata, std::FILE* table)
-    : options_(options), metadata_(std::move(metadata)), table_(table) {
-  if (!options.csv_path.empty()) csv_.emplace(options.csv_path);
+// A process outside a configuration waits for the others to finish all of it (setup, three
+// passes, checks) before they agree on its outcome, so longer than any one of their waits, each
+// bounded by --timeout.
+constexpr double kAgreementWaitInTimeouts = 10;
+
+bool failed(const StepOutcome& outcome) {
+  return outcome.status != report::kStatusOk && outcome.status != report::kStatusSkipped;
 }
 
-void DpSession::print_header(const std::vector<StepConfig>& plan) const {
+}  // namespace
+
+DpSession::DpSession(const DpOptions& options, RunMetadata metadata, ProcessGroup* group,
+                     std::FILE* table)
+    : options_(options), metadata_(std::move(metadata)), group_(group), table_(table) {
+  if (group_) {
+    processes_ = {false, group_->rank(), group_->size(), 0};
+    agreement_.emplace(*group_);
+  } else {
+    processes_ = {true, 0, 1, visible_gpu_count()};
+  }
+  if (table_ && !options.csv_path.empty()) csv_.emplace(options.csv_path);
+}
+
+void DpSession::print_header(const std::vector<StepConfig>& plan,
+                             const std::string& processes) const {
+  if (!table_) return;
   const ModelConfig& m = options_.model;
   const std::size_t element_bytes = size_of(m.dtype);
   const ParameterLayout layout(m.layers, m.width, element_bytes, 0, 1);
@@ -38,16 +59,26 @@ void DpSession::print_header(const std::vector<StepConfig>& plan) const {
       metadata_.driver.c_str(), metadata_.cuda_runtime.c_str(), metadata_.nccl_version.c_str(),
       plan.size(), options_.warmup, options_.iters,
       options_.eager ? "eager launches" : "CUDA graphs");
+  if (!processes.empty()) {
+    std::fprintf(table_, "# %s; a step's time is the slowest process's\n", processes.c_str());
+  }
   std::fprintf(table_, "%s\n", table_header().c_str());
   std::fflush(table_);
 }
 
+int DpSession::single_rank_device() const {
+  return group_ ? group_->device() : 0;
+}
+
 std::vector<NcclCommunicator>& DpSession::communicators(int ranks) {
-  if (ranks < 2) return no_communicators_;
   auto found = communicators_.find(ranks);
   if (found == communicators_.end()) {
-    found = communicators_.emplace(ranks, create_step_communicators(ranks, options_.nccl_max_ctas))
-                .first;
+    // With one process per GPU every process splits, in or out: the map holds the same counts on
+    // every process, so they all split again at the same configuration after a drop.
+    std::vector<NcclCommunicator> made =
+        group_ ? split_step_communicators(*group_, ranks, options_.nccl_max_ctas)
+               : create_step_communicators(ranks, options_.nccl_max_ctas);
+    found = communicators_.emplace(ranks, std::move(made)).first;
   }
   return found->second;
 }
@@ -64,16 +95,15 @@ void DpSession::abort_all() noexcept {
     for (NcclCommunicator& comm : comms) comm.abort();
   }
   communicators_.clear();
+  if (agreement_) agreement_->abort();
+  if (group_) group_->abort();
 }
 
-StepOutcome DpSession::measure(const StepConfig& config) {
+StepOutcome DpSession::measure(const StepConfig& config,
+                               std::vector<NcclCommunicator>& communicators) {
   StepOutcome outcome;
   StepMeasurement& m = outcome.measurement;
-  if (config.ranks > visible_gpu_count()) {
-    throw UnsupportedConfig(fmt::format("needs {} GPU{}, {} visible", config.ranks,
-                                        config.ranks == 1 ? "" : "s", visible_gpu_count()));
-  }
-  DataParallelTrainer trainer(config, communicators(config.ranks));
+  DataParallelTrainer trainer(config, communicators, single_rank_device(), options_.timeout_s);
   // One step launched from the host first: NCCL connects and cuBLASLt loads its kernels outside
   // graph capture and timing.
   trainer.run_eager(1);
@@ -95,58 +125,78 @@ StepOutcome DpSession::measure(const StepConfig& config) {
   m.bus_bytes = trainer.bus_bytes();
   m.parameters = trainer.layout().parameter_count();
   m.memory = trainer.memory();
-  m.fused_epilogues = trainer.fused_epilogues();
+  m.epilogues = std::string(trainer.epilogues());
   if (m.gradient_bytes == 0)
     m.gradient_bytes = trainer.layout().total_bytes();  // one rank: nothing sent
   return outcome;
 }
 
-std::string DpSession::run_checks(const StepConfig& config) {
+std::string DpSession::run_checks(const StepConfig& config,
+                                  std::vector<NcclCommunicator>& communicators) {
   const StepConfig small = small_check_config(config);
-  const SmallModelReport report =
-      run_small_model_check(small, communicators(config.ranks), 10, options_.timeout_s);
-  std::fprintf(table_, "      check %s %s %d ranks: %s\n",
-               std::string(name_of(config.scheme)).c_str(), config.algo.c_str(), config.ranks,
-               report.summary().c_str());
+  const SmallModelReport report = run_small_model_check(small, communicators, 10,
+                                                        options_.timeout_s, single_rank_device());
+  if (table_) {
+    std::fprintf(table_, "      check %s %s %d ranks: %s\n",
+                 std::string(name_of(config.scheme)).c_str(), config.algo.c_str(), config.ranks,
+                 report.summary().c_str());
+  }
   return report.ok() ? std::string() : "check failed: " + report.summary();
+}
+
+StepOutcome DpSession::attempt(const StepConfig& config, bool& took_part) {
+  took_part = false;
+  StepOutcome outcome;
+  try {
+    const ConfigPlacement placement = place_configuration(config.ranks, processes_);
+    if (!placement.unsupported.empty()) throw UnsupportedConfig(placement.unsupported);
+    // Every process takes part in making the communicator, even one that then sits out.
+    std::vector<NcclCommunicator>& comms =
+        placement.makes_communicator ? communicators(config.ranks) : no_communicators_;
+    if (!placement.takes_part) return outcome;
+    took_part = true;
+    outcome = measure(config, comms);
+    if (options_.check) {
+      const std::string failure = run_checks(config, comms);
+      if (outcome.wrong_elements > 0) {
+        outcome.status = report::kStatusError;
+        outcome.reason =
+            fmt::format("{} weight elements differ between ranks", outcome.wrong_elements);
+      } else if (!failure.empty()) {
+        outcome.status = report::kStatusError;
+        outcome.reason = failure;
+      }
+    }
+  } catch (const UnsupportedConfig& error) {
+    outcome = unmeasured(report::kStatusSkipped, error.what());
+  } catch (const UsageError& error) {
+    outcome = unmeasured(report::kStatusSkipped, error.what());
+  } catch (const CaseTimeout& error) {
+    outcome = unmeasured(report::kStatusTimeout, error.what());
+  } catch (const GpuError& error) {
+    // The trainer aborted the communicators if it failed after its construction.
+    outcome = unmeasured(error.out_of_memory() ? report::kStatusOom : report::kStatusError,
+                         error.what());
+  } catch (const Interrupted&) {
+    abort_all();
+    throw;
+  } catch (const std::exception& error) {
+    outcome = unmeasured(report::kStatusError, error.what());
+  }
+  return outcome;
 }
 
 void DpSession::run(const StepConfig& config, benchmark::State& state) {
   StepOutcome outcome;
   for (auto _ : state) {
-    try {
-      outcome = measure(config);
-      if (options_.check) {
-        const std::string failure = run_checks(config);
-        if (outcome.wrong_elements > 0) {
-          outcome.status = report::kStatusError;
-          outcome.reason =
-              fmt::format("{} weight elements differ between ranks", outcome.wrong_elements);
-        } else if (!failure.empty()) {
-          outcome.status = report::kStatusError;
-          outcome.reason = failure;
-        }
-      }
-    } catch (const UnsupportedConfig& error) {
-      outcome = unmeasured(report::kStatusSkipped, error.what());
-    } catch (const UsageError& error) {
-      outcome = unmeasured(report::kStatusSkipped, error.what());
-    } catch (const CaseTimeout& error) {
-      drop_communicators(config.ranks);
-      outcome = unmeasured(report::kStatusTimeout, error.what());
-    } catch (const GpuError& error) {
-      // The trainer aborted the communicators if it failed after its construction.
-      drop_communicators(config.ranks);
-      outcome = unmeasured(error.out_of_memory() ? report::kStatusOom : report::kStatusError,
-                           error.what());
-    } catch (const Interrupted&) {
-      abort_all();
-      throw;
-    } catch (const std::exception& error) {
-      drop_communicators(config.ranks);
-      outcome = unmeasured(report::kStatusError, error.what());
+    bool took_part = false;
+    outcome = attempt(config, took_part);
+    if (agreement_) {
+      outcome = agreement_->agree(outcome, kAgreementWaitInTimeouts * options_.timeout_s);
     }
-    if (config.ranks == 1 && outcome.status == report::kStatusOk) {
+    // After a failure the communicators may be aborted or mid-collective: new ones next time.
+    if (failed(outcome)) drop_communicators(config.ranks);
+    if (took_part && config.ranks == 1 && outcome.status == report::kStatusOk) {
       baseline_step_us_[config_string(config)] = outcome.measurement.step.mean_us;
     }
     const auto baseline = baseline_step_us_.find(config_string(config));
@@ -174,7 +224,8 @@ void DpSession::run(const StepConfig& config, benchmark::State& state) {
 }
 
 void DpSession::report(const StepConfig& config, const StepOutcome& outcome) {
-  if (outcome.status != report::kStatusOk && outcome.status != report::kStatusSkipped) ++failures_;
+  if (failed(outcome)) ++failures_;
+  if (!table_) return;
   std::fprintf(table_, "%s\n", table_line(config, outcome).c_str());
   std::fflush(table_);
   if (csv_)

@@ -1,10 +1,12 @@
-// collbench_dpstep: the data-parallel training-step benchmark. Parses the command line, expands
-// the sweep, registers one Google Benchmark per configuration and prints one aligned table.
+// collbench_dpstep: the data-parallel training-step benchmark. Parses the command line, joins the
+// other processes when a launcher started one per GPU, expands the sweep, registers one Google
+// Benchmark per configuration and prints one aligned table (world rank 0 only).
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "dp_session.hpp"
 #include "errors.hpp"
 #include "interrupt.hpp"
+#include "process_launch.hpp"
 #include "runner.hpp"
 
 namespace {
@@ -55,15 +58,25 @@ int run(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   const DpOptions options = parse_dp_options(std::vector<std::string>(argv, argv + argc),
                                              algorithm_names(OpKind::all_reduce));
-  const int visible = visible_gpu_count();
-  const std::vector<StepConfig> plan = expand_plan(options, visible);
+  const LaunchEnvironment environment = detect_this_launch(options.launcher);
+  const bool one_process = environment.mode == LaunchMode::single_process;
   if (options.list) {
-    print_list(plan);
+    // A list needs no GPU and no other process: GPU counts follow the launch size.
+    const int gpus = one_process ? visible_gpu_count() : environment.world_size;
+    if (environment.world_rank == 0) print_list(expand_plan(options, gpus));
     return 0;
   }
   install_interrupt_handlers();
+  const std::unique_ptr<ProcessGroup> group = join_processes(environment);
+  const std::vector<StepConfig> plan =
+      expand_plan(options, group ? group->size() : visible_gpu_count());
+  // With several processes only rank 0 prints and writes the report; every rank measures.
+  const bool reporting = !group || group->rank() == 0;
+  RunMetadata metadata = collect_run_metadata();
+  if (group) record_launch(*group, metadata);
   // With --benchmark_format the benchmark's own output owns stdout; the table goes to stderr.
-  DpSession session(options, collect_run_metadata(), user_format ? stderr : stdout);
+  std::FILE* table = !reporting ? nullptr : user_format ? stderr : stdout;
+  DpSession session(options, std::move(metadata), group.get(), table);
   for (const StepConfig& config : plan) {
     benchmark::RegisterBenchmark(
         benchmark_name(config).c_str(),
@@ -72,10 +85,10 @@ int run(int argc, char** argv) {
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
   }
-  session.print_header(plan);
+  session.print_header(plan, group ? describe_processes(*group, environment) : std::string());
   try {
     SilentReporter silent;
-    if (user_format) {
+    if (user_format && reporting) {
       benchmark::RunSpecifiedBenchmarks();
     } else {
       benchmark::RunSpecifiedBenchmarks(&silent);

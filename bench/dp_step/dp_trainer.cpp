@@ -6,12 +6,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <nvtx3/nvtx3.hpp>
+#include <stdexcept>
 #include <thread>
 
 #include "errors.hpp"
+#include "host_collectives.hpp"
 #include "interrupt.hpp"
 #include "nvtx.hpp"
 #include "runner.hpp"
@@ -30,8 +33,10 @@ struct DataParallelTrainer::RankResources {
 
 namespace {
 
-// Communication and updates get the highest priority: when a GEMM's blocks retire, theirs are
-// scheduled first, so they progress during backward instead of queueing behind it.
+// Communication gets the highest priority: when a GEMM's blocks retire, its blocks are scheduled
+// first, so it progresses during backward instead of queueing behind it. Updates do not: their
+// many short blocks fill what the GEMMs leave (measured: a high-priority update overlapping
+// backward took SMs from the GEMMs and made the 1-GPU step 10% slower).
 DeviceHandle<cudaStream_t, StreamTraits> high_priority_stream(int device) {
   ScopedDevice on(device);
   int least = 0;
@@ -83,42 +88,49 @@ int variant_index(StepVariant variant) {
 
 }  // namespace
 
-DataParallelTrainer::DataParallelTrainer(const StepConfig& config)
-    : DataParallelTrainer(config, no_communicators_) {}
+DataParallelTrainer::DataParallelTrainer(const StepConfig& config, int device)
+    : DataParallelTrainer(config, no_communicators_, device) {}
 
 DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
-                                         std::vector<NcclCommunicator>& communicators)
+                                         std::vector<NcclCommunicator>& communicators, int device,
+                                         double collective_timeout_s)
     : config_(config),
       layout_(config.model.layers, config.model.width, size_of(config.model.dtype),
               bucket_cap_bytes(config), config.ranks),
+      collective_timeout_s_(collective_timeout_s),
       communicators_(&communicators) {
   validate(config.model);
   const int n = config.ranks;
-  if (n > visible_gpu_count()) {
+  const int given = static_cast<int>(communicators.size());
+  // Without communicators, or with one per rank, this process drives every rank on GPUs 0..n-1.
+  if ((given == 0 || given == n) && n > visible_gpu_count()) {
     throw UnsupportedConfig(
         fmt::format("needs {} GPU{}, {} visible", n, n == 1 ? "" : "s", visible_gpu_count()));
   }
-  if (n > 1 && static_cast<int>(communicators.size()) != n) {
-    throw std::invalid_argument("DataParallelTrainer: one communicator per rank is needed");
+  if ((n > 1 && given == 0) || (n == 1 && given > 0) || given > n) {
+    throw std::invalid_argument(
+        "DataParallelTrainer: several ranks need one communicator per rank this process drives, "
+        "one rank none");
   }
   auto range = named_range(fmt::format("setup {}", config_string(config)), 0x808080);
   const StepEvents events{layout_.layers(), static_cast<int>(layout_.buckets().size())};
-  std::vector<RankContext> comm_ranks;
-  std::vector<const ModelReplica*> replicas;
-  for (int rank = 0; rank < n; ++rank) {
-    const std::uint64_t first_sample = static_cast<std::uint64_t>(rank) * config.model.batch;
-    replicas_.push_back(std::make_unique<ModelReplica>(config, layout_, rank, rank, first_sample,
-                                                       optimizer_state(config.scheme, rank, n)));
+  std::vector<int> rank_numbers;
+  for (int local = 0; local < std::max(given, 1); ++local) {
+    const int rank = given ? communicators[local].rank() : 0;
+    const int gpu = given ? communicators[local].device() : device;
     auto resources = std::make_unique<RankResources>(RankResources{
-        rank, rank, Stream(rank), high_priority_stream(rank), high_priority_stream(rank), {}});
-    for (int e = 0; e < events.count(); ++e) resources->events.push_back(ordering_event(rank));
-    if (n > 1) comm_ranks.push_back({rank, rank, resources->comm.get(), communicators[rank].get()});
-    replicas.push_back(replicas_.back().get());
+        rank, gpu, Stream(gpu), high_priority_stream(gpu), Stream(gpu), {}});
+    for (int e = 0; e < events.count(); ++e) resources->events.push_back(ordering_event(gpu));
     resources_.push_back(std::move(resources));
+    rank_numbers.push_back(rank);
   }
-  if (n > 1)
+  create_replicas(rank_numbers);
+  if (n > 1) {
+    std::vector<const ModelReplica*> replicas;
+    for (const auto& replica : replicas_) replicas.push_back(replica.get());
     sync_ = std::make_unique<GradientSync>(layout_, config.scheme, config.algo, config.model.dtype,
-                                           comm_ranks, replicas);
+                                           n, comm_contexts(), replicas);
+  }
   for (StepVariant variant :
        {StepVariant::full, StepVariant::compute_only, StepVariant::comm_only}) {
     schedules_[variant_index(variant)] =
@@ -126,14 +138,79 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   }
 }
 
+void DataParallelTrainer::create_replicas(const std::vector<int>& rank_numbers) {
+  const int n = config_.ranks;
+  std::string allocation_failure;
+  try {
+    for (std::size_t local = 0; local < rank_numbers.size(); ++local) {
+      const int rank = rank_numbers[local];
+      // Rank r trains on global samples [r * batch, (r + 1) * batch), wherever it runs.
+      const std::uint64_t first_sample = static_cast<std::uint64_t>(rank) * config_.model.batch;
+      replicas_.push_back(std::make_unique<ModelReplica>(config_, layout_, rank,
+                                                         resources_[local]->device, first_sample,
+                                                         optimizer_state(config_.scheme, rank, n)));
+    }
+  } catch (const GpuError& error) {
+    if (!error.out_of_memory()) throw;
+    allocation_failure = error.what();
+  }
+  // Every rank must learn of an allocation failure anywhere before any of them starts a
+  // collective that the failed one would never join.
+  if (n > 1 && !every_rank_agrees(allocation_failure.empty()) && allocation_failure.empty()) {
+    allocation_failure = "out of memory on another rank";
+  }
+  if (!allocation_failure.empty()) throw GpuError(allocation_failure, true);
+}
+
 DataParallelTrainer::~DataParallelTrainer() {
   // Unwinding from a failure: peers may wait on work that will never come; abort so the device
   // synchronisation below (and freeing the buffers) cannot hang.
   if (std::uncaught_exceptions() > 0) abort_communication();
   for (const auto& r : resources_) {
-    ScopedDevice on(r->device);
+    ScopedDevice on(r->device, r->rank);
     CB_CUDA_CHECK_NOTHROW(cudaDeviceSynchronize());
   }
+  release_collectives();
+}
+
+void DataParallelTrainer::release_collectives() noexcept {
+  if (!sync_) return;
+  auto warn = [this](const char* what, const std::exception& error) {
+    std::fprintf(stderr,
+                 "collbench_dpstep: warning: %s of %s failed; freeing its buffers anyway: %s\n",
+                 what, config_string(config_).c_str(), error.what());
+  };
+  try {
+    sync_->release();
+  } catch (const std::exception& error) {
+    warn("releasing the collectives", error);
+  }
+  // The barrier: no process frees its buffers before every process has unmapped them. The peers
+  // wait for it even when this process's release failed.
+  if (communication_aborted_) return;
+  try {
+    every_rank_agrees(true);
+  } catch (const std::exception& error) {
+    warn("the barrier after the collectives", error);
+  }
+}
+
+bool DataParallelTrainer::holds_rank(int rank) const {
+  for (const auto& r : resources_) {
+    if (r->rank == rank) return true;
+  }
+  return false;
+}
+
+int DataParallelTrainer::local_index(int rank) const {
+  for (std::size_t local = 0; local < resources_.size(); ++local) {
+    if (resources_[local]->rank == rank) return static_cast<int>(local);
+  }
+  throw std::logic_error(fmt::format("rank {} is not driven by this process", rank));
+}
+
+int DataParallelTrainer::device_of(int rank) const {
+  return resources_[local_index(rank)]->device;
 }
 
 MemoryFootprint DataParallelTrainer::memory() const {
@@ -158,8 +235,8 @@ const StepSchedule& DataParallelTrainer::schedule(StepVariant variant) const {
   return schedules_[variant_index(variant)];
 }
 
-cudaStream_t DataParallelTrainer::stream_of(int rank, StreamRole role) const {
-  const RankResources& r = *resources_[rank];
+cudaStream_t DataParallelTrainer::stream_of(int local, StreamRole role) const {
+  const RankResources& r = *resources_[local];
   switch (role) {
     case StreamRole::comm:
       return r.comm.get();
@@ -168,6 +245,16 @@ cudaStream_t DataParallelTrainer::stream_of(int rank, StreamRole role) const {
     default:
       return r.compute.get();
   }
+}
+
+std::vector<RankContext> DataParallelTrainer::comm_contexts() const {
+  std::vector<RankContext> contexts;
+  for (std::size_t local = 0; local < resources_.size(); ++local) {
+    const RankResources& r = *resources_[local];
+    contexts.push_back({r.rank, r.device, r.comm.get(),
+                        communicators_->empty() ? nullptr : (*communicators_)[local].get()});
+  }
+  return contexts;
 }
 
 void DataParallelTrainer::enqueue(const StepSchedule& schedule) {
@@ -186,18 +273,18 @@ void DataParallelTrainer::enqueue(const StepSchedule& schedule) {
         sync_->launch(static_cast<std::size_t>(op.bucket), op.phase);
         break;
       default:
-        for (int rank = 0; rank < ranks(); ++rank) {
-          ScopedDevice on(resources_[rank]->device, rank);
-          execute_on_rank(op, rank);
+        for (int local = 0; local < local_ranks(); ++local) {
+          ScopedDevice on(resources_[local]->device, resources_[local]->rank);
+          execute_on_rank(op, local);
         }
     }
   }
 }
 
-void DataParallelTrainer::execute_on_rank(const StepOp& op, int rank) {
-  const ModelReplica& replica = *replicas_[rank];
-  RankResources& r = *resources_[rank];
-  const cudaStream_t stream = stream_of(rank, op.stream);
+void DataParallelTrainer::execute_on_rank(const StepOp& op, int local) {
+  const ModelReplica& replica = *replicas_[local];
+  RankResources& r = *resources_[local];
+  const cudaStream_t stream = stream_of(local, op.stream);
   switch (op.kind) {
     case StepOpKind::forward:
       replica.forward(op.layer, stream);
@@ -219,7 +306,7 @@ void DataParallelTrainer::execute_on_rank(const StepOp& op, int rank) {
       break;
     case StepOpKind::update: {
       const UpdateRange range =
-          update_range(layout_, config_.scheme, static_cast<std::size_t>(op.bucket), rank);
+          update_range(layout_, config_.scheme, static_cast<std::size_t>(op.bucket), r.rank);
       replica.update(range.begin, range.count, range.state_offset,
                      sync_ ? sync_->gradient_scale() : 1.0f, stream);
       break;
@@ -238,9 +325,8 @@ std::vector<GraphExec>& DataParallelTrainer::graphs(StepVariant variant) {
   if (!slot) {
     auto range = fixed_range<nvtx_names::graph_capture>();
     std::vector<RankContext> capturing;
-    for (int rank = 0; rank < ranks(); ++rank) {
-      capturing.push_back(
-          {rank, resources_[rank]->device, resources_[rank]->compute.get(), nullptr});
+    for (const auto& r : resources_) {
+      capturing.push_back({r->rank, r->device, r->compute.get(), nullptr});
     }
     StreamCapture capture(capturing);
     enqueue(schedule(variant));
@@ -252,6 +338,7 @@ std::vector<GraphExec>& DataParallelTrainer::graphs(StepVariant variant) {
 // Peers may wait forever on a rank that failed: stop every collective, so the device can be
 // synchronised and the buffers freed.
 void DataParallelTrainer::abort_communication() noexcept {
+  communication_aborted_ = true;
   if (sync_) sync_->abort();
   for (NcclCommunicator& comm : *communicators_) comm.abort();
 }
@@ -268,17 +355,17 @@ void DataParallelTrainer::wait_for_events(const std::vector<const Event*>& event
 
 void DataParallelTrainer::wait_or_throw(const std::vector<const Event*>& events, double timeout_s) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  for (std::size_t rank = 0; rank < events.size(); ++rank) {
-    ScopedDevice on(events[rank]->device(), static_cast<int>(rank));
+  for (std::size_t local = 0; local < events.size(); ++local) {
+    ScopedDevice on(events[local]->device(), resources_[local]->rank);
     while (true) {
-      const cudaError_t status = cudaEventQuery(events[rank]->get());
+      const cudaError_t status = cudaEventQuery(events[local]->get());
       if (status == cudaSuccess) break;
       if (status != cudaErrorNotReady) CB_CUDA_CHECK(status);
       if (interrupt_signal() != 0) throw Interrupted(interrupt_signal());
-      if (communicators_->size() > rank) (*communicators_)[rank].check_async_error();
+      if (communicators_->size() > local) (*communicators_)[local].check_async_error();
       if (std::chrono::steady_clock::now() > deadline) {
         throw CaseTimeout(fmt::format("{} on {} ranks did not finish within {:g} s",
-                                      config_string(config_), ranks(), timeout_s));
+                                      config_string(config_), config_.ranks, timeout_s));
       }
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
@@ -286,17 +373,41 @@ void DataParallelTrainer::wait_or_throw(const std::vector<const Event*>& events,
   if (sync_) sync_->check_health();
 }
 
+void DataParallelTrainer::wait_for_collectives() {
+  try {
+    wait_for_streams(comm_contexts(), collective_timeout_s_,
+                     fmt::format("a collective of {} on {} ranks", config_string(config_),
+                                 config_.ranks));
+  } catch (...) {
+    abort_communication();
+    throw;
+  }
+}
+
+template <typename Value>
+std::vector<Value> DataParallelTrainer::reduce_over_ranks(
+    const std::vector<std::vector<Value>>& per_local_rank, ncclRedOp_t op) {
+  if (config_.ranks == 1) return per_local_rank.front();  // the one rank is the whole run
+  return all_reduce_host_values(comm_contexts(), per_local_rank, op,
+                                [this] { wait_for_collectives(); });
+}
+
+bool DataParallelTrainer::every_rank_agrees(bool holds) {
+  const std::vector<std::vector<std::int32_t>> flags(resources_.size(), {holds ? 1 : 0});
+  return reduce_over_ranks(flags, ncclMin).front() == 1;
+}
+
 void DataParallelTrainer::synchronize(double timeout_s) {
   std::vector<Event> done;
   std::vector<const Event*> waits;
-  for (int rank = 0; rank < ranks(); ++rank) {
-    done.emplace_back(resources_[rank]->device);
+  for (int local = 0; local < local_ranks(); ++local) {
+    done.emplace_back(resources_[local]->device);
   }
-  for (int rank = 0; rank < ranks(); ++rank) {
-    ScopedDevice on(resources_[rank]->device, rank);
+  for (int local = 0; local < local_ranks(); ++local) {
+    ScopedDevice on(resources_[local]->device, resources_[local]->rank);
     // The compute stream joins the other two at the end of every step.
-    CB_CUDA_CHECK(cudaEventRecord(done[rank].get(), resources_[rank]->compute.get()));
-    waits.push_back(&done[rank]);
+    CB_CUDA_CHECK(cudaEventRecord(done[local].get(), resources_[local]->compute.get()));
+    waits.push_back(&done[local]);
   }
   wait_for_events(waits, timeout_s);
 }
@@ -310,15 +421,16 @@ std::vector<double> DataParallelTrainer::measure(StepVariant variant, int warmup
   static const std::string comm_label = "communication only";
   const nvtx3::event_attributes replay =
       range_attributes(variant == StepVariant::comm_only ? comm_label : step_label);
+  const int locals = local_ranks();
   auto launch_step = [&] {
     if (!execs) {
       enqueue(schedule(variant));
       return;
     }
     nvtxDomainRangePushEx(domain, replay.get());
-    for (int rank = 0; rank < ranks(); ++rank) {
-      ScopedDevice on(resources_[rank]->device, rank);
-      CB_CUDA_CHECK(cudaGraphLaunch((*execs)[rank].get(), resources_[rank]->compute.get()));
+    for (int local = 0; local < locals; ++local) {
+      ScopedDevice on(resources_[local]->device, resources_[local]->rank);
+      CB_CUDA_CHECK(cudaGraphLaunch((*execs)[local].get(), resources_[local]->compute.get()));
     }
     nvtxDomainRangePop(domain);
   };
@@ -326,19 +438,21 @@ std::vector<double> DataParallelTrainer::measure(StepVariant variant, int warmup
     auto range = fixed_range<nvtx_names::warmup>();
     for (int step = 0; step < warmup; ++step) launch_step();
   }
-  if (timing_events_.size() != static_cast<std::size_t>(ranks()) ||
+  if (timing_events_.size() != static_cast<std::size_t>(locals) ||
       timing_events_.front().size() < static_cast<std::size_t>(iters) + 1) {
     timing_events_.clear();
-    timing_events_.resize(static_cast<std::size_t>(ranks()));
-    for (int rank = 0; rank < ranks(); ++rank) {
-      for (int i = 0; i <= iters; ++i) timing_events_[rank].emplace_back(resources_[rank]->device);
+    timing_events_.resize(static_cast<std::size_t>(locals));
+    for (int local = 0; local < locals; ++local) {
+      for (int i = 0; i <= iters; ++i) {
+        timing_events_[local].emplace_back(resources_[local]->device);
+      }
     }
   }
   auto record = [&](int index) {
-    for (int rank = 0; rank < ranks(); ++rank) {
-      ScopedDevice on(resources_[rank]->device, rank);
-      CB_CUDA_CHECK(
-          cudaEventRecord(timing_events_[rank][index].get(), resources_[rank]->compute.get()));
+    for (int local = 0; local < locals; ++local) {
+      ScopedDevice on(resources_[local]->device, resources_[local]->rank);
+      CB_CUDA_CHECK(cudaEventRecord(timing_events_[local][index].get(),
+                                    resources_[local]->compute.get()));
     }
   };
   {
@@ -350,17 +464,24 @@ std::vector<double> DataParallelTrainer::measure(StepVariant variant, int warmup
     }
   }
   std::vector<const Event*> last;
-  for (int rank = 0; rank < ranks(); ++rank) last.push_back(&timing_events_[rank][iters]);
+  for (int local = 0; local < locals; ++local) last.push_back(&timing_events_[local][iters]);
   wait_for_events(last, timeout_s);
-  std::vector<double> iteration_us(static_cast<std::size_t>(iters), 0.0);
-  for (int rank = 0; rank < ranks(); ++rank) {
-    ScopedDevice on(resources_[rank]->device, rank);
+  std::vector<std::vector<double>> per_rank_us(static_cast<std::size_t>(locals));
+  for (int local = 0; local < locals; ++local) {
+    ScopedDevice on(resources_[local]->device, resources_[local]->rank);
     for (int i = 0; i < iters; ++i) {
-      const double us = 1e3 * elapsed_ms(timing_events_[rank][i], timing_events_[rank][i + 1]);
-      iteration_us[i] = std::max(iteration_us[i], us);
+      per_rank_us[local].push_back(
+          1e3 * elapsed_ms(timing_events_[local][i], timing_events_[local][i + 1]));
     }
   }
-  return iteration_us;
+  // A step takes as long as its slowest rank, in this process or another.
+  return reduce_over_ranks(per_rank_us, ncclMax);
 }
+
+// The views (dp_trainer_views.cpp) reduce these types too.
+template std::vector<double> DataParallelTrainer::reduce_over_ranks(
+    const std::vector<std::vector<double>>&, ncclRedOp_t);
+template std::vector<std::uint64_t> DataParallelTrainer::reduce_over_ranks(
+    const std::vector<std::vector<std::uint64_t>>&, ncclRedOp_t);
 
 }  // namespace collbench::dp

@@ -1,10 +1,13 @@
 // The trainer's host views of its state, used by the correctness checks and the report: the loss,
 // the applied gradient, each rank's weights, and how many weight elements differ between ranks.
+// Whatever spans ranks goes through the communicator, so it is the same whether the ranks share
+// a process or not.
 #include <cstring>
 
 #include "cuda_resources.hpp"
 #include "dp_trainer.hpp"
 #include "errors.hpp"
+#include "nccl_group.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -24,17 +27,26 @@ double element_value(const unsigned char* data, std::size_t element_bytes) {
   return value;
 }
 
-}  // namespace
-
-double DataParallelTrainer::loss() const {
-  double sum = 0;
-  for (const auto& replica : replicas_) sum += replica->last_loss();
-  return sum / ranks();
+std::uint64_t differing_elements(const std::vector<unsigned char>& a,
+                                 const std::vector<unsigned char>& b, std::size_t element_bytes) {
+  std::uint64_t differing = 0;
+  for (std::size_t i = 0; i < a.size(); i += element_bytes) {
+    if (std::memcmp(a.data() + i, b.data() + i, element_bytes) != 0) ++differing;
+  }
+  return differing;
 }
 
-std::vector<unsigned char> DataParallelTrainer::copy_to_host(int rank, const void* device_pointer,
+}  // namespace
+
+double DataParallelTrainer::loss() {
+  std::vector<std::vector<double>> losses;
+  for (const auto& replica : replicas_) losses.push_back({replica->last_loss()});
+  return reduce_over_ranks(losses, ncclSum).front() / config_.ranks;
+}
+
+std::vector<unsigned char> DataParallelTrainer::copy_to_host(int local, const void* device_pointer,
                                                              std::size_t bytes) const {
-  ScopedDevice on(replicas_[rank]->device(), rank);
+  ScopedDevice on(replicas_[local]->device(), replicas_[local]->rank());
   std::vector<unsigned char> host(bytes);
   CB_CUDA_CHECK(cudaMemcpy(host.data(), device_pointer, bytes, cudaMemcpyDeviceToHost));
   return host;
@@ -53,22 +65,47 @@ std::vector<double> DataParallelTrainer::in_model_order(
   return values;
 }
 
-std::vector<double> DataParallelTrainer::applied_gradient() const {
+// Each bucket's reduced chunk r lives on rank r only: every rank copies its gradients into a
+// scratch buffer and all-gathers the chunks there, bucket by bucket, in place.
+std::vector<unsigned char> DataParallelTrainer::gathered_gradient_shards() {
   const std::size_t bytes = layout_.total_bytes();
-  std::vector<unsigned char> flat = copy_to_host(0, replicas_[0]->gradients(), bytes);
-  if (config_.scheme == SyncScheme::sharded && ranks() > 1) {
-    // Each bucket's reduced chunk r lives on rank r only.
-    const std::size_t element_bytes = layout_.element_bytes();
-    for (int rank = 1; rank < ranks(); ++rank) {
-      const std::vector<unsigned char> other =
-          copy_to_host(rank, replicas_[rank]->gradients(), bytes);
-      for (const Bucket& bucket : layout_.buckets()) {
-        const std::size_t begin = layout_.chunk_begin(bucket, rank) * element_bytes;
-        std::memcpy(flat.data() + begin, other.data() + begin,
-                    layout_.chunk_elements(bucket) * element_bytes);
+  const std::size_t element_bytes = layout_.element_bytes();
+  const std::vector<RankContext> ranks = comm_contexts();
+  std::vector<DeviceBuffer> scratch;
+  for (std::size_t local = 0; local < ranks.size(); ++local) {
+    ScopedDevice on(ranks[local].device, ranks[local].rank);
+    scratch.emplace_back(ranks[local].device, bytes);
+    CB_CUDA_CHECK(cudaMemcpyAsync(scratch[local].get(), replicas_[local]->gradients(), bytes,
+                                  cudaMemcpyDeviceToDevice, ranks[local].stream));
+  }
+  {
+    NcclGroupScope group;
+    for (const Bucket& bucket : layout_.buckets()) {
+      const std::size_t chunk_bytes = layout_.chunk_elements(bucket) * element_bytes;
+      for (std::size_t local = 0; local < ranks.size(); ++local) {
+        ScopedDevice on(ranks[local].device, ranks[local].rank);
+        char* base = scratch[local].as<char>();
+        char* mine = base + layout_.chunk_begin(bucket, ranks[local].rank) * element_bytes;
+        CB_NCCL_CHECK(ncclAllGather(mine, base + bucket.begin * element_bytes, chunk_bytes,
+                                    ncclUint8, ranks[local].comm, ranks[local].stream));
       }
     }
+    group.end();
   }
+  wait_for_collectives();
+  return copy_to_host(0, scratch.front().get(), bytes);
+}
+
+std::vector<double> DataParallelTrainer::applied_gradient() {
+  std::vector<unsigned char> flat;
+  if (config_.scheme == SyncScheme::sharded && config_.ranks > 1) {
+    flat = gathered_gradient_shards();
+  } else if (holds_rank(0)) {
+    // After an all-reduce every rank holds it; after ps' reduce, rank 0 does.
+    flat = copy_to_host(local_index(0), replicas_[local_index(0)]->gradients(),
+                        layout_.total_bytes());
+  }
+  if (flat.empty()) return {};
   std::vector<double> gradient = in_model_order(flat);
   const double scale = sync_ ? sync_->gradient_scale() : 1.0;
   if (scale != 1.0) {
@@ -78,21 +115,37 @@ std::vector<double> DataParallelTrainer::applied_gradient() const {
 }
 
 std::vector<double> DataParallelTrainer::parameters(int rank) const {
-  return in_model_order(copy_to_host(rank, replicas_[rank]->weights(), layout_.total_bytes()));
+  const int local = local_index(rank);
+  return in_model_order(copy_to_host(local, replicas_[local]->weights(), layout_.total_bytes()));
 }
 
-std::uint64_t DataParallelTrainer::differing_weight_elements() const {
+std::uint64_t DataParallelTrainer::differing_weight_elements() {
+  if (config_.ranks == 1) return 0;
   const std::size_t bytes = layout_.total_bytes();
-  const std::size_t element_bytes = layout_.element_bytes();
-  const std::vector<unsigned char> reference = copy_to_host(0, replicas_[0]->weights(), bytes);
-  std::uint64_t differing = 0;
-  for (int rank = 1; rank < ranks(); ++rank) {
-    const std::vector<unsigned char> other = copy_to_host(rank, replicas_[rank]->weights(), bytes);
-    for (std::size_t i = 0; i < bytes; i += element_bytes) {
-      if (std::memcmp(reference.data() + i, other.data() + i, element_bytes) != 0) ++differing;
+  const std::vector<RankContext> ranks = comm_contexts();
+  // Rank 0's weights into a scratch buffer beside every rank's own.
+  std::vector<DeviceBuffer> reference;
+  for (const RankContext& rank : ranks) reference.emplace_back(rank.device, bytes);
+  {
+    NcclGroupScope group;
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      ScopedDevice on(ranks[local].device, ranks[local].rank);
+      CB_NCCL_CHECK(ncclBroadcast(replicas_[local]->weights(), reference[local].get(), bytes,
+                                  ncclUint8, 0, ranks[local].comm, ranks[local].stream));
     }
+    group.end();
   }
-  return differing;
+  wait_for_collectives();
+  std::vector<std::vector<std::uint64_t>> differing(ranks.size(), {0});
+  for (std::size_t local = 0; local < ranks.size(); ++local) {
+    if (ranks[local].rank == 0) continue;
+    const int index = static_cast<int>(local);
+    differing[local][0] =
+        differing_elements(copy_to_host(index, reference[local].get(), bytes),
+                           copy_to_host(index, replicas_[local]->weights(), bytes),
+                           layout_.element_bytes());
+  }
+  return reduce_over_ranks(differing, ncclSum).front();
 }
 
 }  // namespace collbench::dp

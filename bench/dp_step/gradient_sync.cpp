@@ -3,7 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "handbuilt_algorithms.hpp"
+#include <exception>
+
 #include "step_schedule.hpp"
 
 namespace collbench::dp {
@@ -43,10 +44,15 @@ UpdateRange update_range(const ParameterLayout& layout, SyncScheme scheme, std::
 }
 
 GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
-                           const std::string& algo, DataType type,
+                           const std::string& algo, DataType type, int nranks,
                            const std::vector<RankContext>& comm_ranks,
                            const std::vector<const ModelReplica*>& replicas)
-    : layout_(layout), scheme_(scheme), type_(type), ranks_(comm_ranks), replicas_(replicas) {
+    : layout_(layout),
+      scheme_(scheme),
+      type_(type),
+      nranks_(nranks),
+      ranks_(comm_ranks),
+      replicas_(replicas) {
   for (std::size_t bucket = 0; bucket < layout.buckets().size(); ++bucket) {
     gradient_calls_.push_back(
         make_call(algo, gradient_collective_name(scheme), bucket, ReduceOp::avg));
@@ -62,9 +68,46 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
       if (calls == &gradient_calls_) gradient_bytes_ += static_cast<std::uint64_t>(bytes);
     }
   }
-  for (const auto* calls : {&gradient_calls_, &weight_calls_}) {
-    for (const Call& call : *calls) call.algorithm->prepare(ranks_, call.buffers, call.shape);
+  std::vector<Call*> prepared;
+  try {
+    for (Call* call : all_calls()) {
+      call->algorithm->prepare(ranks_, call->buffers, call->shape);
+      prepared.push_back(call);
+    }
+  } catch (...) {
+    // What the prepared ones took from other processes goes back before the buffers do.
+    for (Call* call : prepared) {
+      try {
+        call->algorithm->release();
+      } catch (...) {
+        // The prepare() failure on its way out is the error worth reporting.
+      }
+    }
+    throw;
   }
+}
+
+std::vector<GradientSync::Call*> GradientSync::all_calls() {
+  std::vector<Call*> calls;
+  for (auto* list : {&gradient_calls_, &weight_calls_}) {
+    for (Call& call : *list) calls.push_back(&call);
+  }
+  return calls;
+}
+
+void GradientSync::release() {
+  if (released_) return;
+  released_ = true;
+  // Every algorithm is released even when one fails; the first failure is reported.
+  std::exception_ptr first_failure;
+  for (Call* call : all_calls()) {
+    try {
+      call->algorithm->release();
+    } catch (...) {
+      if (!first_failure) first_failure = std::current_exception();
+    }
+  }
+  if (first_failure) std::rethrow_exception(first_failure);
 }
 
 GradientSync::Call GradientSync::make_call(const std::string& algo, const char* collective,
@@ -76,7 +119,7 @@ GradientSync::Call GradientSync::make_call(const std::string& algo, const char* 
                                         name_of(scheme_), collective, algo));
   }
   const Bucket& b = layout_.buckets()[bucket];
-  const int nranks = static_cast<int>(ranks_.size());
+  const int nranks = nranks_;
   const std::size_t element_bytes = size_of(type_);
   Call call;
   call.shape.spec = &spec;
@@ -88,12 +131,12 @@ GradientSync::Call GradientSync::make_call(const std::string& algo, const char* 
   call.shape.root = spec.rooted ? 0 : -1;
   call.shape.nranks = nranks;
   call.shape.in_place = true;
-  for (int r = 0; r < nranks; ++r) {
+  for (std::size_t local = 0; local < ranks_.size(); ++local) {
     void* base = spec.kind == OpKind::broadcast || spec.kind == OpKind::all_gather
-                     ? replicas_[r]->weights()
-                     : replicas_[r]->gradients();
+                     ? replicas_[local]->weights()
+                     : replicas_[local]->gradients();
     char* whole = at(base, b.begin, element_bytes);
-    const InPlaceOffsets offsets = in_place_offsets(spec, call.shape.counts, r);
+    const InPlaceOffsets offsets = in_place_offsets(spec, call.shape.counts, ranks_[local].rank);
     call.buffers.push_back(
         {whole + offsets.send * element_bytes, whole + offsets.recv * element_bytes});
   }
@@ -123,20 +166,13 @@ GradientSync::Call GradientSync::make_call(const std::string& algo, const char* 
 
 void GradientSync::check_health() const {
   for (const auto* calls : {&gradient_calls_, &weight_calls_}) {
-    for (const Call& call : *calls) {
-      if (const auto* handbuilt = dynamic_cast<const HandbuiltAlgorithm*>(call.algorithm.get())) {
-        handbuilt->check_health();
-      }
-    }
+    for (const Call& call : *calls) call.algorithm->check_health();
   }
 }
 
 void GradientSync::abort() noexcept {
   for (auto* calls : {&gradient_calls_, &weight_calls_}) {
-    for (Call& call : *calls) {
-      if (auto* handbuilt = dynamic_cast<HandbuiltAlgorithm*>(call.algorithm.get()))
-        handbuilt->request_abort();
-    }
+    for (Call& call : *calls) call.algorithm->request_abort();
   }
 }
 

@@ -37,15 +37,22 @@ UpdateRange update_range(const ParameterLayout& layout, SyncScheme scheme, std::
 
 class GradientSync {
  public:
-  // `comm_ranks` are the ranks' contexts with their communication streams. Throws
-  // UnsupportedConfig when the registry has no `algo` for a needed collective or it refuses a
-  // bucket. Calls prepare() on every algorithm (outside timing and capture).
+  // `comm_ranks` are the contexts of the ranks this process drives (all `nranks` of the
+  // communicator, or one of them when each process drives one GPU), with their communication
+  // streams; `replicas` are index-aligned with them. Throws UnsupportedConfig when the registry has
+  // no `algo` for a needed collective or it refuses a bucket. Calls prepare() on every algorithm
+  // (outside timing and capture).
   GradientSync(const ParameterLayout& layout, SyncScheme scheme, const std::string& algo,
-               DataType type, const std::vector<RankContext>& comm_ranks,
+               DataType type, int nranks, const std::vector<RankContext>& comm_ranks,
                const std::vector<const ModelReplica*>& replicas);
 
-  // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every rank.
+  // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank.
   void launch(std::size_t bucket, int phase);
+  // Once the last launch has completed: every algorithm gives back what prepare() took from
+  // other processes (CUDA IPC mappings). Before the replicas' buffers are freed, every rank must
+  // then pass a barrier, since another process may map them until it has released too. Calling
+  // it again does nothing.
+  void release();
   // Throws GpuError when a hand-built algorithm's kernel gave up waiting on a peer (its output
   // is then undefined); nothing to check for NCCL.
   void check_health() const;
@@ -65,10 +72,12 @@ class GradientSync {
     std::vector<RankBuffers> buffers;
   };
   Call make_call(const std::string& algo, const char* collective, std::size_t bucket, ReduceOp op);
+  std::vector<Call*> all_calls();
 
   const ParameterLayout& layout_;
   SyncScheme scheme_;
   DataType type_;
+  int nranks_;  // in the communicator, whichever processes drive them
   std::vector<RankContext> ranks_;
   std::vector<const ModelReplica*> replicas_;
   std::vector<Call> gradient_calls_;  // one per bucket
@@ -78,6 +87,7 @@ class GradientSync {
   float gradient_scale_ = 1.0f;
   std::uint64_t gradient_bytes_ = 0;
   double bus_bytes_ = 0;
+  bool released_ = false;
 };
 
 }  // namespace collbench::dp

@@ -60,25 +60,32 @@ ModelReplica::ModelReplica(const StepConfig& config, const ParameterLayout& layo
 
   initialise(first_sample);
 
-  if (m.epilogue != EpilogueMode::unfused) {
-    for (int layer = 0; layer + 1 < m.layers; ++layer) {
-      masks_.emplace_back(device, static_cast<std::uint64_t>(mask_ld_) * batch / 8);
-    }
-    fused_ = build_plans(true);
-    if (fused_ && m.epilogue == EpilogueMode::automatic) fused_ = probe_plans();
-    if (!fused_ && m.epilogue == EpilogueMode::fused) {
-      throw UsageError(fmt::format(
-          "--epilogue fused: cuBLASLt offers no fused bias/ReLU epilogue for {} x {} in {}",
-          m.width, m.batch, name_of(m.dtype)));
-    }
-  }
-  if (!fused_) {
+  // Each level in turn until cuBLASLt offers (and, for auto, accepts) every GEMM of it.
+  std::vector<Fusion> levels = {Fusion::forward, Fusion::none};
+  if (m.epilogue == EpilogueMode::fused) levels = {Fusion::all};
+  if (m.epilogue == EpilogueMode::unfused) levels = {Fusion::none};
+  bool planned = false;
+  for (Fusion level : levels) {
+    fusion_ = level;
     masks_.clear();
-    if (!build_plans(false)) {
-      throw GpuError(fmt::format("cuBLASLt offers no algorithm for a {} x {} x {} {} GEMM", m.width,
-                                 m.batch, m.width, name_of(m.dtype)),
-                     false);
+    if (level == Fusion::all) {
+      for (int layer = 0; layer + 1 < m.layers; ++layer) {
+        masks_.emplace_back(device, static_cast<std::uint64_t>(mask_ld_) * batch / 8);
+      }
     }
+    planned = build_plans(level) && (level == Fusion::none || m.epilogue != EpilogueMode::automatic ||
+                                     probe_plans());
+    if (planned) break;
+  }
+  if (!planned && m.epilogue == EpilogueMode::fused) {
+    throw UsageError(fmt::format(
+        "--epilogue fused: cuBLASLt offers no fused bias/ReLU epilogue for {} x {} in {}", m.width,
+        m.batch, name_of(m.dtype)));
+  }
+  if (!planned) {
+    throw GpuError(fmt::format("cuBLASLt offers no algorithm for a {} x {} x {} {} GEMM", m.width,
+                               m.batch, m.width, name_of(m.dtype)),
+                   false);
   }
   CB_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -140,7 +147,18 @@ void ModelReplica::initialise(std::uint64_t first_sample) {
   CB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-bool ModelReplica::build_plans(bool fused) {
+std::string_view ModelReplica::epilogues() const {
+  switch (fusion_) {
+    case Fusion::all:
+      return "fused";
+    case Fusion::forward:
+      return "forward";
+    default:
+      return "unfused";
+  }
+}
+
+bool ModelReplica::build_plans(Fusion fusion) {
   const ModelConfig& m = config_.model;
   const std::uint64_t h = static_cast<std::uint64_t>(m.width);
   const std::uint64_t b = static_cast<std::uint64_t>(m.batch);
@@ -154,16 +172,21 @@ bool ModelReplica::build_plans(bool fused) {
     const bool hidden = layer + 1 < m.layers;
     LayerPlans& p = plans_[layer];
     MatmulEpilogue forward;
-    if (fused) {
-      forward.kind = hidden ? CUBLASLT_EPILOGUE_RELU_AUX_BIAS : CUBLASLT_EPILOGUE_BIAS;
+    if (fusion != Fusion::none) {
+      // The ReLU mask is kept only for a fused DRELU; otherwise ReLU's gradient comes from X_l.
+      const bool mask = hidden && fusion == Fusion::all;
+      forward.kind = mask     ? CUBLASLT_EPILOGUE_RELU_AUX_BIAS
+                     : hidden ? CUBLASLT_EPILOGUE_RELU_BIAS
+                              : CUBLASLT_EPILOGUE_BIAS;
       forward.bias = element(weights_, layout_.bias(layer).offset);
-      if (hidden) {
+      if (mask) {
         forward.aux = masks_[layer].get();
         forward.aux_ld = mask_ld_;
       }
     }
     p.forward = MatmulPlan::create(handle, m.dtype, {h, b, h, true, false, h, h, h}, forward,
                                    workspace_.bytes(), 0);
+    const bool fused = fusion == Fusion::all;
     MatmulEpilogue weight_grad;
     if (fused) {
       weight_grad.kind =
@@ -216,7 +239,7 @@ void ModelReplica::forward(int layer, cudaStream_t stream) const {
   const Parameter& w = layout_.weight(layer);
   p.forward->run(handle_->get(), element(weights_, w.offset), activation(layer),
                  activations_[layer + 1].get(), workspace_.get(), workspace_.bytes(), stream);
-  if (!fused_) {
+  if (fusion_ == Fusion::none) {
     kernels::training::launch_bias_activation(
         element_type(m.dtype), activations_[layer + 1].get(),
         element(weights_, layout_.bias(layer).offset), static_cast<std::uint64_t>(m.batch),
@@ -239,7 +262,9 @@ void ModelReplica::weight_gradient(int layer, cudaStream_t stream) const {
   const ModelConfig& m = config_.model;
   const LayerPlans& p = plans_[layer];
   const void* dz = output_gradient(layer);
-  if (!fused_) {
+  // Below the last layer, input_gradient(layer + 1) already summed this bias gradient while it
+  // applied ReLU's gradient to dz.
+  if (fusion_ != Fusion::all && layer + 1 == m.layers) {
     kernels::training::launch_bias_gradient(
         element_type(m.dtype), dz, element(gradients_, layout_.bias(layer).offset),
         static_cast<std::uint64_t>(m.batch), static_cast<std::uint64_t>(m.width), stream);
@@ -257,10 +282,13 @@ void ModelReplica::input_gradient(int layer, cudaStream_t stream) const {
   p.input_gradient->run(handle_->get(), element(weights_, layout_.weight(layer).offset),
                         output_gradient(layer), dz_previous, workspace_.get(), workspace_.bytes(),
                         stream);
-  if (!fused_) {
-    // Layer l-1's output is X_l: ReLU's gradient is 1 where it is positive.
-    kernels::training::launch_relu_backward(element_type(m.dtype), dz_previous, activation(layer),
-                                            matrix_elements_, stream);
+  if (fusion_ != Fusion::all) {
+    // Layer l-1's output is X_l: ReLU's gradient is 1 where it is positive. The same pass sums
+    // layer l-1's bias gradient from the masked dZ.
+    kernels::training::launch_relu_backward_bias_gradient(
+        element_type(m.dtype), dz_previous, activation(layer),
+        element(gradients_, layout_.bias(layer - 1).offset), static_cast<std::uint64_t>(m.batch),
+        static_cast<std::uint64_t>(m.width), stream);
     CB_CHECK_LAUNCH();
   }
 }
@@ -271,11 +299,12 @@ void ModelReplica::update(std::uint64_t begin, std::uint64_t count, std::uint64_
   const ModelConfig& m = config_.model;
   float* master = master_ ? master_.as<float>() + state_offset : nullptr;
   const kernels::training::SgdStep step{m.learning_rate, m.momentum, gradient_scale};
-  // Two blocks per SM at most: an update overlapping backward leaves the GEMMs most of the GPU.
+  // Many short blocks (no cap) on a normal-priority stream: they fill the SMs the GEMMs leave
+  // instead of holding SMs a GEMM's next blocks need.
   kernels::training::launch_sgd_momentum(element_type(m.dtype), element(weights_, begin),
                                          element(gradients_, begin), master,
-                                         velocity_.as<float>() + state_offset, count, step,
-                                         static_cast<unsigned>(2 * sm_count_), stream);
+                                         velocity_.as<float>() + state_offset, count, step, 0,
+                                         stream);
   CB_CHECK_LAUNCH();
 }
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "cublaslt_matmul.hpp"
@@ -35,8 +36,11 @@ class ModelReplica {
   ModelReplica(const StepConfig& config, const ParameterLayout& layout, int rank, int device,
                std::uint64_t first_sample, OptimizerState state);
 
+  int rank() const { return rank_; }
   int device() const { return device_; }
-  bool fused_epilogues() const { return fused_; }
+  // Which GEMM epilogues cuBLASLt runs: "fused" (bias and ReLU fused into every GEMM), "forward"
+  // (into the forward GEMMs only) or "unfused" (plain GEMMs plus the kernels/training kernels).
+  std::string_view epilogues() const;
 
   void forward(int layer, cudaStream_t stream) const;
   void loss(cudaStream_t stream) const;
@@ -61,7 +65,10 @@ class ModelReplica {
   char* element(const DeviceBuffer& buffer, std::uint64_t index) const;
   const void* activation(int index) const { return activations_[index].get(); }
   void* output_gradient(int layer) const;  // dZ of `layer`
-  bool build_plans(bool fused);
+  // How much of bias and ReLU the GEMMs do. Backward fusion (DRELU, BGRADB) is not the default:
+  // on H200 cuBLASLt runs those epilogues as separate, slower kernels and picks slower GEMMs.
+  enum class Fusion { none, forward, all };
+  bool build_plans(Fusion fusion);
   bool probe_plans();
   void initialise(std::uint64_t first_sample);
 
@@ -71,13 +78,13 @@ class ModelReplica {
   int device_;
   int sm_count_ = 0;
   OptimizerState state_;
-  bool fused_ = false;
+  Fusion fusion_ = Fusion::none;
   std::uint64_t matrix_elements_;  // B x H
   std::int64_t mask_ld_;           // ReLU mask leading dimension in bits
 
   DeviceBuffer weights_, gradients_, master_, velocity_;
   std::vector<DeviceBuffer> activations_;  // X_0 .. X_L (X_L is the output)
-  std::vector<DeviceBuffer> masks_;        // ReLU bit masks of layers 0 .. L-2 (fused only)
+  std::vector<DeviceBuffer> masks_;        // ReLU bit masks of layers 0 .. L-2 (Fusion::all only)
   DeviceBuffer output_gradients_[2];       // dZ ping-pong
   DeviceBuffer target_, loss_partials_, workspace_;
   std::optional<CublasLtHandle> handle_;

@@ -55,6 +55,12 @@ class CollectiveAlgorithm {
   // inside one group). Must be capturable into a CUDA graph: no host synchronisation.
   virtual void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
                       const CaseShape& shape, int aggregate) = 0;
+  // Once per prepared case, after its last launch has completed on this process's ranks: gives
+  // back what prepare() took from other processes (CUDA IPC mappings of their memory). Freeing
+  // memory another process still maps is undefined, so before any process frees or reallocates
+  // a buffer it passed to prepare(), every process must have released: the caller passes a
+  // barrier across processes in between. A no-op within one process.
+  virtual void release() {}
   // Makes every kernel of this algorithm that waits on a peer return soon, leaving its output
   // undefined; safe from any thread (the watchdog). NCCL's kernels end with ncclCommAbort instead.
   virtual void request_abort() noexcept {}

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "errors.hpp"
 
@@ -26,16 +27,39 @@ T from_env(const char* name, T fallback, bool zero_allowed = false) {
   return static_cast<T>(value);
 }
 
+kernels::RingProtocol protocol_from_env(const char* name, kernels::RingProtocol fallback) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  const std::string_view value(text);
+  if (value == "push") return kernels::RingProtocol::push;
+  if (value == "pull") return kernels::RingProtocol::pull;
+  throw UsageError(fmt::format("{}={} is not push or pull", name, text));
+}
+
 }  // namespace
 
 HandbuiltTuning HandbuiltTuning::from_environment() {
   HandbuiltTuning tuning;
+  tuning.ring_protocol = protocol_from_env("COLLBENCH_RING_PROTOCOL", tuning.ring_protocol);
   tuning.ring_max_ctas = from_env("COLLBENCH_RING_CTAS", tuning.ring_max_ctas);
   tuning.ring_min_part_bytes =
       from_env("COLLBENCH_RING_MIN_PART_BYTES", tuning.ring_min_part_bytes);
   tuning.ring_slice_bytes = from_env("COLLBENCH_RING_SLICE_BYTES", tuning.ring_slice_bytes);
+  tuning.ring_slots = from_env("COLLBENCH_RING_SLOTS", tuning.ring_slots);
   tuning.peer_timeout_s = from_env("COLLBENCH_PEER_TIMEOUT_S", tuning.peer_timeout_s, true);
+  tuning.validate();
   return tuning;
+}
+
+void HandbuiltTuning::validate() const {
+  if (!kernels::ring_push_slots_valid(ring_slots)) {
+    throw UsageError(fmt::format(
+        "COLLBENCH_RING_SLOTS={} is not a power of two from 2 to {} (staging slots per CTA)",
+        ring_slots, kernels::kRingMaxSlots));
+  }
+  if (ring_max_ctas < 1) {
+    throw UsageError(fmt::format("COLLBENCH_RING_CTAS={} is not positive", ring_max_ctas));
+  }
 }
 
 std::unique_ptr<CollectiveAlgorithm> make_ring_algorithm(const std::vector<RankContext>& ranks) {

@@ -1,7 +1,7 @@
 // The hand-built all-reduce algorithms (kernels/README.md) as implementations of all_reduce:
-// "ring" (NVLink peer loads, device flags), "ring_sendrecv" (the same ring on NCCL send/recv)
-// and "oneshot" (small messages: every rank reduces every rank's input), plus their knobs and
-// the hook that stops kernels waiting on a peer that will never come.
+// "ring" (NVLink peer stores or loads, device flags), "ring_sendrecv" (the same ring on NCCL
+// send/recv) and "oneshot" (small messages: every rank reduces every rank's input), plus their
+// knobs and the hook that stops kernels waiting on a peer that will never come.
 #pragma once
 
 #include <cstddef>
@@ -10,19 +10,30 @@
 #include <vector>
 
 #include "algorithm.hpp"
+#include "ring_schedule.hpp"
 
 namespace collbench {
 
 // Knobs for experiments; the defaults are what the benchmark runs.
 struct HandbuiltTuning {
-  int ring_max_ctas = 32;                      // CTAs (parts) per ring launch, at most
+  // How the ring moves data: push (remote stores into the next rank's staging slots and output)
+  // or pull (remote loads from the previous rank's buffers), kept for comparison.
+  kernels::RingProtocol ring_protocol = kernels::RingProtocol::push;
+  // Push defaults measured best on 4xH200 (reports/h200x4/tuning/ring_protocols/, 2026-11-22):
+  // 64 CTAs, 512 KiB slices, 8 slots. The pull ring did best with 32 CTAs and 1 MiB slices.
+  int ring_max_ctas = 64;                      // CTAs (parts) per ring launch, at most
   std::size_t ring_min_part_bytes = 32 << 10;  // fewer CTAs below this much of a chunk per CTA
-  std::size_t ring_slice_bytes = 1 << 20;  // a CTA's piece per slice (pipelining unit), aimed at
-  double peer_timeout_s = 30;              // a kernel waiting longer on one peer gives up; 0: never
+  std::size_t ring_slice_bytes = 512 << 10;  // a CTA's piece per slice (pipelining unit), aimed at
+  int ring_slots = 8;  // push: staging slots per CTA (a power of two, 2..64), each one piece
+  double peer_timeout_s = 30;  // a kernel waiting longer on one peer gives up; 0: never
 
-  // Defaults overridden by COLLBENCH_RING_CTAS, COLLBENCH_RING_MIN_PART_BYTES,
-  // COLLBENCH_RING_SLICE_BYTES, COLLBENCH_PEER_TIMEOUT_S; throws UsageError on a bad value.
+  // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
+  // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
+  // COLLBENCH_PEER_TIMEOUT_S; throws UsageError on a bad value.
   static HandbuiltTuning from_environment();
+  // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
+  // 2..64, ring_max_ctas < 1).
+  void validate() const;
 };
 
 // The hand-built algorithms: each overrides CollectiveAlgorithm::request_abort (kernels waiting

@@ -122,6 +122,7 @@ class OneshotAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
+  void release() override { peers_.release(); }
   void request_abort() noexcept override { peers_.request_abort(); }
   void check_health() const override { peers_.check_health("oneshot"); }
 

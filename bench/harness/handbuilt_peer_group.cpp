@@ -4,10 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <stdexcept>
 
 #include "errors.hpp"
+#include "process_all_gather.hpp"
+#include "process_group.hpp"
 
 namespace collbench {
 
@@ -66,6 +69,24 @@ PeerGroup::PeerGroup(const std::vector<RankContext>& ranks, double timeout_s)
     CB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, rank.device));
     min_sm_count_ = std::min(min_sm_count_, sms);
   }
+  nranks_ = static_cast<int>(ranks.size());
+  if (!ranks.empty() && ranks.front().comm != nullptr) {
+    CB_NCCL_CHECK(ncclCommCount(ranks.front().comm, &nranks_));
+  }
+  spans_processes_ = nranks_ > static_cast<int>(ranks.size());
+  if (spans_processes_) {
+    if (ranks.size() != 1) {
+      // Not a launch collbench makes; every process still takes part in the gathers below.
+      throw std::logic_error(fmt::format(
+          "hand-built algorithms across processes need one rank per process, not {}", ranks.size()));
+    }
+    check_remote_peers(ranks.front());
+  } else {
+    check_local_peers();
+  }
+}
+
+void PeerGroup::check_local_peers() {
   for (const Member& from : ranks_) {
     for (const Member& to : ranks_) {
       if (from.rank == to.rank) continue;
@@ -95,16 +116,63 @@ PeerGroup::PeerGroup(const std::vector<RankContext>& ranks, double timeout_s)
   }
 }
 
+namespace {
+
+// What each rank tells the others about its GPU.
+struct PeerIdentity {
+  char bus_id[32];
+  std::uint64_t host;
+  std::int32_t sm_count;
+  std::int32_t padding;
+};
+
+}  // namespace
+
+// Every process learns every rank's GPU and node, checks what it can see from its own GPU, and
+// then all agree: one process skipping a case that the others run would leave them waiting.
+void PeerGroup::check_remote_peers(const RankContext& rank) {
+  const double timeout_s = timeout_ns_ / 1e9;
+  PeerIdentity mine{};
+  CB_CUDA_CHECK(cudaDeviceGetPCIBusId(mine.bus_id, sizeof(mine.bus_id) - 1, rank.device));
+  mine.host = this_host_hash();
+  mine.sm_count = min_sm_count_;
+  const std::vector<PeerIdentity> all = all_gather_records(rank, mine, nranks_, timeout_s);
+  std::string problem;
+  for (int peer = 0; peer < nranks_; ++peer) {
+    min_sm_count_ = std::min(min_sm_count_, static_cast<int>(all[peer].sm_count));
+    if (peer == rank.rank || !problem.empty()) continue;
+    if (all[peer].host != mine.host) {
+      problem = fmt::format("ranks {} and {} are on different nodes (peer kernels need one node)",
+                            rank.rank, peer);
+    } else if (std::strncmp(all[peer].bus_id, mine.bus_id, sizeof(mine.bus_id)) == 0) {
+      problem = fmt::format("ranks {} and {} share GPU {}", rank.rank, peer, mine.bus_id);
+    } else if (int device = -1; cudaDeviceGetByPCIBusId(&device, all[peer].bus_id) == cudaSuccess) {
+      int possible = 0;
+      CB_CUDA_CHECK(cudaDeviceCanAccessPeer(&possible, rank.device, device));
+      if (!possible) {
+        problem = fmt::format("GPU {} cannot access GPU {} as a peer", mine.bus_id, all[peer].bus_id);
+      }
+    } else {
+      // Not visible here (one GPU per process): CUDA IPC maps it anyway, through peer access.
+      (void)cudaGetLastError();
+    }
+  }
+  const std::int32_t ok = problem.empty() ? 1 : 0;
+  const std::vector<std::int32_t> oks = all_gather_records(rank, ok, nranks_, timeout_s);
+  for (int peer = 0; peer < nranks_ && problem.empty(); ++peer) {
+    if (!oks[peer]) problem = fmt::format("rank {}'s GPU cannot reach its peers (see that rank's process)", peer);
+  }
+  peer_access_problem_ = problem;
+}
+
 std::string PeerGroup::unsupported_reason(const CaseShape& shape) const {
   if (std::string why = handbuilt_shape_reason(shape); !why.empty()) return why;
   if (shape.nranks > kernels::kMaxPeerRanks) {
     return fmt::format("peer-to-peer kernels handle at most {} ranks, not {}",
                        kernels::kMaxPeerRanks, shape.nranks);
   }
-  if (size() != shape.nranks) {
-    return fmt::format(
-        "all {} ranks must be in this process (it drives {}); the CUDA IPC path is not built",
-        shape.nranks, size());
+  if (nranks_ != shape.nranks) {
+    throw std::logic_error(fmt::format("peer group of {} ranks asked to run {} ranks", nranks_, shape.nranks));
   }
   return peer_access_problem_;
 }
@@ -118,12 +186,30 @@ int PeerGroup::local_index(int rank) const {
 
 std::vector<std::vector<void*>> PeerGroup::exchange(const std::vector<RankContext>& ranks,
                                                     const std::vector<void*>& pointers,
-                                                    int nranks) const {
+                                                    int nranks) {
   std::vector<std::vector<void*>> table(ranks.size(), std::vector<void*>(nranks, nullptr));
-  for (std::size_t local = 0; local < ranks.size(); ++local) {
-    for (std::size_t owner = 0; owner < ranks.size(); ++owner) {
-      table[local][ranks[owner].rank] = pointers[owner];
+  if (!spans_processes_) {
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      for (std::size_t owner = 0; owner < ranks.size(); ++owner) {
+        table[local][ranks[owner].rank] = pointers[owner];
+      }
     }
+    return table;
+  }
+  const RankContext& rank = ranks.front();
+  ExportedPointer mine{};
+  {
+    ScopedDevice on(rank.device, rank.rank);
+    mine = export_pointer(pointers.front());
+  }
+  const std::vector<ExportedPointer> all = all_gather_records(rank, mine, nranks, timeout_ns_ / 1e9);
+  for (int owner = 0; owner < nranks; ++owner) {
+    if (owner == rank.rank) {
+      table[0][owner] = pointers.front();
+      continue;
+    }
+    mappings_.emplace_back(all[owner], rank.device, rank.rank);
+    table[0][owner] = mappings_.back().pointer();
   }
   return table;
 }

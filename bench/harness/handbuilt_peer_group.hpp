@@ -1,6 +1,7 @@
-// The ranks this process drives, as peers of one another for the hand-built kernels: peer access
-// between their GPUs, where each rank's memory appears to the others, the host-mapped abort word
-// every waiting kernel polls, and the checks every hand-built algorithm shares.
+// The ranks of one communicator as peers of one another for the hand-built kernels: peer access
+// between their GPUs, where each rank's memory appears to the others (the same pointer within one
+// process; a CUDA IPC mapping when ranks are separate processes), the host-mapped abort word every
+// waiting kernel of this process polls, and the checks every hand-built algorithm shares.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "algorithm.hpp"
+#include "cuda_ipc.hpp"
 #include "cuda_resources.hpp"
 #include "peer_flags.cuh"
 #include "test_values.cuh"
@@ -41,24 +43,34 @@ kernels::Reduction reduction_of(ReduceOp op);
 
 class PeerGroup {
  public:
-  // Enables peer access between every pair of the ranks' GPUs where it can (never disabled:
-  // peer access is per process pair of devices and NCCL may rely on it too).
+  // `ranks` are this process's ranks of one communicator: all of them (one process drives every
+  // GPU) or exactly one (one process per GPU). Enables peer access between every pair of GPUs of
+  // this process where it can (never disabled: peer access is per process pair of devices and
+  // NCCL may rely on it too). Across processes it is collective: every rank's GPU, node and SM
+  // count are gathered, and all processes agree on whether peer kernels can run.
   PeerGroup(const std::vector<RankContext>& ranks, double timeout_s);
 
+  // This process's ranks.
   int size() const { return static_cast<int>(ranks_.size()); }
+  // Ranks in the communicator, all processes.
+  int nranks() const { return nranks_; }
   // Why these ranks cannot run a peer-to-peer kernel for `shape` ("" when they can).
   std::string unsupported_reason(const CaseShape& shape) const;
   // Index into this process's ranks of communicator rank `rank`; throws std::logic_error if absent.
   int local_index(int rank) const;
+  // The fewest SMs of any rank's GPU (every process: geometry must agree).
   int min_sm_count() const { return min_sm_count_; }
 
   // Where every rank's memory appears to each local rank: table[i][rank], for ranks[i], given
-  // `pointers[i]`, ranks[i]'s own. One process: UVA and peer access make every device pointer
-  // valid on every GPU, so this is the identity. Separate processes would exchange
-  // cudaIpcMemHandle_t here (through the launcher's bootstrap) and keep the opened mappings as
-  // RAII members until the next exchange; the kernels only ever see the table.
+  // `pointers[i]`, ranks[i]'s own (null allowed). One process: UVA and peer access make every
+  // device pointer valid on every GPU, so this is the identity. Separate processes: collective;
+  // every rank exports its pointer as a CUDA IPC handle, the handles are all-gathered through
+  // NCCL, and the others' are mapped here until release(). The kernels only ever see the table.
   std::vector<std::vector<void*>> exchange(const std::vector<RankContext>& ranks,
-                                           const std::vector<void*>& pointers, int nranks) const;
+                                           const std::vector<void*>& pointers, int nranks);
+  // Closes every mapping exchange() opened (CollectiveAlgorithm::release: the caller then passes
+  // a barrier across processes before anyone frees what it exported).
+  void release() noexcept { mappings_.clear(); }
 
   // One zeroed allocation of `bytes` per local rank, on its device, indexed like local_index().
   std::vector<DeviceBuffer> allocate_zeroed(std::size_t bytes) const;
@@ -79,7 +91,13 @@ class PeerGroup {
     int rank;
     int device;
   };
+  void check_local_peers();
+  void check_remote_peers(const RankContext& rank);
+
   std::vector<Member> ranks_;
+  int nranks_ = 0;
+  bool spans_processes_ = false;
+  std::vector<IpcMapping> mappings_;  // other processes' memory, open until release()
   std::string peer_access_problem_;
   int min_sm_count_ = 0;
   std::uint64_t timeout_ns_ = 0;

@@ -1,5 +1,6 @@
 // "ring": the hand-built NVLink ring all-reduce (kernels/ring_all_reduce.cu) as an all_reduce
-// implementation: flags allocated once, buffers registered per case, one kernel per rank.
+// implementation: flags allocated once, staging slots (push) sized to the largest case so far,
+// buffers registered per case, one kernel per rank.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,7 +14,11 @@
 namespace collbench {
 namespace {
 
-constexpr int kMaxSlices = 64;
+// pull: a slice costs a flag round trip between neighbours, and 64 of them already absorb the
+// skew. push: a slice's piece is a staging slot, so the slice count instead keeps the slots near
+// ring_slice_bytes however large the buffer (the bound only keeps task counts small).
+constexpr int kMaxPullSlices = 64;
+constexpr int kMaxPushSlices = 1 << 16;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return (a + b - 1) / b;
@@ -33,14 +38,18 @@ kernels::RingGeometry choose_geometry(const CaseShape& shape, const HandbuiltTun
   const int parts = static_cast<int>(std::clamp<std::uint64_t>(wanted_parts, 1, max_parts));
   const std::uint64_t wanted_slices =
       ceil_div(chunk_bytes, parts * std::max<std::size_t>(tuning.ring_slice_bytes, 1));
-  const int slices = static_cast<int>(std::clamp<std::uint64_t>(wanted_slices, 1, kMaxSlices));
+  const int max_slices =
+      tuning.ring_protocol == kernels::RingProtocol::push ? kMaxPushSlices : kMaxPullSlices;
+  const int slices = static_cast<int>(std::clamp<std::uint64_t>(wanted_slices, 1, max_slices));
   return {shape.counts.param, shape.nranks, slices, parts, static_cast<int>(16 / element_bytes)};
 }
 
 class RingAlgorithm final : public HandbuiltAlgorithm {
  public:
   RingAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : peers_(ranks, tuning.peer_timeout_s), tuning_(tuning) {}
+      : peers_(ranks, tuning.peer_timeout_s), tuning_(tuning) {
+    tuning_.validate();
+  }
   ~RingAlgorithm() override {
     // A kernel still waiting on a peer (a failed case) returns now, so freeing its memory below
     // does not wait forever.
@@ -62,18 +71,24 @@ class RingAlgorithm final : public HandbuiltAlgorithm {
       zero_buffers(signals_);  // an aborted launch left counts that no longer agree across ranks
     }
     peers_.clear_abort();
+    const kernels::RingGeometry geometry = choose_geometry(shape, tuning_, peers_.min_sm_count());
+    const bool push = tuning_.ring_protocol == kernels::RingProtocol::push;
+    if (push) ensure_staging(kernels::ring_push_staging_bytes(geometry, tuning_.ring_slots));
 
-    std::vector<void*> sends, recvs, signals;
+    std::vector<void*> sends, recvs, signals, staging;
     for (std::size_t local = 0; local < ranks.size(); ++local) {
+      const int index = peers_.local_index(ranks[local].rank);
       sends.push_back(const_cast<void*>(buffers[local].send));
       recvs.push_back(buffers[local].recv);
-      signals.push_back(signals_[peers_.local_index(ranks[local].rank)].get());
+      signals.push_back(signals_[index].get());
+      staging.push_back(push ? staging_[index].get() : nullptr);
     }
+    // Every process exchanges the same tables in the same order (exchange is collective).
     const auto send_table = peers_.exchange(ranks, sends, shape.nranks);
     const auto recv_table = peers_.exchange(ranks, recvs, shape.nranks);
     const auto signal_table = peers_.exchange(ranks, signals, shape.nranks);
+    const auto staging_table = peers_.exchange(ranks, staging, shape.nranks);
     const bool aligned = all_aligned(send_table) && all_aligned(recv_table);
-    const kernels::RingGeometry geometry = choose_geometry(shape, tuning_, peers_.min_sm_count());
 
     args_.assign(peers_.size(), {});
     for (std::size_t local = 0; local < ranks.size(); ++local) {
@@ -81,10 +96,15 @@ class RingAlgorithm final : public HandbuiltAlgorithm {
       const int previous = (rank - 1 + shape.nranks) % shape.nranks;
       const int next = (rank + 1) % shape.nranks;
       kernels::RingRankArgs& a = args_[peers_.local_index(rank)];
+      a.protocol = tuning_.ring_protocol;
       a.send = buffers[local].send;
       a.recv = buffers[local].recv;
       a.previous_send = send_table[local][previous];
       a.previous_recv = recv_table[local][previous];
+      a.next_recv = recv_table[local][next];
+      a.staging = staging[local];
+      a.next_staging = staging_table[local][next];
+      a.slots = tuning_.ring_slots;
       a.signals = static_cast<kernels::RingSignals*>(signals[local]);
       a.next_signals = static_cast<kernels::RingSignals*>(signal_table[local][next]);
       a.previous_signals = static_cast<kernels::RingSignals*>(signal_table[local][previous]);
@@ -116,13 +136,26 @@ class RingAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
+  void release() override { peers_.release(); }
   void request_abort() noexcept override { peers_.request_abort(); }
   void check_health() const override { peers_.check_health("ring"); }
 
  private:
+  // Grows every local rank's staging buffer to `bytes`. Only between cases: prepare() has
+  // synchronised this process's streams, and across processes the previous case ended with
+  // release() and the runner's barrier, so no kernel still uses the old slots and no peer still
+  // maps them. No message is ever left in a slot when a case ends (every kernel waits for all of
+  // its arrivals), so a new slot size or layout starts clean; the contents need no zeroing.
+  void ensure_staging(std::size_t bytes) {
+    if (!staging_.empty() && staging_.front().bytes() >= bytes) return;
+    staging_.clear();  // free the old slots before allocating the larger ones
+    staging_ = peers_.allocate_zeroed(bytes);
+  }
+
   PeerGroup peers_;  // first: destroyed last, after every buffer below
   HandbuiltTuning tuning_;
   std::vector<DeviceBuffer> signals_;        // kernels::RingSignals per local rank
+  std::vector<DeviceBuffer> staging_;        // push: per local rank, written by its rank - 1
   std::vector<kernels::RingRankArgs> args_;  // per local rank, for the prepared case
 };
 

@@ -52,11 +52,15 @@ std::string_view name_of(LaunchMode mode) {
   }
 }
 
-LaunchEnvironment detect_launch_environment(const EnvironmentLookup& lookup, std::string_view requested,
-                                            bool mpi_built) {
+void check_launcher_name(std::string_view requested) {
   if (requested != "auto" && requested != "single" && requested != "mpi" && requested != "env") {
     throw UsageError(fmt::format("--launcher '{}' is not one of auto, single, mpi, env", requested));
   }
+}
+
+LaunchEnvironment detect_launch_environment(const EnvironmentLookup& lookup, std::string_view requested,
+                                            bool mpi_built) {
+  check_launcher_name(requested);
   LaunchEnvironment environment;
   if (requested == "single") return environment;
 

@@ -11,6 +11,7 @@
 #include "byte_size.hpp"
 #include "collective_registry.hpp"
 #include "errors.hpp"
+#include "launch_environment.hpp"
 
 namespace collbench {
 
@@ -185,9 +186,7 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   app.add_flag("--topology", options.topology, "Print the GPUs, peer access and NVLinks, then exit");
   // Test-only fault injection; the empty group keeps it out of --help.
   app.add_option("--inject-fault", inject_fault)->group("");
-  app.add_option("--launcher", options.launcher,
-                 "auto (detect mpirun/srun/torchrun variables), single (this process drives every GPU), mpi, env")
-      ->capture_default_str();
+  app.add_option("--launcher", options.launcher, kLauncherOptionHelp)->capture_default_str();
   app.add_flag("--list", options.list, "List the cases this command line would run, without touching a GPU");
 
   try {
@@ -227,6 +226,7 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   if (!(options.run.timeout_s > 0)) throw UsageError(fmt::format("--timeout {} must be positive", options.run.timeout_s));
   parse_gpu_counts(options.gpus, 1);  // syntax only; counts are checked against the GPUs later
   if (options.roots != "all") parse_non_negative_int(options.roots, "--root");
+  check_launcher_name(options.launcher);
   return options;
 }
 

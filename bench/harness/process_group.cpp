@@ -13,6 +13,7 @@
 #include "cuda_resources.hpp"
 #include "errors.hpp"
 #include "mpi_bootstrap.hpp"
+#include "process_all_gather.hpp"
 #include "runner.hpp"
 
 namespace collbench {
@@ -32,23 +33,20 @@ int pick_device(int local_rank) {
 
 // Distinct hosts among the world's processes, from an all-gather of host-name hashes.
 int count_nodes(const NcclCommunicator& world, int size) {
-  char name[256] = {};
-  gethostname(name, sizeof(name) - 1);
-  const unsigned long long hash = std::hash<std::string>{}(name);
-  ScopedDevice on(world.device(), world.rank());
   Stream stream(world.device());
-  DeviceBuffer hashes(world.device(), sizeof(hash) * size);
-  CB_CUDA_CHECK(cudaMemcpy(hashes.as<unsigned long long>() + world.rank(), &hash, sizeof(hash), cudaMemcpyHostToDevice));
-  CB_NCCL_CHECK(ncclAllGather(hashes.as<unsigned long long>() + world.rank(), hashes.get(), 1, ncclUint64, world.get(),
-                              stream.get()));
-  CB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-  std::vector<unsigned long long> all(size);
-  CB_CUDA_CHECK(cudaMemcpy(all.data(), hashes.get(), sizeof(hash) * size, cudaMemcpyDeviceToHost));
+  const RankContext context{world.rank(), world.device(), stream.get(), world.get()};
+  std::vector<std::uint64_t> all = all_gather_records(context, this_host_hash(), size, 0);
   std::sort(all.begin(), all.end());
   return static_cast<int>(std::unique(all.begin(), all.end()) - all.begin());
 }
 
 }  // namespace
+
+std::uint64_t this_host_hash() {
+  char name[256] = {};
+  gethostname(name, sizeof(name) - 1);
+  return std::hash<std::string>{}(name);
+}
 
 ProcessGroup::ProcessGroup(const LaunchEnvironment& environment)
     : mode_(environment.mode), rank_(environment.world_rank), size_(environment.world_size) {
@@ -77,11 +75,11 @@ ProcessGroup::~ProcessGroup() {
   if (mode_ == LaunchMode::mpi) mpi_stop();
 }
 
-std::optional<NcclCommunicator> ProcessGroup::split_first(int ranks) {
+std::optional<NcclCommunicator> ProcessGroup::split_first(int ranks, ncclConfig_t* config) {
   ScopedDevice on(device_, rank_);
   ncclComm_t comm = nullptr;
   const int color = rank_ < ranks ? 0 : NCCL_SPLIT_NOCOLOR;
-  CB_NCCL_CHECK(ncclCommSplit(world_->get(), color, rank_, &comm, nullptr));
+  CB_NCCL_CHECK(ncclCommSplit(world_->get(), color, rank_, &comm, config));
   if (!comm) return std::nullopt;
   return std::optional<NcclCommunicator>(std::in_place, comm, device_, rank_);
 }

@@ -3,6 +3,7 @@
 // sub-communicators that GPU-count sweeps use (ncclCommSplit of the world).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -10,6 +11,9 @@
 #include "nccl_communicator.hpp"
 
 namespace collbench {
+
+// This host's name, hashed: processes compare it to learn who shares a node.
+std::uint64_t this_host_hash();
 
 class ProcessGroup {
  public:
@@ -27,7 +31,8 @@ class ProcessGroup {
 
   // The communicator of world ranks [0, ranks) for this process, or nothing when this process's
   // rank is not among them. Collective: every process must call it with the same `ranks`.
-  std::optional<NcclCommunicator> split_first(int ranks);
+  // `config` (e.g. maxCTAs) applies to the new communicator; null inherits the world's.
+  std::optional<NcclCommunicator> split_first(int ranks, ncclConfig_t* config = nullptr);
   void abort() noexcept;
 
  private:

@@ -9,6 +9,7 @@
 
 #include "errors.hpp"
 #include "fill_check.hpp"
+#include "host_collectives.hpp"
 #include "interrupt.hpp"
 #include "nvtx.hpp"
 #include "process_group.hpp"
@@ -130,31 +131,24 @@ void collect_replay_times(Runner::RankSet& set, int replays, int operations_per_
 // All-reduces `values` (length and order identical on every process) over the case's
 // communicator with `op`, on the one local rank's stream.
 template <typename Value, typename Wait>
-void all_reduce_host_values(Runner::RankSet& set, std::vector<Value>& values, ncclDataType_t type, ncclRedOp_t op,
-                            Wait&& wait) {
-  const RankContext& rank = set.contexts().front();
-  ScopedDevice on(rank.device, rank.rank);
-  DeviceBuffer scratch(rank.device, sizeof(Value) * std::max<std::size_t>(values.size(), 1));
-  CB_CUDA_CHECK(cudaMemcpy(scratch.get(), values.data(), sizeof(Value) * values.size(), cudaMemcpyHostToDevice));
-  CB_NCCL_CHECK(ncclAllReduce(scratch.get(), scratch.get(), values.size(), type, op, rank.comm, rank.stream));
-  wait();
-  CB_CUDA_CHECK(cudaMemcpy(values.data(), scratch.get(), sizeof(Value) * values.size(), cudaMemcpyDeviceToHost));
+void all_reduce_host_values(Runner::RankSet& set, std::vector<Value>& values, ncclRedOp_t op, Wait&& wait) {
+  values = all_reduce_host_values<Value>({set.contexts().front()}, {values}, op, wait);
 }
 
 // True when `ok` holds on every process of the case.
 template <typename Wait>
 bool all_processes_agree(Runner::RankSet& set, bool ok, Wait&& wait) {
   std::vector<std::int32_t> flag = {ok ? 1 : 0};
-  all_reduce_host_values(set, flag, ncclInt32, ncclMin, wait);
+  all_reduce_host_values(set, flag, ncclMin, wait);
   return flag.front() == 1;
 }
 
 // Each iteration's time becomes the slowest process's; wrong elements are summed.
 template <typename Wait>
 void combine_across_processes(Runner::RankSet& set, CaseOutcome& outcome, Wait&& wait) {
-  all_reduce_host_values(set, outcome.iteration_us, ncclFloat64, ncclMax, wait);
-  std::vector<std::uint64_t> wrong = {outcome.wrong_elements};
-  all_reduce_host_values(set, wrong, ncclUint64, ncclSum, wait);
+  all_reduce_host_values(set, outcome.iteration_us, ncclMax, wait);
+  std::vector<std::uint64_t> wrong = {static_cast<std::uint64_t>(outcome.wrong_elements)};
+  all_reduce_host_values(set, wrong, ncclSum, wait);
   outcome.wrong_elements = wrong.front();
 }
 
@@ -338,6 +332,9 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     outcome.local_ranks.push_back(rank.rank);
     outcome.local_devices.push_back(rank.device);
   }
+  // Every launch has completed: other processes' memory may be unmapped now, and the combine
+  // below is the barrier after which every process may free what it exported.
+  algorithm.release();
   if (group_) combine_across_processes(set, outcome, wait);
   outcome.status = report::kStatusOk;
   return outcome;

@@ -6,16 +6,13 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <memory>
 
 #include "benchmark_frame.hpp"
 #include "byte_size.hpp"
 #include "errors.hpp"
-#include "launch_environment.hpp"
 #include "link_peak_table.hpp"
-#include "mpi_bootstrap.hpp"
-#include "process_group.hpp"
+#include "process_launch.hpp"
 #include "run_metadata.hpp"
 #include "sweep_plan.hpp"
 #include "topology.hpp"
@@ -36,10 +33,7 @@ void print_header(const RunMetadata& metadata, const RunSettings& settings, std:
                   const ProcessGroup* group, const LaunchEnvironment& environment) {
   fmt::print("# collbench {} | NCCL {} | CUDA runtime {} | driver {} | host {}\n", metadata.collbench_version,
              metadata.nccl_version, metadata.cuda_runtime, metadata.driver, metadata.host);
-  if (group) {
-    fmt::print("# {} processes, one GPU each, on {} node(s) | launcher {} ({} mode) | rank 0 uses GPU {}\n",
-               group->size(), group->nodes(), environment.launcher, name_of(group->mode()), group->device());
-  }
+  if (group) fmt::print("# {}\n", describe_processes(*group, environment));
   for (const GpuInfo& gpu : metadata.topology.gpus) {
     fmt::print("#   GPU {}: {} [{}] {:.1f} GiB, {} SMs\n", gpu.index, gpu.name, gpu.pci_bus_id,
                gpu.memory_bytes / double(1ull << 30), gpu.sm_count);
@@ -67,8 +61,7 @@ int run_session(const Options& options, const SessionFlags& flags) {
     fmt::print("{}", format_topology(probe_topology()));
     return 0;
   }
-  const LaunchEnvironment environment =
-      detect_launch_environment([](const char* name) { return std::getenv(name); }, options.launcher, mpi_built_in());
+  const LaunchEnvironment environment = detect_this_launch(options.launcher);
   if (flags.listing) {
     // A list needs no GPU and no other process: GPU counts are checked against the launch size.
     const int gpus = environment.mode == LaunchMode::single_process ? visible_gpu_count() : environment.world_size;
@@ -81,16 +74,12 @@ int run_session(const Options& options, const SessionFlags& flags) {
 
   const auto start = std::chrono::steady_clock::now();
   const double link_peak_gbps = options.link_peak_path.empty() ? 0 : read_link_peak_gbps(options.link_peak_path);
-  std::unique_ptr<ProcessGroup> group;
-  if (environment.mode != LaunchMode::single_process) group = std::make_unique<ProcessGroup>(environment);
+  std::unique_ptr<ProcessGroup> group = join_processes(environment);
   const std::vector<Case> cases = build_sweep(options, group ? group->size() : visible_gpu_count());
   // With several processes only rank 0 prints and writes the report; every rank measures.
   const bool reporting = !group || group->rank() == 0;
   RunMetadata metadata = collect_run_metadata();
-  if (group) {
-    metadata.launch_mode = std::string(name_of(group->mode()));
-    metadata.nodes = group->nodes();
-  }
+  if (group) record_launch(*group, metadata);
   const RunSettings& settings = options.run;
   if (reporting) print_header(metadata, settings, cases.size(), group.get(), environment);
   Runner runner(settings, group.get());

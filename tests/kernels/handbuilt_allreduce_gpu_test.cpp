@@ -1,7 +1,7 @@
-// The hand-built all-reduce algorithms (ring, ring_sendrecv, oneshot) against NCCL on 2, 3 and 4
-// GPUs: data types x reductions x counts (1, 7, a prime, 1M+3) x in/out of place, unaligned
-// buffers, 2000 back-to-back launches, CUDA graph replays, and stopping a kernel whose peer never
-// comes. Skipped, with the reason, when the GPUs are not there.
+// The hand-built all-reduce algorithms (ring with its push and pull protocols, ring_sendrecv,
+// oneshot) against NCCL on 2, 3 and 4 GPUs: data types x reductions x counts (1, 7, a prime, 1M+3)
+// x in/out of place, unaligned buffers, 2000 back-to-back launches, CUDA graph replays, and
+// stopping a kernel whose peer never comes. Skipped, with the reason, when the GPUs are not there.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,6 +25,22 @@ const std::vector<DataType> kTypes = {DataType::float32, DataType::half,  DataTy
                                       DataType::float64, DataType::int32, DataType::int64};
 const std::vector<ReduceOp> kOps = {ReduceOp::sum, ReduceOp::prod, ReduceOp::max, ReduceOp::min,
                                     ReduceOp::avg};
+
+// `launches` launches back to back, each with fresh inputs, checked and then poisoned as soon as
+// it completes (stream order): the caller reuses the buffers at once. Returns wrong elements.
+unsigned long long launch_with_reused_buffers(GpuRanks& gpus, HandbuiltAlgorithm& algorithm,
+                                              const CaseShape& shape, int launches) {
+  const std::vector<RankBuffers> buffers = gpus.buffers(shape.in_place);
+  algorithm.prepare(gpus.contexts(), buffers, shape);
+  gpus.reset_counters();
+  for (int i = 0; i < launches; ++i) {
+    gpus.fill_inputs(buffers, shape, kSeed + i);
+    algorithm.launch(gpus.contexts(), buffers, shape, 1);
+    gpus.enqueue_check(buffers, shape, kSeed + i);
+    gpus.enqueue_poison(buffers, shape);
+  }
+  return gpus.mismatches();
+}
 
 // Runs one case once and returns what is wrong with it ("" when nothing).
 std::string run_and_compare(GpuRanks& gpus, HandbuiltAlgorithm& algorithm, const CaseShape& shape,
@@ -59,12 +75,27 @@ HandbuiltTuning default_tuning() {
   return HandbuiltTuning{};
 }
 
-// Many small CTAs and slices even for small buffers, to exercise the ring's pipelining.
-HandbuiltTuning fine_ring_tuning() {
+// An algorithm by test label: "ring" is the ring with its default (push) protocol, "ring_pull"
+// the ring with COLLBENCH_RING_PROTOCOL=pull; other labels are algorithm names.
+std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
+                                                   const std::vector<RankContext>& ranks,
+                                                   HandbuiltTuning tuning) {
+  if (label == "ring_pull") {
+    tuning.ring_protocol = kernels::RingProtocol::pull;
+    return make_handbuilt_algorithm("ring", ranks, tuning);
+  }
+  return make_handbuilt_algorithm(label, ranks, tuning);
+}
+
+// Many small CTAs and slices even for small buffers, to exercise the ring's pipelining; push
+// refills each of its 2 staging slots many times per launch.
+HandbuiltTuning fine_ring_tuning(kernels::RingProtocol protocol) {
   HandbuiltTuning tuning;
+  tuning.ring_protocol = protocol;
   tuning.ring_max_ctas = 7;
   tuning.ring_min_part_bytes = 64;
   tuning.ring_slice_bytes = 512;
+  tuning.ring_slots = 2;
   return tuning;
 }
 
@@ -74,7 +105,7 @@ TEST_P(EveryAlgorithm, MatchesNcclForEveryTypeReductionCountAndPlace) {
   const auto& [name, nranks] = GetParam();
   SKIP_WITHOUT_GPUS(nranks);
   GpuRanks gpus(nranks, kLargeCount * 8);
-  auto algorithm = make_handbuilt_algorithm(name, gpus.contexts(), default_tuning());
+  auto algorithm = make_algorithm(name, gpus.contexts(), default_tuning());
   for (DataType type : kTypes) {
     for (ReduceOp op : kOps) {
       for (std::size_t count : {std::size_t{1}, std::size_t{7}, std::size_t{1021}, kLargeCount}) {
@@ -88,26 +119,77 @@ TEST_P(EveryAlgorithm, MatchesNcclForEveryTypeReductionCountAndPlace) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, EveryAlgorithm,
-                         ::testing::Combine(::testing::Values("ring", "ring_sendrecv", "oneshot"),
+                         ::testing::Combine(::testing::Values("ring", "ring_pull", "ring_sendrecv",
+                                                              "oneshot"),
                                             ::testing::Values(2, 3, 4)),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_" +
                                   std::to_string(std::get<1>(info.param)) + "ranks";
                          });
 
-TEST(Ring, FineGeometryManyPartsAndSlices) {
+// Parameter: "push" or "pull" (COLLBENCH_RING_PROTOCOL).
+class RingProtocols : public ::testing::TestWithParam<std::string> {
+ protected:
+  kernels::RingProtocol protocol() const {
+    return GetParam() == "pull" ? kernels::RingProtocol::pull : kernels::RingProtocol::push;
+  }
+};
+
+TEST_P(RingProtocols, FineGeometryManyPartsAndSlices) {
   SKIP_WITHOUT_GPUS(3);
   GpuRanks gpus(3, kLargeCount * 8);
-  auto ring = make_handbuilt_algorithm("ring", gpus.contexts(), fine_ring_tuning());
+  auto ring = make_handbuilt_algorithm("ring", gpus.contexts(), fine_ring_tuning(protocol()));
   for (DataType type : {DataType::float32, DataType::half, DataType::int64}) {
     for (ReduceOp op : {ReduceOp::sum, ReduceOp::avg}) {
       for (std::size_t count :
            {std::size_t{7}, std::size_t{1021}, std::size_t{65537}, kLargeCount}) {
-        const CaseShape shape = all_reduce_shape(type, op, count, 3, false);
-        EXPECT_EQ(run_and_compare(gpus, *ring, shape), "")
-            << describe(shape, "ring (fine geometry)");
+        for (bool in_place : {false, true}) {
+          const CaseShape shape = all_reduce_shape(type, op, count, 3, in_place);
+          EXPECT_EQ(run_and_compare(gpus, *ring, shape), "")
+              << describe(shape, "ring " + GetParam() + " (fine geometry)");
+        }
       }
     }
+  }
+}
+
+// Four ranks and two slots: a slot's reuse is ordered by the credit alone (slots <= n - 2,
+// README.md), with many slices per launch and launches back to back.
+TEST_P(RingProtocols, FourRanksTwoSlotsManySlices) {
+  SKIP_WITHOUT_GPUS(4);
+  GpuRanks gpus(4, kLargeCount * 8);
+  auto ring = make_handbuilt_algorithm("ring", gpus.contexts(), fine_ring_tuning(protocol()));
+  for (bool in_place : {false, true}) {
+    const CaseShape shape =
+        all_reduce_shape(DataType::int32, ReduceOp::sum, kLargeCount, 4, in_place);
+    EXPECT_EQ(run_and_compare(gpus, *ring, shape), "") << describe(shape, "ring");
+    EXPECT_EQ(launch_with_reused_buffers(gpus, *ring, shape, 50), 0u)
+        << (in_place ? "in place" : "out of place");
+    ring->check_health();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ring, RingProtocols, ::testing::Values("push", "pull"),
+                         [](const auto& info) { return info.param; });
+
+// Both protocols reduce each chunk once, in the same ring order: their outputs are bitwise equal.
+TEST(Ring, PushAndPullAreBitwiseIdentical) {
+  SKIP_WITHOUT_GPUS(3);
+  GpuRanks gpus(3, kLargeCount * 8);
+  auto push = make_algorithm("ring", gpus.contexts(), default_tuning());
+  auto pull = make_algorithm("ring_pull", gpus.contexts(), default_tuning());
+  for (DataType type : {DataType::float32, DataType::bfloat16}) {
+    const CaseShape shape = all_reduce_shape(type, ReduceOp::sum, kLargeCount, 3, false);
+    const std::vector<RankBuffers> buffers = gpus.buffers(false);
+    std::vector<std::vector<std::vector<unsigned char>>> outputs;
+    for (HandbuiltAlgorithm* algorithm : {push.get(), pull.get()}) {
+      gpus.fill_inputs(buffers, shape, kSeed);
+      algorithm->prepare(gpus.contexts(), buffers, shape);
+      algorithm->launch(gpus.contexts(), buffers, shape, 1);
+      outputs.push_back(gpus.read_outputs(buffers, shape));
+      algorithm->check_health();
+    }
+    EXPECT_TRUE(outputs[0] == outputs[1]) << name_of(type);
   }
 }
 
@@ -115,8 +197,8 @@ TEST(Ring, FineGeometryManyPartsAndSlices) {
 TEST(AllAlgorithms, UnalignedBuffers) {
   SKIP_WITHOUT_GPUS(2);
   GpuRanks gpus(2, kLargeCount * 8);
-  for (const char* name : {"ring", "ring_sendrecv", "oneshot"}) {
-    auto algorithm = make_handbuilt_algorithm(name, gpus.contexts(), default_tuning());
+  for (const char* name : {"ring", "ring_pull", "ring_sendrecv", "oneshot"}) {
+    auto algorithm = make_algorithm(name, gpus.contexts(), default_tuning());
     for (DataType type : {DataType::float32, DataType::half}) {
       for (bool in_place : {false, true}) {
         const CaseShape shape = all_reduce_shape(type, ReduceOp::sum, 100003, 2, in_place);
@@ -138,7 +220,7 @@ TEST_P(Repeated, TwoThousandBackToBackLaunches) {
   SKIP_WITHOUT_GPUS(2);
   const int nranks = ranks_for_stress();
   GpuRanks gpus(nranks, 262147 * 4);
-  auto algorithm = make_handbuilt_algorithm(GetParam(), gpus.contexts(), default_tuning());
+  auto algorithm = make_algorithm(GetParam(), gpus.contexts(), default_tuning());
   const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::max, 262147, nranks, true);
   const std::vector<RankBuffers> buffers = gpus.buffers(true);
   gpus.fill_inputs(buffers, shape, kSeed);
@@ -157,18 +239,9 @@ TEST_P(Repeated, TwoThousandLaunchesWithBuffersReusedAtOnce) {
   SKIP_WITHOUT_GPUS(2);
   const int nranks = ranks_for_stress();
   GpuRanks gpus(nranks, 262147 * 4);
-  auto algorithm = make_handbuilt_algorithm(GetParam(), gpus.contexts(), default_tuning());
+  auto algorithm = make_algorithm(GetParam(), gpus.contexts(), default_tuning());
   const CaseShape shape = all_reduce_shape(DataType::int32, ReduceOp::sum, 262147, nranks, false);
-  const std::vector<RankBuffers> buffers = gpus.buffers(false);
-  algorithm->prepare(gpus.contexts(), buffers, shape);
-  gpus.reset_counters();
-  for (std::uint64_t i = 0; i < 2000; ++i) {
-    gpus.fill_inputs(buffers, shape, kSeed + i);
-    algorithm->launch(gpus.contexts(), buffers, shape, 1);
-    gpus.enqueue_check(buffers, shape, kSeed + i);
-    gpus.enqueue_poison(buffers, shape);
-  }
-  EXPECT_EQ(gpus.mismatches(), 0u);
+  EXPECT_EQ(launch_with_reused_buffers(gpus, *algorithm, shape, 2000), 0u);
   algorithm->check_health();
 }
 
@@ -208,7 +281,7 @@ TEST_P(Repeated, GraphOfTenLaunchesReplayedFiftyTimes) {
   SKIP_WITHOUT_GPUS(2);
   const int nranks = ranks_for_stress();
   GpuRanks gpus(nranks, 262147 * 4);
-  auto algorithm = make_handbuilt_algorithm(GetParam(), gpus.contexts(), default_tuning());
+  auto algorithm = make_algorithm(GetParam(), gpus.contexts(), default_tuning());
   const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 262147, nranks, false);
   const std::vector<RankBuffers> buffers = gpus.buffers(false);
   gpus.fill_inputs(buffers, shape, kSeed);
@@ -243,7 +316,7 @@ TEST_P(Repeated, GraphOfTenLaunchesReplayedFiftyTimes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, Repeated,
-                         ::testing::Values("ring", "ring_sendrecv", "oneshot"),
+                         ::testing::Values("ring", "ring_pull", "ring_sendrecv", "oneshot"),
                          [](const auto& info) { return info.param; });
 
 class PeerKernels : public ::testing::TestWithParam<std::string> {};
@@ -255,7 +328,7 @@ TEST_P(PeerKernels, HangOnAMissingPeerEndsWhenAborted) {
   GpuRanks gpus(2, 4096 * 4);
   HandbuiltTuning tuning;
   tuning.peer_timeout_s = 0;  // only the abort may end the wait
-  auto algorithm = make_handbuilt_algorithm(GetParam(), gpus.contexts(), tuning);
+  auto algorithm = make_algorithm(GetParam(), gpus.contexts(), tuning);
   const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 4096, 2, false);
   const std::vector<RankBuffers> buffers = gpus.buffers(false);
   gpus.fill_inputs(buffers, shape, kSeed);
@@ -281,7 +354,7 @@ TEST_P(PeerKernels, HangOnAMissingPeerEndsAtTheTimeout) {
   GpuRanks gpus(2, 4096 * 4);
   HandbuiltTuning tuning;
   tuning.peer_timeout_s = 0.2;
-  auto algorithm = make_handbuilt_algorithm(GetParam(), gpus.contexts(), tuning);
+  auto algorithm = make_algorithm(GetParam(), gpus.contexts(), tuning);
   const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 4096, 2, false);
   const std::vector<RankBuffers> buffers = gpus.buffers(false);
   gpus.fill_inputs(buffers, shape, kSeed);
@@ -297,7 +370,7 @@ TEST_P(PeerKernels, HangOnAMissingPeerEndsAtTheTimeout) {
   EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << "after the timeout";
 }
 
-INSTANTIATE_TEST_SUITE_P(Algorithms, PeerKernels, ::testing::Values("ring", "oneshot"),
+INSTANTIATE_TEST_SUITE_P(Algorithms, PeerKernels, ::testing::Values("ring", "ring_pull", "oneshot"),
                          [](const auto& info) { return info.param; });
 
 TEST(Oneshot, LargeMessagesAreSkippedWithAReason) {
@@ -310,15 +383,6 @@ TEST(Oneshot, LargeMessagesAreSkippedWithAReason) {
   EXPECT_EQ(oneshot->unsupported_reason(
                 all_reduce_shape(DataType::float32, ReduceOp::sum, 1024, 2, false)),
             "");
-}
-
-TEST(PeerKernelsAcrossProcesses, AreSkippedUntilTheIpcPathExists) {
-  SKIP_WITHOUT_GPUS(1);
-  GpuRanks gpus(1, 16);
-  auto ring = make_handbuilt_algorithm("ring", gpus.contexts(), default_tuning());
-  const std::string why =
-      ring->unsupported_reason(all_reduce_shape(DataType::float32, ReduceOp::sum, 1024, 2, false));
-  EXPECT_NE(why.find("must be in this process"), std::string::npos) << why;
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ class TuningEnvironment : public ::testing::Test {
  protected:
   void TearDown() override {
     for (const char* name :
-         {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S"}) {
+         {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S",
+          "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS"}) {
       unsetenv(name);
     }
   }
@@ -61,6 +62,34 @@ TEST_F(TuningEnvironment, DefaultsWhenUnset) {
   const HandbuiltTuning tuning = HandbuiltTuning::from_environment();
   EXPECT_EQ(tuning.ring_max_ctas, HandbuiltTuning{}.ring_max_ctas);
   EXPECT_EQ(tuning.peer_timeout_s, HandbuiltTuning{}.peer_timeout_s);
+  EXPECT_EQ(tuning.ring_protocol, kernels::RingProtocol::push);
+  EXPECT_EQ(tuning.ring_slots, HandbuiltTuning{}.ring_slots);
+}
+
+TEST_F(TuningEnvironment, RingProtocolAndSlots) {
+  setenv("COLLBENCH_RING_PROTOCOL", "pull", 1);
+  setenv("COLLBENCH_RING_SLOTS", "16", 1);
+  HandbuiltTuning tuning = HandbuiltTuning::from_environment();
+  EXPECT_EQ(tuning.ring_protocol, kernels::RingProtocol::pull);
+  EXPECT_EQ(tuning.ring_slots, 16);
+  setenv("COLLBENCH_RING_PROTOCOL", "push", 1);
+  EXPECT_EQ(HandbuiltTuning::from_environment().ring_protocol, kernels::RingProtocol::push);
+
+  setenv("COLLBENCH_RING_PROTOCOL", "both", 1);
+  try {
+    HandbuiltTuning::from_environment();
+    ADD_FAILURE() << "expected a UsageError";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("COLLBENCH_RING_PROTOCOL=both"), std::string::npos)
+        << error.what();
+  }
+  unsetenv("COLLBENCH_RING_PROTOCOL");
+  for (const char* bad : {"1", "3", "128"}) {
+    setenv("COLLBENCH_RING_SLOTS", bad, 1);
+    EXPECT_THROW(HandbuiltTuning::from_environment(), UsageError) << bad << " slots";
+  }
+  tuning.ring_slots = 6;  // explicit tuning is checked too
+  EXPECT_THROW(tuning.validate(), UsageError);
 }
 
 TEST_F(TuningEnvironment, ValuesAreRead) {

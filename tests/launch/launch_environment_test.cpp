@@ -79,6 +79,16 @@ TEST(LaunchEnvironment, TorchrunUsesNcclBootstrap) {
   expect_error({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "0"}}, "NCCL_COMM_ID");
 }
 
+TEST(LaunchEnvironment, LauncherNamesAreCheckedAlone) {
+  for (const char* name : {"auto", "single", "mpi", "env"}) EXPECT_NO_THROW(check_launcher_name(name));
+  try {
+    check_launcher_name("torchrun");
+    ADD_FAILURE() << "accepted";
+  } catch (const UsageError& error) {
+    EXPECT_EQ(std::string(error.what()), "--launcher 'torchrun' is not one of auto, single, mpi, env");
+  }
+}
+
 TEST(LaunchEnvironment, InconsistentVariablesAreOneLineErrors) {
   expect_error({{"RANK", "2"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "0"}, {"MASTER_ADDR", "x"}}, "RANK=2 is not below");
   expect_error({{"RANK", "x"}, {"WORLD_SIZE", "2"}}, "RANK='x'");

@@ -111,6 +111,16 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--bogus"}, "--bogus");
 }
 
+TEST(DpOptions, LauncherIsCheckedWhileParsing) {
+  EXPECT_EQ(parse({}).launcher, "auto");
+  for (const char* launcher : {"auto", "single", "mpi", "env"}) {
+    EXPECT_EQ(parse({"--launcher", launcher}).launcher, launcher);
+  }
+  // Rejected before anything reads the environment, as one line naming the value.
+  expect_usage_error({"--launcher", "srun"}, "--launcher 'srun'");
+  expect_usage_error({"--launcher", ""}, "--launcher ''");
+}
+
 TEST(DpOptions, HelpIsNotAnError) {
   EXPECT_THROW(parse({"--help"}), HelpRequested);
 }

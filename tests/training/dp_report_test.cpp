@@ -22,7 +22,7 @@ StepOutcome measured() {
   m.bus_bytes = 268435456 * 1.5;
   m.parameters = 134250496;
   m.memory = {256ull << 20, 256ull << 20, 1024ull << 20};
-  m.fused_epilogues = true;
+  m.epilogues = "fused";
   outcome.efficiency = 0.9;
   return outcome;
 }

@@ -27,6 +27,9 @@ expect_usage_error "--width 100" --width 100 --list
 expect_usage_error "--algo nosuch" --algo nosuch --list
 expect_usage_error "--layers" --layers many --list
 expect_usage_error "--bogus" --bogus
+expect_usage_error "--launcher 'srun'" --launcher srun --list
+# A launcher asked for but absent from the environment.
+expect_usage_error "--launcher env: no launcher variables" --list --launcher env
 
 listing=$("$dpstep" --list -g 1,2,4 --sync sync,overlap,ps,sharded --bucket-mib 4,25,100 2>&1); status=$?
 configs=$(printf '%s\n' "$listing" | grep -c '^dp_step/')
@@ -48,6 +51,24 @@ else
   passed=$((passed + 1))
 fi
 "$dpstep" --help | grep -q -- '--bucket-mib' || { echo "FAIL: --help"; failures=$((failures + 1)); }
+"$dpstep" --help | grep -q -- '--launcher' || { echo "FAIL: --help lacks --launcher"; failures=$((failures + 1)); }
+
+# One process per GPU (torchrun's variables): GPU counts follow the launch size, not the visible
+# GPUs (none here), and only world rank 0 prints.
+torchrun_env=(env WORLD_SIZE=4 MASTER_ADDR=127.0.0.1 MASTER_PORT=29500)
+rank0=$("${torchrun_env[@]}" RANK=0 LOCAL_RANK=0 "$dpstep" --list --sync overlap 2>&1); status=$?
+if [ "$status" -ne 0 ] || [ "$(printf '%s\n' "$rank0" | grep -c '^dp_step/')" -ne 2 ] || \
+   ! printf '%s\n' "$rank0" | grep -q 'ranks:4'; then
+  echo "FAIL: --list as rank 0 of 4 gave exit $status: $rank0"; failures=$((failures + 1))
+else
+  echo "ok: --list as rank 0 of 4 processes lists 1 and 4 ranks"; passed=$((passed + 1))
+fi
+rank1=$("${torchrun_env[@]}" RANK=1 LOCAL_RANK=1 "$dpstep" --list --sync overlap 2>&1); status=$?
+if [ "$status" -ne 0 ] || [ -n "$rank1" ]; then
+  echo "FAIL: --list as rank 1 gave exit $status and printed: $rank1"; failures=$((failures + 1))
+else
+  echo "ok: --list as rank 1 prints nothing"; passed=$((passed + 1))
+fi
 
 echo "dpstep cli: $passed passed, $failures failed"
 [ "$failures" -eq 0 ]
