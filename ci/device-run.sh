@@ -5,6 +5,7 @@
 # Usage: ci/device-run.sh STEP...
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
+#          dp_overlap_grid
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -189,6 +190,21 @@ for want in "$@"; do
               COLLBENCH_RING_SLOTS=$slots "$bin/collbench" --ops all_reduce --algo ring -b 64M -e 4G -f 4 -g 4 \
               --in-place out -c 0 --csv "$work/reports/ring_protocols/push_c${ctas}_s${slice}_k${slots}.csv"
           done
+        done
+      done ;;
+    dp_overlap_grid)
+      # How many SMs communication takes while it overlaps backward: ring CTAs and NCCL's maxCTAs,
+      # each with and without backward GEMMs sized for fewer SMs (overlap, 25 MiB, 1 and 4 GPUs).
+      mkdir -p "$work/reports/dp_overlap_grid"
+      for margin in 0 16; do
+        for ctas in 8 16 32; do
+          step "dp_ring_c${ctas}_m${margin}" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench_dpstep" -g 1,4 \
+            --sync overlap --bucket-mib 25 --algo ring --gemm-sm-margin $margin \
+            --csv "$work/reports/dp_overlap_grid/ring_c${ctas}_m${margin}.csv"
+        done
+        for ctas in 8 16; do
+          step "dp_nccl_c${ctas}_m${margin}" "$bin/collbench_dpstep" -g 1,4 --sync overlap --bucket-mib 25 --algo nccl \
+            --nccl-max-ctas $ctas --gemm-sm-margin $margin --csv "$work/reports/dp_overlap_grid/nccl_c${ctas}_m${margin}.csv"
         done
       done ;;
     dp_profile)
