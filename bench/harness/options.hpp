@@ -21,10 +21,7 @@ struct Options {
   std::size_t max_bytes = 128u << 20;
   double step_factor = 2.0;    // used when step_bytes == 0
   std::size_t step_bytes = 0;  // -i: arithmetic steps instead of a factor
-  std::string gpus = "all";    // A rank number or count; throws UsageError naming `what` and the text when it is not one.
-int parse_non_negative_int(const std::string& text, std::string_view what);
-
-// "2,4", "1-4", "all"
+  std::string gpus = "all";    // "2,4", "1-4", "all"
   std::vector<DataType> types = {DataType::float32};
   std::vector<ReduceOp> reduce_ops = {ReduceOp::sum};
   std::string roots = "0";  // a rank or "all"
