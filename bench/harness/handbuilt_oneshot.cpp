@@ -3,11 +3,10 @@
 // grown as cases need, buffers registered per case.
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 #include "errors.hpp"
 #include "handbuilt_algorithms.hpp"
 #include "handbuilt_peer_group.hpp"
+#include "handbuilt_peer_kernel.hpp"
 #include "oneshot_all_reduce.hpp"
 
 namespace collbench {
@@ -20,10 +19,11 @@ std::size_t round_up(std::size_t value, std::size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-class OneshotAlgorithm final : public HandbuiltAlgorithm {
+class OneshotAlgorithm final
+    : public PeerKernelAlgorithm<kernels::OneshotRankArgs, kernels::launch_oneshot_all_reduce> {
  public:
   OneshotAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : peers_(ranks, tuning.peer_timeout_s) {}
+      : PeerKernelAlgorithm(ranks, tuning.peer_timeout_s) {}
   ~OneshotAlgorithm() override { peers_.request_abort(); }  // see RingAlgorithm
 
   std::string_view name() const override { return "oneshot"; }
@@ -76,9 +76,10 @@ class OneshotAlgorithm final : public HandbuiltAlgorithm {
       sends.push_back(const_cast<void*>(buffers[local].send));
       recvs.push_back(buffers[local].recv);
     }
-    const auto scratch_table = peers_.exchange(ranks, scratch, shape.nranks);
-    const auto inbox_table = peers_.exchange(ranks, inbox, shape.nranks);
-    const auto signal_table = peers_.exchange(ranks, signals, shape.nranks);
+    const auto tables = peers_.exchange(ranks, {scratch, inbox, signals}, shape.nranks);
+    const PeerGroup::PeerTable& scratch_table = tables[0];
+    const PeerGroup::PeerTable& inbox_table = tables[1];
+    const PeerGroup::PeerTable& signal_table = tables[2];
     const bool aligned = all_aligned({sends, recvs});
 
     args_.assign(peers_.size(), {});
@@ -104,36 +105,12 @@ class OneshotAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
-  void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
-              const CaseShape& shape, int aggregate) override {
-    if (shape.counts.param == 0) return;
-    for (int repeat = 0; repeat < aggregate; ++repeat) {
-      for (std::size_t local = 0; local < ranks.size(); ++local) {
-        const RankContext& rank = ranks[local];
-        const kernels::OneshotRankArgs& a = args_.at(peers_.local_index(rank.rank));
-        if (a.send != buffers[local].send || a.recv != buffers[local].recv) {
-          throw std::logic_error(fmt::format(
-              "oneshot: rank {} launched with buffers other than prepare()'s", rank.rank));
-        }
-        ScopedDevice on(rank.device, rank.rank);
-        kernels::launch_oneshot_all_reduce(a, rank.stream);
-        CB_CHECK_LAUNCH();
-      }
-    }
-  }
-
-  void release() override { peers_.release(); }
-  void request_abort() noexcept override { peers_.request_abort(); }
-  void check_health() const override { peers_.check_health("oneshot"); }
-
  private:
-  PeerGroup peers_;                    // first: destroyed last, after every buffer below
   std::vector<DeviceBuffer> signals_;  // kernels::OneshotSignals per local rank
   std::vector<DeviceBuffer> scratch_;  // staged kernel: two halves per local rank
   std::size_t scratch_half_bytes_ = 0;
   std::vector<DeviceBuffer>
       inbox_;  // low-latency kernel: kernels::kOneshotInboxBytes per local rank
-  std::vector<kernels::OneshotRankArgs> args_;
 };
 
 }  // namespace

@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 #include "errors.hpp"
@@ -184,34 +184,44 @@ int PeerGroup::local_index(int rank) const {
   throw std::logic_error(fmt::format("rank {} is not driven by this process", rank));
 }
 
-std::vector<std::vector<void*>> PeerGroup::exchange(const std::vector<RankContext>& ranks,
-                                                    const std::vector<void*>& pointers,
-                                                    int nranks) {
-  std::vector<std::vector<void*>> table(ranks.size(), std::vector<void*>(nranks, nullptr));
+std::vector<PeerGroup::PeerTable> PeerGroup::exchange(
+    const std::vector<RankContext>& ranks, const std::vector<std::vector<void*>>& pointer_sets,
+    int nranks) {
+  std::vector<PeerTable> tables(pointer_sets.size(),
+                                PeerTable(ranks.size(), std::vector<void*>(nranks, nullptr)));
   if (!spans_processes_) {
-    for (std::size_t local = 0; local < ranks.size(); ++local) {
-      for (std::size_t owner = 0; owner < ranks.size(); ++owner) {
-        table[local][ranks[owner].rank] = pointers[owner];
+    for (std::size_t set = 0; set < pointer_sets.size(); ++set) {
+      for (std::size_t local = 0; local < ranks.size(); ++local) {
+        for (std::size_t owner = 0; owner < ranks.size(); ++owner) {
+          tables[set][local][ranks[owner].rank] = pointer_sets[set][owner];
+        }
       }
     }
-    return table;
+    return tables;
   }
   const RankContext& rank = ranks.front();
-  ExportedPointer mine{};
+  const std::size_t sets = pointer_sets.size();
+  std::vector<ExportedPointer> mine(sets);
   {
     ScopedDevice on(rank.device, rank.rank);
-    mine = export_pointer(pointers.front());
+    for (std::size_t set = 0; set < sets; ++set) mine[set] = export_pointer(pointer_sets[set].front());
   }
-  const std::vector<ExportedPointer> all = all_gather_records(rank, mine, nranks, timeout_ns_ / 1e9);
+  const std::vector<unsigned char> bytes = all_gather_host_bytes(
+      rank, mine.data(), sets * sizeof(ExportedPointer), nranks, timeout_ns_ / 1e9);
   for (int owner = 0; owner < nranks; ++owner) {
-    if (owner == rank.rank) {
-      table[0][owner] = pointers.front();
-      continue;
+    for (std::size_t set = 0; set < sets; ++set) {
+      if (owner == rank.rank) {
+        tables[set][0][owner] = pointer_sets[set].front();
+        continue;
+      }
+      ExportedPointer theirs;
+      std::memcpy(&theirs, bytes.data() + (owner * sets + set) * sizeof(ExportedPointer),
+                  sizeof(theirs));
+      mappings_.emplace_back(theirs, rank.device, rank.rank);
+      tables[set][0][owner] = mappings_.back().pointer();
     }
-    mappings_.emplace_back(all[owner], rank.device, rank.rank);
-    table[0][owner] = mappings_.back().pointer();
   }
-  return table;
+  return tables;
 }
 
 void PeerGroup::synchronize(const std::vector<RankContext>& ranks) const {

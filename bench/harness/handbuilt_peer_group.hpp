@@ -62,12 +62,14 @@ class PeerGroup {
   int min_sm_count() const { return min_sm_count_; }
 
   // Where every rank's memory appears to each local rank: table[i][rank], for ranks[i], given
-  // `pointers[i]`, ranks[i]'s own (null allowed). One process: UVA and peer access make every
-  // device pointer valid on every GPU, so this is the identity. Separate processes: collective;
-  // every rank exports its pointer as a CUDA IPC handle, the handles are all-gathered through
-  // NCCL, and the others' are mapped here until release(). The kernels only ever see the table.
-  std::vector<std::vector<void*>> exchange(const std::vector<RankContext>& ranks,
-                                           const std::vector<void*>& pointers, int nranks);
+  // `pointers[i]`, ranks[i]'s own (null allowed); one table per set of `pointer_sets`, in order.
+  // One process: UVA and peer access make every device pointer valid on every GPU, so this is the
+  // identity. Separate processes: collective; every rank exports its pointers as CUDA IPC
+  // handles, all of them travel in one NCCL all-gather, and the others' are mapped here until
+  // release(). The kernels only ever see the tables.
+  using PeerTable = std::vector<std::vector<void*>>;
+  std::vector<PeerTable> exchange(const std::vector<RankContext>& ranks,
+                                  const std::vector<std::vector<void*>>& pointer_sets, int nranks);
   // Closes every mapping exchange() opened (CollectiveAlgorithm::release: the caller then passes
   // a barrier across processes before anyone frees what it exported).
   void release() noexcept { mappings_.clear(); }

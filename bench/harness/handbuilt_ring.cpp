@@ -1,14 +1,12 @@
 // "ring": the hand-built NVLink ring all-reduce (kernels/ring_all_reduce.cu) as an all_reduce
 // implementation: flags allocated once, staging slots (push) sized to the largest case so far,
 // buffers registered per case, one kernel per rank.
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <stdexcept>
 
 #include "errors.hpp"
 #include "handbuilt_algorithms.hpp"
 #include "handbuilt_peer_group.hpp"
+#include "handbuilt_peer_kernel.hpp"
 #include "ring_all_reduce.hpp"
 
 namespace collbench {
@@ -44,10 +42,11 @@ kernels::RingGeometry choose_geometry(const CaseShape& shape, const HandbuiltTun
   return {shape.counts.param, shape.nranks, slices, parts, static_cast<int>(16 / element_bytes)};
 }
 
-class RingAlgorithm final : public HandbuiltAlgorithm {
+class RingAlgorithm final
+    : public PeerKernelAlgorithm<kernels::RingRankArgs, kernels::launch_ring_all_reduce> {
  public:
   RingAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : peers_(ranks, tuning.peer_timeout_s), tuning_(tuning) {
+      : PeerKernelAlgorithm(ranks, tuning.peer_timeout_s), tuning_(tuning) {
     tuning_.validate();
   }
   ~RingAlgorithm() override {
@@ -83,11 +82,12 @@ class RingAlgorithm final : public HandbuiltAlgorithm {
       signals.push_back(signals_[index].get());
       staging.push_back(push ? staging_[index].get() : nullptr);
     }
-    // Every process exchanges the same tables in the same order (exchange is collective).
-    const auto send_table = peers_.exchange(ranks, sends, shape.nranks);
-    const auto recv_table = peers_.exchange(ranks, recvs, shape.nranks);
-    const auto signal_table = peers_.exchange(ranks, signals, shape.nranks);
-    const auto staging_table = peers_.exchange(ranks, staging, shape.nranks);
+    // Every process exchanges the same sets in the same order (exchange is collective).
+    const auto tables = peers_.exchange(ranks, {sends, recvs, signals, staging}, shape.nranks);
+    const PeerGroup::PeerTable& send_table = tables[0];
+    const PeerGroup::PeerTable& recv_table = tables[1];
+    const PeerGroup::PeerTable& signal_table = tables[2];
+    const PeerGroup::PeerTable& staging_table = tables[3];
     const bool aligned = all_aligned(send_table) && all_aligned(recv_table);
 
     args_.assign(peers_.size(), {});
@@ -117,29 +117,6 @@ class RingAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
-  void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
-              const CaseShape& shape, int aggregate) override {
-    if (shape.counts.param == 0) return;  // every rank agrees: nothing to exchange
-    for (int repeat = 0; repeat < aggregate; ++repeat) {
-      // Rank-minor order: every rank's kernel of one repeat is queued before the next repeat's.
-      for (std::size_t local = 0; local < ranks.size(); ++local) {
-        const RankContext& rank = ranks[local];
-        const kernels::RingRankArgs& a = args_.at(peers_.local_index(rank.rank));
-        if (a.send != buffers[local].send || a.recv != buffers[local].recv) {
-          throw std::logic_error(
-              fmt::format("ring: rank {} launched with buffers other than prepare()'s", rank.rank));
-        }
-        ScopedDevice on(rank.device, rank.rank);
-        kernels::launch_ring_all_reduce(a, rank.stream);
-        CB_CHECK_LAUNCH();
-      }
-    }
-  }
-
-  void release() override { peers_.release(); }
-  void request_abort() noexcept override { peers_.request_abort(); }
-  void check_health() const override { peers_.check_health("ring"); }
-
  private:
   // Grows every local rank's staging buffer to `bytes`. Only between cases: prepare() has
   // synchronised this process's streams, and across processes the previous case ended with
@@ -152,11 +129,9 @@ class RingAlgorithm final : public HandbuiltAlgorithm {
     staging_ = peers_.allocate_zeroed(bytes);
   }
 
-  PeerGroup peers_;  // first: destroyed last, after every buffer below
   HandbuiltTuning tuning_;
   std::vector<DeviceBuffer> signals_;        // kernels::RingSignals per local rank
   std::vector<DeviceBuffer> staging_;        // push: per local rank, written by its rank - 1
-  std::vector<kernels::RingRankArgs> args_;  // per local rank, for the prepared case
 };
 
 }  // namespace
