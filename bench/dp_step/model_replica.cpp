@@ -299,11 +299,10 @@ void ModelReplica::update(std::uint64_t begin, std::uint64_t count, std::uint64_
   const ModelConfig& m = config_.model;
   float* master = master_ ? master_.as<float>() + state_offset : nullptr;
   const kernels::training::SgdStep step{m.learning_rate, m.momentum, gradient_scale};
-  // Many short blocks (no cap) on a normal-priority stream: they fill the SMs the GEMMs leave
-  // instead of holding SMs a GEMM's next blocks need.
+  // On the optimizer stream, of normal priority (dp_trainer.cpp): it yields SMs to the GEMMs.
   kernels::training::launch_sgd_momentum(element_type(m.dtype), element(weights_, begin),
                                          element(gradients_, begin), master,
-                                         velocity_.as<float>() + state_offset, count, step, 0,
+                                         velocity_.as<float>() + state_offset, count, step,
                                          stream);
   CB_CHECK_LAUNCH();
 }

@@ -71,15 +71,16 @@ __global__ void sgd_momentum_kernel(T* weights, const T* gradients, float* maste
 
 void launch_sgd_momentum(ElementType type, void* weights, const void* gradients, float* master,
                          float* velocity, std::uint64_t count, const SgdStep& step,
-                         unsigned max_blocks, cudaStream_t stream) {
+                         cudaStream_t stream) {
   if (count == 0) return;
   with_training_type(type, "sgd_momentum", [&](auto tag) {
     using T = decltype(tag);
     const bool vectorised = aligned_to(weights, sizeof(T) * kPack) &&
                             aligned_to(gradients, sizeof(T) * kPack) && aligned_to(velocity, 16) &&
                             (master == nullptr || aligned_to(master, 16));
-    const unsigned blocks =
-        grid_for(count / kPack + 1, kThreads, max_blocks > 0 ? max_blocks : 4096);
+    // Many short blocks (at most grid_for's 4096): an update overlapping backward fills the SMs
+    // the GEMMs leave instead of holding SMs a GEMM's next blocks need.
+    const unsigned blocks = grid_for(count / kPack + 1, kThreads);
     sgd_momentum_kernel<T><<<blocks, kThreads, 0, stream>>>(
         static_cast<T*>(weights), static_cast<const T*>(gradients), master, velocity, count, step,
         vectorised);

@@ -20,9 +20,8 @@ struct SgdStep {
 // w is read from and written to `master` (float32) when it is not null, and the model copy
 // `weights` is written rounded to `type`; with `master` null, w is read from `weights` itself.
 // Element-wise and deterministic: the same inputs give the same bits on every GPU.
-// `max_blocks` caps the grid (0: up to 4096 blocks, each short-lived).
 void launch_sgd_momentum(ElementType type, void* weights, const void* gradients, float* master,
                          float* velocity, std::uint64_t count, const SgdStep& step,
-                         unsigned max_blocks, cudaStream_t stream);
+                         cudaStream_t stream);
 
 }  // namespace collbench::kernels::training
