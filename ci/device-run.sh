@@ -5,7 +5,7 @@
 # Usage: ci/device-run.sh STEP...
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
-#          dp_overlap_grid
+#          dp_overlap_grid ring_ranks
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -21,10 +21,12 @@ step() {  # step NAME COMMAND...: runs, logs to logs/NAME.log, records exit stat
   local name=$1; shift
   local start=$SECONDS
   echo "=== $name: $*" | tee -a "$work/logs/commands.txt"
-  timeout --signal=TERM "${STEP_TIMEOUT_S:-420}" "$@" >"$work/logs/$name.log" 2>&1
+  timeout --signal=TERM --kill-after=10 "${STEP_TIMEOUT_S:-420}" "$@" >"$work/logs/$name.log" 2>&1
   local status=$?
   summary+=("$name: exit $status in $((SECONDS - start)) s")
   tail -n 25 "$work/logs/$name.log"
+  # After every step, so a run cut short still brings back what finished.
+  tar czf "$out/results.tgz" -C "$work" .
   return 0
 }
 
@@ -191,6 +193,13 @@ for want in "$@"; do
               --in-place out -c 0 --csv "$work/reports/ring_protocols/push_c${ctas}_s${slice}_k${slots}.csv"
           done
         done
+      done ;;
+    ring_ranks)
+      # The push ring with more CTAs at 3 and 4 GPUs, large sizes (3 GPUs plateaued lower at 64).
+      mkdir -p "$work/reports/ring_ranks"
+      for ctas in 96 128; do
+        STEP_TIMEOUT_S=60 step "ring_c${ctas}" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench" --ops all_reduce \
+          --algo nccl,ring -b 1G -e 8G -f 2 -g 3,4 --in-place out -c 0 --csv "$work/reports/ring_ranks/c${ctas}.csv"
       done ;;
     dp_overlap_grid)
       # How many SMs communication takes while it overlaps backward: ring CTAs and NCCL's maxCTAs,

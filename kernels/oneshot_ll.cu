@@ -1,7 +1,7 @@
 // The low-latency one-shot all-reduce (up to 64 KiB): each thread pushes 8 bytes of its input to
-// every peer's inbox as two 8-byte words, each half data and half launch count, written in one
-// store; the peer polls its own memory until the count matches, so data and flag arrive together
-// and no fence or barrier is needed. Then every rank reduces in rank order. README.md, "oneshot".
+// every peer's inbox as two 8-byte words, each half data and half launch count, both written by
+// one 16-byte store; the peer polls its own memory until the counts match, so data and flag
+// arrive together and no fence or barrier is needed. Then every rank reduces in rank order. README.md, "oneshot".
 #include <cstring>
 
 #include "oneshot_all_reduce.hpp"
@@ -32,20 +32,36 @@ __device__ inline std::uint64_t load_unit(const T* send, std::uint64_t unit, std
   return bits;
 }
 
-__device__ inline void store_word(std::uint64_t* word, std::uint32_t data, std::uint32_t launch) {
-  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_system>(*word).store(
-      (static_cast<std::uint64_t>(launch) << 32) | data, cuda::memory_order_relaxed);
+// Both words of a unit in one 16-byte store: a vector access is two 8-byte accesses to the memory
+// model, each single-copy atomic, so a reader sees each word whole (data with its count), and a
+// warp's stores fill whole 32-byte sectors over NVLink instead of half of each.
+__device__ inline void store_words(std::uint64_t* words, std::uint64_t low, std::uint64_t high) {
+  asm volatile("st.relaxed.sys.v2.u64 [%0], {%1, %2};" ::"l"(words), "l"(low), "l"(high)
+               : "memory");
 }
 
-// Spins until `word` carries `launch`; its data half in *data. False when the kernel must stop.
-__device__ __forceinline__ bool wait_word(std::uint64_t* word, std::uint32_t launch,
-                                          const PeerAbort& abort, std::uint32_t* data) {
-  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_system> ref(*word);
+__device__ inline void load_words(std::uint64_t* words, std::uint64_t* low, std::uint64_t* high) {
+  asm volatile("ld.relaxed.sys.v2.u64 {%0, %1}, [%2];"
+               : "=l"(*low), "=l"(*high)
+               : "l"(words)
+               : "memory");
+}
+
+__device__ inline std::uint64_t word_of(std::uint32_t data, std::uint32_t launch) {
+  return (static_cast<std::uint64_t>(launch) << 32) | data;
+}
+
+// Spins until both words carry `launch`; their data halves in *data. False when the kernel must
+// stop.
+__device__ __forceinline__ bool wait_words(std::uint64_t* words, std::uint32_t launch,
+                                           const PeerAbort& abort, std::uint64_t* data) {
   std::uint64_t started_ns = 0;
   for (unsigned polls = 0;; ++polls) {
-    const std::uint64_t value = ref.load(cuda::memory_order_relaxed);
-    if (static_cast<std::uint32_t>(value >> 32) == launch) {
-      *data = static_cast<std::uint32_t>(value);
+    std::uint64_t low = 0, high = 0;
+    load_words(words, &low, &high);
+    if (static_cast<std::uint32_t>(low >> 32) == launch &&
+        static_cast<std::uint32_t>(high >> 32) == launch) {
+      *data = (high << 32) | static_cast<std::uint32_t>(low);
       return true;
     }
     if (polls == 0) started_ns = global_timer_ns();
@@ -93,9 +109,9 @@ __global__ void __launch_bounds__(kMaxThreads) oneshot_low_latency_kernel(Onesho
 #pragma unroll
     for (int peer = 0; peer < kRanks; ++peer) {
       if (peer == args.rank) continue;
-      std::uint64_t* words = inbox_words(args.inbox[peer], parity, args.rank, unit);
-      store_word(words, static_cast<std::uint32_t>(own), launch);
-      store_word(words + 1, static_cast<std::uint32_t>(own >> 32), launch);
+      store_words(inbox_words(args.inbox[peer], parity, args.rank, unit),
+                  word_of(static_cast<std::uint32_t>(own), launch),
+                  word_of(static_cast<std::uint32_t>(own >> 32), launch));
     }
     // Accumulated in rank order 0..n-1 on every rank: bitwise identical results everywhere.
     // (Indexing an array by args.rank would move it to local memory; hence the selects.)
@@ -105,11 +121,8 @@ __global__ void __launch_bounds__(kMaxThreads) oneshot_low_latency_kernel(Onesho
     for (int source = 0; source < kRanks; ++source) {
       std::uint64_t bits = own;
       if (source != args.rank) {
-        std::uint64_t* words = inbox_words(args.inbox[args.rank], parity, source, unit);
-        std::uint32_t low = 0, high = 0;
-        complete = complete && wait_word(words, launch, args.abort, &low) &&
-                   wait_word(words + 1, launch, args.abort, &high);
-        bits = (static_cast<std::uint64_t>(high) << 32) | low;
+        complete = complete && wait_words(inbox_words(args.inbox[args.rank], parity, source, unit),
+                                          launch, args.abort, &bits);
       }
       Unit<T> values;
       std::memcpy(&values, &bits, sizeof(values));
