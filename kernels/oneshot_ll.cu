@@ -1,7 +1,8 @@
 // The low-latency one-shot all-reduce (up to 64 KiB): each thread pushes 8 bytes of its input to
 // every peer's inbox as two 8-byte words, each half data and half launch count, both written by
 // one 16-byte store; the peer polls its own memory until the counts match, so data and flag
-// arrive together and no fence or barrier is needed. Then every rank reduces in rank order. README.md, "oneshot".
+// arrive together and no fence or barrier is needed. Then every rank reduces in rank order.
+// README.md, "oneshot".
 #include <cstring>
 
 #include "oneshot_all_reduce.hpp"
@@ -65,13 +66,7 @@ __device__ __forceinline__ bool wait_words(std::uint64_t* words, std::uint32_t l
       return true;
     }
     if (polls == 0) started_ns = global_timer_ns();
-    if (polls == 0 || (polls & 1023u) != 0) continue;
-    if (read_abort_word(abort.word) != 0) return false;
-    if (abort.timeout_ns != 0 && global_timer_ns() - started_ns > abort.timeout_ns) {
-      cuda::atomic_ref<int, cuda::thread_scope_system>(*abort.word)
-          .store(kAbortTimedOutBase + abort.rank, cuda::memory_order_relaxed);
-      return false;
-    }
+    if (polls != 0 && (polls & 1023u) == 0 && must_stop_waiting(abort, started_ns)) return false;
   }
 }
 

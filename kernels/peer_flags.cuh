@@ -49,6 +49,19 @@ __device__ inline int read_abort_word(int* word) {
   return cuda::atomic_ref<int, cuda::thread_scope_system>(*word).load(cuda::memory_order_relaxed);
 }
 
+// What a spinning wait checks every 1024 polls: true when the host asked to stop, or when the
+// wait that began at `started_ns` has outlasted the timeout (then recorded in the abort word, which
+// tells the host and every other waiting CTA of this process to stop).
+__device__ inline bool must_stop_waiting(const PeerAbort& abort, std::uint64_t started_ns) {
+  if (read_abort_word(abort.word) != 0) return true;
+  if (abort.timeout_ns != 0 && global_timer_ns() - started_ns > abort.timeout_ns) {
+    cuda::atomic_ref<int, cuda::thread_scope_system>(*abort.word)
+        .store(kAbortTimedOutBase + abort.rank, cuda::memory_order_relaxed);
+    return true;
+  }
+  return false;
+}
+
 // Spins until the count at `flag` reaches `target` (wrap-safe); returns the count seen, in
 // *seen, and true, or false when the kernel must stop. The abort word lives in host memory (a
 // PCIe round trip), so it is read only every 1024 polls: a wait that ends quickly never pays it.
@@ -66,14 +79,7 @@ __device__ __forceinline__ bool wait_flag(std::uint32_t* flag, std::uint32_t tar
       *seen = value;
       return true;
     }
-    if ((polls & 1023u) != 0) continue;
-    if (read_abort_word(abort.word) != 0) return false;
-    if (abort.timeout_ns != 0 && global_timer_ns() - started_ns > abort.timeout_ns) {
-      // Tell the host, and every other waiting CTA in this process, to stop.
-      cuda::atomic_ref<int, cuda::thread_scope_system>(*abort.word)
-          .store(kAbortTimedOutBase + abort.rank, cuda::memory_order_relaxed);
-      return false;
-    }
+    if ((polls & 1023u) == 0 && must_stop_waiting(abort, started_ns)) return false;
   }
 }
 
