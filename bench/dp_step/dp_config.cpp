@@ -105,7 +105,8 @@ std::string config_string(const StepConfig& config) {
       fmt::format("layers={};width={};batch={};dtype={};sync={};bucket_mib={};algo={}", m.layers,
                   m.width, m.batch, name_of(m.dtype), name_of(config.scheme),
                   uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo);
-  if (m.dtype == DataType::bfloat16 && !m.master_weights) text += ";master_weights=0";
+  if (m.dtype == DataType::bfloat16)
+    text += m.master_weights ? ";optimizer=fp32_master" : ";optimizer=bf16";
   if (m.epilogue != EpilogueMode::automatic)
     text += fmt::format(";epilogue={}", name_of(m.epilogue));
   if (config.nccl_max_ctas > 0) text += fmt::format(";nccl_max_ctas={}", config.nccl_max_ctas);

@@ -37,9 +37,11 @@ struct ModelConfig {
   float learning_rate = 0.01f;
   float momentum = 0.9f;
   std::uint64_t seed = 1;
-  // bfloat16 only: the optimizer keeps float32 master weights (mixed precision as in Megatron
-  // and DeepSpeed); without them the update rounds straight into the bfloat16 weights.
-  bool master_weights = true;
+  // bfloat16 only: the optimizer keeps float32 master weights and float32 momentum (mixed
+  // precision as in Megatron and DeepSpeed). Without them (the default, what PyTorch's SGD does
+  // for a bfloat16 model) weights and momentum are bfloat16 and the update, computed in float32,
+  // rounds into them.
+  bool master_weights = false;
   EpilogueMode epilogue = EpilogueMode::automatic;
 };
 
@@ -59,9 +61,11 @@ struct StepConfig {
 // Bytes of the bucket cap; 0 means one bucket holding every gradient (sync).
 std::uint64_t bucket_cap_bytes(const StepConfig& config);
 
-// "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl", then, only
-// when they differ from the defaults and in this order: master_weights, epilogue, nccl_max_ctas,
-// gemm_sm_margin, lr, momentum. The rank count is not part of it: rows of one config at several
+// "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl", then for
+// bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
+// state could be bfloat16 have neither, so they never pair with these), then, only when they
+// differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin, lr,
+// momentum. The rank count is not part of it: rows of one config at several
 // rank counts share it, which is what weak-scaling efficiency is computed over.
 std::string config_string(const StepConfig& config);
 

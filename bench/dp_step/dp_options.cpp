@@ -64,7 +64,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   std::vector<std::string> sync_names = {"sync", "overlap"};
   std::string dtype_name = "bfloat16";
   std::string epilogue_name = "auto";
-  bool no_master_weights = false;
 
   CLI::App app{"collbench_dpstep: data-parallel training-step benchmark (MLP, gradient all-reduce)",
                "collbench_dpstep"};
@@ -97,8 +96,9 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   app.add_option("--epilogue", epilogue_name,
                  "bias/ReLU: auto, fused (cuBLASLt epilogues) or unfused")
       ->capture_default_str();
-  app.add_flag("--no-master-weights", no_master_weights,
-               "bfloat16: update the bf16 weights without fp32 masters");
+  app.add_flag("--master-weights,!--no-master-weights", o.model.master_weights,
+               "bfloat16: float32 master weights and momentum (default: bf16 weights and momentum, "
+               "as PyTorch's SGD on a bf16 model)");
   app.add_option("--nccl-max-ctas", o.nccl_max_ctas,
                  "NCCL maxCTAs for the communicators (0: NCCL's choice)")
       ->capture_default_str();
@@ -122,7 +122,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
 
   o.model.dtype = parse_data_type(dtype_name);
   o.model.epilogue = parse_epilogue_mode(epilogue_name);
-  o.model.master_weights = !no_master_weights;
   o.schemes.clear();
   for (const std::string& name : sync_names) o.schemes.push_back(parse_sync_scheme(name));
   o.schemes = deduplicated(o.schemes);

@@ -50,7 +50,9 @@ void DpSession::print_header(const std::vector<StepConfig>& plan,
       metadata_.collbench_version.c_str(), m.layers, m.width, m.batch,
       std::string(name_of(m.dtype)).c_str(), layout.parameter_count() / 1e6,
       mib_text(layout.parameter_count() * element_bytes).c_str(), m.momentum, m.learning_rate,
-      m.dtype == DataType::bfloat16 && m.master_weights ? ", float32 master weights" : "");
+      m.dtype != DataType::bfloat16 ? ""
+      : m.master_weights            ? ", float32 master weights and momentum"
+                                    : ", bfloat16 weights and momentum");
   std::fprintf(
       table_,
       "# %s, %zu GPU(s) visible, driver %s, CUDA %s, NCCL %s; %zu configurations, %d+%d steps per "

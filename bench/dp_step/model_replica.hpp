@@ -83,6 +83,7 @@ class ModelReplica {
   std::int64_t mask_ld_;           // ReLU mask leading dimension in bits
 
   DeviceBuffer weights_, gradients_, master_, velocity_;
+  DataType velocity_type_;  // float32 beside master weights, else the model's dtype
   std::vector<DeviceBuffer> activations_;  // X_0 .. X_L (X_L is the output)
   std::vector<DeviceBuffer> masks_;        // ReLU bit masks of layers 0 .. L-2 (Fusion::all only)
   DeviceBuffer output_gradients_[2];       // dZ ping-pong

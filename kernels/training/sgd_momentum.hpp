@@ -1,5 +1,6 @@
 // Host API of the SGD-with-momentum update (PyTorch's torch.optim.SGD semantics, no dampening,
-// no weight decay), optionally on float32 master weights.
+// no weight decay), optionally on float32 master weights, with the momentum in float32 or in the
+// weights' own type.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -16,12 +17,15 @@ struct SgdStep {
   float gradient_scale;  // multiplies the gradient first: 1, or 1/n after a sum all-reduce
 };
 
-// For i in [0, count): v = momentum * v + gradient_scale * g;  w = w - learning_rate * v.
-// w is read from and written to `master` (float32) when it is not null, and the model copy
-// `weights` is written rounded to `type`; with `master` null, w is read from `weights` itself.
-// Element-wise and deterministic: the same inputs give the same bits on every GPU.
+// For i in [0, count): v = momentum * v + gradient_scale * g;  w = w - learning_rate * v,
+// computed in float32. w is read from and written to `master` (float32) when it is not null, and
+// the model copy `weights` is written rounded to `type`; with `master` null, w is read from
+// `weights` itself. `velocity` holds `velocity_type` elements: float32, or `type` (then v is
+// rounded to it after each step, as PyTorch keeps a bfloat16 parameter's momentum); any other
+// type throws std::invalid_argument. Element-wise and deterministic: the same inputs give the
+// same bits on every GPU.
 void launch_sgd_momentum(ElementType type, void* weights, const void* gradients, float* master,
-                         float* velocity, std::uint64_t count, const SgdStep& step,
-                         cudaStream_t stream);
+                         void* velocity, ElementType velocity_type, std::uint64_t count,
+                         const SgdStep& step, cudaStream_t stream);
 
 }  // namespace collbench::kernels::training

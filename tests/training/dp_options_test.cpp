@@ -155,7 +155,8 @@ TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
   StepConfig config;
   config.ranks = 4;
   EXPECT_EQ(config_string(config),
-            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl");
+            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
+            "optimizer=bf16");
   config.scheme = SyncScheme::sync;
   config.model.dtype = DataType::float32;
   config.bucket_mib = 0.5;
@@ -163,11 +164,11 @@ TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
             "layers=8;width=4096;batch=2048;dtype=float;sync=sync;bucket_mib=0;algo=nccl");
   config.scheme = SyncScheme::sharded;
   config.model.dtype = DataType::bfloat16;
-  config.model.master_weights = false;
+  config.model.master_weights = true;
   config.nccl_max_ctas = 16;
   EXPECT_EQ(config_string(config),
             "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=sharded;bucket_mib=0.5;algo=nccl;"
-            "master_weights=0;"
+            "optimizer=fp32_master;"
             "nccl_max_ctas=16");
   EXPECT_EQ(benchmark_name(config), "dp_step/sharded/bucket_mib:0.5/algo:nccl/ranks:4");
 }

@@ -58,7 +58,8 @@ TEST(DpReport, RowFollowsTheSchema) {
   EXPECT_EQ(row.launch_mode, "single_process");
   EXPECT_EQ(row.host, "node1");
   EXPECT_EQ(row.config,
-            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl");
+            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
+            "optimizer=bf16");
   EXPECT_DOUBLE_EQ(row.time_us_mean, 3000);
   EXPECT_DOUBLE_EQ(row.time_us_p50, 2990);
   EXPECT_DOUBLE_EQ(row.time_us_p99, 3300);

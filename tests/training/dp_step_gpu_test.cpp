@@ -208,7 +208,8 @@ TEST(DpStepGpu, TooManyRanksIsUnsupported) {
 TEST(DpStepGpu, ShardingDividesOptimizerStateAndPsKeepsItOnRankZero) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = visible_gpu_count() >= 4 ? 4 : 2;
-  const StepConfig overlap = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+  StepConfig overlap = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+  overlap.model.master_weights = true;
   StepConfig sharded = overlap;
   sharded.scheme = SyncScheme::sharded;
   StepConfig ps = overlap;
@@ -225,6 +226,15 @@ TEST(DpStepGpu, ShardingDividesOptimizerStateAndPsKeepsItOnRankZero) {
   EXPECT_DOUBLE_EQ(a.bus_bytes(), a.layout().total_bytes() * 2.0 * (ranks - 1) / ranks);
   EXPECT_DOUBLE_EQ(s.bus_bytes(),
                    a.bus_bytes() * s.layout().total_bytes() / a.layout().total_bytes());
+  // Without master weights the momentum is bfloat16: 2 bytes per element.
+  StepConfig plain = overlap;
+  plain.model.master_weights = false;
+  StepConfig plain_sharded = sharded;
+  plain_sharded.model.master_weights = false;
+  const DataParallelTrainer b(plain, communicators(ranks));
+  const DataParallelTrainer t(plain_sharded, communicators(ranks));
+  EXPECT_EQ(b.memory().optimizer_bytes, b.layout().total_elements() * 2);
+  EXPECT_EQ(t.memory().optimizer_bytes * ranks, t.layout().total_elements() * 2);
 }
 
 // What one rank of a one-process-per-GPU launch computes.
