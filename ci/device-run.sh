@@ -5,7 +5,7 @@
 # Usage: ci/device-run.sh STEP...
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
-#          dp_overlap_grid ring_ranks
+#          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -138,6 +138,15 @@ for want in "$@"; do
         --csv "$work/reports/$machine/dp_step.csv"
       step dpstep_schemes "$bin/collbench_dpstep" -g 1,2,4 --sync ps,sharded --bucket-mib 25 --check \
         --csv "$work/reports/$machine/dp_step_schemes.csv" ;;
+    dpstep_local)
+      # The training step on 1 GPU and every GPU of this machine (any count): the default
+      # (bfloat16 optimizer state) with NCCL and the ring, sync and overlap, and float32 master weights.
+      n=$(nvidia-smi -L | wc -l)
+      mkdir -p "$work/reports/$machine"
+      STEP_TIMEOUT_S=120 step dpstep_local "$bin/collbench_dpstep" -g "1,$n" --sync sync,overlap --bucket-mib 25 \
+        --algo nccl,ring --csv "$work/reports/$machine/dp_step.csv"
+      STEP_TIMEOUT_S=90 step dpstep_local_master "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25 \
+        --algo nccl --master-weights --csv "$work/reports/$machine/dp_step_master.csv" ;;
     dpstep_mpi)
       # The training step with one process per GPU under mpirun (compare with dp_step.csv), its checks
       # for the ps and sharded schemes, then a short torchrun-style launch on NCCL's own bootstrap.
@@ -194,6 +203,43 @@ for want in "$@"; do
           done
         done
       done ;;
+    copy_engine)
+      # The copy-engine all-reduce on every GPU of this machine: its GPU tests (one host thread
+      # drives every rank there), its bandwidth beside NCCL and the ring, and the training step with
+      # it beside NCCL and the ring.
+      n=$(nvidia-smi -L | wc -l)
+      mkdir -p "$work/reports/copy_engine"
+      STEP_TIMEOUT_S=240 step ce_tests "$bin/kernels_gpu_tests" \
+        --gtest_filter='CopyEngine.*:*copy_engine*:AllAlgorithms.*:-*Hang*:*Timeout*'
+      STEP_TIMEOUT_S=120 step ce_tests_hang "$bin/kernels_gpu_tests" --gtest_filter='CopyEngine.*Hang*:*/copy_engine'
+      STEP_TIMEOUT_S=150 step ce_dpstep "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25 \
+        --algo nccl,ring,copy_engine --check --timeout 30 --csv "$work/reports/copy_engine/dp_step.csv"
+      STEP_TIMEOUT_S=150 step ce_algos "$bin/collbench" --ops all_reduce --algo nccl,ring,copy_engine -d float \
+        -b 1M -e 4G -f 4 -g "$(seq -s, 2 "$n")" --in-place out -w 2 -n 10 --timeout 20 \
+        --csv "$work/reports/copy_engine/algos.csv" ;;
+    ce_overlap_grid)
+      # The training step with the copy-engine all-reduce (and the ring at 32 CTAs beside it): its
+      # reduction kernel needs SMs the backward GEMMs hold, so backward GEMMs sized for fewer SMs
+      # (--gemm-sm-margin) are swept with it; overlap, 25 and 100 MiB buckets, 1 and all GPUs.
+      n=$(nvidia-smi -L | wc -l)
+      mkdir -p "$work/reports/ce_overlap_grid"
+      for margin in 0 8 16; do
+        STEP_TIMEOUT_S=90 step "ce_grid_m$margin" "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25,100 \
+          --algo copy_engine --gemm-sm-margin $margin --csv "$work/reports/ce_overlap_grid/copy_engine_m$margin.csv"
+        STEP_TIMEOUT_S=90 step "ring32_grid_m$margin" env COLLBENCH_RING_CTAS=32 "$bin/collbench_dpstep" -g "1,$n" \
+          --sync overlap --bucket-mib 25,100 --algo ring --gemm-sm-margin $margin \
+          --csv "$work/reports/ce_overlap_grid/ring_c32_m$margin.csv"
+      done ;;
+    ce_probe)
+      # Short, bounded runs of the copy-engine all-reduce: one round and many, 2 to 4 GPUs.
+      mkdir -p "$work/reports/probe"
+      for g in 2 3 4; do
+        STEP_TIMEOUT_S=30 step "probe_ce_${g}_one" "$bin/collbench" --ops all_reduce --algo copy_engine -b 4K -e 4M -f 32 \
+          -g $g -w 1 -n 2 --timeout 10 --csv "$work/reports/probe/ce_${g}_one.csv"
+        STEP_TIMEOUT_S=30 step "probe_ce_${g}_rounds" env COLLBENCH_CE_ROUND_BYTES=65536 "$bin/collbench" --ops all_reduce \
+          --algo copy_engine -b 1M -e 1M -g $g -w 1 -n 2 --timeout 10 --csv "$work/reports/probe/ce_${g}_rounds.csv"
+      done
+      STEP_TIMEOUT_S=60 step probe_ce_tests "$bin/kernels_gpu_tests" --gtest_filter='CopyEngine.*:-*Hang*' ;;
     ring_ranks)
       # The push ring with more CTAs at 3 and 4 GPUs, large sizes (3 GPUs plateaued lower at 64).
       mkdir -p "$work/reports/ring_ranks"
@@ -218,11 +264,11 @@ for want in "$@"; do
       done ;;
     dp_profile)
       # Where the 1-GPU training step spends its time: the step with and without float32 master
-      # weights and fused epilogues, then a per-kernel GPU time summary of one eager run.
+      # weights (bfloat16 optimizer state by default) and fused epilogues, then a per-kernel GPU time summary of one eager run.
       nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
       mkdir -p "$work/reports/dp_profile"
-      for variant in default no_master unfused no_master_unfused; do
-        flags=(); [[ $variant == *no_master* ]] && flags+=(--no-master-weights)
+      for variant in default master unfused master_unfused; do
+        flags=(); [[ $variant == *master* ]] && flags+=(--master-weights)
         [[ $variant == *unfused* ]] && flags+=(--epilogue unfused)
         step "dp_profile_$variant" "$bin/collbench_dpstep" -g 1 --sync overlap --bucket-mib 25 "${flags[@]}" \
           --csv "$work/reports/dp_profile/$variant.csv"

@@ -16,6 +16,7 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
     entries.push_back({"ring", OpKind::all_reduce, make_ring_algorithm});
     entries.push_back({"ring_sendrecv", OpKind::all_reduce, make_ring_sendrecv_algorithm});
     entries.push_back({"oneshot", OpKind::all_reduce, make_oneshot_algorithm});
+    entries.push_back({"copy_engine", OpKind::all_reduce, make_copy_engine_algorithm});
     return entries;
   }();
   return registry;

@@ -47,6 +47,8 @@ HandbuiltTuning HandbuiltTuning::from_environment() {
   tuning.ring_slice_bytes = from_env("COLLBENCH_RING_SLICE_BYTES", tuning.ring_slice_bytes);
   tuning.ring_slots = from_env("COLLBENCH_RING_SLOTS", tuning.ring_slots);
   tuning.peer_timeout_s = from_env("COLLBENCH_PEER_TIMEOUT_S", tuning.peer_timeout_s, true);
+  tuning.copy_engine_round_bytes =
+      from_env("COLLBENCH_CE_ROUND_BYTES", tuning.copy_engine_round_bytes);
   tuning.validate();
   return tuning;
 }
@@ -73,14 +75,21 @@ std::unique_ptr<CollectiveAlgorithm> make_oneshot_algorithm(const std::vector<Ra
   return make_oneshot(ranks, HandbuiltTuning::from_environment());
 }
 
+std::unique_ptr<CollectiveAlgorithm> make_copy_engine_algorithm(
+    const std::vector<RankContext>& ranks) {
+  return make_copy_engine(ranks, HandbuiltTuning::from_environment());
+}
+
 std::unique_ptr<HandbuiltAlgorithm> make_handbuilt_algorithm(std::string_view name,
                                                              const std::vector<RankContext>& ranks,
                                                              const HandbuiltTuning& tuning) {
   if (name == "ring") return make_ring(ranks, tuning);
   if (name == "ring_sendrecv") return make_ring_sendrecv(ranks, tuning);
   if (name == "oneshot") return make_oneshot(ranks, tuning);
+  if (name == "copy_engine") return make_copy_engine(ranks, tuning);
   throw UsageError(fmt::format(
-      "unknown hand-built algorithm '{}' (expected ring, ring_sendrecv or oneshot)", name));
+      "unknown hand-built algorithm '{}' (expected ring, ring_sendrecv, oneshot or copy_engine)",
+      name));
 }
 
 }  // namespace collbench

@@ -26,10 +26,13 @@ struct HandbuiltTuning {
   std::size_t ring_slice_bytes = 512 << 10;  // a CTA's piece per slice (pipelining unit), aimed at
   int ring_slots = 8;  // push: staging slots per CTA (a power of two, 2..64), each one piece
   double peer_timeout_s = 30;  // a kernel waiting longer on one peer gives up; 0: never
+  // copy_engine: the buffer moves in rounds of this many bytes, one after another, so staging
+  // holds one round.
+  std::size_t copy_engine_round_bytes = 32 << 20;
 
   // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
   // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
-  // COLLBENCH_PEER_TIMEOUT_S; throws UsageError on a bad value.
+  // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_CE_ROUND_BYTES; throws UsageError on a bad value.
   static HandbuiltTuning from_environment();
   // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
   // 2..64, ring_max_ctas < 1).
@@ -47,17 +50,21 @@ std::unique_ptr<CollectiveAlgorithm> make_ring_algorithm(const std::vector<RankC
 std::unique_ptr<CollectiveAlgorithm> make_ring_sendrecv_algorithm(
     const std::vector<RankContext>& ranks);
 std::unique_ptr<CollectiveAlgorithm> make_oneshot_algorithm(const std::vector<RankContext>& ranks);
+std::unique_ptr<CollectiveAlgorithm> make_copy_engine_algorithm(
+    const std::vector<RankContext>& ranks);
 
 // Each algorithm with explicit tuning (defined in handbuilt_ring.cpp, handbuilt_ring_sendrecv.cpp,
-// handbuilt_oneshot.cpp).
+// handbuilt_oneshot.cpp, handbuilt_copy_engine.cpp).
 std::unique_ptr<HandbuiltAlgorithm> make_ring(const std::vector<RankContext>& ranks,
                                               const HandbuiltTuning& tuning);
 std::unique_ptr<HandbuiltAlgorithm> make_ring_sendrecv(const std::vector<RankContext>& ranks,
                                                        const HandbuiltTuning& tuning);
 std::unique_ptr<HandbuiltAlgorithm> make_oneshot(const std::vector<RankContext>& ranks,
                                                  const HandbuiltTuning& tuning);
+std::unique_ptr<HandbuiltAlgorithm> make_copy_engine(const std::vector<RankContext>& ranks,
+                                                     const HandbuiltTuning& tuning);
 
-// "ring", "ring_sendrecv" or "oneshot" with explicit tuning (tests); throws UsageError otherwise.
+// "ring", "ring_sendrecv", "oneshot" or "copy_engine" with explicit tuning (tests); throws UsageError otherwise.
 std::unique_ptr<HandbuiltAlgorithm> make_handbuilt_algorithm(std::string_view name,
                                                              const std::vector<RankContext>& ranks,
                                                              const HandbuiltTuning& tuning);

@@ -1,6 +1,6 @@
 // The hand-built all-reduce algorithms (ring with its push and pull protocols, ring_sendrecv,
-// oneshot) against NCCL on 2, 3 and 4 GPUs: data types x reductions x counts (1, 7, a prime, 1M+3)
-// x in/out of place, unaligned buffers, 2000 back-to-back launches, CUDA graph replays, and
+// oneshot, copy_engine) against NCCL on 2, 3 and 4 GPUs: data types x reductions x counts (1, 7,
+// a prime, 1M+3) x in/out of place, unaligned buffers, 2000 back-to-back launches, CUDA graph replays, and
 // stopping a kernel whose peer never comes. Skipped, with the reason, when the GPUs are not there.
 #include <gtest/gtest.h>
 
@@ -120,7 +120,7 @@ TEST_P(EveryAlgorithm, MatchesNcclForEveryTypeReductionCountAndPlace) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, EveryAlgorithm,
                          ::testing::Combine(::testing::Values("ring", "ring_pull", "ring_sendrecv",
-                                                              "oneshot"),
+                                                              "oneshot", "copy_engine"),
                                             ::testing::Values(2, 3, 4)),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_" +
@@ -197,7 +197,7 @@ TEST(Ring, PushAndPullAreBitwiseIdentical) {
 TEST(AllAlgorithms, UnalignedBuffers) {
   SKIP_WITHOUT_GPUS(2);
   GpuRanks gpus(2, kLargeCount * 8);
-  for (const char* name : {"ring", "ring_pull", "ring_sendrecv", "oneshot"}) {
+  for (const char* name : {"ring", "ring_pull", "ring_sendrecv", "oneshot", "copy_engine"}) {
     auto algorithm = make_algorithm(name, gpus.contexts(), default_tuning());
     for (DataType type : {DataType::float32, DataType::half}) {
       for (bool in_place : {false, true}) {
@@ -316,24 +316,24 @@ TEST_P(Repeated, GraphOfTenLaunchesReplayedFiftyTimes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, Repeated,
-                         ::testing::Values("ring", "ring_pull", "ring_sendrecv", "oneshot"),
+                         ::testing::Values("ring", "ring_pull", "ring_sendrecv", "oneshot",
+                                           "copy_engine"),
                          [](const auto& info) { return info.param; });
 
 class PeerKernels : public ::testing::TestWithParam<std::string> {};
 
-// Only rank 0 launches: its kernel waits for rank 1 until the host asks it to stop. Afterwards
-// the next prepare() resets the flags and the algorithm works again.
-TEST_P(PeerKernels, HangOnAMissingPeerEndsWhenAborted) {
-  SKIP_WITHOUT_GPUS(2);
-  GpuRanks gpus(2, 4096 * 4);
-  HandbuiltTuning tuning;
+// Only rank 0 launches (`aggregate` times): it waits for rank 1 until the host asks it to stop.
+// Afterwards the next prepare() resets the flags and the algorithm works again.
+void expect_hang_ends_when_aborted(const std::string& name, std::size_t count, int aggregate,
+                                   HandbuiltTuning tuning) {
+  GpuRanks gpus(2, count * 4);
   tuning.peer_timeout_s = 0;  // only the abort may end the wait
-  auto algorithm = make_algorithm(GetParam(), gpus.contexts(), tuning);
-  const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 4096, 2, false);
+  auto algorithm = make_algorithm(name, gpus.contexts(), tuning);
+  const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, count, 2, false);
   const std::vector<RankBuffers> buffers = gpus.buffers(false);
   gpus.fill_inputs(buffers, shape, kSeed);
   algorithm->prepare(gpus.contexts(), buffers, shape);
-  algorithm->launch({gpus.contexts()[0]}, {buffers[0]}, shape, 1);
+  algorithm->launch({gpus.contexts()[0]}, {buffers[0]}, shape, aggregate);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   {
     ScopedDevice on(0, 0);
@@ -346,6 +346,43 @@ TEST_P(PeerKernels, HangOnAMissingPeerEndsWhenAborted) {
   EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(1));
   EXPECT_THROW(algorithm->check_health(), GpuError);
   EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << "after the abort";
+}
+
+TEST_P(PeerKernels, HangOnAMissingPeerEndsWhenAborted) {
+  SKIP_WITHOUT_GPUS(2);
+  expect_hang_ends_when_aborted(GetParam(), 4096, 1, HandbuiltTuning{});
+}
+
+// copy_engine's waits are stream memory operations: an abort must release every queued one,
+// here 3 launches of 5 rounds each.
+TEST(CopyEngine, HangOnAMissingPeerEndsWhenAborted) {
+  SKIP_WITHOUT_GPUS(2);
+  HandbuiltTuning tuning;
+  tuning.copy_engine_round_bytes = 64 << 10;
+  expect_hang_ends_when_aborted("copy_engine", 5 * (16 << 10), 3, tuning);
+}
+
+// Rounds of a few lines, so one launch is hundreds of rounds, driven from this one thread (the
+// lazy-loading hazard of handbuilt_copy_engine.cpp's warm_up); odd counts and up to 3 ranks.
+TEST(CopyEngine, ManySmallRounds) {
+  SKIP_WITHOUT_GPUS(2);
+  const int nranks = std::min(visible_gpu_count(), 3);
+  GpuRanks gpus(nranks, kLargeCount * 8);
+  HandbuiltTuning tuning;
+  tuning.copy_engine_round_bytes = 4096;
+  auto algorithm = make_algorithm("copy_engine", gpus.contexts(), tuning);
+  for (DataType type : {DataType::float32, DataType::bfloat16, DataType::int64}) {
+    for (std::size_t count : {std::size_t{1021}, std::size_t{100003}}) {
+      for (bool in_place : {false, true}) {
+        const CaseShape shape = all_reduce_shape(type, ReduceOp::sum, count, nranks, in_place);
+        EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << describe(shape, "copy_engine");
+      }
+    }
+  }
+  EXPECT_EQ(launch_with_reused_buffers(
+                gpus, *algorithm,
+                all_reduce_shape(DataType::int32, ReduceOp::sum, 100003, nranks, false), 200),
+            0u);
 }
 
 // With a timeout and no abort, a kernel gives up by itself and says which rank waited.

@@ -1,0 +1,302 @@
+// "copy_engine": an all-reduce whose NVLink traffic is carried by the GPUs' copy engines, not by
+// SM loads and stores, so it leaves the SMs to whatever runs beside it (the training step's
+// backward GEMMs). Per round of the buffer, rank r:
+//   1. copies chunk c of its input into rank c's staging slot r, for every other rank c
+//      (the reduce-scatter's transfers), then raises arrived[r] in each of them;
+//   2. waits until every other rank's piece of chunk r has arrived, and reduces them in one
+//      local kernel (reduce_sources.cu) into chunk r of its output;
+//   3. copies that reduced chunk into chunk r of every other rank's output (the all-gather), then
+//      raises gathered[r] in each of them, and waits for every other rank's.
+// Flags are written and awaited by stream memory operations (stream_memops.hpp): no SM spins,
+// and the whole exchange is stream-ordered and capturable. Each flag goes back to zero right
+// after its wait (copied from a zeroed reset word, so nothing depends on a host-side count and
+// graph replays find the flags as the first launch did). Large buffers run as rounds, one after
+// another on the caller's stream, so the staging stays one round's size. Protocol and ordering:
+// kernels/README.md, "copy_engine".
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <stdexcept>
+
+#include "cuda_resources.hpp"
+#include "errors.hpp"
+#include "handbuilt_algorithms.hpp"
+#include "handbuilt_peer_group.hpp"
+#include "reduce_sources.hpp"
+#include "ring_schedule.hpp"
+#include "stream_memops.hpp"
+
+namespace collbench {
+namespace {
+
+// One rank's flags, each raised (to 1) by the rank it is indexed by.
+struct RoundFlags {
+  std::uint32_t arrived[kernels::kMaxPeerRanks];   // its piece of our chunk is in our staging
+  std::uint32_t gathered[kernels::kMaxPeerRanks];  // its reduced chunk is in our output
+};
+
+// Every flag of one rank, in its own memory. `reset` holds what a flag goes back to after its
+// wait: zeros, or, once an abort was requested, ones, so that every wait still queued passes.
+struct CopyEngineFlags {
+  RoundFlags raised;
+  RoundFlags reset;
+};
+
+char* at(const void* base, std::uint64_t element, DataType type) {
+  return static_cast<char*>(const_cast<void*>(base)) + element * size_of(type);
+}
+
+class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
+ public:
+  CopyEngineAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
+      : peers_(ranks, tuning.peer_timeout_s), round_bytes_(tuning.copy_engine_round_bytes) {}
+  // Queued waits must pass before the buffers they guard are freed.
+  ~CopyEngineAlgorithm() override { request_abort(); }
+
+  std::string_view name() const override { return "copy_engine"; }
+  std::string unsupported_reason(const CaseShape& shape) const override {
+    return peers_.unsupported_reason(shape);
+  }
+
+  void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
+               const CaseShape& shape) override {
+    if (std::string why = unsupported_reason(shape); !why.empty()) {
+      throw UsageError("copy_engine: " + why);
+    }
+    peers_.synchronize(ranks);  // nothing of an earlier case still runs
+    if (flags_.empty()) {
+      flags_ = peers_.allocate_zeroed(sizeof(CopyEngineFlags));
+      abort_streams_.resize(peers_.size());
+      for (const RankContext& rank : ranks) {
+        abort_streams_[peers_.local_index(rank.rank)] = Stream(rank.device);
+      }
+    } else if (peers_.aborted()) {
+      for (const RankContext& rank : ranks) {
+        ScopedDevice on(rank.device, rank.rank);
+        CB_CUDA_CHECK(cudaDeviceSynchronize());  // the abort's writes and every released wait
+      }
+      zero_buffers(flags_);
+    }
+    peers_.clear_abort();
+
+    shape_ = shape;
+    const std::uint64_t count = shape.counts.param;
+    const int line = static_cast<int>(16 / size_of(shape.type));
+    // Whole lines per rank per round, so every round and chunk starts on a 16-byte line.
+    const std::uint64_t unit = static_cast<std::uint64_t>(line) * shape.nranks;
+    round_elements_ =
+        std::max<std::uint64_t>(unit, round_bytes_ / size_of(shape.type) / unit * unit);
+    rounds_ = count == 0 ? 0 : static_cast<int>((count + round_elements_ - 1) / round_elements_);
+    const kernels::RingGeometry first{std::min(count, round_elements_), shape.nranks, 1, 1, line};
+    std::size_t slot_bytes = 16;
+    for (int c = 0; c < shape.nranks; ++c) {
+      const kernels::ElementRange chunk = kernels::ring_chunk(first, c);
+      slot_bytes =
+          std::max<std::size_t>(slot_bytes, (chunk.end - chunk.begin) * size_of(shape.type));
+    }
+    slot_bytes = (slot_bytes + 255) / 256 * 256;  // every slot starts 256-byte aligned
+    if (slot_bytes > slot_bytes_) {
+      staging_.clear();  // free first: the GPUs may not hold old and new together
+      staging_ = peers_.allocate_zeroed(slot_bytes * shape.nranks);
+      slot_bytes_ = slot_bytes;
+    }
+
+    std::vector<std::vector<void*>> pointer_sets(3);
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      const int index = peers_.local_index(ranks[local].rank);
+      pointer_sets[0].push_back(flags_[index].get());
+      pointer_sets[1].push_back(buffers[local].recv);
+      pointer_sets[2].push_back(staging_[index].get());
+    }
+    tables_ = peers_.exchange(ranks, pointer_sets, shape.nranks);
+    plans_.assign(peers_.size(), {});
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      RankPlan& plan = plans_[peers_.local_index(ranks[local].rank)];
+      plan.local = static_cast<int>(local);
+      plan.send = buffers[local].send;
+      plan.recv = buffers[local].recv;
+    }
+    warm_up(ranks);
+  }
+
+  void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
+              const CaseShape& shape, int aggregate) override {
+    if (shape.counts.param == 0) return;
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      const RankPlan& plan = plans_.at(peers_.local_index(ranks[local].rank));
+      if (plan.send != buffers[local].send || plan.recv != buffers[local].recv) {
+        throw std::logic_error(
+            fmt::format("copy_engine: rank {} launched with buffers other than prepare()'s",
+                        ranks[local].rank));
+      }
+    }
+    // Round-major: one thread driving several ranks must not fill one rank's queue with rounds
+    // that wait for ranks it has not enqueued anything for yet (the enqueue would block forever).
+    for (int repeat = 0; repeat < aggregate; ++repeat) {
+      for (int round = 0; round < rounds_; ++round) {
+        for (const RankContext& rank : ranks) {
+          ScopedDevice on(rank.device, rank.rank);
+          enqueue_round(rank, plans_.at(peers_.local_index(rank.rank)), round);
+        }
+      }
+    }
+  }
+
+  void release() override { peers_.release(); }
+
+  void request_abort() noexcept override {
+    peers_.request_abort();
+    // Ones in every flag and reset word: each queued wait passes, and keeps passing.
+    for (std::size_t index = 0; index < abort_streams_.size(); ++index) {
+      try {
+        ScopedDevice on(flags_[index].device());
+        auto* flags = flags_[index].as<CopyEngineFlags>();
+        // The reset words first (stream order): a wait released by the second memset must not
+        // be followed by a reset that still copies a zero.
+        CB_CUDA_CHECK(
+            cudaMemsetAsync(&flags->reset, 1, sizeof(RoundFlags), abort_streams_[index].get()));
+        CB_CUDA_CHECK(
+            cudaMemsetAsync(&flags->raised, 1, sizeof(RoundFlags), abort_streams_[index].get()));
+      } catch (const std::exception&) {
+        // Nothing more to do from here: the caller's timeout reports the hang.
+      }
+    }
+  }
+  void check_health() const override { peers_.check_health(name()); }
+
+ private:
+  struct RankPlan {
+    int local = 0;  // column of tables_ for this rank
+    const void* send = nullptr;
+    void* recv = nullptr;
+  };
+
+  CopyEngineFlags* flags_of(const RankPlan& plan, int rank) const {
+    return static_cast<CopyEngineFlags*>(tables_[0][plan.local][rank]);
+  }
+  void* recv_of(const RankPlan& plan, int rank) const { return tables_[1][plan.local][rank]; }
+  char* staging_of(const RankPlan& plan, int rank) const {
+    return static_cast<char*>(tables_[2][plan.local][rank]);
+  }
+
+  // Runs every kind of operation a round enqueues once, on every rank, and waits for them.
+  // With lazy loading, the first launch of a kernel (and possibly the first use of a copy path)
+  // waits for the whole device; in launch() that device may already be stuck in a flag wait on
+  // a rank that the same host thread has not enqueued yet, which would never end.
+  void warm_up(const std::vector<RankContext>& ranks) {
+    const int n = shape_.nranks;
+    for (const RankContext& rank : ranks) {
+      ScopedDevice on(rank.device, rank.rank);
+      const RankPlan& plan = plans_.at(peers_.local_index(rank.rank));
+      CB_CUDA_CHECK(kernels::preload_reduce_sources(element_type_of(shape_.type),
+                                                    reduction_of(shape_.op), n));
+      CopyEngineFlags* mine = flags_of(plan, rank.rank);
+      // The flags are zero here: copying the zero reset words and writing zero change nothing.
+      CB_CUDA_CHECK(cudaMemcpyAsync(mine->raised.arrived, mine->reset.arrived,
+                                    sizeof(RoundFlags::arrived), cudaMemcpyDeviceToDevice,
+                                    rank.stream));
+      enqueue_flag_writes(rank.stream, {&mine->raised.arrived[rank.rank]}, 0, rank.rank);
+      // Staging is scratch: a line of our own slot into ours at every peer.
+      for (int step = 1; step < n; ++step) {
+        const int peer = (rank.rank + step) % n;
+        CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + rank.rank * slot_bytes_,
+                                      staging_of(plan, rank.rank) + rank.rank * slot_bytes_, 16,
+                                      cudaMemcpyDefault, rank.stream));
+      }
+    }
+    peers_.synchronize(ranks);
+  }
+
+  void enqueue_round(const RankContext& rank, const RankPlan& plan, int round) {
+    const cudaStream_t stream = rank.stream;
+    const CaseShape& shape = shape_;
+    const int n = shape.nranks;
+    const int r = rank.rank;
+    const std::uint64_t offset = static_cast<std::uint64_t>(round) * round_elements_;
+    const kernels::RingGeometry g{std::min(round_elements_, shape.counts.param - offset), n, 1, 1,
+                                  static_cast<int>(16 / size_of(shape.type))};
+    const std::size_t element = size_of(shape.type);
+    auto chunk_bytes = [&](int c) {
+      const kernels::ElementRange chunk = kernels::ring_chunk(g, c);
+      return (chunk.end - chunk.begin) * element;
+    };
+    const kernels::ElementRange own = kernels::ring_chunk(g, r);
+    CopyEngineFlags* mine = flags_of(plan, r);
+    RoundFlags* raised = &mine->raised;  // addresses only: the memory is the GPU's
+    std::vector<std::uint32_t*> peer_arrived, peer_gathered, my_arrived, my_gathered;
+    for (int step = 1; step < n; ++step) {
+      const int peer = (r + step) % n;  // every rank sends to a different rank at each step
+      peer_arrived.push_back(&flags_of(plan, peer)->raised.arrived[r]);
+      peer_gathered.push_back(&flags_of(plan, peer)->raised.gathered[r]);
+      my_arrived.push_back(&raised->arrived[peer]);
+      my_gathered.push_back(&raised->gathered[peer]);
+    }
+
+    // 1. Scatter: chunk `peer` of our input into slot r of that rank's staging.
+    for (int step = 1; step < n; ++step) {
+      const int peer = (r + step) % n;
+      const kernels::ElementRange chunk = kernels::ring_chunk(g, peer);
+      if (chunk_bytes(peer) == 0) continue;
+      CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + r * slot_bytes_,
+                                    at(plan.send, offset + chunk.begin, shape.type),
+                                    chunk_bytes(peer), cudaMemcpyDefault, stream));
+    }
+    enqueue_flag_writes(stream, peer_arrived, 1, r);
+    enqueue_flag_waits(stream, my_arrived, 1, r);
+    // Before our gathered flags go out: no rank starts its next round (and raises arrived
+    // again) before it has seen them.
+    CB_CUDA_CHECK(cudaMemcpyAsync(raised->arrived, mine->reset.arrived, sizeof(RoundFlags::arrived),
+                                  cudaMemcpyDeviceToDevice, stream));
+
+    // 2. Reduce chunk r from every rank's piece, in rank order.
+    kernels::ReduceSourcesArgs reduce{};
+    for (int source = 0; source < n; ++source) {
+      reduce.sources[source] = source == r ? at(plan.send, offset + own.begin, shape.type)
+                                           : staging_of(plan, r) + source * slot_bytes_;
+    }
+    reduce.out = at(plan.recv, offset + own.begin, shape.type);
+    reduce.count = own.end - own.begin;
+    reduce.nranks = n;
+    reduce.type = element_type_of(shape.type);
+    reduce.reduction = reduction_of(shape.op);
+    kernels::launch_reduce_sources(reduce, stream);
+    CB_CHECK_LAUNCH();
+
+    // 3. All-gather: our reduced chunk into every other rank's output.
+    if (chunk_bytes(r) != 0) {
+      for (int step = 1; step < n; ++step) {
+        const int peer = (r + step) % n;
+        CB_CUDA_CHECK(cudaMemcpyAsync(at(recv_of(plan, peer), offset + own.begin, shape.type),
+                                      reduce.out, chunk_bytes(r), cudaMemcpyDefault, stream));
+      }
+    }
+    enqueue_flag_writes(stream, peer_gathered, 1, r);
+    enqueue_flag_waits(stream, my_gathered, 1, r);
+    // Before our next round raises arrived: no rank gathers into us again before that.
+    CB_CUDA_CHECK(cudaMemcpyAsync(raised->gathered, mine->reset.gathered,
+                                  sizeof(RoundFlags::gathered), cudaMemcpyDeviceToDevice, stream));
+  }
+
+  PeerGroup peers_;
+  std::size_t round_bytes_;
+  std::vector<DeviceBuffer> flags_;    // CopyEngineFlags per local rank
+  std::vector<DeviceBuffer> staging_;  // per local rank: nranks slots of slot_bytes_
+  std::vector<Stream> abort_streams_;  // per local rank: where request_abort writes
+  std::size_t slot_bytes_ = 0;
+  // The prepared case.
+  CaseShape shape_{};
+  std::uint64_t round_elements_ = 0;
+  int rounds_ = 0;
+  std::vector<PeerGroup::PeerTable> tables_;  // flags, recv, staging
+  std::vector<RankPlan> plans_;               // per local rank (PeerGroup::local_index)
+};
+
+}  // namespace
+
+std::unique_ptr<HandbuiltAlgorithm> make_copy_engine(const std::vector<RankContext>& ranks,
+                                                     const HandbuiltTuning& tuning) {
+  return std::make_unique<CopyEngineAlgorithm>(ranks, tuning);
+}
+
+}  // namespace collbench
