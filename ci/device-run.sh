@@ -220,14 +220,15 @@ for want in "$@"; do
     ce_overlap_grid)
       # The training step with the copy-engine all-reduce (and the ring at 32 CTAs beside it): its
       # reduction kernel needs SMs the backward GEMMs hold, so backward GEMMs sized for fewer SMs
-      # (--gemm-sm-margin) are swept with it; overlap, 25 and 100 MiB buckets, 1 and all GPUs.
+      # (--gemm-sm-margin, applied with 2+ GPUs only) are swept with it; overlap, 25 MiB, one layer
+      # (33 MiB) and 100 MiB buckets, 1 and all GPUs.
       n=$(nvidia-smi -L | wc -l)
       mkdir -p "$work/reports/ce_overlap_grid"
       for margin in 0 8 16; do
-        STEP_TIMEOUT_S=90 step "ce_grid_m$margin" "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25,100 \
+        STEP_TIMEOUT_S=90 step "ce_grid_m$margin" "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25,33,100 \
           --algo copy_engine --gemm-sm-margin $margin --csv "$work/reports/ce_overlap_grid/copy_engine_m$margin.csv"
         STEP_TIMEOUT_S=90 step "ring32_grid_m$margin" env COLLBENCH_RING_CTAS=32 "$bin/collbench_dpstep" -g "1,$n" \
-          --sync overlap --bucket-mib 25,100 --algo ring --gemm-sm-margin $margin \
+          --sync overlap --bucket-mib 25,33,100 --algo ring --gemm-sm-margin $margin \
           --csv "$work/reports/ce_overlap_grid/ring_c32_m$margin.csv"
       done ;;
     ce_probe)

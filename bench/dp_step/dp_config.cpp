@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -87,6 +88,11 @@ void validate(const ModelConfig& model) {
   if (!(model.momentum >= 0 && model.momentum < 1)) {
     throw UsageError(fmt::format("--momentum {}: must be in [0, 1)", model.momentum));
   }
+}
+
+int backward_gemm_sm_target(const StepConfig& config, int sm_count) {
+  if (config.gemm_sm_margin <= 0 || config.ranks <= 1) return 0;
+  return std::max(1, sm_count - config.gemm_sm_margin);
 }
 
 std::uint64_t bucket_cap_bytes(const StepConfig& config) {

@@ -58,6 +58,11 @@ struct StepConfig {
   int gemm_sm_margin = 0;  // SMs cuBLASLt leaves to communication during backward (0: none)
 };
 
+// The SM count backward GEMMs are sized for (CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET): the GPU's
+// SMs less gemm_sm_margin, at least 1; 0 (all of them) without a margin or with one rank, where
+// no communication runs beside backward to leave SMs for.
+int backward_gemm_sm_target(const StepConfig& config, int sm_count);
+
 // Bytes of the bucket cap; 0 means one bucket holding every gradient (sync).
 std::uint64_t bucket_cap_bytes(const StepConfig& config);
 

@@ -103,7 +103,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "NCCL maxCTAs for the communicators (0: NCCL's choice)")
       ->capture_default_str();
   app.add_option("--gemm-sm-margin", o.gemm_sm_margin,
-                 "SMs cuBLASLt leaves free for communication (0: none)")
+                 "SMs backward GEMMs leave free for communication, on 2+ GPUs (0: none)")
       ->capture_default_str();
   app.add_option("--timeout", o.timeout_s,
                  "seconds a measured pass may take before it is abandoned")

@@ -166,9 +166,8 @@ bool ModelReplica::build_plans(Fusion fusion) {
   const std::uint64_t h = static_cast<std::uint64_t>(m.width);
   const std::uint64_t b = static_cast<std::uint64_t>(m.batch);
   const cublasLtHandle_t handle = handle_->get();
-  // Backward GEMMs overlap communication: optionally sized for the SMs NCCL leaves them.
-  const int backward_sms =
-      config_.gemm_sm_margin > 0 ? std::max(1, sm_count_ - config_.gemm_sm_margin) : 0;
+  // Backward GEMMs overlap communication: optionally sized for the SMs it leaves them.
+  const int backward_sms = backward_gemm_sm_target(config_, sm_count_);
   plans_.clear();
   plans_.resize(static_cast<std::size_t>(m.layers));
   for (int layer = 0; layer < m.layers; ++layer) {

@@ -173,6 +173,18 @@ TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
   EXPECT_EQ(benchmark_name(config), "dp_step/sharded/bucket_mib:0.5/algo:nccl/ranks:4");
 }
 
+TEST(DpConfig, GemmSmMarginAppliesOnlyBesideCommunication) {
+  StepConfig config;
+  config.ranks = 4;
+  EXPECT_EQ(backward_gemm_sm_target(config, 132), 0);  // no margin: every SM
+  config.gemm_sm_margin = 16;
+  EXPECT_EQ(backward_gemm_sm_target(config, 132), 116);
+  config.gemm_sm_margin = 200;
+  EXPECT_EQ(backward_gemm_sm_target(config, 132), 1);
+  config.ranks = 1;  // nothing to leave SMs for: the 1-GPU baseline keeps them all
+  EXPECT_EQ(backward_gemm_sm_target(config, 132), 0);
+}
+
 TEST(DpOptions, BenchmarkFilterSelectsLikeGoogleBenchmark) {
   EXPECT_TRUE(passes_benchmark_filter("dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", ""));
   EXPECT_TRUE(passes_benchmark_filter("dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", "all"));
