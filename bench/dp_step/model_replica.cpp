@@ -48,10 +48,7 @@ ModelReplica::ModelReplica(const StepConfig& config, const ParameterLayout& layo
   if (state == OptimizerState::shard) state_elements = layout.shard_elements();
   const bool master = m.dtype == DataType::bfloat16 && m.master_weights && state_elements > 0;
   if (master) master_ = DeviceBuffer(device, state_elements * sizeof(float));
-  // Mixed precision keeps the momentum in float32 beside the masters; without masters it is kept
-  // in the model's dtype, as torch.optim.SGD does for a bfloat16 model.
-  velocity_type_ = m.master_weights ? DataType::float32 : m.dtype;
-  velocity_ = DeviceBuffer(device, state_elements * size_of(velocity_type_));
+  velocity_ = DeviceBuffer(device, state_elements * size_of(velocity_type()));
   for (int i = 0; i <= m.layers; ++i)
     activations_.emplace_back(device, matrix_elements_ * element_bytes);
   for (DeviceBuffer& buffer : output_gradients_)
@@ -300,12 +297,12 @@ void ModelReplica::update(std::uint64_t begin, std::uint64_t count, std::uint64_
   if (state_ == OptimizerState::none || count == 0) return;
   const ModelConfig& m = config_.model;
   float* master = master_ ? master_.as<float>() + state_offset : nullptr;
-  void* velocity = velocity_.as<char>() + state_offset * size_of(velocity_type_);
+  void* velocity = velocity_.as<char>() + state_offset * size_of(velocity_type());
   const kernels::training::SgdStep step{m.learning_rate, m.momentum, gradient_scale};
   // On the optimizer stream, of normal priority (dp_trainer.cpp): it yields SMs to the GEMMs.
   kernels::training::launch_sgd_momentum(element_type(m.dtype), element(weights_, begin),
                                          element(gradients_, begin), master, velocity,
-                                         element_type(velocity_type_), count, step, stream);
+                                         element_type(velocity_type()), count, step, stream);
   CB_CHECK_LAUNCH();
 }
 

@@ -63,6 +63,11 @@ class ModelReplica {
     std::optional<MatmulPlan> forward, weight_gradient, input_gradient;
   };
   char* element(const DeviceBuffer& buffer, std::uint64_t index) const;
+  // Mixed precision keeps the momentum in float32 beside the masters; without masters it is kept
+  // in the model's dtype, as torch.optim.SGD does for a bfloat16 model.
+  DataType velocity_type() const {
+    return config_.model.master_weights ? DataType::float32 : config_.model.dtype;
+  }
   const void* activation(int index) const { return activations_[index].get(); }
   void* output_gradient(int layer) const;  // dZ of `layer`
   // How much of bias and ReLU the GEMMs do. Backward fusion (DRELU, BGRADB) is not the default:
@@ -83,7 +88,6 @@ class ModelReplica {
   std::int64_t mask_ld_;           // ReLU mask leading dimension in bits
 
   DeviceBuffer weights_, gradients_, master_, velocity_;
-  DataType velocity_type_;  // float32 beside master weights, else the model's dtype
   std::vector<DeviceBuffer> activations_;  // X_0 .. X_L (X_L is the output)
   std::vector<DeviceBuffer> masks_;        // ReLU bit masks of layers 0 .. L-2 (Fusion::all only)
   DeviceBuffer output_gradients_[2];       // dZ ping-pong

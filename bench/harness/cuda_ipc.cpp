@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cuda_resources.hpp"
+#include "driver_entry_point.hpp"
 #include "errors.hpp"
 
 namespace collbench {
@@ -14,19 +15,8 @@ namespace {
 
 using AddressRangeFunction = CUresult (*)(CUdeviceptr* base, std::size_t* size, CUdeviceptr pointer);
 
-// cuMemGetAddressRange through the runtime's driver entry point: collbench links only the
-// runtime, so that binaries still start (and GPU tests skip) where no driver is installed.
 AddressRangeFunction address_range_function() {
-  static const AddressRangeFunction function = [] {
-    void* entry = nullptr;
-    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    CB_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &entry, 12000, cudaEnableDefault,
-                                                    &found));
-    if (found != cudaDriverEntryPointSuccess || entry == nullptr) {
-      throw GpuError("cudaGetDriverEntryPointByVersion(cuMemGetAddressRange): not provided by this driver", false);
-    }
-    return reinterpret_cast<AddressRangeFunction>(entry);
-  }();
+  static const auto function = driver_function<AddressRangeFunction>("cuMemGetAddressRange");
   return function;
 }
 

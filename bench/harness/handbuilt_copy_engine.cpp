@@ -217,11 +217,8 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     const kernels::RingGeometry g{std::min(round_elements_, shape.counts.param - offset), n, 1, 1,
                                   static_cast<int>(16 / size_of(shape.type))};
     const std::size_t element = size_of(shape.type);
-    auto chunk_bytes = [&](int c) {
-      const kernels::ElementRange chunk = kernels::ring_chunk(g, c);
-      return (chunk.end - chunk.begin) * element;
-    };
     const kernels::ElementRange own = kernels::ring_chunk(g, r);
+    const std::size_t own_bytes = (own.end - own.begin) * element;
     CopyEngineFlags* mine = flags_of(plan, r);
     RoundFlags* raised = &mine->raised;  // addresses only: the memory is the GPU's
     std::vector<std::uint32_t*> peer_arrived, peer_gathered, my_arrived, my_gathered;
@@ -237,10 +234,11 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     for (int step = 1; step < n; ++step) {
       const int peer = (r + step) % n;
       const kernels::ElementRange chunk = kernels::ring_chunk(g, peer);
-      if (chunk_bytes(peer) == 0) continue;
+      const std::size_t bytes = (chunk.end - chunk.begin) * element;
+      if (bytes == 0) continue;
       CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + r * slot_bytes_,
-                                    at(plan.send, offset + chunk.begin, shape.type),
-                                    chunk_bytes(peer), cudaMemcpyDefault, stream));
+                                    at(plan.send, offset + chunk.begin, shape.type), bytes,
+                                    cudaMemcpyDefault, stream));
     }
     enqueue_flag_writes(stream, peer_arrived, 1, r);
     enqueue_flag_waits(stream, my_arrived, 1, r);
@@ -264,11 +262,11 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     CB_CHECK_LAUNCH();
 
     // 3. All-gather: our reduced chunk into every other rank's output.
-    if (chunk_bytes(r) != 0) {
+    if (own_bytes != 0) {
       for (int step = 1; step < n; ++step) {
         const int peer = (r + step) % n;
         CB_CUDA_CHECK(cudaMemcpyAsync(at(recv_of(plan, peer), offset + own.begin, shape.type),
-                                      reduce.out, chunk_bytes(r), cudaMemcpyDefault, stream));
+                                      reduce.out, own_bytes, cudaMemcpyDefault, stream));
       }
     }
     enqueue_flag_writes(stream, peer_gathered, 1, r);

@@ -4,6 +4,7 @@
 #include <cuda.h>
 #include <fmt/format.h>
 
+#include "driver_entry_point.hpp"
 #include "errors.hpp"
 
 namespace collbench {
@@ -12,20 +13,10 @@ namespace {
 using BatchMemOpFunction = CUresult (*)(CUstream stream, unsigned int count,
                                         CUstreamBatchMemOpParams* operations, unsigned int flags);
 
+// driver_entry_point asks for the 12.0 ABI: the v2 memory operations, on every platform without
+// a module option.
 BatchMemOpFunction batch_mem_op_function() {
-  static const BatchMemOpFunction function = [] {
-    void* entry = nullptr;
-    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    // Version 12000: the v2 memory operations, available on every platform without a module option.
-    CB_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuStreamBatchMemOp", &entry, 12000,
-                                                   cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || entry == nullptr) {
-      throw GpuError(
-          "cudaGetDriverEntryPointByVersion(cuStreamBatchMemOp): not provided by this driver",
-          false);
-    }
-    return reinterpret_cast<BatchMemOpFunction>(entry);
-  }();
+  static const auto function = driver_function<BatchMemOpFunction>("cuStreamBatchMemOp");
   return function;
 }
 

@@ -1,7 +1,7 @@
 // Stream memory operations: a stream writes a 32-bit flag once everything before it in the stream
 // is done (and visible, system-wide), or waits until a flag reaches a value, both executed by the
-// GPU's front end, so they take no SM. Driver API, reached through the runtime's entry points like
-// cuda_ipc.cpp, so binaries still start without a driver.
+// GPU's front end, so they take no SM. Driver API, reached through driver_entry_point.hpp, so
+// binaries still start without a driver.
 #pragma once
 
 #include <cuda_runtime.h>

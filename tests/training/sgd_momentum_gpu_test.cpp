@@ -13,6 +13,7 @@
 #include "cuda_resources.hpp"
 #include "errors.hpp"
 #include "gpu_test_support.hpp"
+#include "mlp_reference.hpp"
 #include "sgd_momentum.hpp"
 
 namespace collbench {
@@ -20,15 +21,7 @@ namespace {
 
 namespace tk = kernels::training;
 
-// float -> bfloat16 -> float, rounding to nearest even (what __float2bfloat16_rn does).
-float round_to_bfloat16(float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  bits += 0x7FFFu + ((bits >> 16) & 1u);
-  bits &= 0xFFFF0000u;
-  std::memcpy(&value, &bits, sizeof(value));
-  return value;
-}
+using dp::reference::round_to_bfloat16;
 
 std::uint16_t bfloat16_bits(float value) {
   std::uint32_t bits;
