@@ -5,7 +5,7 @@
 # Usage: ci/device-run.sh STEP...
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
-#          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local
+#          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -133,18 +133,22 @@ for want in "$@"; do
       unset COLLBENCH_PEER_TIMEOUT_S ;;
     dpstep)
       mkdir -p "$work/reports/$machine"
-      step dpstep_check "$bin/collbench_dpstep" --check --csv "$work/reports/dp_step_check.csv"
-      step dpstep "$bin/collbench_dpstep" -g 1,2,4 --sync sync,overlap --bucket-mib 4,25,100 --algo nccl,ring \
-        --csv "$work/reports/$machine/dp_step.csv"
+      step dpstep_check "$bin/collbench_dpstep" --check --algo nccl,ring,copy_engine \
+        --csv "$work/reports/dp_step_check.csv"
+      step dpstep "$bin/collbench_dpstep" -g 1,2,4 --sync sync,overlap --bucket-mib 4,25,100 \
+        --algo nccl,ring,copy_engine --csv "$work/reports/$machine/dp_step.csv"
       step dpstep_schemes "$bin/collbench_dpstep" -g 1,2,4 --sync ps,sharded --bucket-mib 25 --check \
         --csv "$work/reports/$machine/dp_step_schemes.csv" ;;
     dpstep_local)
       # The training step on 1 GPU and every GPU of this machine (any count): the default
-      # (bfloat16 optimizer state) with NCCL and the ring, sync and overlap, and float32 master weights.
+      # (bfloat16 optimizer state) with NCCL, the ring and the copy engines, sync and overlap, its
+      # checks, and float32 master weights.
       n=$(nvidia-smi -L | wc -l)
       mkdir -p "$work/reports/$machine"
       STEP_TIMEOUT_S=120 step dpstep_local "$bin/collbench_dpstep" -g "1,$n" --sync sync,overlap --bucket-mib 25 \
-        --algo nccl,ring --csv "$work/reports/$machine/dp_step.csv"
+        --algo nccl,ring,copy_engine --csv "$work/reports/$machine/dp_step.csv"
+      STEP_TIMEOUT_S=120 step dpstep_local_check "$bin/collbench_dpstep" -g "1,$n" --sync overlap --check \
+        --algo nccl,ring,copy_engine --csv "$work/reports/$machine/dp_step_check.csv"
       STEP_TIMEOUT_S=90 step dpstep_local_master "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25 \
         --algo nccl --master-weights --csv "$work/reports/$machine/dp_step_master.csv" ;;
     dpstep_mpi)
@@ -278,6 +282,44 @@ for want in "$@"; do
         -s none --cpuctxsw=none -o "$1/step" "$2" -g 1 --sync overlap --bucket-mib 25 --warmup 2 --iters 10 --eager && \
         "$0" stats --report cuda_gpu_kern_sum --format csv -o "$1/step" "$1/step.nsys-rep" && rm -f "$1/step.nsys-rep" \
         "$1/step.sqlite"' "$nsys" "$work/reports/dp_profile" "$bin/collbench_dpstep" ;;
+    dp_split)
+      # Weight-gradient GEMMs cut at bucket boundaries (--wgrad-split) against whole ones, per
+      # algorithm and bucket size, on 1 and all GPUs; copy_engine also with an SM margin.
+      gpus=${machine#h200x}
+      mkdir -p "$work/reports/dp_split"
+      step dp_split "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap --bucket-mib 16,25 \
+        --algo nccl,ring,copy_engine --wgrad-split none,last,all --csv "$work/reports/dp_split/split.csv"
+      step dp_split_ce_margin "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap --bucket-mib 16,25,33 \
+        --algo copy_engine --gemm-sm-margin 8 --wgrad-split none,last --csv "$work/reports/dp_split/ce_margin8.csv" ;;
+    ce_margin_grid)
+      # copy_engine's reductions need free SMs beside backward's GEMMs (how few will do), and its
+      # buckets may alternate over two streams (--comm-lanes): both, per bucket size.
+      gpus=${machine#h200x}
+      mkdir -p "$work/reports/ce_margin_grid"
+      for lanes in 1 2; do
+        for margin in 0 4 8; do
+          step "ce_lanes${lanes}_margin$margin" "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap \
+            --bucket-mib 16,25,33 --algo copy_engine --gemm-sm-margin $margin --comm-lanes $lanes \
+            --csv "$work/reports/ce_margin_grid/lanes${lanes}_margin$margin.csv"
+        done
+      done ;;
+    dp_timeline)
+      # Where a multi-GPU overlap step loses time against compute-only: every kernel and copy of
+      # a few replayed steps (graph nodes traced one by one), per algorithm, as CSV for
+      # ci/dp_timeline.py (run here after fetching). DP_TIMELINE_ALGOS picks the algorithms,
+      # DP_TIMELINE_ARGS adds flags, DP_TIMELINE_CE_ARGS replaces them for copy_engine.
+      nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
+      gpus=${machine#h200x}
+      mkdir -p "$work/reports/dp_timeline"
+      for algo in ${DP_TIMELINE_ALGOS:-nccl ring copy_engine}; do
+        extra=${DP_TIMELINE_ARGS:-}
+        [[ $algo == copy_engine ]] && extra="${DP_TIMELINE_CE_ARGS:-}"
+        step "dp_timeline_$algo" env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile \
+          -t cuda,nvtx --cuda-graph-trace=node -s none --cpuctxsw=none -o "$1/$3" "$2" -g "$4" --sync overlap \
+          --bucket-mib 25 --algo "$3" --warmup 3 --iters 6 $5 --csv "$1/$3.csv" && "$0" stats --report cuda_gpu_trace \
+          --format csv -o "$1/$3" "$1/$3.nsys-rep" && rm -f "$1/$3.nsys-rep" "$1/$3.sqlite" && gzip -f "$1/$3_cuda_gpu_trace.csv"' \
+          "$nsys" "$work/reports/dp_timeline" "$bin/collbench_dpstep" "$algo" "$gpus" "$extra"
+      done ;;
     mpi_hang)
       # A rank that skips a collective under mpirun: every process must end by itself, soon.
       step mpi_hang bash -c 'start=$SECONDS; mpirun --allow-run-as-root --bind-to none -np 4 -x NCCL_NVLS_ENABLE \

@@ -25,6 +25,12 @@ constexpr std::array<std::pair<EpilogueMode, std::string_view>, 3> kEpilogues = 
     {EpilogueMode::unfused, "unfused"},
 }};
 
+constexpr std::array<std::pair<WgradSplit, std::string_view>, 3> kWgradSplits = {{
+    {WgradSplit::none, "none"},
+    {WgradSplit::last, "last"},
+    {WgradSplit::all, "all"},
+}};
+
 template <typename Table>
 std::string known_names(const Table& table) {
   std::string names;
@@ -33,21 +39,31 @@ std::string known_names(const Table& table) {
   return names;
 }
 
-}  // namespace
-
-std::string_view name_of(SyncScheme scheme) {
-  for (const auto& [value, name] : kSchemes) {
-    if (value == scheme) return name;
+template <typename Table, typename Value>
+std::string_view name_in(const Table& table, Value value) {
+  for (const auto& [known, name] : table) {
+    if (known == value) return name;
   }
   return "?";
 }
 
-SyncScheme parse_sync_scheme(std::string_view name) {
-  for (const auto& [value, known] : kSchemes) {
+// `what` names the setting in the error: "unknown sync mode 'x' (expected sync, overlap, ...)".
+template <typename Table>
+auto value_in(const Table& table, std::string_view name, std::string_view what) {
+  for (const auto& [value, known] : table) {
     if (known == name) return value;
   }
-  throw UsageError(
-      fmt::format("unknown sync mode '{}' (expected {})", name, known_names(kSchemes)));
+  throw UsageError(fmt::format("unknown {} '{}' (expected {})", what, name, known_names(table)));
+}
+
+}  // namespace
+
+std::string_view name_of(SyncScheme scheme) {
+  return name_in(kSchemes, scheme);
+}
+
+SyncScheme parse_sync_scheme(std::string_view name) {
+  return value_in(kSchemes, name, "sync mode");
 }
 
 bool uses_buckets(SyncScheme scheme) {
@@ -55,18 +71,27 @@ bool uses_buckets(SyncScheme scheme) {
 }
 
 std::string_view name_of(EpilogueMode mode) {
-  for (const auto& [value, name] : kEpilogues) {
-    if (value == mode) return name;
-  }
-  return "?";
+  return name_in(kEpilogues, mode);
 }
 
 EpilogueMode parse_epilogue_mode(std::string_view name) {
-  for (const auto& [value, known] : kEpilogues) {
-    if (known == name) return value;
-  }
-  throw UsageError(
-      fmt::format("unknown epilogue mode '{}' (expected {})", name, known_names(kEpilogues)));
+  return value_in(kEpilogues, name, "epilogue mode");
+}
+
+std::string_view name_of(WgradSplit split) {
+  return name_in(kWgradSplits, split);
+}
+
+WgradSplit parse_wgrad_split(std::string_view name) {
+  return value_in(kWgradSplits, name, "weight-gradient split");
+}
+
+bool split_covers(WgradSplit split, int layer) {
+  return split == WgradSplit::all || (split == WgradSplit::last && layer == 0);
+}
+
+bool cuts_weight_gradient(const StepConfig& config, int layer) {
+  return config.ranks > 1 && split_covers(config.wgrad_split, layer);
 }
 
 void validate(const ModelConfig& model) {
@@ -117,15 +142,23 @@ std::string config_string(const StepConfig& config) {
     text += fmt::format(";epilogue={}", name_of(m.epilogue));
   if (config.nccl_max_ctas > 0) text += fmt::format(";nccl_max_ctas={}", config.nccl_max_ctas);
   if (config.gemm_sm_margin > 0) text += fmt::format(";gemm_sm_margin={}", config.gemm_sm_margin);
+  if (config.wgrad_split != WgradSplit::last)
+    text += fmt::format(";wgrad_split={}", name_of(config.wgrad_split));
+  if (config.comm_lanes != StepConfig{}.comm_lanes)
+    text += fmt::format(";comm_lanes={}", config.comm_lanes);
   if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
   if (m.momentum != defaults.momentum) text += fmt::format(";momentum={}", m.momentum);
   return text;
 }
 
 std::string benchmark_name(const StepConfig& config) {
-  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}/ranks:{}", name_of(config.scheme),
+  // The swept settings; wgrad_split only when it is not the default, like the config string.
+  const std::string split = config.wgrad_split == WgradSplit::last
+                                ? ""
+                                : fmt::format("/wgrad_split:{}", name_of(config.wgrad_split));
+  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}/ranks:{}", name_of(config.scheme),
                      uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo,
-                     config.ranks);
+                     split, config.ranks);
 }
 
 }  // namespace collbench::dp

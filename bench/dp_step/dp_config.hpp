@@ -29,6 +29,16 @@ enum class EpilogueMode { automatic, fused, unfused };
 std::string_view name_of(EpilogueMode mode);
 EpilogueMode parse_epilogue_mode(std::string_view name);
 
+// Which weight-gradient GEMMs are cut at their layer's bucket boundaries, so that a slice's
+// all-reduce starts as soon as its rows exist instead of after the whole layer: none, last (layer
+// 0's, the step's last gradients, whose all-reduce nothing else can hide) or all. Only layers split
+// into several buckets are cut, and only with 2+ ranks.
+enum class WgradSplit { none, last, all };
+std::string_view name_of(WgradSplit split);
+WgradSplit parse_wgrad_split(std::string_view name);
+// Whether the policy names `layer` (whatever its buckets and the rank count).
+bool split_covers(WgradSplit split, int layer);
+
 struct ModelConfig {
   int layers = 8;
   int width = 4096;
@@ -56,7 +66,15 @@ struct StepConfig {
   int ranks = 1;
   int nccl_max_ctas = 0;   // 0: NCCL's choice
   int gemm_sm_margin = 0;  // SMs cuBLASLt leaves to communication during backward (0: none)
+  WgradSplit wgrad_split = WgradSplit::last;
+  // Communication streams buckets alternate over when the algorithm's instances may run
+  // concurrently (copy_engine): 2, or 1 to keep every collective on one stream.
+  int comm_lanes = 2;
 };
+
+// Whether `layer`'s weight-gradient GEMM runs in pieces (ParameterLayout::weight_pieces) under
+// this config: the policy allows it and there are 2+ ranks (one rank has nothing to start early).
+bool cuts_weight_gradient(const StepConfig& config, int layer);
 
 // The SM count backward GEMMs are sized for (CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET): the GPU's
 // SMs less gemm_sm_margin, at least 1; 0 (all of them) without a margin or with one rank, where
@@ -69,12 +87,13 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 // "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl", then for
 // bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
 // state could be bfloat16 have neither, so they never pair with these), then, only when they
-// differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin, lr,
-// momentum. The rank count is not part of it: rows of one config at several
-// rank counts share it, which is what weak-scaling efficiency is computed over.
+// differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
+// wgrad_split, comm_lanes, lr, momentum. The rank count is not part of it: rows of one config at
+// several rank counts share it, which is what weak-scaling efficiency is computed over.
 std::string config_string(const StepConfig& config);
 
-// Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4".
+// Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
+// "/wgrad_split:none" (or all) before the ranks when the split is not the default.
 std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.

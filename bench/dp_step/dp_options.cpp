@@ -40,6 +40,8 @@ void validate_options(const DpOptions& o) {
   if (o.iters < 1) throw UsageError(fmt::format("--iters {}: need at least 1 timed step", o.iters));
   if (o.nccl_max_ctas < 0)
     throw UsageError(fmt::format("--nccl-max-ctas {}: must not be negative", o.nccl_max_ctas));
+  if (o.comm_lanes != 1 && o.comm_lanes != 2)
+    throw UsageError(fmt::format("--comm-lanes {}: must be 1 or 2", o.comm_lanes));
   if (o.gemm_sm_margin < 0) {
     throw UsageError(fmt::format("--gemm-sm-margin {}: must not be negative", o.gemm_sm_margin));
   }
@@ -64,6 +66,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   std::vector<std::string> sync_names = {"sync", "overlap"};
   std::string dtype_name = "bfloat16";
   std::string epilogue_name = "auto";
+  std::vector<std::string> wgrad_split_names = {"last"};
 
   CLI::App app{"collbench_dpstep: data-parallel training-step benchmark (MLP, gradient all-reduce)",
                "collbench_dpstep"};
@@ -105,6 +108,15 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   app.add_option("--gemm-sm-margin", o.gemm_sm_margin,
                  "SMs backward GEMMs leave free for communication, on 2+ GPUs (0: none)")
       ->capture_default_str();
+  app.add_option("--wgrad-split", wgrad_split_names,
+                 "weight-gradient GEMMs cut at bucket boundaries, so those all-reduces start "
+                 "sooner: last (layer 0's), all, none; 2+ GPUs")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--comm-lanes", o.comm_lanes,
+                 "communication streams buckets alternate over, for algorithms whose instances "
+                 "run concurrently (copy_engine): 1 or 2")
+      ->capture_default_str();
   app.add_option("--timeout", o.timeout_s,
                  "seconds a measured pass may take before it is abandoned")
       ->capture_default_str();
@@ -125,6 +137,10 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   o.schemes.clear();
   for (const std::string& name : sync_names) o.schemes.push_back(parse_sync_scheme(name));
   o.schemes = deduplicated(o.schemes);
+  o.wgrad_splits.clear();
+  for (const std::string& name : wgrad_split_names)
+    o.wgrad_splits.push_back(parse_wgrad_split(name));
+  o.wgrad_splits = deduplicated(o.wgrad_splits);
   o.bucket_mib = deduplicated(o.bucket_mib);
   o.algos = deduplicated(o.algos);
   validate_options(o);
@@ -150,16 +166,20 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
         uses_buckets(scheme) ? options.bucket_mib : std::vector<double>{0};
     for (double bucket : buckets) {
       for (const std::string& algo : options.algos) {
-        for (int ranks : counts) {
-          StepConfig config;
-          config.model = options.model;
-          config.scheme = scheme;
-          config.bucket_mib = bucket;
-          config.algo = algo;
-          config.ranks = ranks;
-          config.nccl_max_ctas = options.nccl_max_ctas;
-          config.gemm_sm_margin = options.gemm_sm_margin;
-          plan.push_back(config);
+        for (WgradSplit split : options.wgrad_splits) {
+          for (int ranks : counts) {
+            StepConfig config;
+            config.model = options.model;
+            config.scheme = scheme;
+            config.bucket_mib = bucket;
+            config.algo = algo;
+            config.ranks = ranks;
+            config.nccl_max_ctas = options.nccl_max_ctas;
+            config.gemm_sm_margin = options.gemm_sm_margin;
+            config.wgrad_split = split;
+            config.comm_lanes = options.comm_lanes;
+            plan.push_back(config);
+          }
         }
       }
     }

@@ -27,6 +27,7 @@ struct DataParallelTrainer::RankResources {
   int device;
   Stream compute;
   DeviceHandle<cudaStream_t, StreamTraits> comm;  // every collective, in one order on all ranks
+  DeviceHandle<cudaStream_t, StreamTraits> comm2;      // odd buckets' collectives, with two lanes
   DeviceHandle<cudaStream_t, StreamTraits> optimizer;  // per-bucket updates
   std::vector<SyncEvent> events;
 };
@@ -118,8 +119,13 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   for (int local = 0; local < std::max(given, 1); ++local) {
     const int rank = given ? communicators[local].rank() : 0;
     const int gpu = given ? communicators[local].device() : device;
-    auto resources = std::make_unique<RankResources>(RankResources{
-        rank, gpu, Stream(gpu), high_priority_stream(gpu), Stream(gpu), {}});
+    auto resources = std::make_unique<RankResources>(RankResources{rank,
+                                                                   gpu,
+                                                                   Stream(gpu),
+                                                                   high_priority_stream(gpu),
+                                                                   high_priority_stream(gpu),
+                                                                   Stream(gpu),
+                                                                   {}});
     for (int e = 0; e < events.count(); ++e) resources->events.push_back(ordering_event(gpu));
     resources_.push_back(std::move(resources));
     rank_numbers.push_back(rank);
@@ -128,13 +134,14 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   if (n > 1) {
     std::vector<const ModelReplica*> replicas;
     for (const auto& replica : replicas_) replicas.push_back(replica.get());
-    sync_ = std::make_unique<GradientSync>(layout_, config.scheme, config.algo, config.model.dtype,
-                                           n, comm_contexts(), replicas);
+    sync_ = std::make_unique<GradientSync>(
+        layout_, config.scheme, config.algo, config.model.dtype, n, comm_contexts(),
+        config.comm_lanes > 1 ? comm_contexts(1) : std::vector<RankContext>{}, replicas);
   }
   for (StepVariant variant :
        {StepVariant::full, StepVariant::compute_only, StepVariant::comm_only}) {
-    schedules_[variant_index(variant)] =
-        build_step_schedule(layout_, config.scheme, variant, n > 1);
+    schedules_[variant_index(variant)] = build_step_schedule(
+        layout_, config.scheme, variant, n > 1, config.wgrad_split, sync_ ? sync_->lanes() : 1);
   }
 }
 
@@ -240,6 +247,8 @@ cudaStream_t DataParallelTrainer::stream_of(int local, StreamRole role) const {
   switch (role) {
     case StreamRole::comm:
       return r.comm.get();
+    case StreamRole::comm2:
+      return r.comm2.get();
     case StreamRole::optimizer:
       return r.optimizer.get();
     default:
@@ -247,11 +256,11 @@ cudaStream_t DataParallelTrainer::stream_of(int local, StreamRole role) const {
   }
 }
 
-std::vector<RankContext> DataParallelTrainer::comm_contexts() const {
+std::vector<RankContext> DataParallelTrainer::comm_contexts(int lane) const {
   std::vector<RankContext> contexts;
   for (std::size_t local = 0; local < resources_.size(); ++local) {
     const RankResources& r = *resources_[local];
-    contexts.push_back({r.rank, r.device, r.comm.get(),
+    contexts.push_back({r.rank, r.device, lane == 0 ? r.comm.get() : r.comm2.get(),
                         communicators_->empty() ? nullptr : (*communicators_)[local].get()});
   }
   return contexts;
@@ -270,7 +279,8 @@ void DataParallelTrainer::enqueue(const StepSchedule& schedule) {
         nvtxDomainRangePop(domain);
         break;
       case StepOpKind::collective:
-        sync_->launch(static_cast<std::size_t>(op.bucket), op.phase);
+        sync_->launch(static_cast<std::size_t>(op.bucket), op.phase,
+                      op.stream == StreamRole::comm2 ? 1 : 0);
         break;
       default:
         for (int local = 0; local < local_ranks(); ++local) {
@@ -293,7 +303,7 @@ void DataParallelTrainer::execute_on_rank(const StepOp& op, int local) {
       replica.loss(stream);
       break;
     case StepOpKind::weight_gradient:
-      replica.weight_gradient(op.layer, stream);
+      replica.weight_gradient(op.layer, op.piece, stream);
       break;
     case StepOpKind::input_gradient:
       replica.input_gradient(op.layer, stream);

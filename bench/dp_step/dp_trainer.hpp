@@ -56,6 +56,8 @@ class DataParallelTrainer {
   // The GPU of `rank`, which this process must hold (std::logic_error otherwise).
   int device_of(int rank) const;
   const ParameterLayout& layout() const { return layout_; }
+  // Communication streams the step's buckets alternate over (GradientSync::lanes()); 1 alone.
+  int comm_lanes() const { return sync_ ? sync_->lanes() : 1; }
   std::string_view epilogues() const { return replicas_.front()->epilogues(); }
   // The largest per field over the local ranks. Rank 0 holds the largest state in every scheme,
   // so the process holding rank 0 reports the run's footprint.
@@ -103,8 +105,9 @@ class DataParallelTrainer {
   std::vector<GraphExec>& graphs(StepVariant variant);
   void wait_for_events(const std::vector<const Event*>& events, double timeout_s);
   void wait_or_throw(const std::vector<const Event*>& events, double timeout_s);
-  // The local ranks on their communication streams, where every collective of theirs runs.
-  std::vector<RankContext> comm_contexts() const;
+  // The local ranks on their communication streams of `lane` (0: where every NCCL collective and
+  // the host-value reductions run; 1: the second lane of GradientSync::lanes()).
+  std::vector<RankContext> comm_contexts(int lane = 0) const;
   // Waits for the communication streams (bounded by collective_timeout_s_), aborting on failure.
   void wait_for_collectives();
   // Per-rank values (one vector per local rank) reduced over every rank of the configuration.

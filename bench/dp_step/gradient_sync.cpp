@@ -46,12 +46,14 @@ UpdateRange update_range(const ParameterLayout& layout, SyncScheme scheme, std::
 GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
                            const std::string& algo, DataType type, int nranks,
                            const std::vector<RankContext>& comm_ranks,
+                           const std::vector<RankContext>& second_lane,
                            const std::vector<const ModelReplica*>& replicas)
     : layout_(layout),
       scheme_(scheme),
       type_(type),
       nranks_(nranks),
       ranks_(comm_ranks),
+      second_lane_(second_lane),
       replicas_(replicas) {
   for (std::size_t bucket = 0; bucket < layout.buckets().size(); ++bucket) {
     gradient_calls_.push_back(
@@ -68,6 +70,10 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
       if (calls == &gradient_calls_) gradient_bytes_ += static_cast<std::uint64_t>(bytes);
     }
   }
+  bool concurrent = second_lane_.size() == ranks_.size();
+  for (Call* call : all_calls())
+    concurrent = concurrent && call->algorithm->instances_run_concurrently();
+  lanes_ = concurrent ? 2 : 1;
   std::vector<Call*> prepared;
   try {
     for (Call* call : all_calls()) {
@@ -176,9 +182,9 @@ void GradientSync::abort() noexcept {
   }
 }
 
-void GradientSync::launch(std::size_t bucket, int phase) {
+void GradientSync::launch(std::size_t bucket, int phase, int lane) {
   Call& call = phase == 0 ? gradient_calls_[bucket] : weight_calls_[bucket];
-  call.algorithm->launch(ranks_, call.buffers, call.shape, 1);
+  call.algorithm->launch(lane == 0 ? ranks_ : second_lane_, call.buffers, call.shape, 1);
 }
 
 }  // namespace collbench::dp

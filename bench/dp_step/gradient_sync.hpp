@@ -39,15 +39,22 @@ class GradientSync {
  public:
   // `comm_ranks` are the contexts of the ranks this process drives (all `nranks` of the
   // communicator, or one of them when each process drives one GPU), with their communication
-  // streams; `replicas` are index-aligned with them. Throws UnsupportedConfig when the registry has
-  // no `algo` for a needed collective or it refuses a bucket. Calls prepare() on every algorithm
-  // (outside timing and capture).
+  // streams; `second_lane` the same ranks with a second communication stream each, used when the
+  // algorithm's instances may run concurrently (lanes()); `replicas` are index-aligned with them.
+  // Throws UnsupportedConfig when the registry has no `algo` for a needed collective or it refuses
+  // a bucket. Calls prepare() on every algorithm (outside timing and capture).
   GradientSync(const ParameterLayout& layout, SyncScheme scheme, const std::string& algo,
                DataType type, int nranks, const std::vector<RankContext>& comm_ranks,
+               const std::vector<RankContext>& second_lane,
                const std::vector<const ModelReplica*>& replicas);
+  // 2 when consecutive buckets may communicate at once on two streams (the algorithm's instances
+  // run concurrently: copy_engine), else 1. NCCL needs one stream: one communicator's operations
+  // must not overlap.
+  int lanes() const { return lanes_; }
 
-  // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank.
-  void launch(std::size_t bucket, int phase);
+  // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank,
+  // on communication stream `lane` (< lanes()).
+  void launch(std::size_t bucket, int phase, int lane);
   // Once the last launch has completed: every algorithm gives back what prepare() took from
   // other processes (CUDA IPC mappings). Before the replicas' buffers are freed, every rank must
   // then pass a barrier, since another process may map them until it has released too. Calling
@@ -79,6 +86,8 @@ class GradientSync {
   DataType type_;
   int nranks_;  // in the communicator, whichever processes drive them
   std::vector<RankContext> ranks_;
+  std::vector<RankContext> second_lane_;
+  int lanes_ = 1;
   std::vector<const ModelReplica*> replicas_;
   std::vector<Call> gradient_calls_;  // one per bucket
   std::vector<Call> weight_calls_;    // one per bucket (ps, sharded)

@@ -76,4 +76,22 @@ ParameterLayout::ParameterLayout(int layers, int width, std::size_t element_byte
   for (const Parameter& p : parameters_) parameter_count_ += p.elements();
 }
 
+std::vector<WeightPiece> ParameterLayout::weight_pieces(int layer) const {
+  const Parameter& w = weight(layer);
+  std::vector<WeightPiece> pieces;
+  for (std::size_t k = 0; k < buckets_.size(); ++k) {
+    const Bucket& b = buckets_[k];
+    if (b.lowest_layer != layer || b.highest_layer != layer) continue;
+    // Rows holding any element below the bucket's end, to whole pieces of kPieceRowAlign rows.
+    const std::uint64_t end = b.begin + b.elements - w.offset;
+    const std::uint64_t rows =
+        std::min(w.rows, round_up((end + w.cols - 1) / w.cols, kPieceRowAlign));
+    const std::uint64_t begin = pieces.empty() ? 0 : pieces.back().row_end;
+    pieces.push_back(WeightPiece{k, begin, std::max(begin, rows)});
+  }
+  if (pieces.size() < 2) return {};
+  pieces.back().row_end = w.rows;
+  return pieces;
+}
+
 }  // namespace collbench::dp

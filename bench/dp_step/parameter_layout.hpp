@@ -37,6 +37,19 @@ struct Bucket {
   int lowest_layer;        // last one: the bucket is ready after this layer's weight gradient
 };
 
+// Weight-gradient rows a cut GEMM computes for one slice of a layer that spans several buckets:
+// once rows [0, row_end) exist, every weight element of `bucket` does. Pieces of a layer run in
+// order, so a piece computes [previous piece's row_end, row_end).
+struct WeightPiece {
+  std::size_t bucket;
+  std::uint64_t row_begin;
+  std::uint64_t row_end;
+};
+
+// Piece boundaries fall on multiples of this many rows (clamped to the width), so each piece's
+// operands start 32-byte aligned, as cuBLASLt's tensor-core kernels want, even for small models.
+inline constexpr std::uint64_t kPieceRowAlign = 16;
+
 class ParameterLayout {
  public:
   // `width`-wide square layers; `element_bytes` of the model's type; `bucket_cap_bytes` 0 for one
@@ -58,6 +71,11 @@ class ParameterLayout {
   std::uint64_t total_bytes() const { return total_elements_ * element_bytes_; }
   // Real parameters, padding excluded.
   std::uint64_t parameter_count() const { return parameter_count_; }
+
+  // The pieces of `layer`'s weight-gradient GEMM, one per bucket of a layer split into slices,
+  // in bucket order; rows tile [0, width) (a piece may be empty). Empty for a layer inside one
+  // bucket: its GEMM stays whole.
+  std::vector<WeightPiece> weight_pieces(int layer) const;
 
   // Sharding (reduce-scatter / all-gather / sharded optimizer state): rank r owns chunk r of
   // every bucket; its chunks sit back to back in its shard buffers.

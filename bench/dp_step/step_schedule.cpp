@@ -3,13 +3,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace collbench::dp {
 namespace {
 
 class ScheduleBuilder {
  public:
-  ScheduleBuilder(const ParameterLayout& layout, SyncScheme scheme)
-      : layout_(layout), scheme_(scheme) {
+  ScheduleBuilder(const ParameterLayout& layout, SyncScheme scheme, int lanes)
+      : layout_(layout), scheme_(scheme), lanes_(lanes) {
     schedule_.events = StepEvents{layout.layers(), static_cast<int>(layout.buckets().size())};
   }
 
@@ -24,20 +26,38 @@ class ScheduleBuilder {
     add({StepOpKind::record, stream, -1, -1, event, 0, {}});
   }
   void wait(StreamRole stream, int event) { add({StepOpKind::wait, stream, -1, -1, event, 0, {}}); }
+  void weight_gradient(int layer, int piece) {
+    add({StepOpKind::weight_gradient, StreamRole::compute, layer, -1, -1, 0, {}, piece});
+  }
+  // Every communication lane starts after the fork and ends before the compute stream goes on.
+  void fork_lanes(int event) {
+    for (int lane = 0; lane < lanes_; ++lane) wait(lane_stream(lane), event);
+  }
+  void join_lanes() {
+    const StepEvents& ev = schedule_.events;
+    for (int lane = 0; lane < lanes_; ++lane) {
+      record(lane_stream(lane), ev.comm_done(lane));
+      wait(StreamRole::compute, ev.comm_done(lane));
+    }
+  }
+  StreamRole lane_stream(int lane) const {
+    return lane == 0 ? StreamRole::comm : StreamRole::comm2;
+  }
 
   // The bucket's collectives and update, enqueued once its lowest layer's gradients exist.
   void sync_bucket(int bucket, bool communicate) {
     const StepEvents& ev = schedule_.events;
     const int layer = layout_.buckets()[bucket].lowest_layer;
+    const StreamRole comm = comm_stream_of(bucket, lanes_);
     if (communicate) {
-      wait(StreamRole::comm, ev.gradient_ready(layer));
+      wait(comm, ev.gradient_ready(bucket));
       push(fmt::format("{} bucket {}", label_of(gradient_collective_name(scheme_)), bucket));
-      on(StepOpKind::collective, StreamRole::comm, layer, bucket, 0);
+      on(StepOpKind::collective, comm, layer, bucket, 0);
       pop();
-      record(StreamRole::comm, ev.collective_done(bucket));
+      record(comm, ev.collective_done(bucket));
       wait(StreamRole::optimizer, ev.collective_done(bucket));
     } else {
-      wait(StreamRole::optimizer, ev.gradient_ready(layer));
+      wait(StreamRole::optimizer, ev.gradient_ready(bucket));
     }
     wait(StreamRole::optimizer, ev.weights_free(layer));
     push(fmt::format("optimizer bucket {}", bucket));
@@ -45,9 +65,9 @@ class ScheduleBuilder {
     pop();
     if (communicate && weight_collective_name(scheme_) != nullptr) {
       record(StreamRole::optimizer, ev.updated(bucket));
-      wait(StreamRole::comm, ev.updated(bucket));
+      wait(comm, ev.updated(bucket));
       push(fmt::format("{} bucket {}", label_of(weight_collective_name(scheme_)), bucket));
-      on(StepOpKind::collective, StreamRole::comm, layer, bucket, 1);
+      on(StepOpKind::collective, comm, layer, bucket, 1);
       pop();
     }
   }
@@ -67,22 +87,22 @@ class ScheduleBuilder {
 
   const ParameterLayout& layout_;
   SyncScheme scheme_;
+  int lanes_;
   StepSchedule schedule_;
 };
 
 void add_comm_only(ScheduleBuilder& b, const ParameterLayout& layout, SyncScheme scheme,
-                   const StepEvents& ev) {
+                   const StepEvents& ev, int lanes) {
   b.record(StreamRole::compute, ev.fork());
-  b.wait(StreamRole::comm, ev.fork());
+  b.fork_lanes(ev.fork());
   for (std::size_t k = 0; k < layout.buckets().size(); ++k) {
     const int bucket = static_cast<int>(k);
     const int layer = layout.buckets()[k].lowest_layer;
-    b.on(StepOpKind::collective, StreamRole::comm, layer, bucket, 0);
+    b.on(StepOpKind::collective, comm_stream_of(bucket, lanes), layer, bucket, 0);
     if (weight_collective_name(scheme) != nullptr)
-      b.on(StepOpKind::collective, StreamRole::comm, layer, bucket, 1);
+      b.on(StepOpKind::collective, comm_stream_of(bucket, lanes), layer, bucket, 1);
   }
-  b.record(StreamRole::comm, ev.comm_done());
-  b.wait(StreamRole::compute, ev.comm_done());
+  b.join_lanes();
 }
 
 }  // namespace
@@ -109,13 +129,19 @@ const char* weight_collective_name(SyncScheme scheme) {
   }
 }
 
+StreamRole comm_stream_of(int bucket, int comm_lanes) {
+  return comm_lanes > 1 && bucket % 2 == 1 ? StreamRole::comm2 : StreamRole::comm;
+}
+
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
-                                 StepVariant variant, bool communicate) {
-  ScheduleBuilder b(layout, scheme);
+                                 StepVariant variant, bool communicate, WgradSplit split,
+                                 int comm_lanes) {
+  const int lanes = communicate ? std::max(1, std::min(comm_lanes, 2)) : 1;
+  ScheduleBuilder b(layout, scheme, lanes);
   const StepEvents ev{layout.layers(), static_cast<int>(layout.buckets().size())};
   b.push(variant == StepVariant::comm_only ? "communication only" : "step");
   if (variant == StepVariant::comm_only) {
-    if (communicate) add_comm_only(b, layout, scheme, ev);
+    if (communicate) add_comm_only(b, layout, scheme, ev, lanes);
     b.pop();
     return b.take();
   }
@@ -123,7 +149,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   // The optimizer stream joins from the compute stream, so it never runs ahead of this step.
   b.record(StreamRole::compute, ev.fork());
   b.wait(StreamRole::optimizer, ev.fork());
-  if (with_collectives) b.wait(StreamRole::comm, ev.fork());
+  if (with_collectives) b.fork_lanes(ev.fork());
 
   b.push("forward");
   for (int layer = 0; layer < layout.layers(); ++layer)
@@ -137,8 +163,17 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
     b.push(fmt::format("backward layer {}", layer));
     // Weight gradient first: it is what the all-reduce waits for; the input gradient (the
     // critical path to the next layer) follows.
-    b.on(StepOpKind::weight_gradient, StreamRole::compute, layer);
-    b.record(StreamRole::compute, ev.gradient_ready(layer));
+    const std::vector<WeightPiece> pieces = layout.weight_pieces(layer);
+    if (communicate && split_covers(split, layer) && !pieces.empty()) {
+      for (std::size_t p = 0; p < pieces.size(); ++p) {
+        b.weight_gradient(layer, static_cast<int>(p));
+        b.record(StreamRole::compute, ev.gradient_ready(static_cast<int>(pieces[p].bucket)));
+      }
+    } else {
+      b.weight_gradient(layer, -1);
+      for (std::size_t k = next_bucket; k < buckets.size() && buckets[k].lowest_layer == layer; ++k)
+        b.record(StreamRole::compute, ev.gradient_ready(static_cast<int>(k)));
+    }
     if (layer > 0) b.on(StepOpKind::input_gradient, StreamRole::compute, layer);
     b.record(StreamRole::compute, ev.weights_free(layer));
     b.pop();
@@ -147,10 +182,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       ++next_bucket;
     }
   }
-  if (with_collectives) {
-    b.record(StreamRole::comm, ev.comm_done());
-    b.wait(StreamRole::compute, ev.comm_done());
-  }
+  if (with_collectives) b.join_lanes();
   b.record(StreamRole::optimizer, ev.optimizer_done());
   b.wait(StreamRole::compute, ev.optimizer_done());
   b.pop();

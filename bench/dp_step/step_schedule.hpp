@@ -3,9 +3,13 @@
 // together; tests check its ordering rules without a GPU.
 //
 // Streams per rank: compute (forward, loss, backward), communication (all collectives, in the
-// same order on every rank, one NCCL stream as NCCL requires), optimizer (per-bucket updates, so
-// an update overlaps the next bucket's all-reduce). Rules the schedule keeps:
-//   - a bucket's first collective waits for the weight gradient of its lowest layer;
+// same order on every rank, one NCCL stream as NCCL requires; with two lanes, for algorithms
+// whose instances run concurrently, odd buckets go to a second communication stream so that a
+// bucket's transfers overlap the previous bucket's reduction and flag waits), optimizer
+// (per-bucket updates, so an update overlaps the next bucket's all-reduce). Rules the schedule
+// keeps:
+//   - a bucket's first collective waits for the weight gradient of its lowest layer (for a layer
+//     whose GEMM is cut, for the piece holding the bucket's rows);
 //   - its update waits for that collective and for the lowest layer's input-gradient GEMM (the
 //     last reader of the weights in this step);
 //   - ps/sharded: the weight collective (broadcast / all-gather) waits for the update;
@@ -27,14 +31,14 @@ enum class StepVariant {
   comm_only,     // only the collectives of the step, back to back
 };
 
-enum class StreamRole { compute, comm, optimizer };
+enum class StreamRole { compute, comm, comm2, optimizer };
 
 enum class StepOpKind {
   range_push,  // NVTX range opens (label)
   range_pop,
   forward,          // layer's GEMM with bias (+ ReLU)
   loss,             // MSE loss and its gradient
-  weight_gradient,  // layer's dW (and db) GEMM
+  weight_gradient,  // layer's dW (and db) GEMM, or one piece of it (piece >= 0)
   input_gradient,   // layer's dX GEMM (with the previous layer's ReLU gradient)
   record,           // record event on stream
   wait,             // stream waits for event
@@ -50,20 +54,21 @@ struct StepOp {
   int event = -1;
   int phase = 0;
   std::string label;  // NVTX ranges only
+  int piece = -1;     // weight_gradient: index into ParameterLayout::weight_pieces, -1 whole
 };
 
 // Event numbering, the same on every rank.
 struct StepEvents {
   int layers;
   int buckets;
-  int gradient_ready(int layer) const { return layer; }
-  int weights_free(int layer) const { return layers + layer; }
-  int collective_done(int bucket) const { return 2 * layers + bucket; }
-  int updated(int bucket) const { return 2 * layers + buckets + bucket; }
-  int fork() const { return 2 * layers + 2 * buckets; }
-  int comm_done() const { return fork() + 1; }
-  int optimizer_done() const { return fork() + 2; }
-  int count() const { return fork() + 3; }
+  int gradient_ready(int bucket) const { return bucket; }
+  int weights_free(int layer) const { return buckets + layer; }
+  int collective_done(int bucket) const { return layers + buckets + bucket; }
+  int updated(int bucket) const { return layers + 2 * buckets + bucket; }
+  int fork() const { return layers + 3 * buckets; }
+  int comm_done(int lane) const { return fork() + 1 + lane; }
+  int optimizer_done() const { return fork() + 3; }
+  int count() const { return fork() + 4; }
 };
 
 struct StepSchedule {
@@ -75,8 +80,15 @@ struct StepSchedule {
 const char* gradient_collective_name(SyncScheme scheme);  // all_reduce, reduce, reduce_scatter
 const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast, all_gather
 
-// `communicate` false for one rank: then no collective appears even in the full step.
+// `communicate` false for one rank: then no collective appears even in the full step, and no
+// weight-gradient GEMM is cut. With it, the layers `split` covers that span several buckets run
+// their weight gradient in pieces (in every variant, so compute-only is the same computation).
+// `comm_lanes` (1 or 2): communication streams the buckets alternate over.
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
-                                 StepVariant variant, bool communicate);
+                                 StepVariant variant, bool communicate, WgradSplit split,
+                                 int comm_lanes = 1);
+
+// The communication stream of `bucket` with `comm_lanes` lanes.
+StreamRole comm_stream_of(int bucket, int comm_lanes);
 
 }  // namespace collbench::dp

@@ -66,6 +66,10 @@ class CollectiveAlgorithm {
   virtual void request_abort() noexcept {}
   // Throws GpuError when a kernel of this algorithm gave up waiting on a peer.
   virtual void check_health() const {}
+  // Whether separately prepared instances may run at once on different streams of one rank (the
+  // training step then alternates buckets over two streams): true when an instance waits only on
+  // its own flags and holds no SM while it waits, so neither instance can starve the other.
+  virtual bool instances_run_concurrently() const { return false; }
 };
 
 // Implementations of one operation, by name ("nccl", "ring" ...). Made once per set of ranks

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -37,6 +38,16 @@ kernels::RingProtocol protocol_from_env(const char* name, kernels::RingProtocol 
 }
 
 }  // namespace
+
+RoundSplit equal_rounds(std::uint64_t count, std::uint64_t largest, std::uint64_t unit) {
+  if (count == 0) return {unit, 0};
+  largest = std::max(unit, largest / unit * unit);
+  const std::uint64_t fewest = (count + largest - 1) / largest;
+  const std::uint64_t share = (count + fewest - 1) / fewest;
+  const std::uint64_t elements = (share + unit - 1) / unit * unit;  // <= largest
+  // Rounding the share up to whole units may leave fewer rounds than `fewest`, never more.
+  return {elements, static_cast<int>((count + elements - 1) / elements)};
+}
 
 HandbuiltTuning HandbuiltTuning::from_environment() {
   HandbuiltTuning tuning;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -26,9 +27,10 @@ struct HandbuiltTuning {
   std::size_t ring_slice_bytes = 512 << 10;  // a CTA's piece per slice (pipelining unit), aimed at
   int ring_slots = 8;  // push: staging slots per CTA (a power of two, 2..64), each one piece
   double peer_timeout_s = 30;  // a kernel waiting longer on one peer gives up; 0: never
-  // copy_engine: the buffer moves in rounds of this many bytes, one after another, so staging
-  // holds one round.
-  std::size_t copy_engine_round_bytes = 32 << 20;
+  // copy_engine: the buffer moves in equal rounds of at most this many bytes, one after another,
+  // so staging holds one round. 64 MiB keeps a training-step bucket (one 32 MiB layer and its
+  // bias) in one round: each round is a serial chain of copies, waits and a reduction.
+  std::size_t copy_engine_round_bytes = 64 << 20;
 
   // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
   // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
@@ -38,6 +40,16 @@ struct HandbuiltTuning {
   // 2..64, ring_max_ctas < 1).
   void validate() const;
 };
+
+// copy_engine's rounds of a `count`-element buffer: the fewest rounds of at most `largest`
+// elements, each `elements` long (a whole number of `unit`s) except the last, which is shorter but
+// never empty. Equal rounds: a buffer just over one round must not pay a round's latency for its
+// last few lines.
+struct RoundSplit {
+  std::uint64_t elements;
+  int rounds;
+};
+RoundSplit equal_rounds(std::uint64_t count, std::uint64_t largest, std::uint64_t unit);
 
 // The hand-built algorithms: each overrides CollectiveAlgorithm::request_abort (kernels waiting
 // on a peer return within microseconds; the next prepare() resets the flags so the algorithm can

@@ -55,6 +55,8 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
   ~CopyEngineAlgorithm() override { request_abort(); }
 
   std::string_view name() const override { return "copy_engine"; }
+  // Flags and staging belong to the instance, and its waits are stream memory operations.
+  bool instances_run_concurrently() const override { return true; }
   std::string unsupported_reason(const CaseShape& shape) const override {
     return peers_.unsupported_reason(shape);
   }
@@ -85,9 +87,9 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     const int line = static_cast<int>(16 / size_of(shape.type));
     // Whole lines per rank per round, so every round and chunk starts on a 16-byte line.
     const std::uint64_t unit = static_cast<std::uint64_t>(line) * shape.nranks;
-    round_elements_ =
-        std::max<std::uint64_t>(unit, round_bytes_ / size_of(shape.type) / unit * unit);
-    rounds_ = count == 0 ? 0 : static_cast<int>((count + round_elements_ - 1) / round_elements_);
+    const RoundSplit split = equal_rounds(count, round_bytes_ / size_of(shape.type), unit);
+    round_elements_ = split.elements;
+    rounds_ = split.rounds;
     const kernels::RingGeometry first{std::min(count, round_elements_), shape.nranks, 1, 1, line};
     std::size_t slot_bytes = 16;
     for (int c = 0; c < shape.nranks; ++c) {

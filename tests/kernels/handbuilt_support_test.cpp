@@ -36,6 +36,30 @@ TEST(HandbuiltShapes, RingSendrecvNeedsNoPeerAccess) {
   EXPECT_NE(algorithm->unsupported_reason(shape_of("broadcast", ReduceOp::none, 4)), "");
 }
 
+// Rounds tile the buffer exactly, in whole units, none over the cap and none empty, and as few as
+// the cap allows; a buffer just over one round splits in halves, not one round plus a sliver.
+TEST(CopyEngineRounds, FewestEqualRoundsTileTheBuffer) {
+  for (std::uint64_t unit : {8u, 16u, 64u}) {
+    for (std::uint64_t largest : {unit, 5 * unit, 1000 * unit + 3, std::uint64_t{4} << 20}) {
+      for (std::uint64_t count : {std::uint64_t{1}, unit - 1, unit, unit + 1, 7 * unit + 5, largest,
+                                  largest + 1, 3 * largest - 1, std::uint64_t{16781312}}) {
+        const RoundSplit split = equal_rounds(count, largest, unit);
+        const std::uint64_t cap = std::max(unit, largest / unit * unit);
+        SCOPED_TRACE(::testing::Message() << count << " in rounds of <= " << cap);
+        EXPECT_EQ(split.elements % unit, 0u);
+        EXPECT_LE(split.elements, cap);
+        EXPECT_EQ(split.rounds, static_cast<int>((count + cap - 1) / cap));
+        EXPECT_GE(split.elements * split.rounds, count);
+        EXPECT_LT(split.elements * (split.rounds - 1), count);  // the last round is not empty
+      }
+    }
+  }
+  const RoundSplit layer = equal_rounds(16781312, 16777216, 16);  // 32 MiB + bias, bfloat16
+  EXPECT_EQ(layer.rounds, 2);
+  EXPECT_EQ(layer.elements, 8390656u);
+  EXPECT_EQ(equal_rounds(0, 1024, 16).rounds, 0);
+}
+
 TEST(HandbuiltShapes, UnknownNameIsAUsageError) {
   EXPECT_THROW(make_handbuilt_algorithm("tree", {}, HandbuiltTuning{}), UsageError);
 }

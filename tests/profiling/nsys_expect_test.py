@@ -9,7 +9,6 @@ usage: nsys_expect_test.py PATH/TO/nsys_expect.py
 
 import contextlib
 import csv
-import importlib.util
 import io
 import json
 import os
@@ -18,11 +17,9 @@ import sys
 import tempfile
 import unittest
 
-MODULE_PATH = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-    os.path.dirname(__file__), "..", "..", "ci", "nsys_expect.py")
-spec = importlib.util.spec_from_file_location("nsys_expect", MODULE_PATH)
-nsys_expect = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(nsys_expect)
+from script_under_test import load_script
+
+nsys_expect = load_script("nsys_expect")
 
 NCCL_KERNEL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL"
 RANKS, ITERS = 4, 5

@@ -38,6 +38,7 @@ TEST(DpOptions, DefaultsMatchTheTargetConfiguration) {
   EXPECT_EQ(o.algos, std::vector<std::string>{"nccl"});
   EXPECT_TRUE(o.ranks.empty());
   EXPECT_FALSE(o.check);
+  EXPECT_EQ(o.wgrad_splits, std::vector<WgradSplit>{WgradSplit::last});
 }
 
 TEST(DpOptions, ParsesListsAndValues) {
@@ -71,7 +72,9 @@ TEST(DpOptions, ParsesListsAndValues) {
                              "unfused",
                              "--no-master-weights",
                              "--nccl-max-ctas",
-                             "8"});
+                             "8",
+                             "--wgrad-split",
+                             "none,all,none"});
   EXPECT_EQ(o.model.layers, 3);
   EXPECT_EQ(o.model.width, 64);
   EXPECT_EQ(o.model.batch, 16);
@@ -90,6 +93,7 @@ TEST(DpOptions, ParsesListsAndValues) {
   EXPECT_EQ(o.model.epilogue, EpilogueMode::unfused);
   EXPECT_FALSE(o.model.master_weights);
   EXPECT_EQ(o.nccl_max_ctas, 8);
+  EXPECT_EQ(o.wgrad_splits, (std::vector<WgradSplit>{WgradSplit::none, WgradSplit::all}));
 }
 
 TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
@@ -107,6 +111,8 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--momentum", "1"}, "--momentum 1");
   expect_usage_error({"--algo", "nccl,tree"}, "--algo tree");
   expect_usage_error({"--epilogue", "maybe"}, "'maybe'");
+  expect_usage_error({"--wgrad-split", "last,half"}, "weight-gradient split 'half'");
+  expect_usage_error({"--comm-lanes", "3"}, "--comm-lanes 3");
   expect_usage_error({"--layers", "many"}, "many");
   expect_usage_error({"--bogus"}, "--bogus");
 }
@@ -183,6 +189,32 @@ TEST(DpConfig, GemmSmMarginAppliesOnlyBesideCommunication) {
   EXPECT_EQ(backward_gemm_sm_target(config, 132), 1);
   config.ranks = 1;  // nothing to leave SMs for: the 1-GPU baseline keeps them all
   EXPECT_EQ(backward_gemm_sm_target(config, 132), 0);
+}
+
+TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
+  StepConfig config;
+  config.ranks = 2;
+  EXPECT_TRUE(cuts_weight_gradient(config, 0));  // default: the last gradient, layer 0's
+  EXPECT_FALSE(cuts_weight_gradient(config, 1));
+  config.wgrad_split = WgradSplit::all;
+  EXPECT_TRUE(cuts_weight_gradient(config, 5));
+  config.ranks = 1;  // nothing starts early on one GPU: its baseline keeps whole GEMMs
+  EXPECT_FALSE(cuts_weight_gradient(config, 0));
+  config.ranks = 4;
+  config.wgrad_split = WgradSplit::none;
+  EXPECT_FALSE(cuts_weight_gradient(config, 0));
+  // Only a split other than the default shows, in the config string and the benchmark name.
+  EXPECT_EQ(config_string(config),
+            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
+            "optimizer=bf16;wgrad_split=none");
+  EXPECT_EQ(benchmark_name(config),
+            "dp_step/overlap/bucket_mib:25/algo:nccl/wgrad_split:none/ranks:4");
+  config.wgrad_split = WgradSplit::last;
+  EXPECT_EQ(benchmark_name(config), "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4");
+  config.comm_lanes = 1;
+  EXPECT_EQ(config_string(config),
+            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
+            "optimizer=bf16;comm_lanes=1");
 }
 
 TEST(DpOptions, BenchmarkFilterSelectsLikeGoogleBenchmark) {

@@ -140,6 +140,27 @@ INSTANTIATE_TEST_SUITE_P(Schemes, EverySchemeOnGpus,
                                   std::string(name_of(std::get<2>(info.param)));
                          });
 
+// Weight-gradient GEMMs cut at bucket boundaries (the small model's layers span two buckets):
+// with separate bias kernels and with the bias gradient fused into each piece's GEMM.
+TEST(DpStepGpu, CutWeightGradientsEqualOneGpu) {
+  SKIP_WITHOUT_GPUS(2);
+  for (EpilogueMode epilogue : {EpilogueMode::unfused, EpilogueMode::fused}) {
+    for (WgradSplit split : {WgradSplit::last, WgradSplit::all}) {
+      StepConfig config = small_config(SyncScheme::overlap, 2, DataType::float32);
+      config.model.epilogue = epilogue;
+      config.wgrad_split = split;
+      ASSERT_EQ(config.ranks, 2);
+      const ParameterLayout layout(config.model.layers, config.model.width, 4,
+                                   bucket_cap_bytes(config), config.ranks);
+      ASSERT_EQ(layout.weight_pieces(0).size(), 2u) << "the small model no longer cuts layer 0";
+      ASSERT_GT(layout.weight_pieces(0)[1].row_end, layout.weight_pieces(0)[1].row_begin);
+      const SmallModelReport report = run_small_model_check(config, communicators(2), 5, kTimeoutS);
+      EXPECT_TRUE(report.gradient.ok && report.weights.ok && report.differing_weights == 0)
+          << name_of(epilogue) << " " << name_of(split) << ": " << report.summary();
+    }
+  }
+}
+
 TEST(DpStepGpu, GraphReplaysKeepReplicasIdenticalAndMatchEagerSteps) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = visible_gpu_count() >= 4 ? 4 : 2;
@@ -164,6 +185,26 @@ TEST(DpStepGpu, GraphReplaysKeepReplicasIdenticalAndMatchEagerSteps) {
     EXPECT_EQ(graphed.measure(StepVariant::compute_only, 1, 2, true, kTimeoutS).size(), 2u);
     EXPECT_EQ(graphed.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u);
   }
+}
+
+// copy_engine alternates buckets over two communication streams: the same steps, replayed from
+// CUDA graphs, give the same weights as on one stream, identical on every rank.
+TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
+  SKIP_WITHOUT_GPUS(2);
+  const int ranks = visible_gpu_count() >= 4 ? 4 : 2;
+  std::vector<std::vector<double>> weights;
+  for (int lanes : {1, 2}) {
+    StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+    config.algo = "copy_engine";
+    config.comm_lanes = lanes;
+    DataParallelTrainer trainer(config, communicators(ranks));
+    EXPECT_EQ(trainer.comm_lanes(), lanes);
+    EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u);
+    EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u);
+    EXPECT_EQ(trainer.differing_weight_elements(), 0u) << lanes << " lanes";
+    weights.push_back(trainer.parameters(0));
+  }
+  EXPECT_TRUE(weights[0] == weights[1]) << "two lanes changed the result";
 }
 
 TEST(DpStepGpu, EveryRegisteredAllReduceAlgorithmTrainsCorrectly) {

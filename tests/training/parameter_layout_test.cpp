@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <tuple>
+#include <vector>
 
 namespace collbench::dp {
 namespace {
@@ -104,6 +106,55 @@ TEST(ParameterLayout, SmallCapSplitsEachLayerIntoEqualSlices) {
   EXPECT_EQ(four.buckets().size(), 8u * 9u);  // 32.008 MiB / 4 MiB -> 9 slices
   for (const Bucket& b : four.buckets()) EXPECT_LE(b.elements * 2, 4 * kMiB);
   expect_consistent(four);
+}
+
+// A cut weight-gradient GEMM: piece p's rows cover every weight element of its bucket, pieces tile
+// the rows in order on kPieceRowAlign boundaries, and a layer inside one bucket is not cut.
+TEST(ParameterLayout, WeightPiecesCoverTheirBucketsRows) {
+  for (const auto& [width, cap, ranks] :
+       std::vector<std::tuple<int, std::uint64_t, int>>{{4096, 25 * kMiB, 2},
+                                                        {4096, 4 * kMiB, 4},
+                                                        {4096, 4 * kMiB, 3},
+                                                        {1000, 300000, 8},
+                                                        {200, 20000, 2},
+                                                        {4096, 33 * kMiB, 4}}) {
+    SCOPED_TRACE(::testing::Message()
+                 << width << " wide, cap " << cap << ", " << ranks << " ranks");
+    const ParameterLayout layout(3, width, 2, cap, ranks);
+    for (int layer = 0; layer < 3; ++layer) {
+      const std::vector<WeightPiece> pieces = layout.weight_pieces(layer);
+      std::size_t slices = 0;
+      for (const Bucket& b : layout.buckets()) slices += b.lowest_layer == layer;
+      if (slices < 2) {
+        EXPECT_TRUE(pieces.empty());
+        continue;
+      }
+      ASSERT_EQ(pieces.size(), slices);
+      const Parameter& w = layout.weight(layer);
+      std::uint64_t row = 0;
+      for (const WeightPiece& piece : pieces) {
+        const Bucket& b = layout.buckets()[piece.bucket];
+        EXPECT_EQ(b.lowest_layer, layer);
+        EXPECT_EQ(piece.row_begin, row);
+        EXPECT_GE(piece.row_end, piece.row_begin);
+        EXPECT_TRUE(piece.row_end % kPieceRowAlign == 0 || piece.row_end == w.rows);
+        // Every weight element of the bucket lies in rows [0, row_end).
+        const std::uint64_t weight_end = std::min(b.begin + b.elements, w.offset + w.elements());
+        if (weight_end > b.begin) {
+          EXPECT_LE(weight_end - w.offset, piece.row_end * w.cols);
+        }
+        row = piece.row_end;
+      }
+      EXPECT_EQ(row, w.rows);
+    }
+  }
+  // 25 MiB halves a 32 MiB layer: two pieces of 2048 rows.
+  const ParameterLayout halves(8, 4096, 2, 25 * kMiB, 4);
+  const std::vector<WeightPiece> pieces = halves.weight_pieces(0);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].row_end, 2048u + kPieceRowAlign);
+  EXPECT_EQ(pieces[0].bucket + 1, pieces[1].bucket);
+  EXPECT_EQ(pieces[1].bucket, halves.buckets().size() - 1);
 }
 
 TEST(ParameterLayout, CapBetweenLayerSizesClosesBucketBeforeOverflow) {

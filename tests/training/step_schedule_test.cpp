@@ -30,7 +30,8 @@ std::string what(const StepOp& op) {
     case StepOpKind::loss:
       return "loss";
     case StepOpKind::weight_gradient:
-      return "wgrad " + std::to_string(op.layer);
+      return "wgrad " + std::to_string(op.layer) +
+             (op.piece < 0 ? "" : "/" + std::to_string(op.piece));
     case StepOpKind::input_gradient:
       return "dgrad " + std::to_string(op.layer);
     case StepOpKind::collective:
@@ -66,24 +67,44 @@ int count_kind(const StepSchedule& s, StepOpKind kind) {
   return n;
 }
 
-class EveryScheme : public ::testing::TestWithParam<SyncScheme> {};
+// What must precede bucket `k`'s collective: the weight gradient of each of its layers, or, for a
+// layer whose GEMM the schedule cut, the piece that completes the bucket's rows.
+std::vector<std::string> gradients_of(const ParameterLayout& layout, const StepSchedule& schedule,
+                                      std::size_t k) {
+  std::set<int> cut;
+  for (const StepOp& op : schedule.ops) {
+    if (op.kind == StepOpKind::weight_gradient && op.piece >= 0) cut.insert(op.layer);
+  }
+  const Bucket& bucket = layout.buckets()[k];
+  std::vector<std::string> needed;
+  for (int layer = bucket.lowest_layer; layer <= bucket.highest_layer; ++layer) {
+    if (!cut.count(layer)) {
+      needed.push_back("wgrad " + std::to_string(layer));
+      continue;
+    }
+    const std::vector<WeightPiece> pieces = layout.weight_pieces(layer);
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+      if (pieces[p].bucket == k)
+        needed.push_back("wgrad " + std::to_string(layer) + "/" + std::to_string(p));
+    }
+  }
+  return needed;
+}
 
-TEST_P(EveryScheme, FullStepKeepsTheOrderingRules) {
-  const SyncScheme scheme = GetParam();
-  const ParameterLayout layout(4, 64, 2, uses_buckets(scheme) ? 12000 : 0, 4);
-  ASSERT_GT(layout.buckets().size(), uses_buckets(scheme) ? 2u : 0u);
-  const StepSchedule schedule = build_step_schedule(layout, scheme, StepVariant::full, true);
+void expect_ordering_rules(const ParameterLayout& layout, SyncScheme scheme,
+                           const StepSchedule& schedule, int lanes = 1) {
   const Replay r = replay(schedule);
   const bool two_phase = weight_collective_name(scheme) != nullptr;
   std::vector<std::string> collective_order;
   for (const auto& [op, before] : r.ops) {
     if (op.kind == StepOpKind::collective) {
-      EXPECT_EQ(op.stream, StreamRole::comm);
+      EXPECT_EQ(op.stream, lanes == 2 && op.bucket % 2 == 1 ? StreamRole::comm2 : StreamRole::comm);
       collective_order.push_back(what(op));
       const Bucket& bucket = layout.buckets()[op.bucket];
-      for (int layer = bucket.lowest_layer; layer <= bucket.highest_layer; ++layer) {
-        EXPECT_TRUE(before.count("wgrad " + std::to_string(layer)))
-            << what(op) << " before its gradients";
+      const std::vector<std::string> gradients = gradients_of(layout, schedule, op.bucket);
+      EXPECT_FALSE(gradients.empty()) << what(op);
+      for (const std::string& gradient : gradients) {
+        EXPECT_TRUE(before.count(gradient)) << what(op) << " before " << gradient;
       }
       if (op.phase == 1) {
         EXPECT_TRUE(before.count("update " + std::to_string(op.bucket))) << what(op);
@@ -119,18 +140,101 @@ TEST_P(EveryScheme, FullStepKeepsTheOrderingRules) {
   EXPECT_EQ(collective_order, expected);
   EXPECT_EQ(count_kind(schedule, StepOpKind::update), static_cast<int>(layout.buckets().size()));
   // The step ends with the compute stream having seen every operation of the step.
-  Replay end = replay(schedule);
   std::set<std::string> all;
-  for (const auto& [op, before] : end.ops) all.insert(what(op));
-  EXPECT_EQ(end.done[StreamRole::compute], all);
+  for (const auto& [op, before] : r.ops) all.insert(what(op));
+  EXPECT_EQ(r.done.at(StreamRole::compute), all);
   EXPECT_EQ(count_kind(schedule, StepOpKind::range_push),
             count_kind(schedule, StepOpKind::range_pop));
+}
+
+class EveryScheme : public ::testing::TestWithParam<SyncScheme> {};
+
+TEST_P(EveryScheme, FullStepKeepsTheOrderingRules) {
+  const SyncScheme scheme = GetParam();
+  const ParameterLayout layout(4, 64, 2, uses_buckets(scheme) ? 12000 : 0, 4);
+  ASSERT_GT(layout.buckets().size(), uses_buckets(scheme) ? 2u : 0u);
+  expect_ordering_rules(
+      layout, scheme,
+      build_step_schedule(layout, scheme, StepVariant::full, true, WgradSplit::none));
+  // Two lanes: odd buckets on the second communication stream, the same rules otherwise, and
+  // the step still ends after both lanes.
+  expect_ordering_rules(
+      layout, scheme,
+      build_step_schedule(layout, scheme, StepVariant::full, true, WgradSplit::last, 2), 2);
+}
+
+TEST(StepSchedule, TwoLanesAlternateBucketsAndJoinBeforeTheStepEnds) {
+  const ParameterLayout layout(4, 64, 2, 9000, 2);  // one layer per bucket
+  for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
+    const StepSchedule schedule =
+        build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 2);
+    std::map<int, StreamRole> stream_of_bucket;
+    for (const StepOp& op : schedule.ops) {
+      if (op.kind == StepOpKind::collective) stream_of_bucket[op.bucket] = op.stream;
+    }
+    ASSERT_EQ(stream_of_bucket.size(), 4u);
+    EXPECT_EQ(stream_of_bucket[0], StreamRole::comm);
+    EXPECT_EQ(stream_of_bucket[1], StreamRole::comm2);
+    EXPECT_EQ(stream_of_bucket[2], StreamRole::comm);
+    EXPECT_EQ(stream_of_bucket[3], StreamRole::comm2);
+    const Replay r = replay(schedule);
+    EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());  // joined back
+  }
+  // One rank, or one lane: no second stream at all.
+  for (const StepSchedule& one :
+       {build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, false, WgradSplit::none,
+                            2),
+        build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
+                            1)}) {
+    for (const StepOp& op : one.ops) EXPECT_NE(op.stream, StreamRole::comm2);
+  }
+}
+
+// Layers of 8.3 KB under a 3000-byte cap: four slices each, so every cut GEMM has four pieces.
+TEST(StepSchedule, CutWeightGradientsKeepTheOrderingRules) {
+  const ParameterLayout layout(3, 64, 2, 3000, 2);
+  const int pieces = static_cast<int>(layout.weight_pieces(0).size());
+  ASSERT_EQ(pieces, 4);
+  const std::string last_piece = "wgrad 0/" + std::to_string(pieces - 1);
+  for (SyncScheme scheme : {SyncScheme::overlap, SyncScheme::ps, SyncScheme::sharded}) {
+    for (WgradSplit split : {WgradSplit::last, WgradSplit::all}) {
+      SCOPED_TRACE(std::string(name_of(scheme)) + ", " + std::string(name_of(split)));
+      const StepSchedule schedule =
+          build_step_schedule(layout, scheme, StepVariant::full, true, split);
+      expect_ordering_rules(layout, scheme, schedule);
+      std::map<int, int> pieces_per_layer;
+      for (const StepOp& op : schedule.ops) {
+        if (op.kind == StepOpKind::weight_gradient) ++pieces_per_layer[op.layer];
+      }
+      for (int layer = 0; layer < 3; ++layer) {
+        EXPECT_EQ(pieces_per_layer[layer], split_covers(split, layer) ? pieces : 1) << layer;
+      }
+      // The first slice of layer 0 is all-reduced before its last piece is computed.
+      const Replay r = replay(schedule);
+      for (const auto& [op, before] : r.ops) {
+        if (op.kind == StepOpKind::collective && op.phase == 0 &&
+            static_cast<std::size_t>(op.bucket) == layout.weight_pieces(0).front().bucket) {
+          EXPECT_FALSE(before.count(last_piece)) << "waited for the whole layer";
+        }
+      }
+      // Compute-only is the same computation, cut the same way.
+      const StepSchedule compute =
+          build_step_schedule(layout, scheme, StepVariant::compute_only, true, split);
+      EXPECT_EQ(count_kind(compute, StepOpKind::weight_gradient),
+                count_kind(schedule, StepOpKind::weight_gradient));
+    }
+    // One rank never cuts: nothing would start early.
+    const StepSchedule alone =
+        build_step_schedule(layout, scheme, StepVariant::full, false, WgradSplit::all);
+    EXPECT_EQ(count_kind(alone, StepOpKind::weight_gradient), 3);
+  }
 }
 
 TEST_P(EveryScheme, ComputeOnlyHasNoCollectivesAndCommOnlyOnlyCollectives) {
   const SyncScheme scheme = GetParam();
   const ParameterLayout layout(3, 64, 4, uses_buckets(scheme) ? 20000 : 0, 2);
-  const StepSchedule compute = build_step_schedule(layout, scheme, StepVariant::compute_only, true);
+  const StepSchedule compute =
+      build_step_schedule(layout, scheme, StepVariant::compute_only, true, WgradSplit::none);
   EXPECT_EQ(count_kind(compute, StepOpKind::collective), 0);
   EXPECT_EQ(count_kind(compute, StepOpKind::update), static_cast<int>(layout.buckets().size()));
   EXPECT_EQ(count_kind(compute, StepOpKind::weight_gradient), 3);
@@ -141,7 +245,8 @@ TEST_P(EveryScheme, ComputeOnlyHasNoCollectivesAndCommOnlyOnlyCollectives) {
           before.count("wgrad " + std::to_string(layout.buckets()[op.bucket].lowest_layer)));
     }
   }
-  const StepSchedule comm = build_step_schedule(layout, scheme, StepVariant::comm_only, true);
+  const StepSchedule comm =
+      build_step_schedule(layout, scheme, StepVariant::comm_only, true, WgradSplit::none);
   const int per_bucket = weight_collective_name(scheme) ? 2 : 1;
   EXPECT_EQ(count_kind(comm, StepOpKind::collective),
             per_bucket * static_cast<int>(layout.buckets().size()));
@@ -152,7 +257,8 @@ TEST_P(EveryScheme, ComputeOnlyHasNoCollectivesAndCommOnlyOnlyCollectives) {
 
 TEST_P(EveryScheme, OneRankHasNoCollectives) {
   const ParameterLayout layout(3, 64, 4, 20000, 1);
-  const StepSchedule full = build_step_schedule(layout, GetParam(), StepVariant::full, false);
+  const StepSchedule full =
+      build_step_schedule(layout, GetParam(), StepVariant::full, false, WgradSplit::last);
   EXPECT_EQ(count_kind(full, StepOpKind::collective), 0);
   EXPECT_EQ(count_kind(full, StepOpKind::update), static_cast<int>(layout.buckets().size()));
 }
@@ -166,7 +272,7 @@ TEST(StepSchedule, OverlapStartsEarlyBucketsBeforeTheLastLayersBackward) {
   const ParameterLayout layout(4, 64, 2, 9000, 2);  // one layer per bucket
   ASSERT_EQ(layout.buckets().size(), 4u);
   const StepSchedule schedule =
-      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true);
+      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::last);
   // In enqueue order, bucket 0's all-reduce comes before layer 0's weight gradient.
   int first_collective = -1;
   int last_wgrad = -1;
