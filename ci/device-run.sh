@@ -5,7 +5,7 @@
 # Usage: ci/device-run.sh STEP...
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
-#          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid
+#          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -221,6 +221,14 @@ for want in "$@"; do
       STEP_TIMEOUT_S=150 step ce_algos "$bin/collbench" --ops all_reduce --algo nccl,ring,copy_engine -d float \
         -b 1M -e 4G -f 4 -g "$(seq -s, 2 "$n")" --in-place out -w 2 -n 10 --timeout 20 \
         --csv "$work/reports/copy_engine/algos.csv" ;;
+    ce_mpi)
+      # copy_engine with one process per GPU (CUDA IPC), both lanes: the training step's checks and
+      # its timing beside the ring, under mpirun on every GPU of this machine.
+      n=$(nvidia-smi -L | wc -l)
+      mkdir -p "$work/reports/copy_engine/mpi"
+      STEP_TIMEOUT_S=180 step ce_mpi mpirun --allow-run-as-root --bind-to none -np "$n" -x NCCL_NVLS_ENABLE \
+        -x LD_LIBRARY_PATH "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25 \
+        --algo copy_engine,ring --check --csv "$work/reports/copy_engine/mpi/dp_mpi.csv" ;;
     ce_overlap_grid)
       # The training step with the copy-engine all-reduce (and the ring at 32 CTAs beside it): its
       # reduction kernel needs SMs the backward GEMMs hold, so backward GEMMs sized for fewer SMs

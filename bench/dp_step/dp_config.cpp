@@ -142,7 +142,7 @@ std::string config_string(const StepConfig& config) {
     text += fmt::format(";epilogue={}", name_of(m.epilogue));
   if (config.nccl_max_ctas > 0) text += fmt::format(";nccl_max_ctas={}", config.nccl_max_ctas);
   if (config.gemm_sm_margin > 0) text += fmt::format(";gemm_sm_margin={}", config.gemm_sm_margin);
-  if (config.wgrad_split != WgradSplit::last)
+  if (config.wgrad_split != StepConfig{}.wgrad_split)
     text += fmt::format(";wgrad_split={}", name_of(config.wgrad_split));
   if (config.comm_lanes != StepConfig{}.comm_lanes)
     text += fmt::format(";comm_lanes={}", config.comm_lanes);
@@ -153,7 +153,7 @@ std::string config_string(const StepConfig& config) {
 
 std::string benchmark_name(const StepConfig& config) {
   // The swept settings; wgrad_split only when it is not the default, like the config string.
-  const std::string split = config.wgrad_split == WgradSplit::last
+  const std::string split = config.wgrad_split == StepConfig{}.wgrad_split
                                 ? ""
                                 : fmt::format("/wgrad_split:{}", name_of(config.wgrad_split));
   return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}/ranks:{}", name_of(config.scheme),

@@ -66,7 +66,9 @@ struct StepConfig {
   int ranks = 1;
   int nccl_max_ctas = 0;   // 0: NCCL's choice
   int gemm_sm_margin = 0;  // SMs cuBLASLt leaves to communication during backward (0: none)
-  WgradSplit wgrad_split = WgradSplit::last;
+  // none by default: on 2xH200 neither last nor all shortened the step beyond run-to-run noise
+  // (docs/dp_step.md, "Cut weight gradients").
+  WgradSplit wgrad_split = WgradSplit::none;
   // Communication streams buckets alternate over when the algorithm's instances may run
   // concurrently (copy_engine): 2, or 1 to keep every collective on one stream.
   int comm_lanes = 2;
@@ -93,7 +95,7 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 std::string config_string(const StepConfig& config);
 
 // Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
-// "/wgrad_split:none" (or all) before the ranks when the split is not the default.
+// "/wgrad_split:last" (or all) before the ranks when the split is not the default.
 std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.

@@ -66,7 +66,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   std::vector<std::string> sync_names = {"sync", "overlap"};
   std::string dtype_name = "bfloat16";
   std::string epilogue_name = "auto";
-  std::vector<std::string> wgrad_split_names = {"last"};
+  std::vector<std::string> wgrad_split_names = {"none"};
 
   CLI::App app{"collbench_dpstep: data-parallel training-step benchmark (MLP, gradient all-reduce)",
                "collbench_dpstep"};

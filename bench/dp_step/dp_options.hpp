@@ -25,7 +25,7 @@ struct DpOptions {
   bool eager = false;  // launch every kernel from the host instead of replaying CUDA graphs
   int nccl_max_ctas = 0;
   int gemm_sm_margin = 0;
-  std::vector<WgradSplit> wgrad_splits = {WgradSplit::last};
+  std::vector<WgradSplit> wgrad_splits = {WgradSplit::none};
   int comm_lanes = 2;
   double timeout_s = 120;
   std::string launcher = "auto";  // auto, single, mpi, env (launch_environment.hpp)

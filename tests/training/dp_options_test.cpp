@@ -38,7 +38,7 @@ TEST(DpOptions, DefaultsMatchTheTargetConfiguration) {
   EXPECT_EQ(o.algos, std::vector<std::string>{"nccl"});
   EXPECT_TRUE(o.ranks.empty());
   EXPECT_FALSE(o.check);
-  EXPECT_EQ(o.wgrad_splits, std::vector<WgradSplit>{WgradSplit::last});
+  EXPECT_EQ(o.wgrad_splits, std::vector<WgradSplit>{WgradSplit::none});
 }
 
 TEST(DpOptions, ParsesListsAndValues) {
@@ -194,22 +194,23 @@ TEST(DpConfig, GemmSmMarginAppliesOnlyBesideCommunication) {
 TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   StepConfig config;
   config.ranks = 2;
-  EXPECT_TRUE(cuts_weight_gradient(config, 0));  // default: the last gradient, layer 0's
+  EXPECT_FALSE(cuts_weight_gradient(config, 0));  // default: whole GEMMs
+  config.wgrad_split = WgradSplit::last;
+  EXPECT_TRUE(cuts_weight_gradient(config, 0));  // the step's last gradient, layer 0's
   EXPECT_FALSE(cuts_weight_gradient(config, 1));
   config.wgrad_split = WgradSplit::all;
   EXPECT_TRUE(cuts_weight_gradient(config, 5));
   config.ranks = 1;  // nothing starts early on one GPU: its baseline keeps whole GEMMs
   EXPECT_FALSE(cuts_weight_gradient(config, 0));
-  config.ranks = 4;
-  config.wgrad_split = WgradSplit::none;
-  EXPECT_FALSE(cuts_weight_gradient(config, 0));
   // Only a split other than the default shows, in the config string and the benchmark name.
+  config.ranks = 4;
+  config.wgrad_split = WgradSplit::last;
   EXPECT_EQ(config_string(config),
             "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
-            "optimizer=bf16;wgrad_split=none");
+            "optimizer=bf16;wgrad_split=last");
   EXPECT_EQ(benchmark_name(config),
-            "dp_step/overlap/bucket_mib:25/algo:nccl/wgrad_split:none/ranks:4");
-  config.wgrad_split = WgradSplit::last;
+            "dp_step/overlap/bucket_mib:25/algo:nccl/wgrad_split:last/ranks:4");
+  config.wgrad_split = WgradSplit::none;
   EXPECT_EQ(benchmark_name(config), "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4");
   config.comm_lanes = 1;
   EXPECT_EQ(config_string(config),
