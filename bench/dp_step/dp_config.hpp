@@ -66,7 +66,7 @@ struct StepConfig {
   int ranks = 1;
   int nccl_max_ctas = 0;   // 0: NCCL's choice
   int gemm_sm_margin = 0;  // SMs cuBLASLt leaves to communication during backward (0: none)
-  // none by default: on 2xH200 neither last nor all shortened the step beyond run-to-run noise
+  // none by default: on 2xH200 neither last nor all made the step faster beyond run-to-run noise
   // (docs/dp_step.md, "Cut weight gradients").
   WgradSplit wgrad_split = WgradSplit::none;
   // Communication streams buckets alternate over when the algorithm's instances may run
