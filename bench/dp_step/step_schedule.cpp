@@ -43,12 +43,14 @@ class ScheduleBuilder {
   StreamRole lane_stream(int lane) const {
     return lane == 0 ? StreamRole::comm : StreamRole::comm2;
   }
+  // With two lanes, odd buckets go to the second.
+  StreamRole comm_stream_of(int bucket) const { return lane_stream(bucket % lanes_); }
 
   // The bucket's collectives and update, enqueued once its lowest layer's gradients exist.
   void sync_bucket(int bucket, bool communicate) {
     const StepEvents& ev = schedule_.events;
     const int layer = layout_.buckets()[bucket].lowest_layer;
-    const StreamRole comm = comm_stream_of(bucket, lanes_);
+    const StreamRole comm = comm_stream_of(bucket);
     if (communicate) {
       wait(comm, ev.gradient_ready(bucket));
       push(fmt::format("{} bucket {}", label_of(gradient_collective_name(scheme_)), bucket));
@@ -92,15 +94,15 @@ class ScheduleBuilder {
 };
 
 void add_comm_only(ScheduleBuilder& b, const ParameterLayout& layout, SyncScheme scheme,
-                   const StepEvents& ev, int lanes) {
+                   const StepEvents& ev) {
   b.record(StreamRole::compute, ev.fork());
   b.fork_lanes(ev.fork());
   for (std::size_t k = 0; k < layout.buckets().size(); ++k) {
     const int bucket = static_cast<int>(k);
     const int layer = layout.buckets()[k].lowest_layer;
-    b.on(StepOpKind::collective, comm_stream_of(bucket, lanes), layer, bucket, 0);
+    b.on(StepOpKind::collective, b.comm_stream_of(bucket), layer, bucket, 0);
     if (weight_collective_name(scheme) != nullptr)
-      b.on(StepOpKind::collective, comm_stream_of(bucket, lanes), layer, bucket, 1);
+      b.on(StepOpKind::collective, b.comm_stream_of(bucket), layer, bucket, 1);
   }
   b.join_lanes();
 }
@@ -129,10 +131,6 @@ const char* weight_collective_name(SyncScheme scheme) {
   }
 }
 
-StreamRole comm_stream_of(int bucket, int comm_lanes) {
-  return comm_lanes > 1 && bucket % 2 == 1 ? StreamRole::comm2 : StreamRole::comm;
-}
-
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes) {
@@ -141,7 +139,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   const StepEvents ev{layout.layers(), static_cast<int>(layout.buckets().size())};
   b.push(variant == StepVariant::comm_only ? "communication only" : "step");
   if (variant == StepVariant::comm_only) {
-    if (communicate) add_comm_only(b, layout, scheme, ev, lanes);
+    if (communicate) add_comm_only(b, layout, scheme, ev);
     b.pop();
     return b.take();
   }

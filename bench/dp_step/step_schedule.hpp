@@ -88,7 +88,4 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes = 1);
 
-// The communication stream of `bucket` with `comm_lanes` lanes.
-StreamRole comm_stream_of(int bucket, int comm_lanes);
-
 }  // namespace collbench::dp
