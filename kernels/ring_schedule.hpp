@@ -6,13 +6,7 @@
 
 #include <cstdint>
 
-#if !defined(CB_HOST_DEVICE)
-#if defined(__CUDACC__)
-#define CB_HOST_DEVICE __host__ __device__
-#else
-#define CB_HOST_DEVICE
-#endif
-#endif
+#include "host_device.hpp"
 
 namespace collbench::kernels {
 

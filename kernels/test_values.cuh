@@ -5,13 +5,9 @@
 
 #include <cstdint>
 
-namespace collbench::kernels {
+#include "host_device.hpp"
 
-#if defined(__CUDACC__)
-#define CB_HOST_DEVICE __host__ __device__
-#else
-#define CB_HOST_DEVICE
-#endif
+namespace collbench::kernels {
 
 // Element types and reductions as the kernels see them (same order as collbench::DataType/ReduceOp).
 enum class ElementType : int { int8, uint8, int32, uint32, int64, uint64, half, float32, float64, bfloat16 };
