@@ -80,6 +80,15 @@ class TuningEnvironment : public ::testing::Test {
       unsetenv(name);
     }
   }
+  // from_environment() refuses with a UsageError whose message names `setting` ("NAME=value").
+  static void expect_refused(const std::string& setting) {
+    try {
+      HandbuiltTuning::from_environment();
+      ADD_FAILURE() << "expected a UsageError naming " << setting;
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find(setting), std::string::npos) << error.what();
+    }
+  }
 };
 
 TEST_F(TuningEnvironment, DefaultsWhenUnset) {
@@ -100,13 +109,7 @@ TEST_F(TuningEnvironment, RingProtocolAndSlots) {
   EXPECT_EQ(HandbuiltTuning::from_environment().ring_protocol, kernels::RingProtocol::push);
 
   setenv("COLLBENCH_RING_PROTOCOL", "both", 1);
-  try {
-    HandbuiltTuning::from_environment();
-    ADD_FAILURE() << "expected a UsageError";
-  } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("COLLBENCH_RING_PROTOCOL=both"), std::string::npos)
-        << error.what();
-  }
+  expect_refused("COLLBENCH_RING_PROTOCOL=both");
   unsetenv("COLLBENCH_RING_PROTOCOL");
   for (const char* bad : {"1", "3", "128"}) {
     setenv("COLLBENCH_RING_SLOTS", bad, 1);
@@ -128,13 +131,7 @@ TEST_F(TuningEnvironment, ValuesAreRead) {
 
 TEST_F(TuningEnvironment, BadValuesNameThemselves) {
   setenv("COLLBENCH_RING_CTAS", "many", 1);
-  try {
-    HandbuiltTuning::from_environment();
-    ADD_FAILURE() << "expected a UsageError";
-  } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("COLLBENCH_RING_CTAS=many"), std::string::npos)
-        << error.what();
-  }
+  expect_refused("COLLBENCH_RING_CTAS=many");
   setenv("COLLBENCH_RING_CTAS", "0", 1);
   EXPECT_THROW(HandbuiltTuning::from_environment(), UsageError);
 }
