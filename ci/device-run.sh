@@ -6,6 +6,7 @@
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
+#          launch_modes
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -30,7 +31,9 @@ step() {  # step NAME COMMAND...: runs, logs to logs/NAME.log, records exit stat
   return 0
 }
 
-machine=h200x$(nvidia-smi -L 2>/dev/null | wc -l)
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+machine=h200x$gpus
+every_count=$(seq -s, 2 "$gpus")  # GPU counts 2 .. all of this machine's
 for want in "$@"; do
   case $want in
     info)
@@ -174,19 +177,31 @@ for want in "$@"; do
         "$nsys" "$work/reports/$machine" "$bin/collbench_dpstep" ;;
     launch_profile)
       # Where an eagerly launched small all-reduce spends its host time: CUDA API call durations of
-      # oneshot and NCCL at 8 B on 4 GPUs (every rank thread's calls, summed by nsys).
+      # NCCL and of oneshot, launched through its one-kernel graph and directly, at 8 B on every GPU
+      # (every rank thread's calls, summed by nsys).
       nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
       mkdir -p "$work/reports/launch_profile"
       # Several operations between two events (-m): what the GPU sustains when the host runs ahead.
       for agg in 1 8; do
-        step "launch_agg$agg" "$bin/collbench" --ops all_reduce --algo nccl,oneshot -b 8 -e 8 -g 2,4 -w 200 -n 2000 \
-          -m $agg --in-place out --csv "$work/reports/launch_profile/agg$agg.csv"
+        step "launch_agg$agg" "$bin/collbench" --ops all_reduce --algo nccl,oneshot -b 8 -e 8 -g "$every_count" -w 200 \
+          -n 2000 -m $agg --in-place out --csv "$work/reports/launch_profile/agg$agg.csv"
       done
-      for algo in oneshot nccl; do
-        step "launch_profile_$algo" env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile \
-          -t cuda,nvtx -s none --cpuctxsw=none -o "$1/$3" "$2" --ops all_reduce --algo "$3" -b 8 -e 8 -g 4 -w 200 -n 2000 \
-          --in-place out && "$0" stats --report cuda_api_sum --format csv -o "$1/$3" "$1/$3.nsys-rep" && rm -f "$1/$3.nsys-rep" \
-          "$1/$3.sqlite"' "$nsys" "$work/reports/launch_profile" "$bin/collbench" "$algo"
+      for variant in nccl oneshot oneshot_direct; do
+        mode=graph; [[ $variant == *_direct ]] && mode=direct
+        step "launch_profile_$variant" env COLLBENCH_PEER_LAUNCH=$mode LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" \
+          bash -c '"$0" profile -t cuda,nvtx -s none --cpuctxsw=none -o "$1/$3" "$2" --ops all_reduce --algo "$4" -b 8 -e 8 \
+          -g "$5" -w 200 -n 2000 --in-place out && "$0" stats --report cuda_api_sum --format csv -o "$1/$3" "$1/$3.nsys-rep" \
+          && rm -f "$1/$3.nsys-rep" "$1/$3.sqlite"' "$nsys" "$work/reports/launch_profile" "$bin/collbench" "$variant" \
+          "${variant%_direct}" "$gpus"
+      done ;;
+    launch_modes)
+      # oneshot and the ring launched normally at latency-bound sizes, through their one-kernel
+      # graphs (the default) and by plain kernel launches, each run beside NCCL.
+      mkdir -p "$work/reports/launch_modes"
+      for mode in graph direct; do
+        step "launch_modes_$mode" env COLLBENCH_PEER_LAUNCH=$mode "$bin/collbench" --ops all_reduce \
+          --algo nccl,oneshot,ring -d float -b 8 -e 64K -f 2 -g "$every_count" -w 100 -n 1000 --in-place out \
+          --csv "$work/reports/launch_modes/$mode.csv"
       done ;;
     ring_protocols)
       # The push ring (remote stores, the default) against the pull ring (remote loads) and NCCL,

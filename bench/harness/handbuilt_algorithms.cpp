@@ -28,13 +28,16 @@ T from_env(const char* name, T fallback, bool zero_allowed = false) {
   return static_cast<T>(value);
 }
 
-kernels::RingProtocol protocol_from_env(const char* name, kernels::RingProtocol fallback) {
+// The value of environment variable `name` as one of two choices, or `fallback` when unset.
+template <typename Choice>
+Choice choice_from_env(const char* name, Choice fallback, std::string_view first_name, Choice first,
+                       std::string_view second_name, Choice second) {
   const char* text = std::getenv(name);
   if (text == nullptr || *text == '\0') return fallback;
   const std::string_view value(text);
-  if (value == "push") return kernels::RingProtocol::push;
-  if (value == "pull") return kernels::RingProtocol::pull;
-  throw UsageError(fmt::format("{}={} is not push or pull", name, text));
+  if (value == first_name) return first;
+  if (value == second_name) return second;
+  throw UsageError(fmt::format("{}={} is not {} or {}", name, text, first_name, second_name));
 }
 
 }  // namespace
@@ -51,13 +54,18 @@ RoundSplit equal_rounds(std::uint64_t count, std::uint64_t largest, std::uint64_
 
 HandbuiltTuning HandbuiltTuning::from_environment() {
   HandbuiltTuning tuning;
-  tuning.ring_protocol = protocol_from_env("COLLBENCH_RING_PROTOCOL", tuning.ring_protocol);
+  tuning.ring_protocol =
+      choice_from_env("COLLBENCH_RING_PROTOCOL", tuning.ring_protocol, "push",
+                      kernels::RingProtocol::push, "pull", kernels::RingProtocol::pull);
   tuning.ring_max_ctas = from_env("COLLBENCH_RING_CTAS", tuning.ring_max_ctas);
   tuning.ring_min_part_bytes =
       from_env("COLLBENCH_RING_MIN_PART_BYTES", tuning.ring_min_part_bytes);
   tuning.ring_slice_bytes = from_env("COLLBENCH_RING_SLICE_BYTES", tuning.ring_slice_bytes);
   tuning.ring_slots = from_env("COLLBENCH_RING_SLOTS", tuning.ring_slots);
   tuning.peer_timeout_s = from_env("COLLBENCH_PEER_TIMEOUT_S", tuning.peer_timeout_s, true);
+  tuning.peer_kernel_launch =
+      choice_from_env("COLLBENCH_PEER_LAUNCH", tuning.peer_kernel_launch, "graph",
+                      PeerKernelLaunch::graph, "direct", PeerKernelLaunch::direct);
   tuning.copy_engine_round_bytes =
       from_env("COLLBENCH_CE_ROUND_BYTES", tuning.copy_engine_round_bytes);
   tuning.validate();

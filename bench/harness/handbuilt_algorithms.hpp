@@ -15,6 +15,15 @@
 
 namespace collbench {
 
+// How ring and oneshot enqueue their kernel when the caller's stream is not being captured.
+enum class PeerKernelLaunch {
+  // Through a one-kernel graph instantiated at prepare(). On the lent H200 hosts a graph launch
+  // costs the host about 1.6 us against 4 us for a kernel launch
+  // (reports/h200x2/tuning/launch_cost/), and at latency-bound sizes the host sets the pace.
+  graph,
+  direct,  // a kernel launch every time
+};
+
 // Knobs for experiments; the defaults are what the benchmark runs.
 struct HandbuiltTuning {
   // How the ring moves data: push (remote stores into the next rank's staging slots and output)
@@ -27,6 +36,7 @@ struct HandbuiltTuning {
   std::size_t ring_slice_bytes = 512 << 10;  // a CTA's piece per slice (pipelining unit), aimed at
   int ring_slots = 8;  // push: staging slots per CTA (a power of two, 2..64), each one piece
   double peer_timeout_s = 30;  // a kernel waiting longer on one peer gives up; 0: never
+  PeerKernelLaunch peer_kernel_launch = PeerKernelLaunch::graph;
   // copy_engine: the buffer moves in equal rounds of at most this many bytes, one after another,
   // so staging holds one round. 64 MiB keeps a training-step bucket (one 32 MiB layer and its
   // bias) in one round: each round is a serial chain of copies, waits and a reduction.
@@ -34,7 +44,8 @@ struct HandbuiltTuning {
 
   // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
   // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
-  // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_CE_ROUND_BYTES; throws UsageError on a bad value.
+  // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_CE_ROUND_BYTES;
+  // throws UsageError on a bad value.
   static HandbuiltTuning from_environment();
   // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
   // 2..64, ring_max_ctas < 1).

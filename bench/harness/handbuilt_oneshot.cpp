@@ -23,7 +23,7 @@ class OneshotAlgorithm final
     : public PeerKernelAlgorithm<kernels::OneshotRankArgs, kernels::launch_oneshot_all_reduce> {
  public:
   OneshotAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : PeerKernelAlgorithm(ranks, tuning.peer_timeout_s) {}
+      : PeerKernelAlgorithm(ranks, tuning) {}
   ~OneshotAlgorithm() override { peers_.request_abort(); }  // see RingAlgorithm
 
   std::string_view name() const override { return "oneshot"; }
@@ -37,8 +37,9 @@ class OneshotAlgorithm final
     return {};
   }
 
-  void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
-               const CaseShape& shape) override {
+ protected:
+  void prepare_arguments(const std::vector<RankContext>& ranks,
+                         const std::vector<RankBuffers>& buffers, const CaseShape& shape) override {
     if (std::string why = unsupported_reason(shape); !why.empty()) {
       throw UsageError("oneshot: " + why);
     }

@@ -1,6 +1,7 @@
 // What the peer-to-peer hand-built algorithms (ring, oneshot) share: their PeerGroup, one kernel
-// argument block per local rank (filled by the derived prepare()), the launch loop, and the hooks
-// that close peer mappings, stop waiting kernels and report a kernel that gave up.
+// argument block per local rank (filled by the derived prepare_arguments()), the launch loop with
+// its one-kernel graphs, and the hooks that close peer mappings, stop waiting kernels and report a
+// kernel that gave up.
 #pragma once
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "errors.hpp"
 #include "handbuilt_algorithms.hpp"
 #include "handbuilt_peer_group.hpp"
+#include "stream_capture.hpp"
 
 namespace collbench {
 
@@ -19,8 +21,17 @@ namespace collbench {
 template <typename RankArgs, void (*kLaunchKernel)(const RankArgs&, cudaStream_t)>
 class PeerKernelAlgorithm : public HandbuiltAlgorithm {
  public:
-  PeerKernelAlgorithm(const std::vector<RankContext>& ranks, double peer_timeout_s)
-      : peers_(ranks, peer_timeout_s) {}
+  PeerKernelAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
+      : peers_(ranks, tuning.peer_timeout_s), launch_mode_(tuning.peer_kernel_launch) {}
+
+  void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
+               const CaseShape& shape) final {
+    launch_graphs_.clear();
+    prepare_arguments(ranks, buffers, shape);
+    if (launch_mode_ == PeerKernelLaunch::graph && shape.counts.param != 0) {
+      capture_launch_graphs(ranks);
+    }
+  }
 
   void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
               const CaseShape& shape, int aggregate) override {
@@ -35,8 +46,9 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
               "{}: rank {} launched with buffers other than prepare()'s", name(), rank.rank));
         }
         ScopedDevice on(rank.device, rank.rank);
-        kLaunchKernel(a, rank.stream);
-        CB_CHECK_LAUNCH();
+        enqueue(a,
+                launch_graphs_.empty() ? nullptr : &launch_graphs_[peers_.local_index(rank.rank)],
+                rank.stream);
       }
     }
   }
@@ -46,10 +58,51 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
   void check_health() const override { peers_.check_health(name()); }
 
  protected:
+  // Once per case, from prepare(): checks the shape, sets up the algorithm's memory and fills
+  // args_ for every local rank.
+  virtual void prepare_arguments(const std::vector<RankContext>& ranks,
+                                 const std::vector<RankBuffers>& buffers,
+                                 const CaseShape& shape) = 0;
+
   // A base member: destroyed after every buffer of the derived algorithm, whose destructor must
   // call peers_.request_abort() first so that a kernel still waiting on a peer lets them be freed.
   PeerGroup peers_;
   std::vector<RankArgs> args_;  // per local rank (PeerGroup::local_index), for the prepared case
+
+ private:
+  // Each local rank's kernel for the prepared case, captured into a graph of its own. The kernels
+  // take their launch counts from device memory, so replaying fixed arguments is what a launch
+  // does. Instantiating also loads the kernel, before any launch can wait on a peer.
+  void capture_launch_graphs(const std::vector<RankContext>& ranks) {
+    std::vector<GraphExec> graphs(peers_.size());
+    for (const RankContext& rank : ranks) {
+      StreamCapture capture({rank});
+      {
+        ScopedDevice on(rank.device, rank.rank);
+        kLaunchKernel(args_.at(peers_.local_index(rank.rank)), rank.stream);
+        CB_CHECK_LAUNCH();
+      }
+      graphs[peers_.local_index(rank.rank)] = std::move(instantiate(capture.finish()).front());
+    }
+    launch_graphs_ = std::move(graphs);
+  }
+
+  // A caller capturing its stream gets the kernel itself, so its graph stays one flat graph.
+  static void enqueue(const RankArgs& args, const GraphExec* graph, cudaStream_t stream) {
+    if (graph != nullptr) {
+      cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+      CB_CUDA_CHECK(cudaStreamIsCapturing(stream, &capturing));
+      if (capturing == cudaStreamCaptureStatusNone) {
+        CB_CUDA_CHECK(cudaGraphLaunch(graph->get(), stream));
+        return;
+      }
+    }
+    kLaunchKernel(args, stream);
+    CB_CHECK_LAUNCH();
+  }
+
+  PeerKernelLaunch launch_mode_;
+  std::vector<GraphExec> launch_graphs_;  // per local rank; empty: launch the kernel directly
 };
 
 }  // namespace collbench

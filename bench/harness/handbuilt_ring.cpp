@@ -46,7 +46,7 @@ class RingAlgorithm final
     : public PeerKernelAlgorithm<kernels::RingRankArgs, kernels::launch_ring_all_reduce> {
  public:
   RingAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : PeerKernelAlgorithm(ranks, tuning.peer_timeout_s), tuning_(tuning) {
+      : PeerKernelAlgorithm(ranks, tuning), tuning_(tuning) {
     tuning_.validate();
   }
   ~RingAlgorithm() override {
@@ -60,8 +60,9 @@ class RingAlgorithm final
     return peers_.unsupported_reason(shape);
   }
 
-  void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
-               const CaseShape& shape) override {
+ protected:
+  void prepare_arguments(const std::vector<RankContext>& ranks,
+                         const std::vector<RankBuffers>& buffers, const CaseShape& shape) override {
     if (std::string why = unsupported_reason(shape); !why.empty()) throw UsageError("ring: " + why);
     peers_.synchronize(ranks);
     if (signals_.empty()) {

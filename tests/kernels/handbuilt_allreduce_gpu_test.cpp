@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "errors.hpp"
@@ -76,10 +77,18 @@ HandbuiltTuning default_tuning() {
 }
 
 // An algorithm by test label: "ring" is the ring with its default (push) protocol, "ring_pull"
-// the ring with COLLBENCH_RING_PROTOCOL=pull; other labels are algorithm names.
+// the ring with COLLBENCH_RING_PROTOCOL=pull, "<name>_direct" the algorithm with
+// COLLBENCH_PEER_LAUNCH=direct (a kernel launch instead of its one-kernel graph); other labels are
+// algorithm names.
 std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
                                                    const std::vector<RankContext>& ranks,
                                                    HandbuiltTuning tuning) {
+  constexpr std::string_view kDirect = "_direct";
+  if (label.size() > kDirect.size() &&
+      label.compare(label.size() - kDirect.size(), kDirect.size(), kDirect) == 0) {
+    tuning.peer_kernel_launch = PeerKernelLaunch::direct;
+    return make_algorithm(label.substr(0, label.size() - kDirect.size()), ranks, tuning);
+  }
   if (label == "ring_pull") {
     tuning.ring_protocol = kernels::RingProtocol::pull;
     return make_handbuilt_algorithm("ring", ranks, tuning);
@@ -317,7 +326,7 @@ TEST_P(Repeated, GraphOfTenLaunchesReplayedFiftyTimes) {
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, Repeated,
                          ::testing::Values("ring", "ring_pull", "ring_sendrecv", "oneshot",
-                                           "copy_engine"),
+                                           "copy_engine", "ring_direct", "oneshot_direct"),
                          [](const auto& info) { return info.param; });
 
 class PeerKernels : public ::testing::TestWithParam<std::string> {};

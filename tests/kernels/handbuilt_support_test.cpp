@@ -76,7 +76,7 @@ class TuningEnvironment : public ::testing::Test {
   void TearDown() override {
     for (const char* name :
          {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S",
-          "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS"}) {
+          "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH"}) {
       unsetenv(name);
     }
   }
@@ -97,6 +97,16 @@ TEST_F(TuningEnvironment, DefaultsWhenUnset) {
   EXPECT_EQ(tuning.peer_timeout_s, HandbuiltTuning{}.peer_timeout_s);
   EXPECT_EQ(tuning.ring_protocol, kernels::RingProtocol::push);
   EXPECT_EQ(tuning.ring_slots, HandbuiltTuning{}.ring_slots);
+  EXPECT_EQ(tuning.peer_kernel_launch, PeerKernelLaunch::graph);
+}
+
+TEST_F(TuningEnvironment, PeerKernelLaunch) {
+  setenv("COLLBENCH_PEER_LAUNCH", "direct", 1);
+  EXPECT_EQ(HandbuiltTuning::from_environment().peer_kernel_launch, PeerKernelLaunch::direct);
+  setenv("COLLBENCH_PEER_LAUNCH", "graph", 1);
+  EXPECT_EQ(HandbuiltTuning::from_environment().peer_kernel_launch, PeerKernelLaunch::graph);
+  setenv("COLLBENCH_PEER_LAUNCH", "stream", 1);
+  expect_refused("COLLBENCH_PEER_LAUNCH=stream");
 }
 
 TEST_F(TuningEnvironment, RingProtocolAndSlots) {
