@@ -31,9 +31,13 @@ step() {  # step NAME COMMAND...: runs, logs to logs/NAME.log, records exit stat
   return 0
 }
 
+# GPU counts come from this machine, so every step runs on 2, 4 or 8 GPUs alike.
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
 machine=h200x$gpus
-every_count=$(seq -s, 2 "$gpus")  # GPU counts 2 .. all of this machine's
+every_count=$(seq -s, 2 "$gpus")                                  # 2,3,...,all
+doubling=$(for g in 2 4 8; do ((g <= gpus)) && echo $g; done | paste -sd,)    # 2,4,8 up to all
+dp_counts=$(for g in 1 2 4 8; do ((g <= gpus)) && echo $g; done | paste -sd,) # 1,2,4,8 up to all
+export gpus every_count doubling dp_counts  # for the steps that run under bash -c
 for want in "$@"; do
   case $want in
     info)
@@ -46,26 +50,26 @@ for want in "$@"; do
         step "${name}_hang" "$t" --gtest_filter='*Hang*:*Timeout*' --gtest_output=xml:"$work/logs/${name}_hang.xml"
       done ;;
     quick)
-      step quick "$bin/collbench" --ops all_reduce -b 8 -e 1G -f 8 -g 4 --csv "$work/reports/quick.csv" ;;
+      step quick "$bin/collbench" --ops all_reduce -b 8 -e 1G -f 8 -g "$gpus" --csv "$work/reports/quick.csv" ;;
     smoke)
       # Every binary once, briefly: after host-side changes to code the GPU paths share.
-      step smoke_collbench "$bin/collbench" --ops all --algo all -b 1K -e 64M -f 64 -g 2,4 -n 5 \
+      step smoke_collbench "$bin/collbench" --ops all --algo all -b 1K -e 64M -f 64 -g "$doubling" -n 5 \
         --csv "$work/reports/smoke_collbench.csv"
       step smoke_linkpeak "$bin/collbench_linkpeak" --bytes 256M --iters 5 --csv "$work/reports/smoke_linkpeak.csv"
-      step smoke_dpstep "$bin/collbench_dpstep" -g 1,4 --sync overlap,ps --bucket-mib 25 --layers 4 --width 1024 \
+      step smoke_dpstep "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap,ps --bucket-mib 25 --layers 4 --width 1024 \
         --batch 256 --check --csv "$work/reports/smoke_dpstep.csv" ;;
     sweep)
       mkdir -p "$work/reports/$machine"
       # With this machine's committed link-peak report, every row also gets peak_fraction.
       peak=(); [ -f "reports/$machine/link_peak.csv" ] && peak=(--link-peak "reports/$machine/link_peak.csv")
-      step sweep "$bin/collbench" --ops all -b 8 -e 8G -f 2 -g 2,4 -d float -c 1 "${peak[@]}" \
+      step sweep "$bin/collbench" --ops all -b 8 -e 8G -f 2 -g "$doubling" -d float -c 1 "${peak[@]}" \
         --csv "$work/reports/$machine/collectives.csv" ;;
     graph)
-      step graph "$bin/collbench" --ops all_reduce -b 8 -e 64K -f 2 -g 4 -G 10 --csv "$work/reports/graph.csv" ;;
+      step graph "$bin/collbench" --ops all_reduce -b 8 -e 64K -f 2 -g "$gpus" -G 10 --csv "$work/reports/graph.csv" ;;
     faults)
-      step fault_hang "$bin/collbench" --ops all_reduce -b 1M -e 1M -g 4 --timeout 5 --inject-fault skip_rank \
+      step fault_hang "$bin/collbench" --ops all_reduce -b 1M -e 1M -g "$gpus" --timeout 5 --inject-fault skip_rank \
         --csv "$work/reports/fault_hang.csv"
-      step fault_corrupt "$bin/collbench" --ops all_reduce,alltoall -b 4K -e 4K -g 4 --inject-fault corrupt_output \
+      step fault_corrupt "$bin/collbench" --ops all_reduce,alltoall -b 4K -e 4K -g "$gpus" --inject-fault corrupt_output \
         --csv "$work/reports/fault_corrupt.csv"
       step fault_oom "$bin/collbench" --ops all_reduce -b 1K -e 1K -g 2 --inject-fault fail_allocation \
         --csv "$work/reports/fault_oom.csv" ;;
@@ -83,46 +87,46 @@ for want in "$@"; do
     mpi)
       # One process per GPU under mpirun: the standard sweep, then every op, type and reduction checked.
       mkdir -p "$work/reports/$machine"
-      mpi=(mpirun --allow-run-as-root --bind-to none -np 4 -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
-      step mpi_sweep "${mpi[@]}" "$bin/collbench" --ops all -b 8 -e 8G -f 2 -g 2,4 -d float -c 1 \
+      mpi=(mpirun --allow-run-as-root --bind-to none -np "$gpus" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+      step mpi_sweep "${mpi[@]}" "$bin/collbench" --ops all -b 8 -e 8G -f 2 -g "$doubling" -d float -c 1 \
         --csv "$work/reports/$machine/collectives_mpi.csv"
-      step mpi_check "${mpi[@]}" "$bin/collbench" --ops all -d all -o all -r all -b 4 -e 4M -f 64 -g 1-4 -w 1 -n 3 \
+      step mpi_check "${mpi[@]}" "$bin/collbench" --ops all -d all -o all -r all -b 4 -e 4M -f 64 -g "1-$gpus" -w 1 -n 3 \
         --csv "$work/reports/mpi_check.csv"
       # NCCL's network transport between processes of one host: what a socket network gives.
       step mpi_network "${mpi[@]}" -x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1 "$bin/collbench" --ops all \
-        -b 8 -e 256M -f 4 -g 2,4 --in-place out --csv "$work/reports/$machine/collectives_net.csv" ;;
+        -b 8 -e 256M -f 4 -g "$doubling" --in-place out --csv "$work/reports/$machine/collectives_net.csv" ;;
     mpi_algos)
       # The hand-built all-reduce across processes (CUDA IPC): every type and reduction checked, then
       # the algorithms side by side, to compare with the single-process allreduce_algos.csv.
       mkdir -p "$work/reports/$machine"
-      mpi=(mpirun --allow-run-as-root --bind-to none -np 4 -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+      mpi=(mpirun --allow-run-as-root --bind-to none -np "$gpus" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
       step mpi_algos_check "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 \
-        -g 2,3,4 -w 1 -n 2 --csv "$work/reports/mpi_algos_check.csv"
+        -g "$every_count" -w 1 -n 2 --csv "$work/reports/mpi_algos_check.csv"
       step mpi_algos "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot -d float \
-        -b 8 -e 8G -f 4 -g 2,3,4 --in-place out --csv "$work/reports/$machine/allreduce_algos_mpi.csv"
+        -b 8 -e 8G -f 4 -g "$every_count" --in-place out --csv "$work/reports/$machine/allreduce_algos_mpi.csv"
       step mpi_algos_graph "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,oneshot,ring -d float -b 8 -e 64K \
-        -f 8 -g 2,4 --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph_mpi.csv" ;;
+        -f 8 -g "$doubling" --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph_mpi.csv" ;;
     env)
       # torchrun-style launch: RANK/WORLD_SIZE/LOCAL_RANK and NCCL's own bootstrap, no MPI.
       step env_launch bash -c 'for r in 0 1 2 3; do RANK=$r WORLD_SIZE=4 LOCAL_RANK=$r NCCL_COMM_ID=127.0.0.1:29611 \
-        '"$bin"'/collbench --ops all_reduce,all_gather,broadcast -b 1K -e 64M -f 8 -g 2,4 \
+        '"$bin"'/collbench --ops all_reduce,all_gather,broadcast -b 1K -e 64M -f 8 -g "$doubling" \
         --csv '"$work"'/reports/env_launch.csv > '"$work"'/logs/env_rank$r.log 2>&1 & done; \
         status=0; for job in $(jobs -p); do wait $job || status=$?; done; cat '"$work"'/logs/env_rank0.log; exit $status' ;;
     signal)
       # SIGINT in the middle of a sweep: exit 130, every row measured before it intact.
-      step signal bash -c '"$0" --ops all -b 8 -e 8G -g 4 --csv "$1" & pid=$!; sleep 4; kill -INT $pid; wait $pid; status=$?
+      step signal bash -c '"$0" --ops all -b 8 -e 8G -g "$gpus" --csv "$1" & pid=$!; sleep 4; kill -INT $pid; wait $pid; status=$?
         echo "exit status $status"; echo "rows: $(($(wc -l < "$1") - 1))"; tail -c 300 "$1"; [ $status -eq 130 ]' \
         "$bin/collbench" "$work/reports/signal.csv" ;;
     algos_check)
       # Every hand-built algorithm against exact expectations: all types, reductions, 2-4 GPUs.
-      step algos_check "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 -g 2,3,4 \
+      step algos_check "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 -g "$every_count" \
         -w 1 -n 2 --csv "$work/reports/algos_check.csv" ;;
     algos)
       mkdir -p "$work/reports/$machine"
-      step algos "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot -d float,bfloat16 \
-        -b 8 -e 8G -f 2 -g 2,3,4 --in-place out --csv "$work/reports/$machine/allreduce_algos.csv"
+      step algos "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot,copy_engine \
+        -d float,bfloat16 -b 8 -e 8G -f 2 -g "$every_count" --in-place out --csv "$work/reports/$machine/allreduce_algos.csv"
       step algos_graph "$bin/collbench" --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 8 -e 64K -f 2 \
-        -g 2,3,4 --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph.csv" ;;
+        -g "$every_count" --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph.csv" ;;
     sanitizer)
       # compute-sanitizer over the kernels written here (NCCL's own are excluded).
       export COLLBENCH_PEER_TIMEOUT_S=300
@@ -138,9 +142,9 @@ for want in "$@"; do
       mkdir -p "$work/reports/$machine"
       step dpstep_check "$bin/collbench_dpstep" --check --algo nccl,ring,copy_engine \
         --csv "$work/reports/dp_step_check.csv"
-      step dpstep "$bin/collbench_dpstep" -g 1,2,4 --sync sync,overlap --bucket-mib 4,25,100 \
+      step dpstep "$bin/collbench_dpstep" -g "$dp_counts" --sync sync,overlap --bucket-mib 4,25,100 \
         --algo nccl,ring,copy_engine --csv "$work/reports/$machine/dp_step.csv"
-      step dpstep_schemes "$bin/collbench_dpstep" -g 1,2,4 --sync ps,sharded --bucket-mib 25 --check \
+      step dpstep_schemes "$bin/collbench_dpstep" -g "$dp_counts" --sync ps,sharded --bucket-mib 25 --check \
         --csv "$work/reports/$machine/dp_step_schemes.csv" ;;
     dpstep_local)
       # The training step on 1 GPU and every GPU of this machine (any count): the default
@@ -158,13 +162,13 @@ for want in "$@"; do
       # The training step with one process per GPU under mpirun (compare with dp_step.csv), its checks
       # for the ps and sharded schemes, then a short torchrun-style launch on NCCL's own bootstrap.
       mkdir -p "$work/reports/$machine"
-      mpi=(mpirun --allow-run-as-root --bind-to none -np 4 -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
-      step dpstep_mpi "${mpi[@]}" "$bin/collbench_dpstep" -g 1,2,4 --sync sync,overlap --bucket-mib 25 \
+      mpi=(mpirun --allow-run-as-root --bind-to none -np "$gpus" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+      step dpstep_mpi "${mpi[@]}" "$bin/collbench_dpstep" -g "$dp_counts" --sync sync,overlap --bucket-mib 25 \
         --algo nccl,ring --csv "$work/reports/$machine/dp_step_mpi.csv"
-      step dpstep_mpi_check "${mpi[@]}" "$bin/collbench_dpstep" -g 1,2,4 --sync ps,sharded --check \
+      step dpstep_mpi_check "${mpi[@]}" "$bin/collbench_dpstep" -g "$dp_counts" --sync ps,sharded --check \
         --csv "$work/reports/dp_step_mpi_check.csv"
       step dpstep_env bash -c 'for r in 0 1 2 3; do RANK=$r WORLD_SIZE=4 LOCAL_RANK=$r NCCL_COMM_ID=127.0.0.1:29612 \
-        '"$bin"'/collbench_dpstep -g 1,4 --sync overlap,sharded --layers 4 --width 1024 --batch 256 --warmup 2 \
+        '"$bin"'/collbench_dpstep -g "1,$gpus" --sync overlap,sharded --layers 4 --width 1024 --batch 256 --warmup 2 \
         --iters 5 --check --csv '"$work"'/reports/dp_step_env.csv > '"$work"'/logs/dpstep_env_rank$r.log 2>&1 & done; \
         status=0; for job in $(jobs -p); do wait $job || status=$?; done; cat '"$work"'/logs/dpstep_env_rank0.log; exit $status' ;;
     dpstep_nsys)
@@ -172,7 +176,7 @@ for want in "$@"; do
       nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
       mkdir -p "$work/reports/$machine"
       step dpstep_nsys env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile -t cuda,nvtx \
-        -s none --cpuctxsw=none -o "$1/dp_step_overlap" "$2" -g 4 --sync overlap --bucket-mib 25 --warmup 2 --iters 5 \
+        -s none --cpuctxsw=none -o "$1/dp_step_overlap" "$2" -g "$gpus" --sync overlap --bucket-mib 25 --warmup 2 --iters 5 \
         --eager && "$0" stats --report nvtx_sum --format csv -o "$1/dp_step_overlap" "$1/dp_step_overlap.nsys-rep"' \
         "$nsys" "$work/reports/$machine" "$bin/collbench_dpstep" ;;
     launch_profile)
@@ -211,13 +215,13 @@ for want in "$@"; do
         # Each protocol with the knobs it did best with.
         knobs=(); [ $protocol = pull ] && knobs=(COLLBENCH_RING_CTAS=32 COLLBENCH_RING_SLICE_BYTES=1048576)
         step "ring_$protocol" env COLLBENCH_RING_PROTOCOL=$protocol "${knobs[@]}" "$bin/collbench" --ops all_reduce --algo nccl,ring \
-          -b 64M -e 8G -f 2 -g 2,3,4 --in-place out -c 0 --csv "$work/reports/ring_protocols/$protocol.csv"
+          -b 64M -e 8G -f 2 -g "$every_count" --in-place out -c 0 --csv "$work/reports/ring_protocols/$protocol.csv"
       done
       for ctas in 32 64; do
         for slice in 524288 2097152; do
           for slots in 2 8; do
             step "push_c${ctas}_s${slice}_k${slots}" env COLLBENCH_RING_CTAS=$ctas COLLBENCH_RING_SLICE_BYTES=$slice \
-              COLLBENCH_RING_SLOTS=$slots "$bin/collbench" --ops all_reduce --algo ring -b 64M -e 4G -f 4 -g 4 \
+              COLLBENCH_RING_SLOTS=$slots "$bin/collbench" --ops all_reduce --algo ring -b 64M -e 4G -f 4 -g "$gpus" \
               --in-place out -c 0 --csv "$work/reports/ring_protocols/push_c${ctas}_s${slice}_k${slots}.csv"
           done
         done
@@ -281,12 +285,12 @@ for want in "$@"; do
       mkdir -p "$work/reports/dp_overlap_grid"
       for margin in 0 16; do
         for ctas in 8 16 32; do
-          step "dp_ring_c${ctas}_m${margin}" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench_dpstep" -g 1,4 \
+          step "dp_ring_c${ctas}_m${margin}" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench_dpstep" -g "1,$gpus" \
             --sync overlap --bucket-mib 25 --algo ring --gemm-sm-margin $margin \
             --csv "$work/reports/dp_overlap_grid/ring_c${ctas}_m${margin}.csv"
         done
         for ctas in 8 16; do
-          step "dp_nccl_c${ctas}_m${margin}" "$bin/collbench_dpstep" -g 1,4 --sync overlap --bucket-mib 25 --algo nccl \
+          step "dp_nccl_c${ctas}_m${margin}" "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap --bucket-mib 25 --algo nccl \
             --nccl-max-ctas $ctas --gemm-sm-margin $margin --csv "$work/reports/dp_overlap_grid/nccl_c${ctas}_m${margin}.csv"
         done
       done ;;
@@ -345,8 +349,8 @@ for want in "$@"; do
       done ;;
     mpi_hang)
       # A rank that skips a collective under mpirun: every process must end by itself, soon.
-      step mpi_hang bash -c 'start=$SECONDS; mpirun --allow-run-as-root --bind-to none -np 4 -x NCCL_NVLS_ENABLE \
-        -x LD_LIBRARY_PATH "$0" --ops all_reduce -b 1M -e 1M -g 4 --timeout 5 --inject-fault skip_rank \
+      step mpi_hang bash -c 'start=$SECONDS; mpirun --allow-run-as-root --bind-to none -np "$gpus" -x NCCL_NVLS_ENABLE \
+        -x LD_LIBRARY_PATH "$0" --ops all_reduce -b 1M -e 1M -g "$gpus" --timeout 5 --inject-fault skip_rank \
         --csv "$1"; status=$?; echo "mpirun exit status $status after $((SECONDS - start)) s"; [ $status -ne 0 ]' \
         "$bin/collbench" "$work/reports/mpi_hang.csv" ;;
     tuning)
@@ -355,14 +359,14 @@ for want in "$@"; do
         for slice in 1M 4M; do
           step "ring_ctas${ctas}_slice${slice}" env COLLBENCH_RING_CTAS=$ctas \
             COLLBENCH_RING_SLICE_BYTES=$(( ${slice%M} << 20 )) "$bin/collbench" --ops all_reduce --algo ring,nccl \
-            -b 256M -e 4G -f 4 -g 4 --in-place out -c 0 --csv "$work/reports/ring_ctas${ctas}_slice${slice}.csv"
+            -b 256M -e 4G -f 4 -g "$gpus" --in-place out -c 0 --csv "$work/reports/ring_ctas${ctas}_slice${slice}.csv"
         done
       done
-      step dp_nomaster "$bin/collbench_dpstep" -g 1,4 --sync overlap --bucket-mib 25,50 --no-master-weights \
+      step dp_nomaster "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap --bucket-mib 25,50 --no-master-weights \
         --csv "$work/reports/dp_nomaster.csv"
-      step dp_margin "$bin/collbench_dpstep" -g 1,4 --sync overlap --bucket-mib 25 --no-master-weights \
+      step dp_margin "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap --bucket-mib 25 --no-master-weights \
         --gemm-sm-margin 16 --csv "$work/reports/dp_margin.csv"
-      step dp_ctas "$bin/collbench_dpstep" -g 1,4 --sync overlap --bucket-mib 25 --no-master-weights \
+      step dp_ctas "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap --bucket-mib 25 --no-master-weights \
         --nccl-max-ctas 16 --csv "$work/reports/dp_ctas.csv" ;;
     *) echo "unknown step $want" ;;
   esac

@@ -50,7 +50,8 @@ char* at(const void* base, std::uint64_t element, DataType type) {
 class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
  public:
   CopyEngineAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : peers_(ranks, tuning.peer_timeout_s), round_bytes_(tuning.copy_engine_round_bytes) {}
+      : peers_(ranks, tuning.peer_timeout_s, tuning.allow_shared_gpus),
+        round_bytes_(tuning.copy_engine_round_bytes) {}
   // Queued waits must pass before the buffers they guard are freed.
   ~CopyEngineAlgorithm() override { request_abort(); }
 

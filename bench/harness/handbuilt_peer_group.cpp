@@ -60,7 +60,8 @@ kernels::Reduction reduction_of(ReduceOp op) {
   return static_cast<kernels::Reduction>(op);
 }
 
-PeerGroup::PeerGroup(const std::vector<RankContext>& ranks, double timeout_s)
+PeerGroup::PeerGroup(const std::vector<RankContext>& ranks, double timeout_s,
+                     bool allow_shared_gpus)
     : timeout_ns_(timeout_s > 0 ? static_cast<std::uint64_t>(timeout_s * 1e9) : 0) {
   min_sm_count_ = 1 << 30;
   for (const RankContext& rank : ranks) {
@@ -82,14 +83,16 @@ PeerGroup::PeerGroup(const std::vector<RankContext>& ranks, double timeout_s)
     }
     check_remote_peers(ranks.front());
   } else {
-    check_local_peers();
+    check_local_peers(allow_shared_gpus);
   }
 }
 
-void PeerGroup::check_local_peers() {
+void PeerGroup::check_local_peers(bool allow_shared_gpus) {
   for (const Member& from : ranks_) {
     for (const Member& to : ranks_) {
       if (from.rank == to.rank) continue;
+      if (from.device == to.device && allow_shared_gpus)
+        continue;  // its own memory: no peer access
       if (from.device == to.device) {
         // Two ranks' kernels on one GPU could each hold all SMs while waiting for the other.
         peer_access_problem_ =

@@ -47,8 +47,11 @@ class PeerGroup {
   // GPU) or exactly one (one process per GPU). Enables peer access between every pair of GPUs of
   // this process where it can (never disabled: peer access is per process pair of devices and
   // NCCL may rely on it too). Across processes it is collective: every rank's GPU, node and SM
-  // count are gathered, and all processes agree on whether peer kernels can run.
-  PeerGroup(const std::vector<RankContext>& ranks, double timeout_s);
+  // count are gathered, and all processes agree on whether peer kernels can run. Ranks sharing a
+  // GPU are refused unless `allow_shared_gpus` (tests of rank counts above the GPUs there are, with
+  // grids small enough that every rank's kernel fits on the GPU beside the others').
+  PeerGroup(const std::vector<RankContext>& ranks, double timeout_s,
+            bool allow_shared_gpus = false);
 
   // This process's ranks.
   int size() const { return static_cast<int>(ranks_.size()); }
@@ -93,7 +96,7 @@ class PeerGroup {
     int rank;
     int device;
   };
-  void check_local_peers();
+  void check_local_peers(bool allow_shared_gpus);
   void check_remote_peers(const RankContext& rank);
 
   std::vector<Member> ranks_;

@@ -22,7 +22,8 @@ template <typename RankArgs, void (*kLaunchKernel)(const RankArgs&, cudaStream_t
 class PeerKernelAlgorithm : public HandbuiltAlgorithm {
  public:
   PeerKernelAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : peers_(ranks, tuning.peer_timeout_s), launch_mode_(tuning.peer_kernel_launch) {}
+      : peers_(ranks, tuning.peer_timeout_s, tuning.allow_shared_gpus),
+        launch_mode_(tuning.peer_kernel_launch) {}
 
   void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
                const CaseShape& shape) final {

@@ -1,7 +1,8 @@
 // The hand-built all-reduce algorithms (ring with its push and pull protocols, ring_sendrecv,
-// oneshot, copy_engine) against NCCL on 2, 3 and 4 GPUs: data types x reductions x counts (1, 7,
-// a prime, 1M+3) x in/out of place, unaligned buffers, 2000 back-to-back launches, CUDA graph replays, and
-// stopping a kernel whose peer never comes. Skipped, with the reason, when the GPUs are not there.
+// oneshot, copy_engine) against NCCL on 2, 3, 4 and 8 GPUs: data types x reductions x counts (1, 7,
+// a prime, 1M+3) x in/out of place, unaligned buffers, 2000 back-to-back launches, CUDA graph
+// replays, and stopping a kernel whose peer never comes. Skipped, with the reason, when the GPUs
+// are not there.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,50 +21,11 @@ namespace collbench::testing {
 namespace {
 
 constexpr std::size_t kLargeCount = (std::size_t{1} << 20) + 3;
-constexpr std::uint64_t kSeed = 0x5EED;
 
 const std::vector<DataType> kTypes = {DataType::float32, DataType::half,  DataType::bfloat16,
                                       DataType::float64, DataType::int32, DataType::int64};
 const std::vector<ReduceOp> kOps = {ReduceOp::sum, ReduceOp::prod, ReduceOp::max, ReduceOp::min,
                                     ReduceOp::avg};
-
-// `launches` launches back to back, each with fresh inputs, checked and then poisoned as soon as
-// it completes (stream order): the caller reuses the buffers at once. Returns wrong elements.
-unsigned long long launch_with_reused_buffers(GpuRanks& gpus, HandbuiltAlgorithm& algorithm,
-                                              const CaseShape& shape, int launches) {
-  const std::vector<RankBuffers> buffers = gpus.buffers(shape.in_place);
-  algorithm.prepare(gpus.contexts(), buffers, shape);
-  gpus.reset_counters();
-  for (int i = 0; i < launches; ++i) {
-    gpus.fill_inputs(buffers, shape, kSeed + i);
-    algorithm.launch(gpus.contexts(), buffers, shape, 1);
-    gpus.enqueue_check(buffers, shape, kSeed + i);
-    gpus.enqueue_poison(buffers, shape);
-  }
-  return gpus.mismatches();
-}
-
-// Runs one case once and returns what is wrong with it ("" when nothing).
-std::string run_and_compare(GpuRanks& gpus, HandbuiltAlgorithm& algorithm, const CaseShape& shape,
-                            std::size_t offset_bytes = 0) {
-  if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
-    return "unsupported: " + why;
-  }
-  const std::vector<RankBuffers> buffers = gpus.buffers(shape.in_place, offset_bytes);
-  gpus.fill_inputs(buffers, shape, kSeed);
-  gpus.nccl_reference(buffers, shape);  // reads the input before an in-place run overwrites it
-  algorithm.prepare(gpus.contexts(), buffers, shape);
-  gpus.reset_counters();
-  algorithm.launch(gpus.contexts(), buffers, shape, 1);
-  gpus.enqueue_check(buffers, shape, kSeed);
-  std::string problems;
-  if (const unsigned long long wrong = gpus.mismatches(); wrong != 0) {
-    problems = std::to_string(wrong) + " elements differ from the exact expected value; ";
-  }
-  algorithm.check_health();
-  return problems + compare_with_reference(shape, gpus.read_outputs(buffers, shape),
-                                           gpus.read_references(shape));
-}
 
 std::string describe(const CaseShape& shape, std::string_view algorithm) {
   return std::string(algorithm) + " " + std::string(name_of(shape.type)) + " " +
@@ -130,7 +92,7 @@ TEST_P(EveryAlgorithm, MatchesNcclForEveryTypeReductionCountAndPlace) {
 INSTANTIATE_TEST_SUITE_P(Ranks, EveryAlgorithm,
                          ::testing::Combine(::testing::Values("ring", "ring_pull", "ring_sendrecv",
                                                               "oneshot", "copy_engine"),
-                                            ::testing::Values(2, 3, 4)),
+                                            ::testing::Values(2, 3, 4, 8)),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_" +
                                   std::to_string(std::get<1>(info.param)) + "ranks";

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 #include "collective_registry.hpp"
 #include "errors.hpp"
@@ -29,18 +30,21 @@ kernels::PatternParams pattern_of(const CaseShape& shape, std::uint64_t seed) {
           static_cast<kernels::Reduction>(shape.op)};
 }
 
-GpuRanks::GpuRanks(int nranks, std::size_t max_bytes) {
+GpuRanks::GpuRanks(int nranks, std::size_t max_bytes, int gpus) {
+  if (gpus <= 0) gpus = nranks;
   std::vector<int> devices;
-  for (int d = 0; d < nranks; ++d) devices.push_back(d);
-  communicators_ = create_single_process_communicators(devices);
+  for (int r = 0; r < nranks; ++r) devices.push_back(r % gpus);
+  if (gpus >= nranks) communicators_ = create_single_process_communicators(devices);
   const std::size_t bytes = max_bytes + 64;  // room for a misaligning offset
   for (int r = 0; r < nranks; ++r) {
-    streams_.emplace_back(r);
-    contexts_.push_back({r, r, streams_.back().get(), communicators_[r].get()});
-    first_.emplace_back(r, bytes);
-    second_.emplace_back(r, bytes);
-    reference_.emplace_back(r, bytes);
-    counter_.emplace_back(r, sizeof(unsigned long long));
+    const int device = devices[r];
+    streams_.emplace_back(device);
+    contexts_.push_back({r, device, streams_.back().get(),
+                         communicators_.empty() ? nullptr : communicators_[r].get()});
+    first_.emplace_back(device, bytes);
+    second_.emplace_back(device, bytes);
+    reference_.emplace_back(device, bytes);
+    counter_.emplace_back(device, sizeof(unsigned long long));
   }
 }
 
@@ -57,7 +61,7 @@ std::vector<RankBuffers> GpuRanks::buffers(bool in_place, std::size_t offset_byt
 void GpuRanks::fill_inputs(const std::vector<RankBuffers>& buffers, const CaseShape& shape,
                            std::uint64_t seed) const {
   for (int r = 0; r < size(); ++r) {
-    ScopedDevice on(r, r);
+    ScopedDevice on(contexts_[r].device, r);
     kernels::launch_fill(const_cast<void*>(buffers[r].send), shape.counts.param,
                          pattern_of(shape, seed), r, contexts_[r].stream);
     CB_CHECK_LAUNCH();
@@ -66,9 +70,12 @@ void GpuRanks::fill_inputs(const std::vector<RankBuffers>& buffers, const CaseSh
 
 void GpuRanks::nccl_reference(const std::vector<RankBuffers>& buffers,
                               const CaseShape& shape) const {
+  if (communicators_.empty()) {
+    throw std::logic_error("NCCL's reference needs one rank per GPU; these ranks share GPUs");
+  }
   CB_NCCL_CHECK(ncclGroupStart());
   for (int r = 0; r < size(); ++r) {
-    ScopedDevice on(r, r);
+    ScopedDevice on(contexts_[r].device, r);
     CB_NCCL_CHECK(ncclAllReduce(buffers[r].send, reference_[r].get(), shape.counts.param,
                                 nccl_type_of(shape.type), nccl_op_of(shape.op), contexts_[r].comm,
                                 contexts_[r].stream));
@@ -79,7 +86,7 @@ void GpuRanks::nccl_reference(const std::vector<RankBuffers>& buffers,
 void GpuRanks::enqueue_check(const std::vector<RankBuffers>& buffers, const CaseShape& shape,
                              std::uint64_t seed) const {
   for (int r = 0; r < size(); ++r) {
-    ScopedDevice on(r, r);
+    ScopedDevice on(contexts_[r].device, r);
     kernels::launch_count_mismatches(buffers[r].recv, shape.counts.param, pattern_of(shape, seed),
                                      shape.spec->expected, r, counter_[r].as<unsigned long long>(),
                                      contexts_[r].stream);
@@ -90,7 +97,7 @@ void GpuRanks::enqueue_check(const std::vector<RankBuffers>& buffers, const Case
 void GpuRanks::enqueue_poison(const std::vector<RankBuffers>& buffers,
                               const CaseShape& shape) const {
   for (int r = 0; r < size(); ++r) {
-    ScopedDevice on(r, r);
+    ScopedDevice on(contexts_[r].device, r);
     // All-ones bytes: NaN for floating point, -1 or the maximum for integers, never an expected
     // value.
     CB_CUDA_CHECK(cudaMemsetAsync(buffers[r].recv, 0xFF, shape.counts.param * size_of(shape.type),
@@ -100,7 +107,7 @@ void GpuRanks::enqueue_poison(const std::vector<RankBuffers>& buffers,
 
 void GpuRanks::reset_counters() const {
   for (int r = 0; r < size(); ++r) {
-    ScopedDevice on(r, r);
+    ScopedDevice on(contexts_[r].device, r);
     CB_CUDA_CHECK(
         cudaMemsetAsync(counter_[r].get(), 0, sizeof(unsigned long long), contexts_[r].stream));
   }
@@ -108,7 +115,7 @@ void GpuRanks::reset_counters() const {
 
 void GpuRanks::synchronize() const {
   for (int r = 0; r < size(); ++r) {
-    ScopedDevice on(r, r);
+    ScopedDevice on(contexts_[r].device, r);
     CB_CUDA_CHECK(cudaStreamSynchronize(contexts_[r].stream));
   }
 }
@@ -117,7 +124,7 @@ unsigned long long GpuRanks::mismatches() const {
   synchronize();
   unsigned long long total = 0;
   for (int r = 0; r < size(); ++r) {
-    ScopedDevice on(r, r);
+    ScopedDevice on(contexts_[r].device, r);
     unsigned long long wrong = 0;
     CB_CUDA_CHECK(cudaMemcpy(&wrong, counter_[r].get(), sizeof(wrong), cudaMemcpyDeviceToHost));
     total += wrong;
@@ -126,11 +133,12 @@ unsigned long long GpuRanks::mismatches() const {
 }
 
 namespace {
-std::vector<std::vector<unsigned char>> read_back(const std::vector<const void*>& sources,
+std::vector<std::vector<unsigned char>> read_back(const std::vector<RankContext>& ranks,
+                                                  const std::vector<const void*>& sources,
                                                   std::size_t bytes) {
   std::vector<std::vector<unsigned char>> result;
   for (std::size_t r = 0; r < sources.size(); ++r) {
-    ScopedDevice on(static_cast<int>(r), static_cast<int>(r));
+    ScopedDevice on(ranks[r].device, ranks[r].rank);
     result.emplace_back(bytes);
     CB_CUDA_CHECK(cudaMemcpy(result.back().data(), sources[r], bytes, cudaMemcpyDeviceToHost));
   }
@@ -143,14 +151,55 @@ std::vector<std::vector<unsigned char>> GpuRanks::read_outputs(
   synchronize();
   std::vector<const void*> sources;
   for (const RankBuffers& b : buffers) sources.push_back(b.recv);
-  return read_back(sources, shape.counts.param * size_of(shape.type));
+  return read_back(contexts_, sources, shape.counts.param * size_of(shape.type));
 }
 
 std::vector<std::vector<unsigned char>> GpuRanks::read_references(const CaseShape& shape) const {
   synchronize();
   std::vector<const void*> sources;
   for (const DeviceBuffer& b : reference_) sources.push_back(b.get());
-  return read_back(sources, shape.counts.param * size_of(shape.type));
+  return read_back(contexts_, sources, shape.counts.param * size_of(shape.type));
+}
+
+std::string run_and_compare(GpuRanks& gpus, CollectiveAlgorithm& algorithm, const CaseShape& shape,
+                            std::size_t offset_bytes) {
+  if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
+    return "unsupported: " + why;
+  }
+  const std::vector<RankBuffers> buffers = gpus.buffers(shape.in_place, offset_bytes);
+  gpus.fill_inputs(buffers, shape, kSeed);
+  // Reads the input before an in-place run overwrites it.
+  if (gpus.has_nccl_reference()) gpus.nccl_reference(buffers, shape);
+  algorithm.prepare(gpus.contexts(), buffers, shape);
+  gpus.reset_counters();
+  algorithm.launch(gpus.contexts(), buffers, shape, 1);
+  gpus.enqueue_check(buffers, shape, kSeed);
+  std::string problems;
+  if (const unsigned long long wrong = gpus.mismatches(); wrong != 0) {
+    problems = std::to_string(wrong) + " elements differ from the exact expected value; ";
+  }
+  algorithm.check_health();
+  const std::vector<std::vector<unsigned char>> outputs = gpus.read_outputs(buffers, shape);
+  // Without NCCL, rank 0's output is the reference: what is left to compare is identity.
+  return problems + compare_with_reference(shape, outputs,
+                                           gpus.has_nccl_reference()
+                                               ? gpus.read_references(shape)
+                                               : std::vector<std::vector<unsigned char>>(
+                                                     outputs.size(), outputs.front()));
+}
+
+unsigned long long launch_with_reused_buffers(GpuRanks& gpus, CollectiveAlgorithm& algorithm,
+                                              const CaseShape& shape, int launches) {
+  const std::vector<RankBuffers> buffers = gpus.buffers(shape.in_place);
+  algorithm.prepare(gpus.contexts(), buffers, shape);
+  gpus.reset_counters();
+  for (int i = 0; i < launches; ++i) {
+    gpus.fill_inputs(buffers, shape, kSeed + i);
+    algorithm.launch(gpus.contexts(), buffers, shape, 1);
+    gpus.enqueue_check(buffers, shape, kSeed + i);
+    gpus.enqueue_poison(buffers, shape);
+  }
+  return gpus.mismatches();
 }
 
 namespace {

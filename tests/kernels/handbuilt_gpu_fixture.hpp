@@ -1,5 +1,6 @@
 // What the hand-built all-reduce GPU tests share: n ranks on GPUs 0..n-1 (communicators, streams),
-// per-rank buffers, input fill, NCCL's reference result, the exact check and host read-back.
+// or on fewer GPUs taken in turn, per-rank buffers, input fill, NCCL's reference result, the exact
+// check and host read-back.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -23,7 +24,9 @@ kernels::PatternParams pattern_of(const CaseShape& shape, std::uint64_t seed);
 class GpuRanks {
  public:
   // Ranks on GPUs 0..nranks-1, each with buffers for `max_bytes` (plus room for an odd offset).
-  GpuRanks(int nranks, std::size_t max_bytes);
+  // With `gpus` below nranks, rank r runs on GPU r % gpus and there are no NCCL communicators
+  // (NCCL refuses two ranks on one GPU): only the exact check can judge the output.
+  GpuRanks(int nranks, std::size_t max_bytes, int gpus = 0);
 
   int size() const { return static_cast<int>(contexts_.size()); }
   const std::vector<RankContext>& contexts() const { return contexts_; }
@@ -32,7 +35,9 @@ class GpuRanks {
 
   void fill_inputs(const std::vector<RankBuffers>& buffers, const CaseShape& shape,
                    std::uint64_t seed) const;
-  // NCCL's all-reduce of the inputs into each rank's reference buffer.
+  // Whether the ranks have NCCL communicators, hence nccl_reference (one rank per GPU).
+  bool has_nccl_reference() const { return !communicators_.empty(); }
+  // NCCL's all-reduce of the inputs into each rank's reference buffer (one rank per GPU only).
   void nccl_reference(const std::vector<RankBuffers>& buffers, const CaseShape& shape) const;
   // Enqueues the exact check of every rank's output into its device counter (not reset).
   void enqueue_check(const std::vector<RankBuffers>& buffers, const CaseShape& shape,
@@ -53,6 +58,19 @@ class GpuRanks {
   std::vector<RankContext> contexts_;
   std::vector<DeviceBuffer> first_, second_, reference_, counter_;
 };
+
+constexpr std::uint64_t kSeed = 0x5EED;  // of the inputs' pattern
+
+// Runs one case once with inputs of `seed` and returns what is wrong with it ("" when nothing):
+// elements off the exact expected value, and, with one rank per GPU, differences from NCCL's
+// result; with ranks sharing GPUs, outputs that are not bitwise identical across ranks.
+std::string run_and_compare(GpuRanks& gpus, CollectiveAlgorithm& algorithm, const CaseShape& shape,
+                            std::size_t offset_bytes = 0);
+
+// `launches` launches back to back, each with fresh inputs, checked and then poisoned as soon as
+// it completes (stream order): the caller reuses the buffers at once. Returns wrong elements.
+unsigned long long launch_with_reused_buffers(GpuRanks& gpus, CollectiveAlgorithm& algorithm,
+                                              const CaseShape& shape, int launches);
 
 // Empty when every rank's output equals NCCL's reference (integers bitwise, floating point within
 // the type's tolerance) and all ranks' outputs are bitwise identical; else what differs.
