@@ -41,7 +41,7 @@ struct ReportRow {
   int iters = 0;
   int agg_iters = 1;
   int graph = 0;       // CUDA graph replays; 0 = launched normally
-  std::string config;  // key=value;... for non-collective benchmarks (dp_step model), else empty
+  std::string config;  // key=value;...: dp_step model, a hand-built algorithm's changed knobs, or empty
   // Measured values: per-operation time over the timed iterations, slowest rank per iteration.
   double time_us_mean = 0;
   double time_us_min = 0;

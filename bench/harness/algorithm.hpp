@@ -78,9 +78,15 @@ struct AlgorithmEntry {
   std::string_view name;
   OpKind op;
   std::unique_ptr<CollectiveAlgorithm> (*make)(const std::vector<RankContext>& ranks);
+  // The knobs the algorithm `name` takes from the environment that differ from its defaults, as
+  // the CSV config column writes them ("ring_ctas=32;peer_launch=direct"); empty at the defaults.
+  // Throws UsageError naming a bad setting.
+  std::string (*config)(std::string_view name);
 };
 const std::vector<AlgorithmEntry>& algorithm_registry();
 // The names of the algorithms that implement `op` (always "nccl" first).
 std::vector<std::string> algorithm_names(OpKind op);
+// AlgorithmEntry::config of the algorithm called `name` ("" for a name no entry has).
+std::string algorithm_config(std::string_view name);
 
 }  // namespace collbench

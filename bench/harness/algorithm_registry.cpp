@@ -7,16 +7,28 @@
 #include "nccl_algorithm.hpp"
 
 namespace collbench {
+namespace {
+
+// NCCL's own environment (NCCL_ALGO ...) is NCCL's to report (NCCL_DEBUG=INFO).
+std::string no_config(std::string_view) {
+  return {};
+}
+
+}  // namespace
 
 const std::vector<AlgorithmEntry>& algorithm_registry() {
   static const std::vector<AlgorithmEntry> registry = [] {
     std::vector<AlgorithmEntry> entries;
-    for (const CollectiveSpec& spec : collective_registry()) entries.push_back({"nccl", spec.kind, make_nccl_algorithm});
+    for (const CollectiveSpec& spec : collective_registry()) {
+      entries.push_back({"nccl", spec.kind, make_nccl_algorithm, no_config});
+    }
     // Hand-built all-reduce implementations (kernels/, issue 3) are listed below.
-    entries.push_back({"ring", OpKind::all_reduce, make_ring_algorithm});
-    entries.push_back({"ring_sendrecv", OpKind::all_reduce, make_ring_sendrecv_algorithm});
-    entries.push_back({"oneshot", OpKind::all_reduce, make_oneshot_algorithm});
-    entries.push_back({"copy_engine", OpKind::all_reduce, make_copy_engine_algorithm});
+    entries.push_back({"ring", OpKind::all_reduce, make_ring_algorithm, handbuilt_config});
+    entries.push_back(
+        {"ring_sendrecv", OpKind::all_reduce, make_ring_sendrecv_algorithm, handbuilt_config});
+    entries.push_back({"oneshot", OpKind::all_reduce, make_oneshot_algorithm, handbuilt_config});
+    entries.push_back(
+        {"copy_engine", OpKind::all_reduce, make_copy_engine_algorithm, handbuilt_config});
     return entries;
   }();
   return registry;
@@ -28,6 +40,13 @@ std::vector<std::string> algorithm_names(OpKind op) {
     if (entry.op == op) names.emplace_back(entry.name);
   }
   return names;
+}
+
+std::string algorithm_config(std::string_view name) {
+  for (const AlgorithmEntry& entry : algorithm_registry()) {
+    if (entry.name == name) return entry.config(name);
+  }
+  return {};
 }
 
 }  // namespace collbench

@@ -25,6 +25,7 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
   row.iters = settings.iters;
   row.agg_iters = settings.agg_iters;
   row.graph = settings.graph_replays;
+  row.config = c.config;
   row.time_us_mean = metrics.time.mean_us;
   row.time_us_min = metrics.time.min_us;
   row.time_us_p50 = metrics.time.p50_us;

@@ -2,6 +2,7 @@
 #include "handbuilt_algorithms.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -81,6 +82,37 @@ void HandbuiltTuning::validate() const {
   if (ring_max_ctas < 1) {
     throw UsageError(fmt::format("COLLBENCH_RING_CTAS={} is not positive", ring_max_ctas));
   }
+}
+
+std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
+  const HandbuiltTuning defaults;
+  std::vector<std::string> knobs;
+  auto add_if_changed = [&knobs](const char* key, auto value, auto default_value) {
+    if (value != default_value) knobs.push_back(fmt::format("{}={}", key, value));
+  };
+  if (algorithm == "ring") {
+    if (ring_protocol != defaults.ring_protocol) {
+      knobs.push_back(ring_protocol == kernels::RingProtocol::pull ? "ring_protocol=pull"
+                                                                   : "ring_protocol=push");
+    }
+    add_if_changed("ring_ctas", ring_max_ctas, defaults.ring_max_ctas);
+    add_if_changed("ring_min_part_bytes", ring_min_part_bytes, defaults.ring_min_part_bytes);
+    add_if_changed("ring_slice_bytes", ring_slice_bytes, defaults.ring_slice_bytes);
+    add_if_changed("ring_slots", ring_slots, defaults.ring_slots);
+  }
+  if ((algorithm == "ring" || algorithm == "oneshot") &&
+      peer_kernel_launch != defaults.peer_kernel_launch) {
+    knobs.push_back(peer_kernel_launch == PeerKernelLaunch::direct ? "peer_launch=direct"
+                                                                   : "peer_launch=graph");
+  }
+  if (algorithm == "copy_engine") {
+    add_if_changed("ce_round_bytes", copy_engine_round_bytes, defaults.copy_engine_round_bytes);
+  }
+  return fmt::format("{}", fmt::join(knobs, ";"));
+}
+
+std::string handbuilt_config(std::string_view algorithm) {
+  return HandbuiltTuning::from_environment().config_of(algorithm);
 }
 
 std::unique_ptr<CollectiveAlgorithm> make_ring_algorithm(const std::vector<RankContext>& ranks) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -52,7 +53,14 @@ struct HandbuiltTuning {
   // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
   // 2..64, ring_max_ctas < 1).
   void validate() const;
+  // The knobs that differ from the defaults and change what `algorithm` measures, as the CSV
+  // config column writes them ("ring_protocol=pull;ring_ctas=32"); empty at the defaults.
+  // peer_timeout_s and allow_shared_gpus change no measurement and never appear.
+  std::string config_of(std::string_view algorithm) const;
 };
+
+// HandbuiltTuning::from_environment().config_of(algorithm): AlgorithmEntry::config.
+std::string handbuilt_config(std::string_view algorithm);
 
 // copy_engine's rounds of a `count`-element buffer: the fewest rounds of at most `largest`
 // elements, each `elements` long (a whole number of `unit`s) except the last, which is shorter but

@@ -68,6 +68,7 @@ std::string display_name(const Case& c) {
                                  c.ranks, format_byte_size(c.bytes()));
   if (c.root >= 0) name += fmt::format(" root {}", c.root);
   if (c.in_place) name += " in-place";
+  if (!c.config.empty()) name += " " + c.config;
   return name;
 }
 
@@ -105,6 +106,8 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
       const CollectiveSpec& spec = find_collective(op_name);
       const std::vector<ReduceOp> reduce_ops = spec.reduces ? options.reduce_ops : std::vector<ReduceOp>{ReduceOp::none};
       for (const std::string& algo : algos_for(spec, options.algos)) {
+        // Read here, before anything runs: a bad knob in the environment stops the sweep at once.
+        const std::string config = algorithm_config(algo);
         for (DataType type : options.types) {
           for (ReduceOp op : reduce_ops) {
             for (int root : roots_for(spec, options.roots, ranks)) {
@@ -116,7 +119,8 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
                 if (previous_param == counts.param) continue;
                 previous_param = counts.param;
                 for (bool in_place : in_place_variants(spec, options.in_place)) {
-                  cases.push_back({&spec, algo, ranks, type, op, root, in_place, bytes, counts});
+                  cases.push_back(
+                      {&spec, algo, ranks, type, op, root, in_place, bytes, counts, config});
                 }
               }
             }

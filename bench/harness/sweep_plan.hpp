@@ -20,6 +20,7 @@ struct Case {
   bool in_place;
   std::size_t requested_bytes;  // the sweep's size before nccl-tests' rounding
   ElementCounts counts;         // what is actually moved
+  std::string config;           // the algorithm's non-default knobs (algorithm_config), CSV config
   std::size_t bytes() const { return case_bytes(*spec, counts, type); }
 };
 

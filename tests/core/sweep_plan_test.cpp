@@ -1,7 +1,12 @@
 // Tests of sweep expansion: sizes, order, and what each case carries.
+#include "sweep_plan.hpp"
+
 #include <gtest/gtest.h>
 
-#include "sweep_plan.hpp"
+#include <cstdlib>
+#include <string>
+
+#include "errors.hpp"
 
 namespace collbench {
 namespace {
@@ -80,6 +85,37 @@ TEST(SweepPlan, SizesThatRoundToTheSameCountsAreMeasuredOnce) {
   // all_gather moves whole 16-byte lines per rank: 8 and 16 B move nothing, 32 B one line each.
   EXPECT_EQ(gather_bytes, (std::vector<std::size_t>{0, 32, 64}));
   EXPECT_EQ(reduce_bytes, (std::vector<std::size_t>{8, 16, 32, 64}));
+}
+
+// A hand-built algorithm's changed knobs travel with its cases (CSV config column, display name);
+// NCCL's cases stay plain, and a bad knob stops the plan before anything runs.
+TEST(SweepPlan, CasesCarryTheAlgorithmsChangedKnobs) {
+  Options options;
+  options.ops = {"all_reduce"};
+  options.algos = {"nccl", "ring"};
+  options.gpus = "2";
+  options.min_bytes = options.max_bytes = 1024;
+  options.in_place = InPlaceMode::out_of_place;
+  EXPECT_EQ(build_sweep(options, 2).back().config, "") << "defaults";
+
+  setenv("COLLBENCH_RING_CTAS", "32", 1);
+  const std::vector<Case> cases = build_sweep(options, 2);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].algo, "nccl");
+  EXPECT_EQ(cases[0].config, "");
+  EXPECT_EQ(cases[1].algo, "ring");
+  EXPECT_EQ(cases[1].config, "ring_ctas=32");
+  EXPECT_EQ(display_name(cases[1]), "all_reduce ring float sum 2r 1 KiB ring_ctas=32");
+
+  setenv("COLLBENCH_RING_CTAS", "lots", 1);
+  try {
+    build_sweep(options, 2);
+    ADD_FAILURE() << "a bad COLLBENCH_RING_CTAS should stop the plan";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("COLLBENCH_RING_CTAS=lots"), std::string::npos)
+        << error.what();
+  }
+  unsetenv("COLLBENCH_RING_CTAS");
 }
 
 }  // namespace

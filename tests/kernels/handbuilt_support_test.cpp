@@ -100,6 +100,30 @@ TEST_F(TuningEnvironment, DefaultsWhenUnset) {
   EXPECT_EQ(tuning.peer_kernel_launch, PeerKernelLaunch::graph);
 }
 
+// Only what changes a measurement, only for the algorithm it changes, in a fixed order.
+TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
+  HandbuiltTuning tuning;
+  for (const char* name : {"ring", "ring_sendrecv", "oneshot", "copy_engine"}) {
+    EXPECT_EQ(tuning.config_of(name), "") << name << " at the defaults";
+  }
+  tuning.peer_timeout_s = 0;  // changes no measurement
+  tuning.allow_shared_gpus = true;
+  EXPECT_EQ(tuning.config_of("ring"), "");
+  tuning.ring_protocol = kernels::RingProtocol::pull;
+  tuning.ring_max_ctas = 32;
+  tuning.ring_slice_bytes = 1 << 20;
+  tuning.ring_slots = 4;
+  tuning.ring_min_part_bytes = 4096;
+  tuning.peer_kernel_launch = PeerKernelLaunch::direct;
+  tuning.copy_engine_round_bytes = 32 << 20;
+  EXPECT_EQ(tuning.config_of("ring"),
+            "ring_protocol=pull;ring_ctas=32;ring_min_part_bytes=4096;ring_slice_bytes=1048576;"
+            "ring_slots=4;peer_launch=direct");
+  EXPECT_EQ(tuning.config_of("oneshot"), "peer_launch=direct");
+  EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432");
+  EXPECT_EQ(tuning.config_of("ring_sendrecv"), "");
+}
+
 TEST_F(TuningEnvironment, PeerKernelLaunch) {
   setenv("COLLBENCH_PEER_LAUNCH", "direct", 1);
   EXPECT_EQ(HandbuiltTuning::from_environment().peer_kernel_launch, PeerKernelLaunch::direct);

@@ -179,6 +179,19 @@ TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
   EXPECT_EQ(benchmark_name(config), "dp_step/sharded/bucket_mib:0.5/algo:nccl/ranks:4");
 }
 
+// The all-reduce's own changed knobs (from the environment) end the config string.
+TEST(DpConfig, ConfigStringEndsWithTheAlgorithmsChangedKnobs) {
+  StepConfig config;
+  config.ranks = 2;
+  config.algo = "ring";
+  const std::string plain = config_string(config);
+  setenv("COLLBENCH_RING_CTAS", "32", 1);
+  EXPECT_EQ(config_string(config), plain + ";ring_ctas=32");
+  config.algo = "nccl";
+  EXPECT_EQ(config_string(config).find("ring_ctas"), std::string::npos);
+  unsetenv("COLLBENCH_RING_CTAS");
+}
+
 TEST(DpConfig, GemmSmMarginAppliesOnlyBesideCommunication) {
   StepConfig config;
   config.ranks = 4;
