@@ -32,7 +32,12 @@ step() {  # step NAME COMMAND...: runs, logs to logs/NAME.log, records exit stat
 }
 
 # GPU counts come from this machine, so every step runs on 2, 4 or 8 GPUs alike.
-gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+# The GPUs this process may use: CUDA_VISIBLE_DEVICES when set, else every GPU nvidia-smi lists.
+if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
+  gpus=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .)
+else
+  gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | grep -c .)
+fi
 machine=h200x$gpus
 every_count=$(seq -s, 2 "$gpus")                                  # 2,3,...,all
 doubling=$(for g in 2 4 8; do ((g <= gpus)) && echo $g; done | paste -sd,)    # 2,4,8 up to all
@@ -108,7 +113,7 @@ for want in "$@"; do
         -f 8 -g "$doubling" --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph_mpi.csv" ;;
     env)
       # torchrun-style launch: RANK/WORLD_SIZE/LOCAL_RANK and NCCL's own bootstrap, no MPI.
-      step env_launch bash -c 'for r in 0 1 2 3; do RANK=$r WORLD_SIZE=4 LOCAL_RANK=$r NCCL_COMM_ID=127.0.0.1:29611 \
+      step env_launch bash -c 'for r in $(seq 0 $((gpus - 1))); do RANK=$r WORLD_SIZE=$gpus LOCAL_RANK=$r NCCL_COMM_ID=127.0.0.1:29611 \
         '"$bin"'/collbench --ops all_reduce,all_gather,broadcast -b 1K -e 64M -f 8 -g "$doubling" \
         --csv '"$work"'/reports/env_launch.csv > '"$work"'/logs/env_rank$r.log 2>&1 & done; \
         status=0; for job in $(jobs -p); do wait $job || status=$?; done; cat '"$work"'/logs/env_rank0.log; exit $status' ;;
@@ -150,7 +155,7 @@ for want in "$@"; do
       # The training step on 1 GPU and every GPU of this machine (any count): the default
       # (bfloat16 optimizer state) with NCCL, the ring and the copy engines, sync and overlap, its
       # checks, and float32 master weights.
-      n=$(nvidia-smi -L | wc -l)
+      n=$gpus
       mkdir -p "$work/reports/$machine"
       STEP_TIMEOUT_S=120 step dpstep_local "$bin/collbench_dpstep" -g "1,$n" --sync sync,overlap --bucket-mib 25 \
         --algo nccl,ring,copy_engine --csv "$work/reports/$machine/dp_step.csv"
@@ -167,7 +172,7 @@ for want in "$@"; do
         --algo nccl,ring --csv "$work/reports/$machine/dp_step_mpi.csv"
       step dpstep_mpi_check "${mpi[@]}" "$bin/collbench_dpstep" -g "$dp_counts" --sync ps,sharded --check \
         --csv "$work/reports/dp_step_mpi_check.csv"
-      step dpstep_env bash -c 'for r in 0 1 2 3; do RANK=$r WORLD_SIZE=4 LOCAL_RANK=$r NCCL_COMM_ID=127.0.0.1:29612 \
+      step dpstep_env bash -c 'for r in $(seq 0 $((gpus - 1))); do RANK=$r WORLD_SIZE=$gpus LOCAL_RANK=$r NCCL_COMM_ID=127.0.0.1:29612 \
         '"$bin"'/collbench_dpstep -g "1,$gpus" --sync overlap,sharded --layers 4 --width 1024 --batch 256 --warmup 2 \
         --iters 5 --check --csv '"$work"'/reports/dp_step_env.csv > '"$work"'/logs/dpstep_env_rank$r.log 2>&1 & done; \
         status=0; for job in $(jobs -p); do wait $job || status=$?; done; cat '"$work"'/logs/dpstep_env_rank0.log; exit $status' ;;
@@ -230,7 +235,7 @@ for want in "$@"; do
       # The copy-engine all-reduce on every GPU of this machine: its GPU tests (one host thread
       # drives every rank there), its bandwidth beside NCCL and the ring, and the training step with
       # it beside NCCL and the ring.
-      n=$(nvidia-smi -L | wc -l)
+      n=$gpus
       mkdir -p "$work/reports/copy_engine"
       STEP_TIMEOUT_S=240 step ce_tests "$bin/kernels_gpu_tests" \
         --gtest_filter='CopyEngine.*:*copy_engine*:AllAlgorithms.*:-*Hang*:*Timeout*'
@@ -243,7 +248,7 @@ for want in "$@"; do
     ce_mpi)
       # copy_engine with one process per GPU (CUDA IPC), both lanes: the training step's checks and
       # its timing beside the ring, under mpirun on every GPU of this machine.
-      n=$(nvidia-smi -L | wc -l)
+      n=$gpus
       mkdir -p "$work/reports/copy_engine/mpi"
       STEP_TIMEOUT_S=180 step ce_mpi mpirun --allow-run-as-root --bind-to none -np "$n" -x NCCL_NVLS_ENABLE \
         -x LD_LIBRARY_PATH "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25 \
@@ -253,7 +258,7 @@ for want in "$@"; do
       # reduction kernel needs SMs the backward GEMMs hold, so backward GEMMs sized for fewer SMs
       # (--gemm-sm-margin, applied with 2+ GPUs only) are swept with it; overlap, 25 MiB, one layer
       # (33 MiB) and 100 MiB buckets, 1 and all GPUs.
-      n=$(nvidia-smi -L | wc -l)
+      n=$gpus
       mkdir -p "$work/reports/ce_overlap_grid"
       for margin in 0 8 16; do
         STEP_TIMEOUT_S=90 step "ce_grid_m$margin" "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25,33,100 \

@@ -94,8 +94,11 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
   if (!listing) {
     for (int n : gpu_counts) {
       if (n > visible_gpus) {
-        throw UsageError(fmt::format("--gpus asks for {} GPUs but {} {} visible", n, visible_gpus,
-                                     visible_gpus == 1 ? "is" : "are"));
+        // In a multi-process run `visible_gpus` is the process count, one GPU each.
+        throw UsageError(
+            fmt::format("--gpus asks for {} GPUs but {} {} available (visible GPUs, "
+                        "or processes when launched as several)",
+                        n, visible_gpus, visible_gpus == 1 ? "is" : "are"));
       }
     }
   }

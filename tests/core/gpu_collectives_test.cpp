@@ -79,10 +79,12 @@ TEST_P(EveryCollective, IsCorrectForEveryTypeReductionSizeAndPlace) {
 
 INSTANTIATE_TEST_SUITE_P(
     Ranks, EveryCollective,
-    ::testing::Combine(::testing::Values(1, 2, 4),
-                       ::testing::Values("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
-                                         "alltoall", "gather", "scatter", "sendrecv")),
-    [](const auto& info) { return std::get<1>(info.param) + "_" + std::to_string(std::get<0>(info.param)) + "ranks"; });
+    ::testing::Combine(::testing::Values(1, 2, 4, 8),
+                       ::testing::Values("all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                         "reduce", "alltoall", "gather", "scatter", "sendrecv")),
+    [](const auto& info) {
+      return std::get<1>(info.param) + "_" + std::to_string(std::get<0>(info.param)) + "ranks";
+    });
 
 TEST(GpuModes, GraphReplayAndAggregationAreCorrectAndTimed) {
   SKIP_WITHOUT_GPUS(2);

@@ -87,7 +87,9 @@ TEST(Options, SweepRejectsMoreGpusThanVisibleAndRootsOutsideTheRanks) {
     build_sweep(options, 2);
     ADD_FAILURE() << "4 GPUs accepted with 2 visible";
   } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("asks for 4 GPUs but 2 are visible"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("asks for 4 GPUs but 2 are available"),
+              std::string::npos)
+        << error.what();
   }
   EXPECT_NO_THROW(build_sweep(options, 2, /*listing=*/true));
 

@@ -16,6 +16,7 @@
 #include "errors.hpp"
 #include "handbuilt_algorithms.hpp"
 #include "handbuilt_gpu_fixture.hpp"
+#include "peer_flags.cuh"
 
 namespace collbench::testing {
 namespace {
@@ -181,7 +182,7 @@ TEST(AllAlgorithms, UnalignedBuffers) {
 }
 
 int ranks_for_stress() {
-  return std::min(visible_gpu_count(), 4);
+  return largest_doubling_gpu_count();
 }
 
 class Repeated : public ::testing::TestWithParam<std::string> {};
@@ -334,26 +335,31 @@ TEST(CopyEngine, HangOnAMissingPeerEndsWhenAborted) {
 }
 
 // Rounds of a few lines, so one launch is hundreds of rounds, driven from this one thread (the
-// lazy-loading hazard of handbuilt_copy_engine.cpp's warm_up); odd counts and up to 3 ranks.
+// lazy-loading hazard of handbuilt_copy_engine.cpp's warm_up, which grows with the ranks one
+// thread drives); odd counts; 3 ranks (2 on a 2-GPU machine), and 8 where 8 GPUs are visible.
 TEST(CopyEngine, ManySmallRounds) {
   SKIP_WITHOUT_GPUS(2);
-  const int nranks = std::min(visible_gpu_count(), 3);
-  GpuRanks gpus(nranks, kLargeCount * 8);
-  HandbuiltTuning tuning;
-  tuning.copy_engine_round_bytes = 4096;
-  auto algorithm = make_algorithm("copy_engine", gpus.contexts(), tuning);
-  for (DataType type : {DataType::float32, DataType::bfloat16, DataType::int64}) {
-    for (std::size_t count : {std::size_t{1021}, std::size_t{100003}}) {
-      for (bool in_place : {false, true}) {
-        const CaseShape shape = all_reduce_shape(type, ReduceOp::sum, count, nranks, in_place);
-        EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << describe(shape, "copy_engine");
+  std::vector<int> rank_counts = {std::min(visible_gpu_count(), 3)};
+  if (visible_gpu_count() >= 8) rank_counts.push_back(8);
+  for (int nranks : rank_counts) {
+    GpuRanks gpus(nranks, kLargeCount * 8);
+    HandbuiltTuning tuning;
+    tuning.copy_engine_round_bytes = 4096;
+    auto algorithm = make_algorithm("copy_engine", gpus.contexts(), tuning);
+    for (DataType type : {DataType::float32, DataType::bfloat16, DataType::int64}) {
+      for (std::size_t count : {std::size_t{1021}, std::size_t{100003}}) {
+        for (bool in_place : {false, true}) {
+          const CaseShape shape = all_reduce_shape(type, ReduceOp::sum, count, nranks, in_place);
+          EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << describe(shape, "copy_engine");
+        }
       }
     }
+    EXPECT_EQ(launch_with_reused_buffers(
+                  gpus, *algorithm,
+                  all_reduce_shape(DataType::int32, ReduceOp::sum, 100003, nranks, false), 200),
+              0u)
+        << nranks << " ranks";
   }
-  EXPECT_EQ(launch_with_reused_buffers(
-                gpus, *algorithm,
-                all_reduce_shape(DataType::int32, ReduceOp::sum, 100003, nranks, false), 200),
-            0u);
 }
 
 // With a timeout and no abort, a kernel gives up by itself and says which rank waited.
@@ -380,6 +386,19 @@ TEST_P(PeerKernels, HangOnAMissingPeerEndsAtTheTimeout) {
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, PeerKernels, ::testing::Values("ring", "ring_pull", "oneshot"),
                          [](const auto& info) { return info.param; });
+
+// Above kMaxPeerRanks the peer algorithms skip the case with the reason (every process agrees:
+// it depends on the shape only); ring_sendrecv has no such limit.
+TEST(AllAlgorithms, MoreRanksThanPeerKernelsTakeAreSkippedWithAReason) {
+  SKIP_WITHOUT_GPUS(1);  // the algorithms map an abort word into the GPUs' address space
+  const int too_many = kernels::kMaxPeerRanks + 1;
+  const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 1024, too_many, false);
+  for (const char* name : {"ring", "oneshot", "copy_engine"}) {
+    auto algorithm = make_handbuilt_algorithm(name, {}, default_tuning());
+    EXPECT_NE(algorithm->unsupported_reason(shape).find("at most 8 ranks"), std::string::npos)
+        << name << ": " << algorithm->unsupported_reason(shape);
+  }
+}
 
 TEST(Oneshot, LargeMessagesAreSkippedWithAReason) {
   SKIP_WITHOUT_GPUS(2);

@@ -129,7 +129,7 @@ TEST_P(EverySchemeOnGpus, DataParallelEqualsOneGpuAndReplicasStayIdentical) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Schemes, EverySchemeOnGpus,
-                         ::testing::Combine(::testing::Values(2, 4),
+                         ::testing::Combine(::testing::Values(2, 4, 8),
                                             ::testing::Values(SyncScheme::sync, SyncScheme::overlap,
                                                               SyncScheme::ps, SyncScheme::sharded),
                                             ::testing::Values(DataType::float32,
@@ -163,7 +163,7 @@ TEST(DpStepGpu, CutWeightGradientsEqualOneGpu) {
 
 TEST(DpStepGpu, GraphReplaysKeepReplicasIdenticalAndMatchEagerSteps) {
   SKIP_WITHOUT_GPUS(2);
-  const int ranks = visible_gpu_count() >= 4 ? 4 : 2;
+  const int ranks = largest_doubling_gpu_count();
   for (SyncScheme scheme : {SyncScheme::overlap, SyncScheme::sharded, SyncScheme::ps}) {
     const StepConfig config = small_config(scheme, ranks, DataType::bfloat16);
     DataParallelTrainer graphed(config, communicators(ranks));
@@ -191,7 +191,7 @@ TEST(DpStepGpu, GraphReplaysKeepReplicasIdenticalAndMatchEagerSteps) {
 // CUDA graphs, give the same weights as on one stream, identical on every rank.
 TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
   SKIP_WITHOUT_GPUS(2);
-  const int ranks = visible_gpu_count() >= 4 ? 4 : 2;
+  const int ranks = largest_doubling_gpu_count();
   std::vector<std::vector<double>> weights;
   for (int lanes : {1, 2}) {
     StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
@@ -209,7 +209,7 @@ TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
 
 TEST(DpStepGpu, EveryRegisteredAllReduceAlgorithmTrainsCorrectly) {
   SKIP_WITHOUT_GPUS(2);
-  for (int ranks : {2, 4}) {
+  for (int ranks : {2, 4, 8}) {
     if (ranks > visible_gpu_count()) continue;
     for (const std::string& algo : algorithm_names(OpKind::all_reduce)) {
       for (SyncScheme scheme : {SyncScheme::sync, SyncScheme::overlap}) {
@@ -248,7 +248,7 @@ TEST(DpStepGpu, TooManyRanksIsUnsupported) {
 
 TEST(DpStepGpu, ShardingDividesOptimizerStateAndPsKeepsItOnRankZero) {
   SKIP_WITHOUT_GPUS(2);
-  const int ranks = visible_gpu_count() >= 4 ? 4 : 2;
+  const int ranks = largest_doubling_gpu_count();
   StepConfig overlap = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
   overlap.model.master_weights = true;
   StepConfig sharded = overlap;
@@ -292,7 +292,7 @@ struct RankResult {
 // communicator, and must come out the same on every rank and right.
 TEST(DpStepGpu, OneTrainerPerRankAsUnderOneProcessPerGpu) {
   SKIP_WITHOUT_GPUS(2);
-  const int ranks = visible_gpu_count() >= 4 ? 4 : 2;
+  const int ranks = largest_doubling_gpu_count();
   for (SyncScheme scheme :
        {SyncScheme::sync, SyncScheme::overlap, SyncScheme::ps, SyncScheme::sharded}) {
     const StepConfig config = small_config(scheme, ranks, DataType::bfloat16);
