@@ -116,7 +116,11 @@ for want in "$@"; do
       step env_launch bash -c 'for r in $(seq 0 $((gpus - 1))); do RANK=$r WORLD_SIZE=$gpus LOCAL_RANK=$r NCCL_COMM_ID=127.0.0.1:29611 \
         '"$bin"'/collbench --ops all_reduce,all_gather,broadcast -b 1K -e 64M -f 8 -g "$doubling" \
         --csv '"$work"'/reports/env_launch.csv > '"$work"'/logs/env_rank$r.log 2>&1 & done; \
-        status=0; for job in $(jobs -p); do wait $job || status=$?; done; cat '"$work"'/logs/env_rank0.log; exit $status' ;;
+        status=0; for job in $(jobs -p); do wait $job || status=$?; done; cat '"$work"'/logs/env_rank0.log; exit $status'
+      # A world missing a process: rank 0 alone must give up after --timeout with one line, status 1.
+      step env_missing_rank bash -c 'start=$SECONDS; RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 NCCL_COMM_ID=127.0.0.1:29614 "$0" \
+        --ops all_reduce -b 1K -e 1K --timeout 10; status=$?; echo "exit status $status after $((SECONDS - start)) s"; \
+        [ $status -eq 1 ]' "$bin/collbench" ;;
     signal)
       # SIGINT in the middle of a sweep: exit 130, every row measured before it intact.
       step signal bash -c '"$0" --ops all -b 8 -e 8G -g "$gpus" --csv "$1" & pid=$!; sleep 4; kill -INT $pid; wait $pid; status=$?

@@ -67,7 +67,8 @@ int run(int argc, char** argv) {
     return 0;
   }
   install_interrupt_handlers();
-  const std::unique_ptr<ProcessGroup> group = join_processes(environment);
+  // A pass's timeout also bounds the wait for the other processes.
+  const std::unique_ptr<ProcessGroup> group = join_processes(environment, options.timeout_s);
   const std::vector<StepConfig> plan =
       expand_plan(options, group ? group->size() : visible_gpu_count());
   // With several processes only rank 0 prints and writes the report; every rank measures.

@@ -12,6 +12,7 @@
 
 #include "cuda_resources.hpp"
 #include "errors.hpp"
+#include "exit_deadline.hpp"
 #include "mpi_bootstrap.hpp"
 #include "process_all_gather.hpp"
 #include "runner.hpp"
@@ -48,7 +49,7 @@ std::uint64_t this_host_hash() {
   return std::hash<std::string>{}(name);
 }
 
-ProcessGroup::ProcessGroup(const LaunchEnvironment& environment)
+ProcessGroup::ProcessGroup(const LaunchEnvironment& environment, double init_timeout_s)
     : mode_(environment.mode), rank_(environment.world_rank), size_(environment.world_size) {
   ncclUniqueId id{};
   if (mode_ == LaunchMode::mpi) {
@@ -65,7 +66,14 @@ ProcessGroup::ProcessGroup(const LaunchEnvironment& environment)
   }
   set_current_rank(rank_);
   ncclComm_t comm = nullptr;
-  CB_NCCL_CHECK(ncclCommInitRank(&comm, size_, id, rank_));
+  {
+    const ExitDeadline deadline(
+        init_timeout_s,
+        fmt::format("rank {} of {}: the processes did not all join the world communicator within "
+                    "{} s (ncclCommInitRank); check that every rank started and has a GPU",
+                    rank_, size_, init_timeout_s));
+    CB_NCCL_CHECK(ncclCommInitRank(&comm, size_, id, rank_));
+  }
   world_ = std::make_unique<NcclCommunicator>(comm, device_, rank_);
   nodes_ = count_nodes(*world_, size_);
 }

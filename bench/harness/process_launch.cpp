@@ -14,9 +14,10 @@ LaunchEnvironment detect_this_launch(std::string_view requested) {
                                    mpi_built_in());
 }
 
-std::unique_ptr<ProcessGroup> join_processes(const LaunchEnvironment& environment) {
+std::unique_ptr<ProcessGroup> join_processes(const LaunchEnvironment& environment,
+                                             double init_timeout_s) {
   if (environment.mode == LaunchMode::single_process) return nullptr;
-  return std::make_unique<ProcessGroup>(environment);
+  return std::make_unique<ProcessGroup>(environment, init_timeout_s);
 }
 
 void record_launch(const ProcessGroup& group, RunMetadata& metadata) {

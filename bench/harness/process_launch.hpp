@@ -18,8 +18,10 @@ namespace collbench {
 LaunchEnvironment detect_this_launch(std::string_view requested);
 
 // The processes of a multi-process launch (collective over all of them: MPI start, GPU choice,
-// world communicator), or null when this process drives every GPU itself.
-std::unique_ptr<ProcessGroup> join_processes(const LaunchEnvironment& environment);
+// world communicator), or null when this process drives every GPU itself. A world not formed
+// within `init_timeout_s` ends the process with a one-line error (ProcessGroup).
+std::unique_ptr<ProcessGroup> join_processes(const LaunchEnvironment& environment,
+                                             double init_timeout_s);
 
 // What the report rows record about a multi-process launch: its mode and node count.
 void record_launch(const ProcessGroup& group, RunMetadata& metadata);

@@ -74,7 +74,8 @@ int run_session(const Options& options, const SessionFlags& flags) {
 
   const auto start = std::chrono::steady_clock::now();
   const double link_peak_gbps = options.link_peak_path.empty() ? 0 : read_link_peak_gbps(options.link_peak_path);
-  std::unique_ptr<ProcessGroup> group = join_processes(environment);
+  // A case's timeout also bounds the wait for the other processes.
+  std::unique_ptr<ProcessGroup> group = join_processes(environment, options.run.timeout_s);
   const std::vector<Case> cases = build_sweep(options, group ? group->size() : visible_gpu_count());
   // With several processes only rank 0 prints and writes the report; every rank measures.
   const bool reporting = !group || group->rank() == 0;
