@@ -80,7 +80,9 @@ ProcessGroup::ProcessGroup(const LaunchEnvironment& environment, double init_tim
 
 ProcessGroup::~ProcessGroup() {
   world_.reset();
-  if (mode_ == LaunchMode::mpi) mpi_stop();
+  // MPI_Finalize waits for every process (OpenMPI fences them), and after an abort one of them
+  // may never come: leaving without it makes the launcher end the whole job instead of hanging.
+  if (mode_ == LaunchMode::mpi && !aborted_) mpi_stop();
 }
 
 std::optional<NcclCommunicator> ProcessGroup::split_first(int ranks, ncclConfig_t* config) {
@@ -93,6 +95,7 @@ std::optional<NcclCommunicator> ProcessGroup::split_first(int ranks, ncclConfig_
 }
 
 void ProcessGroup::abort() noexcept {
+  aborted_ = true;
   if (world_) world_->abort();
 }
 

@@ -36,6 +36,8 @@ class ProcessGroup {
   // rank is not among them. Collective: every process must call it with the same `ranks`.
   // `config` (e.g. maxCTAs) applies to the new communicator; null inherits the world's.
   std::optional<NcclCommunicator> split_first(int ranks, ncclConfig_t* config = nullptr);
+  // Aborts the world communicator after a failed run (a timeout, an error): a peer may be stuck
+  // for good, so nothing collective happens at teardown any more, not even MPI_Finalize.
   void abort() noexcept;
 
  private:
@@ -44,6 +46,7 @@ class ProcessGroup {
   int size_ = 1;
   int device_ = 0;
   int nodes_ = 1;
+  bool aborted_ = false;
   std::unique_ptr<NcclCommunicator> world_;
 };
 

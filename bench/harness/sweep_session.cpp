@@ -100,6 +100,8 @@ int run_session(const Options& options, const SessionFlags& flags) {
   benchmark::RunSpecifiedBenchmarks(flags.google_benchmark_display ? nullptr : &silent);
   benchmark::Shutdown();
 
+  // Another process may be stuck on the collective that stopped this one: no collective teardown.
+  if (group && runner.stopped()) group->abort();
   const SweepTotals& totals = context.totals;
   if (!reporting) return exit_status(totals);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
