@@ -272,9 +272,9 @@ for want in "$@"; do
           --csv "$work/reports/ce_overlap_grid/ring_c32_m$margin.csv"
       done ;;
     ce_probe)
-      # Short, bounded runs of the copy-engine all-reduce: one round and many, 2 to 4 GPUs.
+      # Short, bounded runs of the copy-engine all-reduce: one round and many, 2 GPUs to all of them.
       mkdir -p "$work/reports/probe"
-      for g in 2 3 4; do
+      for g in $(seq 2 "$gpus"); do
         STEP_TIMEOUT_S=30 step "probe_ce_${g}_one" "$bin/collbench" --ops all_reduce --algo copy_engine -b 4K -e 4M -f 32 \
           -g $g -w 1 -n 2 --timeout 10 --csv "$work/reports/probe/ce_${g}_one.csv"
         STEP_TIMEOUT_S=30 step "probe_ce_${g}_rounds" env COLLBENCH_CE_ROUND_BYTES=65536 "$bin/collbench" --ops all_reduce \
@@ -282,11 +282,11 @@ for want in "$@"; do
       done
       STEP_TIMEOUT_S=60 step probe_ce_tests "$bin/kernels_gpu_tests" --gtest_filter='CopyEngine.*:-*Hang*' ;;
     ring_ranks)
-      # The push ring with more CTAs at 3 and 4 GPUs, large sizes (3 GPUs plateaued lower at 64).
+      # The push ring with more CTAs at every GPU count, large sizes (3 GPUs plateaued lower at 64).
       mkdir -p "$work/reports/ring_ranks"
       for ctas in 96 128; do
         STEP_TIMEOUT_S=60 step "ring_c${ctas}" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench" --ops all_reduce \
-          --algo nccl,ring -b 1G -e 8G -f 2 -g 3,4 --in-place out -c 0 --csv "$work/reports/ring_ranks/c${ctas}.csv"
+          --algo nccl,ring -b 1G -e 8G -f 2 -g "$every_count" --in-place out -c 0 --csv "$work/reports/ring_ranks/c${ctas}.csv"
       done ;;
     dp_overlap_grid)
       # How many SMs communication takes while it overlaps backward: ring CTAs and NCCL's maxCTAs,
