@@ -215,7 +215,10 @@ for want in "$@"; do
         step "launch_modes_$mode" env COLLBENCH_PEER_LAUNCH=$mode "$bin/collbench" --ops all_reduce \
           --algo nccl,oneshot,ring -d float -b 8 -e 64K -f 2 -g "$every_count" -w 100 -n 1000 --in-place out \
           --csv "$work/reports/launch_modes/$mode.csv"
-      done ;;
+      done
+      # The same, timed nccl-tests' way: events around the whole loop only (--timing loop).
+      step launch_modes_loop "$bin/collbench" --ops all_reduce --algo nccl,oneshot,ring -d float -b 8 -e 64K -f 2 \
+        -g "$every_count" -w 100 -n 1000 --in-place out --timing loop --csv "$work/reports/launch_modes/loop.csv" ;;
     ring_protocols)
       # The push ring (remote stores, the default) against the pull ring (remote loads) and NCCL,
       # then the push ring's knobs at 4 GPUs.

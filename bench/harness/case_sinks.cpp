@@ -25,7 +25,12 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
   row.iters = settings.iters;
   row.agg_iters = settings.agg_iters;
   row.graph = settings.graph_replays;
+  // Loop timing measures differently: a curve of its own (graph replays are timed alike either
+  // way).
   row.config = c.config;
+  if (settings.timing == IterationTiming::loop && settings.graph_replays == 0) {
+    row.config += row.config.empty() ? "timing=loop" : ";timing=loop";
+  }
   row.time_us_mean = metrics.time.mean_us;
   row.time_us_min = metrics.time.min_us;
   row.time_us_p50 = metrics.time.p50_us;

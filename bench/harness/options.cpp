@@ -101,6 +101,12 @@ InPlaceMode parse_in_place(const std::string& text) {
   throw UsageError(fmt::format("--in-place '{}' is not one of out, in, both", text));
 }
 
+IterationTiming parse_timing(const std::string& text) {
+  if (text == "each") return IterationTiming::each;
+  if (text == "loop") return IterationTiming::loop;
+  throw UsageError(fmt::format("--timing '{}' is not one of each, loop", text));
+}
+
 bool parse_flag_value(const std::string& text, std::string_view what) {
   if (text == "1" || text == "on" || text == "true") return true;
   if (text == "0" || text == "off" || text == "false") return false;
@@ -145,6 +151,7 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   Options options;
   std::string ops = "all_reduce", algos = "nccl", types = "float", reduce_ops = "sum";
   std::string min_bytes = "8", max_bytes = "128M", step_bytes, in_place = "both", check = "1", inject_fault;
+  std::string timing = "each";
 
   CLI::App app{
       "collbench: benchmark and check GPU collectives (NCCL and hand-built) with nccl-tests' "
@@ -174,6 +181,11 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
       ->capture_default_str();
   app.add_option("-G,--graph", options.run.graph_replays,
                  "Capture the timed iterations in a CUDA graph and replay it this many times (0: no graph)")
+      ->capture_default_str();
+  app.add_option(
+         "--timing", timing,
+         "Iterations launched normally: each (an event between iterations: p50, p99) or loop "
+         "(nccl-tests: events around the whole loop, mean only)")
       ->capture_default_str();
   app.add_option("-c,--check", check, "Check every result (1) or not (0)")->capture_default_str();
   app.add_option("--seed", options.run.seed, "Seed of the input pattern")->capture_default_str();
@@ -211,6 +223,7 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   if (!step_bytes.empty()) options.step_bytes = parse_byte_size(step_bytes, "--step-bytes");
   options.in_place = parse_in_place(in_place);
   options.run.check = parse_flag_value(check, "--check");
+  options.run.timing = parse_timing(timing);
   options.run.fault = parse_fault(inject_fault);
 
   if (options.min_bytes > options.max_bytes) {

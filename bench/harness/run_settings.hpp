@@ -13,11 +13,21 @@ enum class FaultInjection {
   fail_allocation,  // buffer allocation reports out-of-memory: status oom, the sweep goes on
 };
 
+// How iterations launched normally are timed (graph replays are always timed per replay).
+enum class IterationTiming {
+  each,  // an event between every two iterations: min, p50, p99 and max per operation
+  // nccl-tests' way: events only around the whole timed loop, so no event's own GPU time (about
+  // 2.5 us on the lent H200s) falls between operations; only the mean exists, and min, p50, p99
+  // and max report it too.
+  loop,
+};
+
 struct RunSettings {
   int warmup_iters = 5;
   int iters = 20;
   int agg_iters = 1;
   int graph_replays = 0;
+  IterationTiming timing = IterationTiming::each;
   bool check = true;
   std::uint64_t seed = 0x5EED;
   double timeout_s = 300.0;

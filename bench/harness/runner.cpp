@@ -256,20 +256,30 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   const int iters = settings_.iters;
   if (settings_.graph_replays == 0) {
     auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, iters);
+    // Loop timing records the events of one replay-like sample: reference, start, end.
+    const bool whole_loop = settings_.timing == IterationTiming::loop;
     set.workers().run([&](int local) {
-      std::vector<Event>& events = set.events(local, iters + 1);
+      std::vector<Event>& events = set.events(local, whole_loop ? 3 : iters + 1);
       // The communicator's last rank, wherever it runs (this process or another).
       const bool skips = settings_.fault == FaultInjection::skip_rank && c.ranks > 1 && ranks[local].rank == c.ranks - 1;
+      if (whole_loop) {
+        record_event(events[0], ranks[local]);
+        record_event(events[1], ranks[local]);
+      }
       for (int i = 0; i < iters; ++i) {
-        record_event(events[i], ranks[local]);
+        if (!whole_loop) record_event(events[i], ranks[local]);
         // Injected fault: the last rank skips one collective, so the others wait for it forever.
         if (skips && i == iters / 2) continue;
         launch_rank(local, settings_.agg_iters);
       }
-      record_event(events[iters], ranks[local]);
+      record_event(events[whole_loop ? 2 : iters], ranks[local]);
     });
     wait();
-    collect_iteration_times(set, iters, settings_.agg_iters, outcome);
+    if (whole_loop) {
+      collect_replay_times(set, 1, iters * settings_.agg_iters, outcome);
+    } else {
+      collect_iteration_times(set, iters, settings_.agg_iters, outcome);
+    }
   } else {
     // The timed iterations become one graph per rank; each replay is timed by events around it
     // (event nodes inside the graph would add the very overhead graphs remove).

@@ -42,7 +42,16 @@ void print_header(const RunMetadata& metadata, const RunSettings& settings, std:
   fmt::print("# {} cases | warmup {} | iters {} | agg {} | graph replays {} | check {} | seed {:#x} | timeout {:g} s\n",
              cases, settings.warmup_iters, settings.iters, settings.agg_iters, settings.graph_replays,
              settings.check ? "on" : "off", settings.seed, settings.timeout_s);
-  fmt::print("# time = mean per operation over timed iterations (slowest GPU each); algbw, busbw as nccl-tests\n");
+  if (settings.timing == IterationTiming::loop && settings.graph_replays == 0) {
+    fmt::print(
+        "# time = whole timed loop / operations, events around the loop only (nccl-tests; p50 and "
+        "p99 are that "
+        "mean; slowest GPU); algbw, busbw as nccl-tests\n");
+  } else {
+    fmt::print(
+        "# time = mean per operation over timed iterations (slowest GPU each); algbw, busbw as "
+        "nccl-tests\n");
+  }
   std::fflush(stdout);
 }
 

@@ -104,6 +104,25 @@ TEST(GpuModes, GraphReplayAndAggregationAreCorrectAndTimed) {
   }
 }
 
+// nccl-tests' timing: one sample, the whole loop over its operations, for NCCL and a hand-built
+// algorithm alike; the results are still checked.
+TEST(GpuModes, LoopTimingGivesOneCheckedSampleOfTheWholeLoop) {
+  SKIP_WITHOUT_GPUS(2);
+  RunSettings settings = quick_settings();
+  settings.timing = IterationTiming::loop;
+  settings.agg_iters = 2;
+  Runner runner(settings);
+  for (const char* algo : {"nccl", "oneshot"}) {
+    Case c = cases_for("all_reduce", 2, DataType::float32, 4096).front();
+    c.algo = algo;
+    const CaseOutcome outcome = runner.run(c);
+    ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+    EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+    ASSERT_EQ(outcome.iteration_us.size(), 1u) << display_name(c);
+    EXPECT_GT(outcome.iteration_us.front(), 0.0) << display_name(c);
+  }
+}
+
 TEST(GpuFaults, CorruptedOutputIsCountedExactly) {
   SKIP_WITHOUT_GPUS(2);
   RunSettings settings = quick_settings();

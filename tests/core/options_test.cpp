@@ -40,6 +40,8 @@ TEST(Options, DefaultsMatchTheReadme) {
   EXPECT_EQ(options.run.warmup_iters, 5);
   EXPECT_TRUE(options.run.check);
   EXPECT_EQ(options.in_place, InPlaceMode::both);
+  EXPECT_EQ(options.run.timing, IterationTiming::each);
+  EXPECT_EQ(parse({"--timing", "loop"}).run.timing, IterationTiming::loop);
 }
 
 TEST(Options, ExpandsAllAndDeduplicates) {
@@ -66,6 +68,7 @@ TEST(Options, RejectsBadValuesWithOneLine) {
   expect_usage_error({"-G", "-2"}, "--graph -2");
   expect_usage_error({"-c", "yes"}, "--check 'yes'");
   expect_usage_error({"--in-place", "sideways"}, "'sideways'");
+  expect_usage_error({"--timing", "twice"}, "--timing 'twice'");
   expect_usage_error({"-g", "2,x"}, "'x'");
   expect_usage_error({"-g", "4-2"}, "'4-2'");
   expect_usage_error({"-r", "-1"}, "'-1'");

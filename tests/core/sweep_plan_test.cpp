@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "case_sinks.hpp"
 #include "errors.hpp"
 
 namespace collbench {
@@ -116,6 +117,26 @@ TEST(SweepPlan, CasesCarryTheAlgorithmsChangedKnobs) {
         << error.what();
   }
   unsetenv("COLLBENCH_RING_CTAS");
+}
+
+// Loop timing is a curve of its own in the CSV (config), after the algorithm's knobs; graph
+// replays are timed per replay either way and stay plain.
+TEST(SweepPlan, RowsOfLoopTimingSayItInTheirConfig) {
+  Options options;
+  options.algos = {"ring"};
+  options.gpus = "2";
+  options.min_bytes = options.max_bytes = 1024;
+  options.in_place = InPlaceMode::out_of_place;
+  setenv("COLLBENCH_RING_CTAS", "32", 1);
+  const Case c = build_sweep(options, 2).front();
+  unsetenv("COLLBENCH_RING_CTAS");
+  RunSettings settings;
+  const auto config = [&] { return make_report_row({}, settings, c, {}, {}).config; };
+  EXPECT_EQ(config(), "ring_ctas=32");
+  settings.timing = IterationTiming::loop;
+  EXPECT_EQ(config(), "ring_ctas=32;timing=loop");
+  settings.graph_replays = 10;
+  EXPECT_EQ(config(), "ring_ctas=32");
 }
 
 }  // namespace
