@@ -135,7 +135,11 @@ for want in "$@"; do
       step algos "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot,copy_engine \
         -d float,bfloat16 -b 8 -e 8G -f 2 -g "$every_count" --in-place out --csv "$work/reports/$machine/allreduce_algos.csv"
       step algos_graph "$bin/collbench" --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 8 -e 64K -f 2 \
-        -g "$every_count" --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph.csv" ;;
+        -g "$every_count" --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph.csv"
+      # Small sizes launched normally, timed nccl-tests' way (events around the loop only).
+      step algos_loop "$bin/collbench" --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 8 -e 64K -f 2 \
+        -g "$every_count" --in-place out -w 100 -n 1000 --timing loop \
+        --csv "$work/reports/$machine/allreduce_algos_loop.csv" ;;
     sanitizer)
       # compute-sanitizer over the kernels written here (NCCL's own are excluded).
       export COLLBENCH_PEER_TIMEOUT_S=300
