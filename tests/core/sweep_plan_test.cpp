@@ -5,12 +5,26 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "case_sinks.hpp"
 #include "errors.hpp"
 
 namespace collbench {
 namespace {
+
+// One size, out of place: the sweep reduced to a single case per algorithm.
+Options one_size(const std::string& op, std::vector<std::string> algos, int gpus,
+                 std::size_t bytes) {
+  Options options;
+  options.ops = {op};
+  options.algos = std::move(algos);
+  options.gpus = std::to_string(gpus);
+  options.min_bytes = options.max_bytes = bytes;
+  options.in_place = InPlaceMode::out_of_place;
+  return options;
+}
 
 TEST(SweepPlan, SizesByFactorAndByStep) {
   Options options;
@@ -60,12 +74,7 @@ TEST(SweepPlan, ExpandsEveryDimensionGroupedByRankCount) {
 }
 
 TEST(SweepPlan, RecordsTheBytesActuallyMoved) {
-  Options options;
-  options.ops = {"all_gather"};
-  options.gpus = "3";
-  options.min_bytes = options.max_bytes = 1000;
-  options.in_place = InPlaceMode::out_of_place;
-  const Case c = build_sweep(options, 3).front();
+  const Case c = build_sweep(one_size("all_gather", {"nccl"}, 3, 1000), 3).front();
   // 250 floats over 3 ranks: 83 per rank, rounded down to whole 16-byte lines (4 floats) = 80.
   EXPECT_EQ(c.counts.param, 80u);
   EXPECT_EQ(c.bytes(), 80u * 3 * 4);
@@ -91,12 +100,7 @@ TEST(SweepPlan, SizesThatRoundToTheSameCountsAreMeasuredOnce) {
 // A hand-built algorithm's changed knobs travel with its cases (CSV config column, display name);
 // NCCL's cases stay plain, and a bad knob stops the plan before anything runs.
 TEST(SweepPlan, CasesCarryTheAlgorithmsChangedKnobs) {
-  Options options;
-  options.ops = {"all_reduce"};
-  options.algos = {"nccl", "ring"};
-  options.gpus = "2";
-  options.min_bytes = options.max_bytes = 1024;
-  options.in_place = InPlaceMode::out_of_place;
+  const Options options = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
   EXPECT_EQ(build_sweep(options, 2).back().config, "") << "defaults";
 
   setenv("COLLBENCH_RING_CTAS", "32", 1);
@@ -122,11 +126,7 @@ TEST(SweepPlan, CasesCarryTheAlgorithmsChangedKnobs) {
 // Loop timing is a curve of its own in the CSV (config), after the algorithm's knobs; graph
 // replays are timed per replay either way and stay plain.
 TEST(SweepPlan, RowsOfLoopTimingSayItInTheirConfig) {
-  Options options;
-  options.algos = {"ring"};
-  options.gpus = "2";
-  options.min_bytes = options.max_bytes = 1024;
-  options.in_place = InPlaceMode::out_of_place;
+  const Options options = one_size("all_reduce", {"ring"}, 2, 1024);
   setenv("COLLBENCH_RING_CTAS", "32", 1);
   const Case c = build_sweep(options, 2).front();
   unsetenv("COLLBENCH_RING_CTAS");
