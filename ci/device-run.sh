@@ -33,7 +33,7 @@ step() {  # step NAME COMMAND...: runs, logs to logs/NAME.log, records exit stat
 
 # GPU counts come from this machine, so every step runs on 2, 4 or 8 GPUs alike.
 # The GPUs this process may use: CUDA_VISIBLE_DEVICES when set, else every GPU nvidia-smi lists.
-if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
+if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then  # set, even empty: exactly those
   gpus=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .)
 else
   gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | grep -c .)
@@ -42,6 +42,8 @@ machine=h200x$gpus
 every_count=$(seq -s, 2 "$gpus")                                  # 2,3,...,all
 doubling=$(for g in 2 4 8; do ((g <= gpus)) && echo $g; done | paste -sd,)    # 2,4,8 up to all
 dp_counts=$(for g in 1 2 4 8; do ((g <= gpus)) && echo $g; done | paste -sd,) # 1,2,4,8 up to all
+# One GPU (nvidia-h200): the multi-GPU steps get it alone and say what they cannot run.
+every_count=${every_count:-$gpus} doubling=${doubling:-$gpus}
 export gpus every_count doubling dp_counts  # for the steps that run under bash -c
 for want in "$@"; do
   case $want in
@@ -117,7 +119,8 @@ for want in "$@"; do
         '"$bin"'/collbench --ops all_reduce,all_gather,broadcast -b 1K -e 64M -f 8 -g "$doubling" \
         --csv '"$work"'/reports/env_launch.csv > '"$work"'/logs/env_rank$r.log 2>&1 & done; \
         status=0; for job in $(jobs -p); do wait $job || status=$?; done; cat '"$work"'/logs/env_rank0.log; exit $status'
-      # A world missing a process: rank 0 alone must give up after --timeout with one line, status 1.
+      # A world missing a process: rank 0 alone must give up after a minute (the least joining gets,
+      # whatever --timeout says) with one line and status 1.
       step env_missing_rank bash -c 'start=$SECONDS; RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 NCCL_COMM_ID=127.0.0.1:29614 "$0" \
         --ops all_reduce -b 1K -e 1K --timeout 10; status=$?; echo "exit status $status after $((SECONDS - start)) s"; \
         [ $status -eq 1 ]' "$bin/collbench" ;;

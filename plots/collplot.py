@@ -118,6 +118,8 @@ def variant(row, varying):
         parts.append(f"graph={row['graph']}")
     if row["agg_iters"] > 1:
         parts.append(f"agg={row['agg_iters']}")
+    if row["config"]:
+        parts.append(row["config"])  # a hand-built algorithm's changed knobs, timing=loop
     return ", ".join(parts)
 
 
@@ -189,11 +191,16 @@ def plot_latency(plt, op, rows, out_dir, formats):
     return save(plt, figure, out_dir, f"latency_{op}", formats)
 
 
+def algorithm_label(row):
+    """'ring', or 'ring (ring_ctas=32)' for a run with changed knobs or loop timing."""
+    return row["algo"] if not row["config"] else f"{row['algo']} ({row['config']})"
+
+
 def plot_all_reduce_algorithms(plt, rows, out_dir, formats):
     """busbw (top) and p50 (bottom) per GPU count, one line per algorithm; plain runs only."""
     plain = [r for r in rows if r["op"] == "all_reduce" and r["graph"] == 0 and not r["in_place"]
              and r["agg_iters"] == 1 and r["status"] == "ok"]
-    if len({r["algo"] for r in plain}) < 2:
+    if len({algorithm_label(r) for r in plain}) < 2:
         return []
     dtypes = sorted({r["dtype"] for r in plain}, key=lambda d: (d != "float", d))
     plain = [r for r in plain if r["dtype"] == dtypes[0]]
@@ -202,7 +209,7 @@ def plot_all_reduce_algorithms(plt, rows, out_dir, formats):
                                 sharey="row")
     order = {name: i for i, name in enumerate(ALL_REDUCE_ALGORITHMS)}
     for column, count in enumerate(ranks):
-        lines = curves([r for r in plain if r["ranks"] == count], lambda r: r["algo"])
+        lines = curves([r for r in plain if r["ranks"] == count], algorithm_label)
         for algo in sorted(lines, key=lambda a: (order.get(a, len(order)), a)):
             points = lines[algo]
             sizes = [p[0] for p in points]

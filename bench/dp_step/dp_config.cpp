@@ -7,7 +7,6 @@
 #include <array>
 #include <cmath>
 
-#include "algorithm.hpp"
 #include "errors.hpp"
 
 namespace collbench::dp {
@@ -149,8 +148,7 @@ std::string config_string(const StepConfig& config) {
     text += fmt::format(";comm_lanes={}", config.comm_lanes);
   if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
   if (m.momentum != defaults.momentum) text += fmt::format(";momentum={}", m.momentum);
-  // The all-reduce's own knobs from the environment (COLLBENCH_RING_CTAS ...), when changed.
-  if (const std::string knobs = algorithm_config(config.algo); !knobs.empty()) text += ";" + knobs;
+  if (!config.algorithm_knobs.empty()) text += ";" + config.algorithm_knobs;
   return text;
 }
 

@@ -72,6 +72,9 @@ struct StepConfig {
   // Communication streams buckets alternate over when the algorithm's instances may run
   // concurrently (copy_engine): 2, or 1 to keep every collective on one stream.
   int comm_lanes = 2;
+  // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
+  // read once when the plan is made; ends the config string.
+  std::string algorithm_knobs;
 };
 
 // Whether `layer`'s weight-gradient GEMM runs in pieces (ParameterLayout::weight_pieces) under

@@ -8,8 +8,10 @@
 #include <cmath>
 #include <regex>
 
+#include "algorithm.hpp"
 #include "errors.hpp"
 #include "launch_environment.hpp"
+#include "run_settings.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -47,6 +49,8 @@ void validate_options(const DpOptions& o) {
   }
   if (!(o.timeout_s > 0))
     throw UsageError(fmt::format("--timeout {}: must be positive", o.timeout_s));
+  if (o.timeout_s > kMaxTimeoutS)
+    throw UsageError(fmt::format("--timeout {}: is more than {:g} s", o.timeout_s, kMaxTimeoutS));
 }
 
 template <typename T>
@@ -166,6 +170,8 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
         uses_buckets(scheme) ? options.bucket_mib : std::vector<double>{0};
     for (double bucket : buckets) {
       for (const std::string& algo : options.algos) {
+        // Read here, before anything runs: a bad knob in the environment stops the plan at once.
+        const std::string knobs = algorithm_config(algo);
         for (WgradSplit split : options.wgrad_splits) {
           for (int ranks : counts) {
             StepConfig config;
@@ -178,6 +184,7 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
             config.gemm_sm_margin = options.gemm_sm_margin;
             config.wgrad_split = split;
             config.comm_lanes = options.comm_lanes;
+            config.algorithm_knobs = knobs;
             plan.push_back(config);
           }
         }

@@ -28,7 +28,7 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
   // Loop timing measures differently: a curve of its own (graph replays are timed alike either
   // way).
   row.config = c.config;
-  if (settings.timing == IterationTiming::loop && settings.graph_replays == 0) {
+  if (times_whole_loop(settings)) {
     row.config += row.config.empty() ? "timing=loop" : ";timing=loop";
   }
   row.time_us_mean = metrics.time.mean_us;

@@ -1,6 +1,7 @@
 // The watcher thread of ExitDeadline.
 #include "exit_deadline.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@ namespace collbench {
 
 ExitDeadline::ExitDeadline(double seconds, std::string message) {
   if (seconds <= 0) return;
+  seconds = std::min(seconds, 1e6);  // wait_for's nanoseconds must not overflow
   watcher_ = std::thread([this, seconds, message = std::move(message)] {
     std::unique_lock<std::mutex> lock(mutex_);
     if (cancelled_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) {

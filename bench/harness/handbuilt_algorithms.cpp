@@ -98,7 +98,9 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
     add_if_changed("ring_ctas", ring_max_ctas, defaults.ring_max_ctas);
     add_if_changed("ring_min_part_bytes", ring_min_part_bytes, defaults.ring_min_part_bytes);
     add_if_changed("ring_slice_bytes", ring_slice_bytes, defaults.ring_slice_bytes);
-    add_if_changed("ring_slots", ring_slots, defaults.ring_slots);
+    if (ring_protocol == kernels::RingProtocol::push) {  // the pull ring has no staging slots
+      add_if_changed("ring_slots", ring_slots, defaults.ring_slots);
+    }
   }
   if ((algorithm == "ring" || algorithm == "oneshot") &&
       peer_kernel_launch != defaults.peer_kernel_launch) {

@@ -19,7 +19,7 @@ namespace collbench {
 // How ring and oneshot enqueue their kernel when the caller's stream is not being captured.
 enum class PeerKernelLaunch {
   // Through a one-kernel graph instantiated at prepare(): on the lent H200 hosts it cut oneshot's
-  // launched latency at 8 B - 1 KiB by about 0.4 us, 6-8% (reports/h200x2/tuning/launch_modes/).
+  // launched latency at 8 B - 1 KiB by 0.2-0.5 us, 4-8% (reports/h200x2/tuning/launch_modes/).
   graph,
   direct,  // a kernel launch every time
 };

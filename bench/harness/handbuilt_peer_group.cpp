@@ -91,9 +91,8 @@ void PeerGroup::check_local_peers(bool allow_shared_gpus) {
   for (const Member& from : ranks_) {
     for (const Member& to : ranks_) {
       if (from.rank == to.rank) continue;
-      if (from.device == to.device && allow_shared_gpus)
-        continue;  // its own memory: no peer access
       if (from.device == to.device) {
+        if (allow_shared_gpus) continue;  // its own memory: no peer access needed
         // Two ranks' kernels on one GPU could each hold all SMs while waiting for the other.
         peer_access_problem_ =
             fmt::format("ranks {} and {} share GPU {}", from.rank, to.rank, from.device);

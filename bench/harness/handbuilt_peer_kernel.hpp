@@ -54,7 +54,10 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
     }
   }
 
-  void release() override { peers_.release(); }
+  void release() override {
+    launch_graphs_.clear();  // their kernels point into the mappings released next
+    peers_.release();
+  }
   void request_abort() noexcept override { peers_.request_abort(); }
   void check_health() const override { peers_.check_health(name()); }
 

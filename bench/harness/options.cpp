@@ -237,6 +237,13 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   if (options.run.agg_iters < 1) throw UsageError(fmt::format("--agg-iters {} must be at least 1", options.run.agg_iters));
   if (options.run.graph_replays < 0) throw UsageError(fmt::format("--graph {} must not be negative", options.run.graph_replays));
   if (!(options.run.timeout_s > 0)) throw UsageError(fmt::format("--timeout {} must be positive", options.run.timeout_s));
+  if (options.run.timeout_s > kMaxTimeoutS) {
+    throw UsageError(
+        fmt::format("--timeout {} is more than {:g} s", options.run.timeout_s, kMaxTimeoutS));
+  }
+  if (options.run.timing == IterationTiming::loop && options.run.graph_replays > 0) {
+    throw UsageError("--timing loop with --graph: graph replays are timed per replay already");
+  }
   parse_gpu_counts(options.gpus, 1);  // syntax only; counts are checked against the GPUs later
   if (options.roots != "all") parse_non_negative_int(options.roots, "--root");
   check_launcher_name(options.launcher);

@@ -20,6 +20,8 @@
 namespace collbench {
 namespace {
 
+constexpr double kMinInitTimeoutS = 60;
+
 // One GPU per process: the local rank's GPU, or the only GPU when the launcher restricted
 // CUDA_VISIBLE_DEVICES to one per process.
 int pick_device(int local_rank) {
@@ -67,6 +69,9 @@ ProcessGroup::ProcessGroup(const LaunchEnvironment& environment, double init_tim
   set_current_rank(rank_);
   ncclComm_t comm = nullptr;
   {
+    // Joining may rightly take a while (launcher start-up skew, NCCL init on many GPUs): never
+    // less than a minute, even when cases may only take seconds.
+    init_timeout_s = std::max(init_timeout_s, kMinInitTimeoutS);
     const ExitDeadline deadline(
         init_timeout_s,
         fmt::format("rank {} of {}: the processes did not all join the world communicator within "

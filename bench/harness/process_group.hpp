@@ -18,9 +18,9 @@ std::uint64_t this_host_hash();
 class ProcessGroup {
  public:
   // Starts MPI when the mode is mpi, picks this process's GPU and creates the world communicator.
-  // A world that has not formed within `init_timeout_s` (a process that never started, or failed
-  // before joining) ends this process with a one-line error and status 1 instead of waiting
-  // forever.
+  // A world that has not formed within `init_timeout_s` (at least 60 s; a process that never
+  // started, or failed before joining) ends this process with a one-line error and status 1
+  // instead of waiting forever.
   ProcessGroup(const LaunchEnvironment& environment, double init_timeout_s);
   ~ProcessGroup();
   ProcessGroup(const ProcessGroup&) = delete;

@@ -16,11 +16,14 @@ enum class FaultInjection {
 // How iterations launched normally are timed (graph replays are always timed per replay).
 enum class IterationTiming {
   each,  // an event between every two iterations: min, p50, p99 and max per operation
-  // nccl-tests' way: events only around the whole timed loop, so no event's own GPU time (about
-  // 2.5 us on the lent H200s) falls between operations; only the mean exists, and min, p50, p99
-  // and max report it too.
+  // nccl-tests' way: events only around the whole timed loop, so no event's own GPU time (2.5-3
+  // us on the lent H200s) falls between operations; only the mean exists, and min, p50, p99 and
+  // max report it too.
   loop,
 };
+
+// The longest --timeout: deadlines this far ahead still fit the clocks' 64-bit nanoseconds.
+inline constexpr double kMaxTimeoutS = 1e6;
 
 struct RunSettings {
   int warmup_iters = 5;
@@ -33,5 +36,10 @@ struct RunSettings {
   double timeout_s = 300.0;
   FaultInjection fault = FaultInjection::none;
 };
+
+// Whether the timed iterations are timed as one loop (--timing loop, graph replays aside).
+inline bool times_whole_loop(const RunSettings& settings) {
+  return settings.timing == IterationTiming::loop && settings.graph_replays == 0;
+}
 
 }  // namespace collbench

@@ -257,7 +257,7 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   if (settings_.graph_replays == 0) {
     auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, iters);
     // Loop timing records the events of one replay-like sample: reference, start, end.
-    const bool whole_loop = settings_.timing == IterationTiming::loop;
+    const bool whole_loop = times_whole_loop(settings_);
     set.workers().run([&](int local) {
       std::vector<Event>& events = set.events(local, whole_loop ? 3 : iters + 1);
       // The communicator's last rank, wherever it runs (this process or another).

@@ -42,11 +42,10 @@ void print_header(const RunMetadata& metadata, const RunSettings& settings, std:
   fmt::print("# {} cases | warmup {} | iters {} | agg {} | graph replays {} | check {} | seed {:#x} | timeout {:g} s\n",
              cases, settings.warmup_iters, settings.iters, settings.agg_iters, settings.graph_replays,
              settings.check ? "on" : "off", settings.seed, settings.timeout_s);
-  if (settings.timing == IterationTiming::loop && settings.graph_replays == 0) {
+  if (times_whole_loop(settings)) {
     fmt::print(
-        "# time = whole timed loop / operations, events around the loop only (nccl-tests; p50 and "
-        "p99 are that "
-        "mean; slowest GPU); algbw, busbw as nccl-tests\n");
+        "# time = whole timed loop / operations, events around the loop only, as nccl-tests "
+        "(min, p50, p99 = that mean; slowest GPU); algbw, busbw as nccl-tests\n");
   } else {
     fmt::print(
         "# time = mean per operation over timed iterations (slowest GPU each); algbw, busbw as "
@@ -105,8 +104,14 @@ int run_session(const Options& options, const SessionFlags& flags) {
   if (reporting && !options.trace_path.empty()) context.sinks.push_back(std::make_unique<TraceSink>(options.trace_path));
   register_case_benchmarks(cases, context);
 
-  SilentReporter silent;
-  benchmark::RunSpecifiedBenchmarks(flags.google_benchmark_display ? nullptr : &silent);
+  try {
+    SilentReporter silent;
+    benchmark::RunSpecifiedBenchmarks(flags.google_benchmark_display ? nullptr : &silent);
+  } catch (...) {
+    // Whatever escaped (an interrupt, a bug), a peer may be stuck: no collective teardown.
+    if (group) group->abort();
+    throw;
+  }
   benchmark::Shutdown();
 
   // Another process may be stuck on the collective that stopped this one: no collective teardown.

@@ -1,6 +1,6 @@
-// GPU tests: every collective x data types x reductions x ranks 1, 2, 4 x in/out of place x
+// GPU tests: every collective x data types x reductions x ranks 1, 2, 4, 8 x in/out of place x
 // sizes (1 element, a prime, an odd large count), each checked element by element on the GPU;
-// CUDA graph and aggregated modes; and faults that the harness must catch.
+// CUDA graph, aggregated and loop-timed modes; and faults that the harness must catch.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -120,6 +120,15 @@ TEST(GpuModes, LoopTimingGivesOneCheckedSampleOfTheWholeLoop) {
     EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
     ASSERT_EQ(outcome.iteration_us.size(), 1u) << display_name(c);
     EXPECT_GT(outcome.iteration_us.front(), 0.0) << display_name(c);
+    // The sample is the slowest GPU's whole loop over every operation in it.
+    double slowest_loop_us = 0;
+    for (const std::vector<double>& loops : outcome.rank_duration_us) {
+      ASSERT_EQ(loops.size(), 1u);
+      slowest_loop_us = std::max(slowest_loop_us, loops.front());
+    }
+    EXPECT_NEAR(outcome.iteration_us.front() * settings.iters * settings.agg_iters, slowest_loop_us,
+                1e-9 * slowest_loop_us)
+        << display_name(c);
   }
 }
 

@@ -97,9 +97,15 @@ TEST(SweepPlan, SizesThatRoundToTheSameCountsAreMeasuredOnce) {
   EXPECT_EQ(reduce_bytes, (std::vector<std::size_t>{8, 16, 32, 64}));
 }
 
+// Tests that set a ring knob in the environment; it is gone afterwards, whatever failed.
+class RingKnobEnvironment : public ::testing::Test {
+ protected:
+  void TearDown() override { unsetenv("COLLBENCH_RING_CTAS"); }
+};
+
 // A hand-built algorithm's changed knobs travel with its cases (CSV config column, display name);
 // NCCL's cases stay plain, and a bad knob stops the plan before anything runs.
-TEST(SweepPlan, CasesCarryTheAlgorithmsChangedKnobs) {
+TEST_F(RingKnobEnvironment, CasesCarryTheAlgorithmsChangedKnobs) {
   const Options options = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
   EXPECT_EQ(build_sweep(options, 2).back().config, "") << "defaults";
 
@@ -120,12 +126,11 @@ TEST(SweepPlan, CasesCarryTheAlgorithmsChangedKnobs) {
     EXPECT_NE(std::string(error.what()).find("COLLBENCH_RING_CTAS=lots"), std::string::npos)
         << error.what();
   }
-  unsetenv("COLLBENCH_RING_CTAS");
 }
 
 // Loop timing is a curve of its own in the CSV (config), after the algorithm's knobs; graph
 // replays are timed per replay either way and stay plain.
-TEST(SweepPlan, RowsOfLoopTimingSayItInTheirConfig) {
+TEST_F(RingKnobEnvironment, RowsOfLoopTimingSayItInTheirConfig) {
   const Options options = one_size("all_reduce", {"ring"}, 2, 1024);
   setenv("COLLBENCH_RING_CTAS", "32", 1);
   const Case c = build_sweep(options, 2).front();

@@ -384,6 +384,33 @@ TEST_P(PeerKernels, HangOnAMissingPeerEndsAtTheTimeout) {
   EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << "after the timeout";
 }
 
+// A caller capturing its stream gets the kernel itself, not a launch of the algorithm's own
+// one-kernel graph (a child-graph node): the caller's graph stays one flat graph.
+TEST_P(PeerKernels, ACapturingCallerGetsTheKernelItself) {
+  SKIP_WITHOUT_GPUS(2);
+  GpuRanks gpus(2, 4096 * 4);
+  auto algorithm = make_algorithm(GetParam(), gpus.contexts(), default_tuning());
+  const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 4096, 2, false);
+  const std::vector<RankBuffers> buffers = gpus.buffers(false);
+  algorithm->prepare(gpus.contexts(), buffers, shape);
+  for (const RankContext& rank : gpus.contexts()) {
+    ScopedDevice on(rank.device, rank.rank);
+    CB_CUDA_CHECK(cudaStreamBeginCapture(rank.stream, cudaStreamCaptureModeRelaxed));
+    algorithm->launch({rank}, {buffers[rank.rank]}, shape, 1);  // captured: nothing runs
+    cudaGraph_t captured = nullptr;
+    CB_CUDA_CHECK(cudaStreamEndCapture(rank.stream, &captured));
+    const Graph graph(captured, rank.device);
+    std::size_t count = 0;
+    CB_CUDA_CHECK(cudaGraphGetNodes(graph.get(), nullptr, &count));
+    ASSERT_EQ(count, 1u) << GetParam() << " rank " << rank.rank;
+    cudaGraphNode_t node = nullptr;
+    CB_CUDA_CHECK(cudaGraphGetNodes(graph.get(), &node, &count));
+    cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
+    CB_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+    EXPECT_EQ(type, cudaGraphNodeTypeKernel) << GetParam() << " rank " << rank.rank;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Algorithms, PeerKernels, ::testing::Values("ring", "ring_pull", "oneshot"),
                          [](const auto& info) { return info.param; });
 

@@ -118,7 +118,11 @@ TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
   tuning.copy_engine_round_bytes = 32 << 20;
   EXPECT_EQ(tuning.config_of("ring"),
             "ring_protocol=pull;ring_ctas=32;ring_min_part_bytes=4096;ring_slice_bytes=1048576;"
-            "ring_slots=4;peer_launch=direct");
+            "peer_launch=direct");  // the pull ring has no slots
+  tuning.ring_protocol = kernels::RingProtocol::push;
+  EXPECT_EQ(tuning.config_of("ring"),
+            "ring_ctas=32;ring_min_part_bytes=4096;ring_slice_bytes=1048576;ring_slots=4;"
+            "peer_launch=direct");
   EXPECT_EQ(tuning.config_of("oneshot"), "peer_launch=direct");
   EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432");
   EXPECT_EQ(tuning.config_of("ring_sendrecv"), "");

@@ -179,17 +179,25 @@ TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
   EXPECT_EQ(benchmark_name(config), "dp_step/sharded/bucket_mib:0.5/algo:nccl/ranks:4");
 }
 
-// The all-reduce's own changed knobs (from the environment) end the config string.
+// The all-reduce's own changed knobs, read from the environment when the plan is made, end the
+// config string; a bad one stops the plan.
 TEST(DpConfig, ConfigStringEndsWithTheAlgorithmsChangedKnobs) {
-  StepConfig config;
-  config.ranks = 2;
-  config.algo = "ring";
-  const std::string plain = config_string(config);
+  DpOptions options;
+  options.algos = {"nccl", "ring"};
+  options.ranks = {2};
+  options.schemes = {SyncScheme::overlap};
+  options.bucket_mib = {25};
   setenv("COLLBENCH_RING_CTAS", "32", 1);
-  EXPECT_EQ(config_string(config), plain + ";ring_ctas=32");
-  config.algo = "nccl";
-  EXPECT_EQ(config_string(config).find("ring_ctas"), std::string::npos);
+  const std::vector<StepConfig> plan = expand_plan(options, 2);
+  setenv("COLLBENCH_RING_CTAS", "many", 1);
+  EXPECT_THROW(expand_plan(options, 2), UsageError);
   unsetenv("COLLBENCH_RING_CTAS");
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(plan[0].algo, "nccl");
+  EXPECT_EQ(config_string(plan[0]).find("ring_ctas"), std::string::npos);
+  EXPECT_EQ(plan[1].algo, "ring");
+  const std::string text = config_string(plan[1]);
+  EXPECT_EQ(text.substr(text.size() - std::string(";ring_ctas=32").size()), ";ring_ctas=32");
 }
 
 TEST(DpConfig, GemmSmMarginAppliesOnlyBesideCommunication) {
