@@ -1,6 +1,6 @@
 // GPU tests of the training step on a small model (3 layers of 64, 16 samples per GPU): one GPU
 // against the CPU reference (float and bfloat16, fused and separate epilogues); every scheme on
-// 2 and 4 GPUs against one GPU over the global batch, with identical weights and a falling loss;
+// 2, 4 and 8 GPUs (those visible) against one GPU over the global batch, with identical weights and a falling loss;
 // CUDA-graph replays; every registered all-reduce algorithm; memory accounting; one trainer per
 // rank, each on its own thread, as under one process per GPU.
 #include <gtest/gtest.h>
