@@ -29,16 +29,25 @@ T from_env(const char* name, T fallback, bool zero_allowed = false) {
   return static_cast<T>(value);
 }
 
-// The value of environment variable `name` as one of two choices, or `fallback` when unset.
+// The names the environment and the CSV config column use for the two-way knobs.
+std::string_view name_of(kernels::RingProtocol protocol) {
+  return protocol == kernels::RingProtocol::push ? "push" : "pull";
+}
+std::string_view name_of(PeerKernelLaunch launch) {
+  return launch == PeerKernelLaunch::graph ? "graph" : "direct";
+}
+
+// The value of environment variable `name` as one of two choices (by name_of), or `fallback` when
+// unset.
 template <typename Choice>
-Choice choice_from_env(const char* name, Choice fallback, std::string_view first_name, Choice first,
-                       std::string_view second_name, Choice second) {
+Choice choice_from_env(const char* name, Choice fallback, Choice first, Choice second) {
   const char* text = std::getenv(name);
   if (text == nullptr || *text == '\0') return fallback;
   const std::string_view value(text);
-  if (value == first_name) return first;
-  if (value == second_name) return second;
-  throw UsageError(fmt::format("{}={} is not {} or {}", name, text, first_name, second_name));
+  if (value == name_of(first)) return first;
+  if (value == name_of(second)) return second;
+  throw UsageError(
+      fmt::format("{}={} is not {} or {}", name, text, name_of(first), name_of(second)));
 }
 
 }  // namespace
@@ -55,18 +64,16 @@ RoundSplit equal_rounds(std::uint64_t count, std::uint64_t largest, std::uint64_
 
 HandbuiltTuning HandbuiltTuning::from_environment() {
   HandbuiltTuning tuning;
-  tuning.ring_protocol =
-      choice_from_env("COLLBENCH_RING_PROTOCOL", tuning.ring_protocol, "push",
-                      kernels::RingProtocol::push, "pull", kernels::RingProtocol::pull);
+  tuning.ring_protocol = choice_from_env("COLLBENCH_RING_PROTOCOL", tuning.ring_protocol,
+                                         kernels::RingProtocol::push, kernels::RingProtocol::pull);
   tuning.ring_max_ctas = from_env("COLLBENCH_RING_CTAS", tuning.ring_max_ctas);
   tuning.ring_min_part_bytes =
       from_env("COLLBENCH_RING_MIN_PART_BYTES", tuning.ring_min_part_bytes);
   tuning.ring_slice_bytes = from_env("COLLBENCH_RING_SLICE_BYTES", tuning.ring_slice_bytes);
   tuning.ring_slots = from_env("COLLBENCH_RING_SLOTS", tuning.ring_slots);
   tuning.peer_timeout_s = from_env("COLLBENCH_PEER_TIMEOUT_S", tuning.peer_timeout_s, true);
-  tuning.peer_kernel_launch =
-      choice_from_env("COLLBENCH_PEER_LAUNCH", tuning.peer_kernel_launch, "graph",
-                      PeerKernelLaunch::graph, "direct", PeerKernelLaunch::direct);
+  tuning.peer_kernel_launch = choice_from_env("COLLBENCH_PEER_LAUNCH", tuning.peer_kernel_launch,
+                                              PeerKernelLaunch::graph, PeerKernelLaunch::direct);
   tuning.copy_engine_round_bytes =
       from_env("COLLBENCH_CE_ROUND_BYTES", tuning.copy_engine_round_bytes);
   tuning.validate();
@@ -91,10 +98,7 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
     if (value != default_value) knobs.push_back(fmt::format("{}={}", key, value));
   };
   if (algorithm == "ring") {
-    if (ring_protocol != defaults.ring_protocol) {
-      knobs.push_back(ring_protocol == kernels::RingProtocol::pull ? "ring_protocol=pull"
-                                                                   : "ring_protocol=push");
-    }
+    add_if_changed("ring_protocol", name_of(ring_protocol), name_of(defaults.ring_protocol));
     add_if_changed("ring_ctas", ring_max_ctas, defaults.ring_max_ctas);
     add_if_changed("ring_min_part_bytes", ring_min_part_bytes, defaults.ring_min_part_bytes);
     add_if_changed("ring_slice_bytes", ring_slice_bytes, defaults.ring_slice_bytes);
@@ -102,10 +106,9 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
       add_if_changed("ring_slots", ring_slots, defaults.ring_slots);
     }
   }
-  if ((algorithm == "ring" || algorithm == "oneshot") &&
-      peer_kernel_launch != defaults.peer_kernel_launch) {
-    knobs.push_back(peer_kernel_launch == PeerKernelLaunch::direct ? "peer_launch=direct"
-                                                                   : "peer_launch=graph");
+  if (algorithm == "ring" || algorithm == "oneshot") {
+    add_if_changed("peer_launch", name_of(peer_kernel_launch),
+                   name_of(defaults.peer_kernel_launch));
   }
   if (algorithm == "copy_engine") {
     add_if_changed("ce_round_bytes", copy_engine_round_bytes, defaults.copy_engine_round_bytes);
