@@ -86,6 +86,9 @@ struct AlgorithmEntry {
 const std::vector<AlgorithmEntry>& algorithm_registry();
 // The names of the algorithms that implement `op` (always "nccl" first).
 std::vector<std::string> algorithm_names(OpKind op);
+// The first entry called `name` (every entry of one name makes the same algorithm for its op),
+// or null when none is.
+const AlgorithmEntry* find_algorithm(std::string_view name);
 // AlgorithmEntry::config of the algorithm called `name` ("" for a name no entry has).
 std::string algorithm_config(std::string_view name);
 

@@ -42,11 +42,16 @@ std::vector<std::string> algorithm_names(OpKind op) {
   return names;
 }
 
-std::string algorithm_config(std::string_view name) {
+const AlgorithmEntry* find_algorithm(std::string_view name) {
   for (const AlgorithmEntry& entry : algorithm_registry()) {
-    if (entry.name == name) return entry.config(name);
+    if (entry.name == name) return &entry;
   }
-  return {};
+  return nullptr;
+}
+
+std::string algorithm_config(std::string_view name) {
+  const AlgorithmEntry* entry = find_algorithm(name);
+  return entry ? entry->config(name) : std::string();
 }
 
 }  // namespace collbench

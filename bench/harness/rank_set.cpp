@@ -60,13 +60,9 @@ void Runner::RankSet::adopt(const std::vector<int>& devices, const std::vector<i
 CollectiveAlgorithm& Runner::RankSet::algorithm(const std::string& name) {
   auto found = algorithms_.find(name);
   if (found != algorithms_.end()) return *found->second;
-  for (const AlgorithmEntry& entry : algorithm_registry()) {
-    if (entry.name == name) {
-      auto made = algorithms_.emplace(name, entry.make(contexts_));
-      return *made.first->second;
-    }
-  }
-  throw UsageError(fmt::format("unknown algorithm '{}'", name));
+  const AlgorithmEntry* entry = find_algorithm(name);
+  if (!entry) throw UsageError(fmt::format("unknown algorithm '{}'", name));
+  return *algorithms_.emplace(name, entry->make(contexts_)).first->second;
 }
 
 const std::vector<RankBuffers>& Runner::RankSet::buffers_for(const Case& c) {

@@ -38,9 +38,8 @@ std::vector<std::string> algos_for(const CollectiveSpec& spec, const std::vector
       algos.push_back(algo);
     } else {
       // Unknown everywhere is bad input; known for another op only means "not for this op".
-      bool known = false;
-      for (const AlgorithmEntry& entry : algorithm_registry()) known = known || entry.name == algo;
-      if (!known) throw UsageError(fmt::format("unknown algorithm '{}' (see --help)", algo));
+      if (!find_algorithm(algo))
+        throw UsageError(fmt::format("unknown algorithm '{}' (see --help)", algo));
     }
   }
   return algos;
