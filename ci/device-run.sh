@@ -32,12 +32,7 @@ step() {  # step NAME COMMAND...: runs, logs to logs/NAME.log, records exit stat
 }
 
 # GPU counts come from this machine, so every step runs on 2, 4 or 8 GPUs alike.
-# The GPUs this process may use: CUDA_VISIBLE_DEVICES when set, else every GPU nvidia-smi lists.
-if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then  # set, even empty: exactly those
-  gpus=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c .)
-else
-  gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | grep -c .)
-fi
+gpus=$(bash "$root/ci/gpu-count.sh")
 machine=h200x$gpus
 every_count=$(seq -s, 2 "$gpus")                                  # 2,3,...,all
 doubling=$(for g in 2 4 8; do ((g <= gpus)) && echo $g; done | paste -sd,)    # 2,4,8 up to all

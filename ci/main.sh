@@ -8,12 +8,7 @@ cd "$(dirname "$0")/.."
 bash ci/setup.sh
 cmake --preset release >/dev/null
 cmake --build --preset release
-# The GPUs collbench may use: CUDA_VISIBLE_DEVICES when set, else every GPU nvidia-smi lists.
-if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then  # set, even empty: exactly those
-  gpus=$(tr ',' '\n' <<<"$CUDA_VISIBLE_DEVICES" | grep -c . || true)
-else
-  gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | grep -c . || true)
-fi
+gpus=$(bash ci/gpu-count.sh)
 counts=all
 if [ "${gpus:-0}" -ge 2 ]; then counts="2-$gpus"; fi
 exec build/bench/collbench --ops all -g "$counts" --csv collbench.csv "$@"

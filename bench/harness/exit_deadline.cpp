@@ -6,11 +6,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "run_settings.hpp"
+
 namespace collbench {
 
 ExitDeadline::ExitDeadline(double seconds, std::string message) {
   if (seconds <= 0) return;
-  seconds = std::min(seconds, 1e6);  // wait_for's nanoseconds must not overflow
+  seconds = std::min(seconds, kMaxTimeoutS);  // wait_for's nanoseconds must not overflow
   watcher_ = std::thread([this, seconds, message = std::move(message)] {
     std::unique_lock<std::mutex> lock(mutex_);
     if (cancelled_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) {
