@@ -39,26 +39,6 @@ HandbuiltTuning default_tuning() {
   return HandbuiltTuning{};
 }
 
-// An algorithm by test label: "ring" is the ring with its default (push) protocol, "ring_pull"
-// the ring with COLLBENCH_RING_PROTOCOL=pull, "<name>_direct" the algorithm with
-// COLLBENCH_PEER_LAUNCH=direct (a kernel launch instead of its one-kernel graph); other labels are
-// algorithm names.
-std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
-                                                   const std::vector<RankContext>& ranks,
-                                                   HandbuiltTuning tuning) {
-  constexpr std::string_view kDirect = "_direct";
-  if (label.size() > kDirect.size() &&
-      label.compare(label.size() - kDirect.size(), kDirect.size(), kDirect) == 0) {
-    tuning.peer_kernel_launch = PeerKernelLaunch::direct;
-    return make_algorithm(label.substr(0, label.size() - kDirect.size()), ranks, tuning);
-  }
-  if (label == "ring_pull") {
-    tuning.ring_protocol = kernels::RingProtocol::pull;
-    return make_handbuilt_algorithm("ring", ranks, tuning);
-  }
-  return make_handbuilt_algorithm(label, ranks, tuning);
-}
-
 // Many small CTAs and slices even for small buffers, to exercise the ring's pipelining; push
 // refills each of its 2 staging slots many times per launch.
 HandbuiltTuning fine_ring_tuning(kernels::RingProtocol protocol) {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "collective_registry.hpp"
 #include "errors.hpp"
@@ -159,6 +160,22 @@ std::vector<std::vector<unsigned char>> GpuRanks::read_references(const CaseShap
   std::vector<const void*> sources;
   for (const DeviceBuffer& b : reference_) sources.push_back(b.get());
   return read_back(contexts_, sources, shape.counts.param * size_of(shape.type));
+}
+
+std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
+                                                   const std::vector<RankContext>& ranks,
+                                                   HandbuiltTuning tuning) {
+  constexpr std::string_view kDirect = "_direct";
+  if (label.size() > kDirect.size() &&
+      label.compare(label.size() - kDirect.size(), kDirect.size(), kDirect) == 0) {
+    tuning.peer_kernel_launch = PeerKernelLaunch::direct;
+    return make_algorithm(label.substr(0, label.size() - kDirect.size()), ranks, tuning);
+  }
+  if (label == "ring_pull") {
+    tuning.ring_protocol = kernels::RingProtocol::pull;
+    return make_handbuilt_algorithm("ring", ranks, tuning);
+  }
+  return make_handbuilt_algorithm(label, ranks, tuning);
 }
 
 std::string run_and_compare(GpuRanks& gpus, CollectiveAlgorithm& algorithm, const CaseShape& shape,

@@ -6,14 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "algorithm.hpp"
 #include "cuda_resources.hpp"
+#include "gpu_test_support.hpp"
+#include "handbuilt_algorithms.hpp"
 #include "nccl_communicator.hpp"
 #include "test_values.cuh"
-#include "gpu_test_support.hpp"
 
 namespace collbench::testing {
 
@@ -60,6 +62,14 @@ class GpuRanks {
 };
 
 constexpr std::uint64_t kSeed = 0x5EED;  // of the inputs' pattern
+
+// An algorithm by test label: "ring" is the ring with its default (push) protocol, "ring_pull"
+// the ring with COLLBENCH_RING_PROTOCOL=pull, "<name>_direct" the algorithm with
+// COLLBENCH_PEER_LAUNCH=direct (a kernel launch instead of its one-kernel graph); other labels are
+// algorithm names. `tuning` holds every other knob.
+std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
+                                                   const std::vector<RankContext>& ranks,
+                                                   HandbuiltTuning tuning);
 
 // Runs one case once with inputs of `seed` and returns what is wrong with it ("" when nothing):
 // elements off the exact expected value, and, with one rank per GPU, differences from NCCL's

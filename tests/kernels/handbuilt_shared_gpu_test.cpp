@@ -18,23 +18,17 @@ namespace {
 
 // Ranks may share a GPU; their kernels wait for one another, so all of them must be resident at
 // once: few, small ring CTAs (several slices per chunk still), and a timeout that fails a test
-// instead of hanging it should they not be.
-HandbuiltTuning shared_gpu_tuning(const std::string& label) {
+// instead of hanging it should they not be. The label ("ring_pull" ...) is make_algorithm's.
+std::unique_ptr<HandbuiltAlgorithm> make_shared(const std::string& label,
+                                                const std::vector<RankContext>& ranks) {
   HandbuiltTuning tuning;
   tuning.allow_shared_gpus = true;
-  tuning.ring_protocol = label == "ring_pull" ? kernels::RingProtocol::pull : kernels::RingProtocol::push;
   tuning.ring_max_ctas = 4;
   tuning.ring_min_part_bytes = 256;
   tuning.ring_slice_bytes = 4096;
   tuning.ring_slots = 2;
   tuning.peer_timeout_s = 20;
-  return tuning;
-}
-
-std::unique_ptr<HandbuiltAlgorithm> make_shared(const std::string& label,
-                                                const std::vector<RankContext>& ranks) {
-  return make_handbuilt_algorithm(label == "ring_pull" ? "ring" : label, ranks,
-                                  shared_gpu_tuning(label));
+  return make_algorithm(label, ranks, tuning);
 }
 
 // Fewer GPUs than ranks, so that some ranks always share one.
