@@ -6,7 +6,7 @@
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
-#          launch_modes ce_fanout
+#          launch_modes
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -254,21 +254,6 @@ for want in "$@"; do
       STEP_TIMEOUT_S=150 step ce_algos "$bin/collbench" --ops all_reduce --algo nccl,ring,copy_engine -d float \
         -b 1M -e 4G -f 4 -g "$(seq -s, 2 "$n")" --in-place out -w 2 -n 10 --timeout 20 \
         --csv "$work/reports/copy_engine/algos.csv" ;;
-    ce_fanout)
-      # copy_engine's copies to the peers at once (one stream each, the default) or one after
-      # another on the caller's stream: its bandwidth at every GPU count beside NCCL, and the
-      # overlapped training step on all GPUs per bucket size (NCCL and the ring beside it).
-      mkdir -p "$work/reports/ce_fanout"
-      for fanout in streams serial; do
-        STEP_TIMEOUT_S=150 step "ce_fanout_algos_$fanout" env COLLBENCH_CE_FANOUT=$fanout "$bin/collbench" \
-          --ops all_reduce --algo nccl,copy_engine -d bfloat16 -b 1M -e 1G -f 4 -g "$every_count" --in-place out \
-          --csv "$work/reports/ce_fanout/algos_$fanout.csv"
-        STEP_TIMEOUT_S=150 step "ce_fanout_dpstep_$fanout" env COLLBENCH_CE_FANOUT=$fanout "$bin/collbench_dpstep" \
-          -g "1,$gpus" --sync overlap --bucket-mib 16,25,33,100 --algo copy_engine \
-          --csv "$work/reports/ce_fanout/dp_step_$fanout.csv"
-      done
-      STEP_TIMEOUT_S=150 step ce_fanout_dpstep_reference "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap \
-        --bucket-mib 25 --algo nccl,ring --csv "$work/reports/ce_fanout/dp_step_reference.csv" ;;
     ce_mpi)
       # copy_engine with one process per GPU (CUDA IPC), both lanes: the training step's checks and
       # its timing beside the ring, under mpirun on every GPU of this machine.

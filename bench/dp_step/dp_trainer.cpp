@@ -48,6 +48,13 @@ DeviceHandle<cudaStream_t, StreamTraits> high_priority_stream(int device) {
   return {stream, device};
 }
 
+DeviceHandle<cudaEvent_t, EventTraits> ordering_event(int device) {
+  ScopedDevice on(device);
+  cudaEvent_t event = nullptr;
+  CB_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  return {event, device};
+}
+
 // Graph kernels keep the priority of the stream they were captured from.
 std::vector<GraphExec> instantiate_with_node_priority(const std::vector<Graph>& graphs) {
   std::vector<GraphExec> execs;

@@ -62,13 +62,6 @@ DeviceBuffer::DeviceBuffer(int device, std::size_t bytes)
 Stream::Stream(int device) : DeviceHandle(create_stream(device), device) {}
 Event::Event(int device) : DeviceHandle(create_event(device), device) {}
 
-DeviceHandle<cudaEvent_t, EventTraits> ordering_event(int device) {
-  ScopedDevice on(device);
-  cudaEvent_t event = nullptr;
-  CB_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
-  return {event, device};
-}
-
 float elapsed_ms(const Event& start, const Event& stop) {
   float ms = 0;
   CB_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));

@@ -103,9 +103,6 @@ class Event : public DeviceHandle<cudaEvent_t, EventTraits> {
   explicit Event(int device);
 };
 
-// An event without timing, for ordering one stream after another (cheaper to record).
-DeviceHandle<cudaEvent_t, EventTraits> ordering_event(int device);
-
 using Graph = DeviceHandle<cudaGraph_t, GraphTraits>;
 using GraphExec = DeviceHandle<cudaGraphExec_t, GraphExecTraits>;
 

@@ -36,9 +36,6 @@ std::string_view name_of(kernels::RingProtocol protocol) {
 std::string_view name_of(PeerKernelLaunch launch) {
   return launch == PeerKernelLaunch::graph ? "graph" : "direct";
 }
-std::string_view name_of(CopyFanout fanout) {
-  return fanout == CopyFanout::streams ? "streams" : "serial";
-}
 
 // The value of environment variable `name` as one of two choices (by name_of), or `fallback` when
 // unset.
@@ -79,8 +76,6 @@ HandbuiltTuning HandbuiltTuning::from_environment() {
                                               PeerKernelLaunch::graph, PeerKernelLaunch::direct);
   tuning.copy_engine_round_bytes =
       from_env("COLLBENCH_CE_ROUND_BYTES", tuning.copy_engine_round_bytes);
-  tuning.copy_engine_fanout = choice_from_env("COLLBENCH_CE_FANOUT", tuning.copy_engine_fanout,
-                                              CopyFanout::streams, CopyFanout::serial);
   tuning.validate();
   return tuning;
 }
@@ -117,7 +112,6 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
   }
   if (algorithm == "copy_engine") {
     add_if_changed("ce_round_bytes", copy_engine_round_bytes, defaults.copy_engine_round_bytes);
-    add_if_changed("ce_fanout", name_of(copy_engine_fanout), name_of(defaults.copy_engine_fanout));
   }
   return fmt::format("{}", fmt::join(knobs, ";"));
 }

@@ -24,14 +24,6 @@ enum class PeerKernelLaunch {
   direct,  // a kernel launch every time
 };
 
-// How copy_engine sends one piece to each of its peers.
-enum class CopyFanout {
-  // Each peer's copy on its own stream (forked from the caller's and joined back), so the copies
-  // to the peers run at the same time on different copy engines.
-  streams,
-  serial,  // one after another on the caller's stream
-};
-
 // Knobs for experiments; the defaults are what the benchmark runs.
 struct HandbuiltTuning {
   // How the ring moves data: push (remote stores into the next rank's staging slots and output)
@@ -52,12 +44,11 @@ struct HandbuiltTuning {
   // so staging holds one round. 64 MiB keeps a training-step bucket (one 32 MiB layer and its
   // bias) in one round: each round is a serial chain of copies, waits and a reduction.
   std::size_t copy_engine_round_bytes = 64 << 20;
-  CopyFanout copy_engine_fanout = CopyFanout::streams;
 
   // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
   // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
-  // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_CE_ROUND_BYTES,
-  // COLLBENCH_CE_FANOUT (streams|serial); throws UsageError on a bad value.
+  // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_CE_ROUND_BYTES;
+  // throws UsageError on a bad value.
   static HandbuiltTuning from_environment();
   // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
   // 2..64, ring_max_ctas < 1).

@@ -7,8 +7,6 @@
 //      local kernel (reduce_sources.cu) into chunk r of its output;
 //   3. copies that reduced chunk into chunk r of every other rank's output (the all-gather), then
 //      raises gathered[r] in each of them, and waits for every other rank's.
-// The copies of steps 1 and 3 go to the peers at the same time, each on a stream of its own forked
-// from the caller's (HandbuiltTuning::copy_engine_fanout), so that each gets a copy engine.
 // Flags are written and awaited by stream memory operations (stream_memops.hpp): no SM spins,
 // and the whole exchange is stream-ordered and capturable. Each flag goes back to zero right
 // after its wait (copied from a zeroed reset word, so nothing depends on a host-side count and
@@ -53,8 +51,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
  public:
   CopyEngineAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
       : peers_(ranks, tuning.peer_timeout_s, tuning.allow_shared_gpus),
-        round_bytes_(tuning.copy_engine_round_bytes),
-        fanout_(tuning.copy_engine_fanout) {}
+        round_bytes_(tuning.copy_engine_round_bytes) {}
   // Queued waits must pass before the buffers they guard are freed.
   ~CopyEngineAlgorithm() override { request_abort(); }
 
@@ -74,12 +71,8 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     if (flags_.empty()) {
       flags_ = peers_.allocate_zeroed(sizeof(CopyEngineFlags));
       abort_streams_.resize(peers_.size());
-      side_streams_.resize(peers_.size());
       for (const RankContext& rank : ranks) {
-        const int index = peers_.local_index(rank.rank);
-        abort_streams_[index] = Stream(rank.device);
-        if (fanout_ == CopyFanout::streams)
-          side_streams_[index] = SideStreams(rank.device, shape.nranks);
+        abort_streams_[peers_.local_index(rank.rank)] = Stream(rank.device);
       }
     } else if (peers_.aborted()) {
       for (const RankContext& rank : ranks) {
@@ -182,50 +175,6 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     void* recv = nullptr;
   };
 
-  // One rank's streams for the copies to its second and later peers (the first stays on the
-  // caller's stream), and the events that fork them from the caller's stream and join them back.
-  struct SideStreams {
-    SideStreams() = default;
-    SideStreams(int device, int nranks) : fork(ordering_event(device)) {
-      for (int peer = 2; peer < nranks; ++peer) {
-        streams.emplace_back(device);
-        joined.push_back(ordering_event(device));
-      }
-    }
-    std::vector<Stream> streams;
-    DeviceHandle<cudaEvent_t, EventTraits> fork;
-    std::vector<DeviceHandle<cudaEvent_t, EventTraits>> joined;
-  };
-
-  struct PeerCopy {
-    void* to;
-    const void* from;
-    std::size_t bytes;
-  };
-
-  // The copies (one per peer) in stream order after what `rank.stream` holds, and before what it
-  // gets next. Fanned out, they run at the same time: the first on the caller's stream, the
-  // others on side streams that wait for the fork and that the caller's stream waits for.
-  void enqueue_copies(const RankContext& rank, const std::vector<PeerCopy>& copies) {
-    const cudaStream_t stream = rank.stream;
-    const bool fan_out = fanout_ == CopyFanout::streams && copies.size() > 1;
-    SideStreams* side = fan_out ? &side_streams_.at(peers_.local_index(rank.rank)) : nullptr;
-    if (fan_out) CB_CUDA_CHECK(cudaEventRecord(side->fork.get(), stream));
-    for (std::size_t i = 0; i < copies.size(); ++i) {
-      cudaStream_t on = stream;
-      if (fan_out && i > 0) {
-        on = side->streams.at(i - 1).get();
-        CB_CUDA_CHECK(cudaStreamWaitEvent(on, side->fork.get(), 0));
-      }
-      CB_CUDA_CHECK(
-          cudaMemcpyAsync(copies[i].to, copies[i].from, copies[i].bytes, cudaMemcpyDefault, on));
-      if (fan_out && i > 0) CB_CUDA_CHECK(cudaEventRecord(side->joined[i - 1].get(), on));
-    }
-    for (std::size_t i = 1; fan_out && i < copies.size(); ++i) {
-      CB_CUDA_CHECK(cudaStreamWaitEvent(stream, side->joined[i - 1].get(), 0));
-    }
-  }
-
   CopyEngineFlags* flags_of(const RankPlan& plan, int rank) const {
     return static_cast<CopyEngineFlags*>(tables_[0][plan.local][rank]);
   }
@@ -251,14 +200,13 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
                                     sizeof(RoundFlags::arrived), cudaMemcpyDeviceToDevice,
                                     rank.stream));
       enqueue_flag_writes(rank.stream, {&mine->raised.arrived[rank.rank]}, 0, rank.rank);
-      // Staging is scratch: a line of our own slot into ours at every peer, the way rounds copy.
-      std::vector<PeerCopy> lines;
+      // Staging is scratch: a line of our own slot into ours at every peer.
       for (int step = 1; step < n; ++step) {
         const int peer = (rank.rank + step) % n;
-        lines.push_back({staging_of(plan, peer) + rank.rank * slot_bytes_,
-                         staging_of(plan, rank.rank) + rank.rank * slot_bytes_, 16});
+        CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + rank.rank * slot_bytes_,
+                                      staging_of(plan, rank.rank) + rank.rank * slot_bytes_, 16,
+                                      cudaMemcpyDefault, rank.stream));
       }
-      enqueue_copies(rank, lines);
     }
     peers_.synchronize(ranks);
   }
@@ -286,16 +234,15 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     }
 
     // 1. Scatter: chunk `peer` of our input into slot r of that rank's staging.
-    std::vector<PeerCopy> copies;
     for (int step = 1; step < n; ++step) {
       const int peer = (r + step) % n;
       const kernels::ElementRange chunk = kernels::ring_chunk(g, peer);
       const std::size_t bytes = (chunk.end - chunk.begin) * element;
       if (bytes == 0) continue;
-      copies.push_back({staging_of(plan, peer) + r * slot_bytes_,
-                        at(plan.send, offset + chunk.begin, shape.type), bytes});
+      CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + r * slot_bytes_,
+                                    at(plan.send, offset + chunk.begin, shape.type), bytes,
+                                    cudaMemcpyDefault, stream));
     }
-    enqueue_copies(rank, copies);
     enqueue_flag_writes(stream, peer_arrived, 1, r);
     enqueue_flag_waits(stream, my_arrived, 1, r);
     // Before our gathered flags go out: no rank starts its next round (and raises arrived
@@ -318,15 +265,13 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     CB_CHECK_LAUNCH();
 
     // 3. All-gather: our reduced chunk into every other rank's output.
-    copies.clear();
     if (own_bytes != 0) {
       for (int step = 1; step < n; ++step) {
         const int peer = (r + step) % n;
-        copies.push_back(
-            {at(recv_of(plan, peer), offset + own.begin, shape.type), reduce.out, own_bytes});
+        CB_CUDA_CHECK(cudaMemcpyAsync(at(recv_of(plan, peer), offset + own.begin, shape.type),
+                                      reduce.out, own_bytes, cudaMemcpyDefault, stream));
       }
     }
-    enqueue_copies(rank, copies);
     enqueue_flag_writes(stream, peer_gathered, 1, r);
     enqueue_flag_waits(stream, my_gathered, 1, r);
     // Before our next round raises arrived: no rank gathers into us again before that.
@@ -339,8 +284,6 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
   std::vector<DeviceBuffer> flags_;    // CopyEngineFlags per local rank
   std::vector<DeviceBuffer> staging_;  // per local rank: nranks slots of slot_bytes_
   std::vector<Stream> abort_streams_;  // per local rank: where request_abort writes
-  CopyFanout fanout_;
-  std::vector<SideStreams> side_streams_;  // per local rank, with CopyFanout::streams
   std::size_t slot_bytes_ = 0;
   // The prepared case.
   CaseShape shape_{};

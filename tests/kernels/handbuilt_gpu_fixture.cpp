@@ -171,10 +171,6 @@ std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
     tuning.peer_kernel_launch = PeerKernelLaunch::direct;
     return make_algorithm(label.substr(0, label.size() - kDirect.size()), ranks, tuning);
   }
-  if (label == "copy_engine_serial") {
-    tuning.copy_engine_fanout = CopyFanout::serial;
-    return make_handbuilt_algorithm("copy_engine", ranks, tuning);
-  }
   if (label == "ring_pull") {
     tuning.ring_protocol = kernels::RingProtocol::pull;
     return make_handbuilt_algorithm("ring", ranks, tuning);

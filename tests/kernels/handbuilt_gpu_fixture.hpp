@@ -65,9 +65,8 @@ constexpr std::uint64_t kSeed = 0x5EED;  // of the inputs' pattern
 
 // An algorithm by test label: "ring" is the ring with its default (push) protocol, "ring_pull"
 // the ring with COLLBENCH_RING_PROTOCOL=pull, "<name>_direct" the algorithm with
-// COLLBENCH_PEER_LAUNCH=direct (a kernel launch instead of its one-kernel graph),
-// "copy_engine_serial" copy_engine with COLLBENCH_CE_FANOUT=serial; other labels are algorithm
-// names. `tuning` holds every other knob.
+// COLLBENCH_PEER_LAUNCH=direct (a kernel launch instead of its one-kernel graph); other labels are
+// algorithm names. `tuning` holds every other knob.
 std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
                                                    const std::vector<RankContext>& ranks,
                                                    HandbuiltTuning tuning);

@@ -76,8 +76,7 @@ class TuningEnvironment : public ::testing::Test {
   void TearDown() override {
     for (const char* name :
          {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S",
-          "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH",
-          "COLLBENCH_CE_ROUND_BYTES", "COLLBENCH_CE_FANOUT"}) {
+          "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH"}) {
       unsetenv(name);
     }
   }
@@ -117,7 +116,6 @@ TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
   tuning.ring_min_part_bytes = 4096;
   tuning.peer_kernel_launch = PeerKernelLaunch::direct;
   tuning.copy_engine_round_bytes = 32 << 20;
-  tuning.copy_engine_fanout = CopyFanout::serial;
   EXPECT_EQ(tuning.config_of("ring"),
             "ring_protocol=pull;ring_ctas=32;ring_min_part_bytes=4096;ring_slice_bytes=1048576;"
             "peer_launch=direct");  // the pull ring has no slots
@@ -126,7 +124,7 @@ TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
             "ring_ctas=32;ring_min_part_bytes=4096;ring_slice_bytes=1048576;ring_slots=4;"
             "peer_launch=direct");
   EXPECT_EQ(tuning.config_of("oneshot"), "peer_launch=direct");
-  EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432;ce_fanout=serial");
+  EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432");
   EXPECT_EQ(tuning.config_of("ring_sendrecv"), "");
 }
 
@@ -137,15 +135,6 @@ TEST_F(TuningEnvironment, PeerKernelLaunch) {
   EXPECT_EQ(HandbuiltTuning::from_environment().peer_kernel_launch, PeerKernelLaunch::graph);
   setenv("COLLBENCH_PEER_LAUNCH", "stream", 1);
   expect_refused("COLLBENCH_PEER_LAUNCH=stream");
-}
-
-TEST_F(TuningEnvironment, CopyEngineFanout) {
-  setenv("COLLBENCH_CE_FANOUT", "serial", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().copy_engine_fanout, CopyFanout::serial);
-  setenv("COLLBENCH_CE_FANOUT", "streams", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().copy_engine_fanout, CopyFanout::streams);
-  setenv("COLLBENCH_CE_FANOUT", "parallel", 1);
-  expect_refused("COLLBENCH_CE_FANOUT=parallel");
 }
 
 TEST_F(TuningEnvironment, RingProtocolAndSlots) {
