@@ -6,7 +6,7 @@
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
-#          launch_modes
+#          launch_modes ring_ctas oneshot_threads
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -286,6 +286,31 @@ for want in "$@"; do
           --algo copy_engine -b 1M -e 1M -g $g -w 1 -n 2 --timeout 10 --csv "$work/reports/probe/ce_${g}_rounds.csv"
       done
       STEP_TIMEOUT_S=60 step probe_ce_tests "$bin/kernels_gpu_tests" --gtest_filter='CopyEngine.*:-*Hang*' ;;
+    ring_ctas)
+      # The push ring at 64 and 128 CTAs (RING_CTAS_LIST) over the whole range from 64 KiB, both
+      # types, every GPU count, NCCL beside it in each run; then the overlapped training step
+      # with each (the ring's CTAs take SMs from the backward GEMMs).
+      mkdir -p "$work/reports/ring_ctas"
+      for ctas in ${RING_CTAS_LIST:-64 128}; do
+        STEP_TIMEOUT_S=150 step "ring_ctas_$ctas" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench" --ops all_reduce \
+          --algo nccl,ring -d float,bfloat16 -b 64K -e 8G -f 2 -g "$every_count" --in-place out \
+          --csv "$work/reports/ring_ctas/algos_c$ctas.csv"
+        STEP_TIMEOUT_S=90 step "ring_ctas_dp_$ctas" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench_dpstep" \
+          -g "1,$gpus" --sync overlap --bucket-mib 25,33 --algo ring --csv "$work/reports/ring_ctas/dp_step_c$ctas.csv"
+      done ;;
+    oneshot_threads)
+      # oneshot's low-latency kernel with 256, 128, 64 and 32 threads per block (fewer: its stores
+      # to the peers come from more SMs), 4-64 KiB, launched normally (timed nccl-tests' way) and
+      # in a CUDA graph, NCCL beside it in each run.
+      mkdir -p "$work/reports/oneshot_threads"
+      for threads in 256 128 64 32; do
+        STEP_TIMEOUT_S=90 step "oneshot_t${threads}_loop" env COLLBENCH_ONESHOT_LL_THREADS=$threads "$bin/collbench" \
+          --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 4K -e 64K -f 2 -g "$every_count" --in-place out \
+          -w 100 -n 1000 --timing loop --csv "$work/reports/oneshot_threads/loop_t$threads.csv"
+        STEP_TIMEOUT_S=90 step "oneshot_t${threads}_graph" env COLLBENCH_ONESHOT_LL_THREADS=$threads "$bin/collbench" \
+          --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 4K -e 64K -f 2 -g "$every_count" --in-place out \
+          -G 20 --csv "$work/reports/oneshot_threads/graph_t$threads.csv"
+      done ;;
     ring_ranks)
       # The push ring with more CTAs at every GPU count, large sizes (3 GPUs plateaued lower at 64).
       mkdir -p "$work/reports/ring_ranks"
@@ -348,7 +373,8 @@ for want in "$@"; do
       # Where a multi-GPU overlap step loses time against compute-only: every kernel and copy of
       # a few replayed steps (graph nodes traced one by one), per algorithm, as CSV for
       # ci/dp_timeline.py (run here after fetching). DP_TIMELINE_ALGOS picks the algorithms,
-      # DP_TIMELINE_ARGS adds flags, DP_TIMELINE_CE_ARGS replaces them for copy_engine.
+      # DP_TIMELINE_ARGS adds flags, DP_TIMELINE_CE_ARGS replaces them for copy_engine,
+      # DP_TIMELINE_BUCKET_MIB is the bucket size (25).
       nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
       gpus=${machine#h200x}
       mkdir -p "$work/reports/dp_timeline"
@@ -357,9 +383,10 @@ for want in "$@"; do
         [[ $algo == copy_engine ]] && extra="${DP_TIMELINE_CE_ARGS:-}"
         step "dp_timeline_$algo" env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile \
           -t cuda,nvtx --cuda-graph-trace=node -s none --cpuctxsw=none -o "$1/$3" "$2" -g "$4" --sync overlap \
-          --bucket-mib 25 --algo "$3" --warmup 3 --iters 6 $5 --csv "$1/$3.csv" && "$0" stats --report cuda_gpu_trace \
+          --bucket-mib "$6" --algo "$3" --warmup 3 --iters 6 $5 --csv "$1/$3.csv" && "$0" stats --report cuda_gpu_trace \
           --format csv -o "$1/$3" "$1/$3.nsys-rep" && rm -f "$1/$3.nsys-rep" "$1/$3.sqlite" && gzip -f "$1/$3_cuda_gpu_trace.csv"' \
-          "$nsys" "$work/reports/dp_timeline" "$bin/collbench_dpstep" "$algo" "$gpus" "$extra"
+          "$nsys" "$work/reports/dp_timeline" "$bin/collbench_dpstep" "$algo" "$gpus" "$extra" \
+          "${DP_TIMELINE_BUCKET_MIB:-25}"
       done ;;
     mpi_hang)
       # A rank that skips a collective under mpirun: every process must end by itself, soon.
