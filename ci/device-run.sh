@@ -6,7 +6,7 @@
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
-#          launch_modes ring_ctas oneshot_threads
+#          launch_modes ring_ctas
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -297,19 +297,6 @@ for want in "$@"; do
           --csv "$work/reports/ring_ctas/algos_c$ctas.csv"
         STEP_TIMEOUT_S=90 step "ring_ctas_dp_$ctas" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench_dpstep" \
           -g "1,$gpus" --sync overlap --bucket-mib 25,33 --algo ring --csv "$work/reports/ring_ctas/dp_step_c$ctas.csv"
-      done ;;
-    oneshot_threads)
-      # oneshot's low-latency kernel with 256, 128, 64 and 32 threads per block (fewer: its stores
-      # to the peers come from more SMs), 4-64 KiB, launched normally (timed nccl-tests' way) and
-      # in a CUDA graph, NCCL beside it in each run.
-      mkdir -p "$work/reports/oneshot_threads"
-      for threads in 256 128 64 32; do
-        STEP_TIMEOUT_S=90 step "oneshot_t${threads}_loop" env COLLBENCH_ONESHOT_LL_THREADS=$threads "$bin/collbench" \
-          --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 4K -e 64K -f 2 -g "$every_count" --in-place out \
-          -w 100 -n 1000 --timing loop --csv "$work/reports/oneshot_threads/loop_t$threads.csv"
-        STEP_TIMEOUT_S=90 step "oneshot_t${threads}_graph" env COLLBENCH_ONESHOT_LL_THREADS=$threads "$bin/collbench" \
-          --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 4K -e 64K -f 2 -g "$every_count" --in-place out \
-          -G 20 --csv "$work/reports/oneshot_threads/graph_t$threads.csv"
       done ;;
     ring_ranks)
       # The push ring with more CTAs at every GPU count, large sizes (3 GPUs plateaued lower at 64).

@@ -12,7 +12,7 @@
 
 namespace collbench::kernels {
 
-constexpr int kOneshotMaxBlocks = 32;  // staged kernel: the flag arrays below have this many slots
+constexpr int kOneshotMaxBlocks = 32;  // the flag arrays below have this many slots
 constexpr int kOneshotMaxRanks = kMaxPeerRanks;
 // Up to this many bytes the low-latency kernel pushes data and flag in one 8-byte store; above,
 // the staged kernel copies to scratch, meets every peer at a flag barrier, and pulls.
@@ -20,11 +20,6 @@ constexpr std::uint64_t kOneshotLowLatencyMaxBytes = 64 << 10;
 // The low-latency inbox: [2 launch parities][source rank][8-byte unit] pairs of 8-byte words.
 constexpr std::uint64_t kOneshotInboxUnits = kOneshotLowLatencyMaxBytes / 8;
 constexpr std::uint64_t kOneshotInboxBytes = 2ull * kOneshotMaxRanks * kOneshotInboxUnits * 16;
-// Low-latency kernel: one thread per unit, blocks of 32 to 256 threads (a multiple of 32).
-constexpr int kOneshotLowLatencyMinThreads = 32;
-constexpr int kOneshotLowLatencyMaxThreads = 256;
-constexpr int kOneshotLowLatencyMaxBlocks =
-    static_cast<int>(kOneshotInboxUnits / kOneshotLowLatencyMinThreads);
 
 // One rank's flags, in its own device memory, zeroed once before the first launch.
 struct OneshotSignals {
@@ -35,7 +30,7 @@ struct OneshotSignals {
   // across ranks and the next launch's count comes from the device, never from the host (graph
   // replays).
   alignas(128) std::uint32_t staged_launches[kOneshotMaxBlocks];
-  alignas(128) std::uint32_t low_latency_launches[kOneshotLowLatencyMaxBlocks];
+  alignas(128) std::uint32_t low_latency_launches[kOneshotMaxBlocks];
 };
 
 // One rank's kernel. Tables hold every rank's memory as this rank addresses it.
@@ -57,9 +52,6 @@ struct OneshotRankArgs {
   Reduction reduction;  // not none
   bool aligned;         // send and recv are 16-byte aligned
   bool low_latency;  // count * element size <= kOneshotLowLatencyMaxBytes: the low-latency kernel
-  // Low-latency kernel: threads per block (a multiple of 32 from 32 to 256). Fewer spread a
-  // buffer's units over more SMs, and so its stores to the peers.
-  int low_latency_threads = kOneshotLowLatencyMaxThreads;
 };
 
 // Enqueues one all-reduce on `stream`. Throws std::invalid_argument for arguments out of range.

@@ -11,7 +11,7 @@
 namespace collbench::kernels {
 namespace {
 
-constexpr int kMaxThreads = kOneshotLowLatencyMaxThreads;
+constexpr int kMaxThreads = 256;
 
 // 8 bytes of the buffer: the unit one thread moves.
 template <typename T>
@@ -151,18 +151,10 @@ namespace detail {
 
 void launch_oneshot_low_latency(const OneshotRankArgs& args, cudaStream_t stream) {
   // One thread per 8-byte unit; a single warp for the tiniest messages.
-  const int per_block = args.low_latency_threads;
-  if (per_block < kOneshotLowLatencyMinThreads || per_block > kMaxThreads || per_block % 32 != 0) {
-    throw std::invalid_argument("oneshot all-reduce: " + std::to_string(per_block) +
-                                " threads per block is not a multiple of 32 from 32 to " +
-                                std::to_string(kMaxThreads));
-  }
   const std::uint64_t units = (args.count * element_size(args.type) + 7) / 8;
-  const int threads = units >= static_cast<std::uint64_t>(per_block)
-                          ? per_block
-                          : static_cast<int>((units + 31) / 32 * 32);
+  const int threads = units >= kMaxThreads ? kMaxThreads : static_cast<int>((units + 31) / 32 * 32);
   const int blocks = static_cast<int>((units + threads - 1) / threads);
-  if (units > kOneshotInboxUnits || blocks > kOneshotLowLatencyMaxBlocks) {
+  if (units > kOneshotInboxUnits || blocks > kOneshotMaxBlocks) {
     throw std::invalid_argument("oneshot all-reduce: " + std::to_string(units * 8) +
                                 " B is too large for the low-latency kernel");
   }

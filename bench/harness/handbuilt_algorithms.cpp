@@ -10,7 +10,6 @@
 #include <string_view>
 
 #include "errors.hpp"
-#include "oneshot_all_reduce.hpp"
 
 namespace collbench {
 
@@ -75,7 +74,6 @@ HandbuiltTuning HandbuiltTuning::from_environment() {
   tuning.peer_timeout_s = from_env("COLLBENCH_PEER_TIMEOUT_S", tuning.peer_timeout_s, true);
   tuning.peer_kernel_launch = choice_from_env("COLLBENCH_PEER_LAUNCH", tuning.peer_kernel_launch,
                                               PeerKernelLaunch::graph, PeerKernelLaunch::direct);
-  tuning.oneshot_ll_threads = from_env("COLLBENCH_ONESHOT_LL_THREADS", tuning.oneshot_ll_threads);
   tuning.copy_engine_round_bytes =
       from_env("COLLBENCH_CE_ROUND_BYTES", tuning.copy_engine_round_bytes);
   tuning.validate();
@@ -90,12 +88,6 @@ void HandbuiltTuning::validate() const {
   }
   if (ring_max_ctas < 1) {
     throw UsageError(fmt::format("COLLBENCH_RING_CTAS={} is not positive", ring_max_ctas));
-  }
-  if (oneshot_ll_threads < kernels::kOneshotLowLatencyMinThreads ||
-      oneshot_ll_threads > kernels::kOneshotLowLatencyMaxThreads || oneshot_ll_threads % 32 != 0) {
-    throw UsageError(fmt::format(
-        "COLLBENCH_ONESHOT_LL_THREADS={} is not a multiple of 32 from {} to {}", oneshot_ll_threads,
-        kernels::kOneshotLowLatencyMinThreads, kernels::kOneshotLowLatencyMaxThreads));
   }
 }
 
@@ -117,9 +109,6 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
   if (algorithm == "ring" || algorithm == "oneshot") {
     add_if_changed("peer_launch", name_of(peer_kernel_launch),
                    name_of(defaults.peer_kernel_launch));
-  }
-  if (algorithm == "oneshot") {
-    add_if_changed("oneshot_ll_threads", oneshot_ll_threads, defaults.oneshot_ll_threads);
   }
   if (algorithm == "copy_engine") {
     add_if_changed("ce_round_bytes", copy_engine_round_bytes, defaults.copy_engine_round_bytes);

@@ -37,9 +37,6 @@ struct HandbuiltTuning {
   int ring_slots = 8;  // push: staging slots per CTA (a power of two, 2..64), each one piece
   double peer_timeout_s = 30;  // a kernel waiting longer on one peer gives up; 0: never
   PeerKernelLaunch peer_kernel_launch = PeerKernelLaunch::graph;
-  // oneshot up to 64 KiB: threads per block of its low-latency kernel (one per 8 bytes), a
-  // multiple of 32 from 32 to 256.
-  int oneshot_ll_threads = 256;
   // Tests only: let several ranks share a GPU (PeerGroup), to run rank counts above the GPUs
   // there are. Every rank's grid must then fit on the GPU beside the others' (small ring_max_ctas).
   bool allow_shared_gpus = false;
@@ -50,11 +47,11 @@ struct HandbuiltTuning {
 
   // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
   // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
-  // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_ONESHOT_LL_THREADS,
-  // COLLBENCH_CE_ROUND_BYTES; throws UsageError on a bad value.
+  // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_CE_ROUND_BYTES;
+  // throws UsageError on a bad value.
   static HandbuiltTuning from_environment();
   // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
-  // 2..64, ring_max_ctas < 1, oneshot_ll_threads not a multiple of 32 in 32..256).
+  // 2..64, ring_max_ctas < 1).
   void validate() const;
   // The knobs that differ from the defaults and change what `algorithm` measures, as the CSV
   // config column writes them ("ring_protocol=pull;ring_ctas=32"); empty at the defaults.

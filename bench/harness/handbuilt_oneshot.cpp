@@ -23,7 +23,7 @@ class OneshotAlgorithm final
     : public PeerKernelAlgorithm<kernels::OneshotRankArgs, kernels::launch_oneshot_all_reduce> {
  public:
   OneshotAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : PeerKernelAlgorithm(ranks, tuning), low_latency_threads_(tuning.oneshot_ll_threads) {}
+      : PeerKernelAlgorithm(ranks, tuning) {}
   ~OneshotAlgorithm() override { peers_.request_abort(); }  // see RingAlgorithm
 
   std::string_view name() const override { return "oneshot"; }
@@ -103,12 +103,10 @@ class OneshotAlgorithm final
       a.reduction = reduction_of(shape.op);
       a.aligned = aligned;
       a.low_latency = low_latency;
-      a.low_latency_threads = low_latency_threads_;
     }
   }
 
  private:
-  int low_latency_threads_;
   std::vector<DeviceBuffer> signals_;  // kernels::OneshotSignals per local rank
   std::vector<DeviceBuffer> scratch_;  // staged kernel: two halves per local rank
   std::size_t scratch_half_bytes_ = 0;

@@ -16,7 +16,6 @@
 #include "errors.hpp"
 #include "handbuilt_algorithms.hpp"
 #include "handbuilt_gpu_fixture.hpp"
-#include "oneshot_all_reduce.hpp"
 #include "peer_flags.cuh"
 
 namespace collbench::testing {
@@ -418,37 +417,6 @@ TEST(Oneshot, LargeMessagesAreSkippedWithAReason) {
   EXPECT_EQ(oneshot->unsupported_reason(
                 all_reduce_shape(DataType::float32, ReduceOp::sum, 1024, 2, false)),
             "");
-}
-
-// The low-latency kernel (up to 64 KiB) with every block size it takes, so a buffer spans from
-// one block to 256: exact results, then 500 launches back to back that must keep every block's
-// launch count and inbox parity in step with the peers'.
-TEST(Oneshot, LowLatencyKernelAtEveryBlockSize) {
-  SKIP_WITHOUT_GPUS(2);
-  const int nranks = largest_doubling_gpu_count();
-  constexpr std::size_t kMostFloats = kernels::kOneshotLowLatencyMaxBytes / 4;
-  GpuRanks gpus(nranks, kMostFloats * 4);
-  for (int threads : {32, 64, 128, 256}) {
-    HandbuiltTuning tuning = default_tuning();
-    tuning.oneshot_ll_threads = threads;
-    auto oneshot = make_handbuilt_algorithm("oneshot", gpus.contexts(), tuning);
-    for (std::size_t count : {std::size_t{1}, std::size_t{1021}, kMostFloats - 3, kMostFloats}) {
-      const CaseShape shape =
-          all_reduce_shape(DataType::float32, ReduceOp::sum, count, nranks, false);
-      EXPECT_EQ(run_and_compare(gpus, *oneshot, shape), "")
-          << describe(shape, "oneshot") << ", " << threads << " threads per block";
-    }
-    const CaseShape shape =
-        all_reduce_shape(DataType::float32, ReduceOp::max, kMostFloats, nranks, true);
-    const std::vector<RankBuffers> buffers = gpus.buffers(true);
-    gpus.fill_inputs(buffers, shape, kSeed);
-    oneshot->prepare(gpus.contexts(), buffers, shape);
-    gpus.reset_counters();
-    oneshot->launch(gpus.contexts(), buffers, shape, 500);
-    gpus.enqueue_check(buffers, shape, kSeed);
-    EXPECT_EQ(gpus.mismatches(), 0u) << threads << " threads per block, 500 launches";
-    oneshot->check_health();
-  }
 }
 
 }  // namespace

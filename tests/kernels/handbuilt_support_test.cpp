@@ -76,8 +76,7 @@ class TuningEnvironment : public ::testing::Test {
   void TearDown() override {
     for (const char* name :
          {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S",
-          "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH",
-          "COLLBENCH_ONESHOT_LL_THREADS"}) {
+          "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH"}) {
       unsetenv(name);
     }
   }
@@ -116,7 +115,6 @@ TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
   tuning.ring_slots = 4;
   tuning.ring_min_part_bytes = 4096;
   tuning.peer_kernel_launch = PeerKernelLaunch::direct;
-  tuning.oneshot_ll_threads = 64;
   tuning.copy_engine_round_bytes = 32 << 20;
   EXPECT_EQ(tuning.config_of("ring"),
             "ring_protocol=pull;ring_ctas=32;ring_min_part_bytes=4096;ring_slice_bytes=1048576;"
@@ -125,7 +123,7 @@ TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
   EXPECT_EQ(tuning.config_of("ring"),
             "ring_ctas=32;ring_min_part_bytes=4096;ring_slice_bytes=1048576;ring_slots=4;"
             "peer_launch=direct");
-  EXPECT_EQ(tuning.config_of("oneshot"), "peer_launch=direct;oneshot_ll_threads=64");
+  EXPECT_EQ(tuning.config_of("oneshot"), "peer_launch=direct");
   EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432");
   EXPECT_EQ(tuning.config_of("ring_sendrecv"), "");
 }
@@ -137,15 +135,6 @@ TEST_F(TuningEnvironment, PeerKernelLaunch) {
   EXPECT_EQ(HandbuiltTuning::from_environment().peer_kernel_launch, PeerKernelLaunch::graph);
   setenv("COLLBENCH_PEER_LAUNCH", "stream", 1);
   expect_refused("COLLBENCH_PEER_LAUNCH=stream");
-}
-
-TEST_F(TuningEnvironment, OneshotLowLatencyThreads) {
-  setenv("COLLBENCH_ONESHOT_LL_THREADS", "64", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_ll_threads, 64);
-  for (const char* bad : {"48", "16", "512"}) {
-    setenv("COLLBENCH_ONESHOT_LL_THREADS", bad, 1);
-    expect_refused(std::string("COLLBENCH_ONESHOT_LL_THREADS=") + bad);
-  }
 }
 
 TEST_F(TuningEnvironment, RingProtocolAndSlots) {
