@@ -67,6 +67,8 @@ HandbuiltTuning HandbuiltTuning::from_environment() {
   tuning.ring_protocol = choice_from_env("COLLBENCH_RING_PROTOCOL", tuning.ring_protocol,
                                          kernels::RingProtocol::push, kernels::RingProtocol::pull);
   tuning.ring_max_ctas = from_env("COLLBENCH_RING_CTAS", tuning.ring_max_ctas);
+  tuning.ring_large_ctas = from_env("COLLBENCH_RING_LARGE_CTAS", tuning.ring_large_ctas);
+  tuning.ring_large_bytes = from_env("COLLBENCH_RING_LARGE_BYTES", tuning.ring_large_bytes);
   tuning.ring_min_part_bytes =
       from_env("COLLBENCH_RING_MIN_PART_BYTES", tuning.ring_min_part_bytes);
   tuning.ring_slice_bytes = from_env("COLLBENCH_RING_SLICE_BYTES", tuning.ring_slice_bytes);
@@ -89,6 +91,9 @@ void HandbuiltTuning::validate() const {
   if (ring_max_ctas < 1) {
     throw UsageError(fmt::format("COLLBENCH_RING_CTAS={} is not positive", ring_max_ctas));
   }
+  if (ring_large_ctas < 1) {
+    throw UsageError(fmt::format("COLLBENCH_RING_LARGE_CTAS={} is not positive", ring_large_ctas));
+  }
 }
 
 std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
@@ -100,6 +105,8 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
   if (algorithm == "ring") {
     add_if_changed("ring_protocol", name_of(ring_protocol), name_of(defaults.ring_protocol));
     add_if_changed("ring_ctas", ring_max_ctas, defaults.ring_max_ctas);
+    add_if_changed("ring_large_ctas", ring_large_ctas, defaults.ring_large_ctas);
+    add_if_changed("ring_large_bytes", ring_large_bytes, defaults.ring_large_bytes);
     add_if_changed("ring_min_part_bytes", ring_min_part_bytes, defaults.ring_min_part_bytes);
     add_if_changed("ring_slice_bytes", ring_slice_bytes, defaults.ring_slice_bytes);
     if (ring_protocol == kernels::RingProtocol::push) {  // the pull ring has no staging slots

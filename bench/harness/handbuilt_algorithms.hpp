@@ -32,6 +32,11 @@ struct HandbuiltTuning {
   // Push defaults measured best on 4xH200 (reports/h200x4/tuning/ring_protocols/, 2026-11-22):
   // 64 CTAs, 512 KiB slices, 8 slots. The pull ring did best with 32 CTAs and 1 MiB slices.
   int ring_max_ctas = 64;                      // CTAs (parts) per ring launch, at most
+  // From ring_large_bytes of buffer up, at most ring_large_ctas instead: more bytes in flight lift
+  // 4 GPUs from 361-364 to 366-368 GB/s at 1-8 GiB (reports/h200x4/tuning/ring_ctas/), while at
+  // 25-33 MiB buckets 128 CTAs slowed the training step by 10-20% (the GEMMs lose the SMs).
+  int ring_large_ctas = 128;
+  std::size_t ring_large_bytes = std::size_t{512} << 20;
   std::size_t ring_min_part_bytes = 32 << 10;  // fewer CTAs below this much of a chunk per CTA
   std::size_t ring_slice_bytes = 512 << 10;  // a CTA's piece per slice (pipelining unit), aimed at
   int ring_slots = 8;  // push: staging slots per CTA (a power of two, 2..64), each one piece
@@ -46,12 +51,13 @@ struct HandbuiltTuning {
   std::size_t copy_engine_round_bytes = 64 << 20;
 
   // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
+  // COLLBENCH_RING_LARGE_CTAS, COLLBENCH_RING_LARGE_BYTES,
   // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
   // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_CE_ROUND_BYTES;
   // throws UsageError on a bad value.
   static HandbuiltTuning from_environment();
   // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
-  // 2..64, ring_max_ctas < 1).
+  // 2..64, ring_max_ctas or ring_large_ctas < 1).
   void validate() const;
   // The knobs that differ from the defaults and change what `algorithm` measures, as the CSV
   // config column writes them ("ring_protocol=pull;ring_ctas=32"); empty at the defaults.
@@ -61,6 +67,13 @@ struct HandbuiltTuning {
 
 // HandbuiltTuning::from_environment().config_of(algorithm): AlgorithmEntry::config.
 std::string handbuilt_config(std::string_view algorithm);
+
+// The ring's split of `shape` on GPUs of `sm_count` SMs: enough CTAs (parts) that each moves at
+// least ring_min_part_bytes of a chunk, at most one per SM (every CTA must be resident: it may
+// wait for its peer CTAs) and at most ring_max_ctas (ring_large_ctas from ring_large_bytes of
+// buffer up); enough slices that each CTA's piece is about ring_slice_bytes.
+kernels::RingGeometry ring_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
+                                    int sm_count);
 
 // copy_engine's rounds of a `count`-element buffer: the fewest rounds of at most `largest`
 // elements, each `elements` long (a whole number of `unit`s) except the last, which is shorter but

@@ -22,26 +22,6 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return (a + b - 1) / b;
 }
 
-// Enough CTAs that each moves at least ring_min_part_bytes of a chunk, at most one per SM (every
-// CTA must be resident: it may wait for its peer CTAs); enough slices that each CTA's piece is
-// about ring_slice_bytes.
-kernels::RingGeometry choose_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
-                                      int sm_count) {
-  const std::uint64_t element_bytes = size_of(shape.type);
-  const std::uint64_t chunk_bytes = shape.counts.param * element_bytes / shape.nranks;
-  const int max_parts =
-      std::max(1, std::min({tuning.ring_max_ctas, sm_count, kernels::kRingMaxParts}));
-  const std::uint64_t wanted_parts =
-      ceil_div(chunk_bytes, std::max<std::size_t>(tuning.ring_min_part_bytes, 1));
-  const int parts = static_cast<int>(std::clamp<std::uint64_t>(wanted_parts, 1, max_parts));
-  const std::uint64_t wanted_slices =
-      ceil_div(chunk_bytes, parts * std::max<std::size_t>(tuning.ring_slice_bytes, 1));
-  const int max_slices =
-      tuning.ring_protocol == kernels::RingProtocol::push ? kMaxPushSlices : kMaxPullSlices;
-  const int slices = static_cast<int>(std::clamp<std::uint64_t>(wanted_slices, 1, max_slices));
-  return {shape.counts.param, shape.nranks, slices, parts, static_cast<int>(16 / element_bytes)};
-}
-
 class RingAlgorithm final
     : public PeerKernelAlgorithm<kernels::RingRankArgs, kernels::launch_ring_all_reduce> {
  public:
@@ -71,7 +51,7 @@ class RingAlgorithm final
       zero_buffers(signals_);  // an aborted launch left counts that no longer agree across ranks
     }
     peers_.clear_abort();
-    const kernels::RingGeometry geometry = choose_geometry(shape, tuning_, peers_.min_sm_count());
+    const kernels::RingGeometry geometry = ring_geometry(shape, tuning_, peers_.min_sm_count());
     const bool push = tuning_.ring_protocol == kernels::RingProtocol::push;
     if (push) ensure_staging(kernels::ring_push_staging_bytes(geometry, tuning_.ring_slots));
 
@@ -136,6 +116,25 @@ class RingAlgorithm final
 };
 
 }  // namespace
+
+kernels::RingGeometry ring_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
+                                    int sm_count) {
+  const std::uint64_t element_bytes = size_of(shape.type);
+  const std::uint64_t buffer_bytes = shape.counts.param * element_bytes;
+  const std::uint64_t chunk_bytes = buffer_bytes / shape.nranks;
+  const int ctas =
+      buffer_bytes >= tuning.ring_large_bytes ? tuning.ring_large_ctas : tuning.ring_max_ctas;
+  const int max_parts = std::max(1, std::min({ctas, sm_count, kernels::kRingMaxParts}));
+  const std::uint64_t wanted_parts =
+      ceil_div(chunk_bytes, std::max<std::size_t>(tuning.ring_min_part_bytes, 1));
+  const int parts = static_cast<int>(std::clamp<std::uint64_t>(wanted_parts, 1, max_parts));
+  const std::uint64_t wanted_slices =
+      ceil_div(chunk_bytes, parts * std::max<std::size_t>(tuning.ring_slice_bytes, 1));
+  const int max_slices =
+      tuning.ring_protocol == kernels::RingProtocol::push ? kMaxPushSlices : kMaxPullSlices;
+  const int slices = static_cast<int>(std::clamp<std::uint64_t>(wanted_slices, 1, max_slices));
+  return {shape.counts.param, shape.nranks, slices, parts, static_cast<int>(16 / element_bytes)};
+}
 
 std::unique_ptr<HandbuiltAlgorithm> make_ring(const std::vector<RankContext>& ranks,
                                               const HandbuiltTuning& tuning) {

@@ -76,7 +76,8 @@ class TuningEnvironment : public ::testing::Test {
   void TearDown() override {
     for (const char* name :
          {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S",
-          "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH"}) {
+          "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH",
+          "COLLBENCH_RING_LARGE_CTAS", "COLLBENCH_RING_LARGE_BYTES"}) {
       unsetenv(name);
     }
   }
@@ -111,17 +112,20 @@ TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
   EXPECT_EQ(tuning.config_of("ring"), "");
   tuning.ring_protocol = kernels::RingProtocol::pull;
   tuning.ring_max_ctas = 32;
+  tuning.ring_large_ctas = 96;
   tuning.ring_slice_bytes = 1 << 20;
   tuning.ring_slots = 4;
   tuning.ring_min_part_bytes = 4096;
   tuning.peer_kernel_launch = PeerKernelLaunch::direct;
   tuning.copy_engine_round_bytes = 32 << 20;
   EXPECT_EQ(tuning.config_of("ring"),
-            "ring_protocol=pull;ring_ctas=32;ring_min_part_bytes=4096;ring_slice_bytes=1048576;"
+            "ring_protocol=pull;ring_ctas=32;ring_large_ctas=96;ring_min_part_bytes=4096;ring_"
+            "slice_bytes=1048576;"
             "peer_launch=direct");  // the pull ring has no slots
   tuning.ring_protocol = kernels::RingProtocol::push;
   EXPECT_EQ(tuning.config_of("ring"),
-            "ring_ctas=32;ring_min_part_bytes=4096;ring_slice_bytes=1048576;ring_slots=4;"
+            "ring_ctas=32;ring_large_ctas=96;ring_min_part_bytes=4096;ring_slice_bytes=1048576;"
+            "ring_slots=4;"
             "peer_launch=direct");
   EXPECT_EQ(tuning.config_of("oneshot"), "peer_launch=direct");
   EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432");
@@ -157,6 +161,25 @@ TEST_F(TuningEnvironment, RingProtocolAndSlots) {
   EXPECT_THROW(tuning.validate(), UsageError);
 }
 
+// Up to ring_large_bytes the ring takes at most ring_max_ctas CTAs, from there ring_large_ctas;
+// never more than the SMs, and never so many that a CTA gets under ring_min_part_bytes.
+TEST(RingGeometry, LargeBuffersTakeMoreCtas) {
+  const HandbuiltTuning tuning;
+  auto parts = [&tuning](std::size_t bytes, int nranks, int sm_count) {
+    CaseShape shape{};
+    shape.counts.param = bytes / 4;
+    shape.type = DataType::float32;
+    shape.nranks = nranks;
+    return ring_geometry(shape, tuning, sm_count).parts;
+  };
+  EXPECT_EQ(parts(tuning.ring_large_bytes - 1024, 4, 132), tuning.ring_max_ctas);
+  EXPECT_EQ(parts(tuning.ring_large_bytes, 4, 132), tuning.ring_large_ctas);
+  EXPECT_EQ(parts(std::size_t{8} << 30, 3, 132), tuning.ring_large_ctas);
+  EXPECT_EQ(parts(std::size_t{8} << 30, 4, 100), 100);  // one CTA per SM at most
+  EXPECT_EQ(parts(4 * 3 * tuning.ring_min_part_bytes, 4, 132), 3);
+  EXPECT_EQ(parts(16, 2, 132), 1);
+}
+
 TEST_F(TuningEnvironment, ValuesAreRead) {
   setenv("COLLBENCH_RING_CTAS", "16", 1);
   setenv("COLLBENCH_RING_SLICE_BYTES", "131072", 1);
@@ -172,6 +195,9 @@ TEST_F(TuningEnvironment, BadValuesNameThemselves) {
   expect_refused("COLLBENCH_RING_CTAS=many");
   setenv("COLLBENCH_RING_CTAS", "0", 1);
   EXPECT_THROW(HandbuiltTuning::from_environment(), UsageError);
+  unsetenv("COLLBENCH_RING_CTAS");
+  setenv("COLLBENCH_RING_LARGE_CTAS", "0", 1);
+  expect_refused("COLLBENCH_RING_LARGE_CTAS=0");
 }
 
 }  // namespace
