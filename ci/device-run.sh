@@ -131,7 +131,8 @@ for want in "$@"; do
     algos)
       mkdir -p "$work/reports/$machine"
       step algos "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot,copy_engine \
-        -d float,bfloat16 -b 8 -e 8G -f 2 -g "$every_count" --in-place out --csv "$work/reports/$machine/allreduce_algos.csv"
+        -d float,bfloat16 -b 8 -e 8G -f 2 -g "$every_count" --in-place out -n "${ALGOS_ITERS:-20}" \
+        --csv "$work/reports/$machine/allreduce_algos.csv"
       step algos_graph "$bin/collbench" --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 8 -e 64K -f 2 \
         -g "$every_count" --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph.csv"
       # Small sizes launched normally, timed nccl-tests' way (events around the loop only).
@@ -153,7 +154,7 @@ for want in "$@"; do
       mkdir -p "$work/reports/$machine"
       step dpstep_check "$bin/collbench_dpstep" --check --algo nccl,ring,copy_engine \
         --csv "$work/reports/dp_step_check.csv"
-      step dpstep "$bin/collbench_dpstep" -g "$dp_counts" --sync sync,overlap --bucket-mib 4,25,100 \
+      step dpstep "$bin/collbench_dpstep" -g "$dp_counts" --sync sync,overlap --bucket-mib 4,25,33,100 \
         --algo nccl,ring,copy_engine --csv "$work/reports/$machine/dp_step.csv"
       step dpstep_schemes "$bin/collbench_dpstep" -g "$dp_counts" --sync ps,sharded --bucket-mib 25 --check \
         --csv "$work/reports/$machine/dp_step_schemes.csv" ;;
