@@ -6,7 +6,7 @@
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
-#          launch_modes ring_ctas
+#          launch_modes ring_ctas ce_trace
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -299,6 +299,16 @@ for want in "$@"; do
         STEP_TIMEOUT_S=90 step "ring_ctas_dp_$ctas" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench_dpstep" \
           -g "1,$gpus" --sync overlap --bucket-mib 25,33 --algo ring --csv "$work/reports/ring_ctas/dp_step_c$ctas.csv"
       done ;;
+    ce_trace)
+      # Where a copy_engine round spends its fixed cost: every copy and kernel of a few 1 MiB and
+      # 32 MiB all-reduces on all GPUs (one host thread drives every rank), as nsys's GPU trace.
+      nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
+      mkdir -p "$work/reports/ce_trace"
+      step ce_trace env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile -t cuda,nvtx \
+        -s none --cpuctxsw=none -o "$1/ce" "$2" --ops all_reduce --algo copy_engine -d float -b 1M -e 32M -f 32 -g "$3" \
+        -w 2 -n 5 --csv "$1/ce.csv" && "$0" stats --report cuda_gpu_trace --format csv -o "$1/ce" "$1/ce.nsys-rep" && \
+        rm -f "$1/ce.nsys-rep" "$1/ce.sqlite" && gzip -f "$1/ce_cuda_gpu_trace.csv"' \
+        "$nsys" "$work/reports/ce_trace" "$bin/collbench" "$gpus" ;;
     ring_ranks)
       # The push ring with more CTAs at every GPU count, large sizes (3 GPUs plateaued lower at 64).
       mkdir -p "$work/reports/ring_ranks"
