@@ -6,7 +6,7 @@
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
-#          launch_modes ring_ctas ce_trace
+#          launch_modes ring_ctas ce_trace ce_mpi_probe
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -263,6 +263,20 @@ for want in "$@"; do
       STEP_TIMEOUT_S=180 step ce_mpi mpirun --allow-run-as-root --bind-to none -np "$n" -x NCCL_NVLS_ENABLE \
         -x LD_LIBRARY_PATH "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25 \
         --algo copy_engine,ring --check --csv "$work/reports/copy_engine/mpi/dp_mpi.csv" ;;
+    ce_mpi_probe)
+      # copy_engine in collbench with one process per GPU, bounded: all processes in the case, some
+      # sitting it out, and with eager module loading (is a first kernel launch what waits?).
+      mkdir -p "$work/reports/ce_mpi_probe"
+      mpi=(mpirun --allow-run-as-root --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+      for setup in "2 2" "$gpus 2" "$gpus $gpus"; do
+        read -r np g <<<"$setup"
+        STEP_TIMEOUT_S=45 step "ce_mpi_np${np}_g$g" "${mpi[@]}" -np "$np" "$bin/collbench" --ops all_reduce \
+          --algo copy_engine -b 1K -e 1M -f 32 -g "$g" -w 1 -n 2 --timeout 15 \
+          --csv "$work/reports/ce_mpi_probe/np${np}_g$g.csv"
+      done
+      STEP_TIMEOUT_S=45 step ce_mpi_np2_eager "${mpi[@]}" -x CUDA_MODULE_LOADING=EAGER -np 2 "$bin/collbench" \
+        --ops all_reduce --algo copy_engine -b 1K -e 1M -f 32 -g 2 -w 1 -n 2 --timeout 15 \
+        --csv "$work/reports/ce_mpi_probe/np2_eager.csv" ;;
     ce_overlap_grid)
       # The training step with the copy-engine all-reduce (and the ring at 32 CTAs beside it): its
       # reduction kernel needs SMs the backward GEMMs hold, so backward GEMMs sized for fewer SMs
