@@ -274,9 +274,13 @@ for want in "$@"; do
           --algo copy_engine -b 1K -e 1M -f 32 -g "$g" -w 1 -n 2 --timeout 15 \
           --csv "$work/reports/ce_mpi_probe/np${np}_g$g.csv"
       done
-      STEP_TIMEOUT_S=45 step ce_mpi_np2_eager "${mpi[@]}" -x CUDA_MODULE_LOADING=EAGER -np 2 "$bin/collbench" \
-        --ops all_reduce --algo copy_engine -b 1K -e 1M -f 32 -g 2 -w 1 -n 2 --timeout 15 \
-        --csv "$work/reports/ce_mpi_probe/np2_eager.csv" ;;
+      for loading in LAZY EAGER; do
+        for try in $(seq "${CE_MPI_PROBE_TRIES:-1}"); do
+          STEP_TIMEOUT_S=45 step "ce_mpi_np${gpus}_${loading,,}_$try" "${mpi[@]}" -x CUDA_MODULE_LOADING=$loading \
+            -np "$gpus" "$bin/collbench" --ops all_reduce --algo copy_engine -b 1K -e 1M -f 32 -g "$gpus" -w 1 -n 2 \
+            --timeout 15 --csv "$work/reports/ce_mpi_probe/np${gpus}_${loading,,}_$try.csv"
+        done
+      done ;;
     ce_overlap_grid)
       # The training step with the copy-engine all-reduce (and the ring at 32 CTAs beside it): its
       # reduction kernel needs SMs the backward GEMMs hold, so backward GEMMs sized for fewer SMs
