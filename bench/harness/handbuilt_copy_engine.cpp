@@ -195,11 +195,13 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
       CB_CUDA_CHECK(kernels::preload_reduce_sources(element_type_of(shape_.type),
                                                     reduction_of(shape_.op), n));
       CopyEngineFlags* mine = flags_of(plan, rank.rank);
-      // The flags are zero here: copying the zero reset words and writing zero change nothing.
-      CB_CUDA_CHECK(cudaMemcpyAsync(mine->raised.arrived, mine->reset.arrived,
-                                    sizeof(RoundFlags::arrived), cudaMemcpyDeviceToDevice,
-                                    rank.stream));
-      enqueue_flag_writes(rank.stream, {&mine->raised.arrived[rank.rank]}, 0, rank.rank);
+      // Only our own slot of `arrived`, which no peer raises: with one process per rank, a peer
+      // that has finished its prepare() may already have raised our other slots for its first
+      // round, and resetting those would lose that raise and leave this rank waiting forever.
+      std::uint32_t* own_slot = &mine->raised.arrived[rank.rank];
+      CB_CUDA_CHECK(cudaMemcpyAsync(own_slot, &mine->reset.arrived[rank.rank], sizeof(*own_slot),
+                                    cudaMemcpyDeviceToDevice, rank.stream));
+      enqueue_flag_writes(rank.stream, {own_slot}, 0, rank.rank);
       // Staging is scratch: a line of our own slot into ours at every peer.
       for (int step = 1; step < n; ++step) {
         const int peer = (rank.rank + step) % n;
