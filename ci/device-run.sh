@@ -265,7 +265,8 @@ for want in "$@"; do
         --algo copy_engine,ring --check --csv "$work/reports/copy_engine/mpi/dp_mpi.csv" ;;
     ce_mpi_probe)
       # copy_engine in collbench with one process per GPU, bounded: all processes in the case, some
-      # sitting it out, and with eager module loading (is a first kernel launch what waits?).
+      # sitting it out, then CE_MPI_PROBE_TRIES runs each with lazy and eager module loading. Before
+      # the warm-up fix of 140c8db nearly every run hung (reports/h200x4/tuning/ce_mpi_hang/).
       mkdir -p "$work/reports/ce_mpi_probe"
       mpi=(mpirun --allow-run-as-root --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
       for setup in "2 2" "$gpus 2" "$gpus $gpus"; do

@@ -43,7 +43,8 @@ struct HandbuiltTuning {
   double peer_timeout_s = 30;  // a kernel waiting longer on one peer gives up; 0: never
   PeerKernelLaunch peer_kernel_launch = PeerKernelLaunch::graph;
   // Tests only: let several ranks share a GPU (PeerGroup), to run rank counts above the GPUs
-  // there are. Every rank's grid must then fit on the GPU beside the others' (small ring_max_ctas).
+  // there are. Every rank's grid must then fit on the GPU beside the others' (small ring_max_ctas
+  // and ring_large_ctas).
   bool allow_shared_gpus = false;
   // copy_engine: the buffer moves in equal rounds of at most this many bytes, one after another,
   // so staging holds one round. 64 MiB keeps a training-step bucket (one 32 MiB layer and its

@@ -24,6 +24,7 @@ std::unique_ptr<HandbuiltAlgorithm> make_shared(const std::string& label,
   HandbuiltTuning tuning;
   tuning.allow_shared_gpus = true;
   tuning.ring_max_ctas = 4;
+  tuning.ring_large_ctas = 4;  // whatever the buffer
   tuning.ring_min_part_bytes = 256;
   tuning.ring_slice_bytes = 4096;
   tuning.ring_slots = 2;
