@@ -186,11 +186,11 @@ for want in "$@"; do
     dpstep_nsys)
       # NVTX summary of a full-size overlap step (eager, so every step's ranges are recorded).
       nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
-      mkdir -p "$work/reports/$machine"
+      mkdir -p "$work/reports/$machine/nsys"  # not beside the reports: ci/plots.sh reads every CSV there
       step dpstep_nsys env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile -t cuda,nvtx \
         -s none --cpuctxsw=none -o "$1/dp_step_overlap" "$2" -g "$gpus" --sync overlap --bucket-mib 25 --warmup 2 --iters 5 \
         --eager && "$0" stats --report nvtx_sum --format csv -o "$1/dp_step_overlap" "$1/dp_step_overlap.nsys-rep"' \
-        "$nsys" "$work/reports/$machine" "$bin/collbench_dpstep" ;;
+        "$nsys" "$work/reports/$machine/nsys" "$bin/collbench_dpstep" ;;
     launch_profile)
       # Where an eagerly launched small all-reduce spends its host time: CUDA API call durations of
       # NCCL and of oneshot, launched through its one-kernel graph and directly, at 8 B on every GPU
