@@ -2,7 +2,8 @@
 # Runs on the GPU machine from the repository root, with bundle/ carried there (ci/build-bundle.sh):
 # the GPU tests and the standard sweeps. Every log and report goes into one archive under $OUT
 # (the device tool brings back few files), and a short summary is printed last.
-# Usage: ci/device-run.sh STEP...
+# Usage: [ALGOS_COUNTS=2,4,6,8] [ALGOS_ITERS=50] ci/device-run.sh STEP...
+#   ALGOS_COUNTS: GPU counts of the algos and mpi_algos sweeps (every count from 2 by default).
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
@@ -105,7 +106,7 @@ for want in "$@"; do
       step mpi_algos_check "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 \
         -g "$every_count" -w 1 -n 2 --csv "$work/reports/mpi_algos_check.csv"
       step mpi_algos "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot -d float \
-        -b 8 -e 8G -f 4 -g "$every_count" --in-place out --csv "$work/reports/$machine/allreduce_algos_mpi.csv"
+        -b 8 -e 8G -f 4 -g "${ALGOS_COUNTS:-$every_count}" --in-place out --csv "$work/reports/$machine/allreduce_algos_mpi.csv"
       step mpi_algos_graph "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,oneshot,ring -d float -b 8 -e 64K \
         -f 8 -g "$doubling" --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph_mpi.csv" ;;
     env)
@@ -131,7 +132,7 @@ for want in "$@"; do
     algos)
       mkdir -p "$work/reports/$machine"
       step algos "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot,copy_engine \
-        -d float,bfloat16 -b 8 -e 8G -f 2 -g "$every_count" --in-place out -n "${ALGOS_ITERS:-20}" \
+        -d float,bfloat16 -b 8 -e 8G -f 2 -g "${ALGOS_COUNTS:-$every_count}" --in-place out -n "${ALGOS_ITERS:-20}" \
         --csv "$work/reports/$machine/allreduce_algos.csv"
       step algos_graph "$bin/collbench" --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 8 -e 64K -f 2 \
         -g "$every_count" --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph.csv"
