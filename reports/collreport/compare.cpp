@@ -2,10 +2,13 @@
 #include "compare.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
+#include <string>
 #include <tuple>
+#include <vector>
 
 namespace collbench::collreport {
 namespace {
@@ -37,9 +40,15 @@ void judge_measured(RowComparison& c, const report::ReportRow& base, const repor
   c.verdict = slower   ? Verdict::kRegression
               : faster ? Verdict::kImproved
                        : Verdict::kWithinTolerance;
+  std::vector<std::string> notes;
   if (base.wrong_elements > 0) {
-    c.note = fmt::format("BASE had {} wrong elements", base.wrong_elements);
+    notes.push_back(fmt::format("BASE had {} wrong elements", base.wrong_elements));
   }
+  // busbw comes from the mean time, which a few slow iterations move while the median stays.
+  if (slower && c.p50_change <= c.allowed) {
+    notes.push_back("busbw (mean) only, p50 steady: a few slow iterations? rerun with more (-n)");
+  }
+  c.note = fmt::format("{}", fmt::join(notes, "; "));
 }
 
 void judge_matched(RowComparison& c, const CompareOptions& options) {

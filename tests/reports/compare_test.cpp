@@ -121,6 +121,20 @@ TEST(Compare, WrongElementsInARowOnlyInNewFail) {
   EXPECT_EQ(c.rows[0].verdict, Verdict::kFailed);
 }
 
+// A few slow iterations lower the mean-based busbw but not the median: still a regression (a
+// periodic stall looks the same), with a note that says which it may be.
+TEST(Compare, ABusbwLossWithASteadyMedianIsARegressionWithANote) {
+  const ReportRow base = fixtures::measured_row("all_reduce", "ring", 4, 8 * kMiB, 200, 61.4);
+  const ReportRow outliers = fixtures::measured_row("all_reduce", "ring", 4, 8 * kMiB, 178, 61.6);
+  const Comparison c = compare({base}, {outliers});
+  EXPECT_EQ(c.exit_code(), 1);
+  ASSERT_EQ(c.rows[0].verdict, Verdict::kRegression);
+  EXPECT_NE(c.rows[0].note.find("p50 steady"), std::string::npos) << c.rows[0].note;
+  // A slower median gets no such note.
+  const ReportRow slower = fixtures::measured_row("all_reduce", "ring", 4, 8 * kMiB, 178, 69.0);
+  EXPECT_EQ(compare({base}, {slower}).rows[0].note, "");
+}
+
 TEST(Compare, WrongElementsOnlyInBaseDoNotFail) {
   ReportRow base = fixtures::measured_row("all_reduce", "nccl", 4, kMiB, 50, 30);
   base.wrong_elements = 5;
