@@ -7,7 +7,7 @@
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
-#          launch_modes ring_ctas ce_trace ce_mpi_probe
+#          launch_modes ring_ctas ce_trace ce_mpi_probe oneshot_pdl
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -307,6 +307,20 @@ for want in "$@"; do
           --algo copy_engine -b 1M -e 1M -g $g -w 1 -n 2 --timeout 10 --csv "$work/reports/probe/ce_${g}_rounds.csv"
       done
       STEP_TIMEOUT_S=60 step probe_ce_tests "$bin/kernels_gpu_tests" --gtest_filter='CopyEngine.*:-*Hang*' ;;
+    oneshot_pdl)
+      # oneshot launched with programmatic dependent launch (COLLBENCH_ONESHOT_PDL=on) against its
+      # default one-kernel graphs, 8 B - 64 KiB launched normally: timed nccl-tests' way (events
+      # around the loop) and with an event per iteration, NCCL beside it; its GPU tests first.
+      mkdir -p "$work/reports/oneshot_pdl"
+      STEP_TIMEOUT_S=120 step oneshot_pdl_tests "$bin/kernels_gpu_tests" --gtest_filter='*oneshot_pdl*'
+      for pdl in off on; do
+        STEP_TIMEOUT_S=90 step "oneshot_pdl_${pdl}_loop" env COLLBENCH_ONESHOT_PDL=$pdl "$bin/collbench" \
+          --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 8 -e 64K -f 2 -g "$every_count" --in-place out \
+          -w 100 -n 1000 --timing loop --csv "$work/reports/oneshot_pdl/loop_$pdl.csv"
+        STEP_TIMEOUT_S=90 step "oneshot_pdl_${pdl}_each" env COLLBENCH_ONESHOT_PDL=$pdl "$bin/collbench" \
+          --ops all_reduce --algo nccl,oneshot -d float -b 8 -e 64K -f 2 -g "$every_count" --in-place out \
+          -w 100 -n 1000 --csv "$work/reports/oneshot_pdl/each_$pdl.csv"
+      done ;;
     ring_ctas)
       # The push ring at 64 and 128 CTAs (RING_CTAS_LIST) over the whole range from 64 KiB, both
       # types, every GPU count, NCCL beside it in each run; then the overlapped training step

@@ -52,9 +52,13 @@ struct OneshotRankArgs {
   Reduction reduction;  // not none
   bool aligned;         // send and recv are 16-byte aligned
   bool low_latency;  // count * element size <= kOneshotLowLatencyMaxBytes: the low-latency kernel
+  // Launched with programmatic stream serialization (programmatic_launch.cuh): the next launch's
+  // blocks are scheduled while this one runs, and wait for it to end before touching memory.
+  bool programmatic = false;
 };
 
-// Enqueues one all-reduce on `stream`. Throws std::invalid_argument for arguments out of range.
+// Enqueues one all-reduce on `stream`. Throws std::invalid_argument for arguments out of range,
+// std::runtime_error when the launch fails.
 void launch_oneshot_all_reduce(const OneshotRankArgs& args, cudaStream_t stream);
 
 namespace detail {

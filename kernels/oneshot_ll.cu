@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "oneshot_all_reduce.hpp"
+#include "programmatic_launch.cuh"
 #include "reduce_dispatch.cuh"
 
 namespace collbench::kernels {
@@ -80,6 +81,7 @@ __device__ inline std::uint64_t* inbox_words(void* inbox, std::uint32_t parity, 
 
 template <typename T, typename Op, int kRanks>
 __global__ void __launch_bounds__(kMaxThreads) oneshot_low_latency_kernel(OneshotRankArgs args) {
+  if (args.programmatic) programmatic_launch_prologue();
   const int block = blockIdx.x;
   OneshotSignals* mine = args.signals[args.rank];
   __shared__ std::uint32_t launch;
@@ -160,8 +162,11 @@ void launch_oneshot_low_latency(const OneshotRankArgs& args, cudaStream_t stream
   }
   with_reduction(args.type, args.reduction, [&](auto element, auto op) {
     with_rank_count(args.nranks, [&](auto ranks) {
-      oneshot_low_latency_kernel<decltype(element), decltype(op), decltype(ranks)::value>
-          <<<blocks, threads, 0, stream>>>(args);
+      check_launch(
+          launch_kernel(
+              oneshot_low_latency_kernel<decltype(element), decltype(op), decltype(ranks)::value>,
+              blocks, threads, stream, args.programmatic, args),
+          "oneshot all-reduce");
     });
   });
 }

@@ -2,6 +2,7 @@
 // this launch's scratch half, meets the same block of every peer at a flag barrier, then reads
 // that portion from every rank and reduces it in rank order. Protocol: README.md, "oneshot".
 #include "oneshot_all_reduce.hpp"
+#include "programmatic_launch.cuh"
 #include "reduce_dispatch.cuh"
 #include "ring_schedule.hpp"
 
@@ -94,6 +95,7 @@ __device__ inline void reduce_portion(T* recv, T* const (&sources)[kRanks], Elem
 
 template <typename T, typename Op, int kRanks>
 __global__ void __launch_bounds__(kOneshotThreads) oneshot_staged_kernel(OneshotRankArgs args) {
+  if (args.programmatic) programmatic_launch_prologue();
   const int block = blockIdx.x;
   OneshotSignals* mine = args.signals[args.rank];
   __shared__ std::uint32_t launch;
@@ -141,8 +143,11 @@ void launch_oneshot_staged(const OneshotRankArgs& args, cudaStream_t stream) {
       static_cast<int>(wanted < 1 ? 1 : (wanted > kOneshotMaxBlocks ? kOneshotMaxBlocks : wanted));
   with_reduction(args.type, args.reduction, [&](auto element, auto op) {
     with_rank_count(args.nranks, [&](auto ranks) {
-      oneshot_staged_kernel<decltype(element), decltype(op), decltype(ranks)::value>
-          <<<blocks, kOneshotThreads, 0, stream>>>(args);
+      check_launch(
+          launch_kernel(
+              oneshot_staged_kernel<decltype(element), decltype(op), decltype(ranks)::value>,
+              blocks, kOneshotThreads, stream, args.programmatic, args),
+          "oneshot all-reduce");
     });
   });
 }

@@ -36,6 +36,9 @@ std::string_view name_of(kernels::RingProtocol protocol) {
 std::string_view name_of(PeerKernelLaunch launch) {
   return launch == PeerKernelLaunch::graph ? "graph" : "direct";
 }
+std::string_view name_of(ProgrammaticLaunch launch) {
+  return launch == ProgrammaticLaunch::on ? "on" : "off";
+}
 
 // The value of environment variable `name` as one of two choices (by name_of), or `fallback` when
 // unset.
@@ -76,6 +79,9 @@ HandbuiltTuning HandbuiltTuning::from_environment() {
   tuning.peer_timeout_s = from_env("COLLBENCH_PEER_TIMEOUT_S", tuning.peer_timeout_s, true);
   tuning.peer_kernel_launch = choice_from_env("COLLBENCH_PEER_LAUNCH", tuning.peer_kernel_launch,
                                               PeerKernelLaunch::graph, PeerKernelLaunch::direct);
+  tuning.oneshot_programmatic =
+      choice_from_env("COLLBENCH_ONESHOT_PDL", tuning.oneshot_programmatic, ProgrammaticLaunch::off,
+                      ProgrammaticLaunch::on);
   tuning.copy_engine_round_bytes =
       from_env("COLLBENCH_CE_ROUND_BYTES", tuning.copy_engine_round_bytes);
   tuning.validate();
@@ -113,7 +119,10 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
       add_if_changed("ring_slots", ring_slots, defaults.ring_slots);
     }
   }
-  if (algorithm == "ring" || algorithm == "oneshot") {
+  const bool oneshot_pdl = algorithm == "oneshot" && oneshot_programmatic == ProgrammaticLaunch::on;
+  if (oneshot_pdl) {
+    knobs.push_back("oneshot_pdl=on");  // launched directly, whatever peer_launch says
+  } else if (algorithm == "ring" || algorithm == "oneshot") {
     add_if_changed("peer_launch", name_of(peer_kernel_launch),
                    name_of(defaults.peer_kernel_launch));
   }

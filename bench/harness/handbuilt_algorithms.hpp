@@ -24,6 +24,10 @@ enum class PeerKernelLaunch {
   direct,  // a kernel launch every time
 };
 
+// Whether oneshot launches its kernel with programmatic dependent launch (kernels/
+// programmatic_launch.cuh), directly rather than through a one-kernel graph.
+enum class ProgrammaticLaunch { off, on };
+
 // Knobs for experiments; the defaults are what the benchmark runs.
 struct HandbuiltTuning {
   // How the ring moves data: push (remote stores into the next rank's staging slots and output)
@@ -42,6 +46,9 @@ struct HandbuiltTuning {
   int ring_slots = 8;  // push: staging slots per CTA (a power of two, 2..64), each one piece
   double peer_timeout_s = 30;  // a kernel waiting longer on one peer gives up; 0: never
   PeerKernelLaunch peer_kernel_launch = PeerKernelLaunch::graph;
+  // oneshot: launched directly with programmatic dependent launch, so back-to-back launches
+  // overlap the next one's scheduling with the current one's work (replaces peer_kernel_launch).
+  ProgrammaticLaunch oneshot_programmatic = ProgrammaticLaunch::off;
   // Tests only: let several ranks share a GPU (PeerGroup), to run rank counts above the GPUs
   // there are. Every rank's grid must then fit on the GPU beside the others' (small ring_max_ctas
   // and ring_large_ctas).
@@ -54,8 +61,8 @@ struct HandbuiltTuning {
   // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
   // COLLBENCH_RING_LARGE_CTAS, COLLBENCH_RING_LARGE_BYTES,
   // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
-  // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_CE_ROUND_BYTES;
-  // throws UsageError on a bad value.
+  // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_ONESHOT_PDL
+  // (off|on), COLLBENCH_CE_ROUND_BYTES; throws UsageError on a bad value.
   static HandbuiltTuning from_environment();
   // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
   // 2..64, ring_max_ctas or ring_large_ctas < 1).

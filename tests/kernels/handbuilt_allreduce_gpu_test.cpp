@@ -72,7 +72,8 @@ TEST_P(EveryAlgorithm, MatchesNcclForEveryTypeReductionCountAndPlace) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, EveryAlgorithm,
                          ::testing::Combine(::testing::Values("ring", "ring_pull", "ring_sendrecv",
-                                                              "oneshot", "copy_engine"),
+                                                              "oneshot", "oneshot_pdl",
+                                                              "copy_engine"),
                                             ::testing::Values(2, 3, 4, 8)),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_" +
@@ -269,7 +270,8 @@ TEST_P(Repeated, GraphOfTenLaunchesReplayedFiftyTimes) {
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, Repeated,
                          ::testing::Values("ring", "ring_pull", "ring_sendrecv", "oneshot",
-                                           "copy_engine", "ring_direct", "oneshot_direct"),
+                                           "copy_engine", "ring_direct", "oneshot_direct",
+                                           "oneshot_pdl"),
                          [](const auto& info) { return info.param; });
 
 class PeerKernels : public ::testing::TestWithParam<std::string> {};

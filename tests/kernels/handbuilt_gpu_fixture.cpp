@@ -171,6 +171,10 @@ std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
     tuning.peer_kernel_launch = PeerKernelLaunch::direct;
     return make_algorithm(label.substr(0, label.size() - kDirect.size()), ranks, tuning);
   }
+  if (label == "oneshot_pdl") {
+    tuning.oneshot_programmatic = ProgrammaticLaunch::on;
+    return make_handbuilt_algorithm("oneshot", ranks, tuning);
+  }
   if (label == "ring_pull") {
     tuning.ring_protocol = kernels::RingProtocol::pull;
     return make_handbuilt_algorithm("ring", ranks, tuning);

@@ -77,7 +77,7 @@ class TuningEnvironment : public ::testing::Test {
     for (const char* name :
          {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S",
           "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH",
-          "COLLBENCH_RING_LARGE_CTAS", "COLLBENCH_RING_LARGE_BYTES"}) {
+          "COLLBENCH_RING_LARGE_CTAS", "COLLBENCH_RING_LARGE_BYTES", "COLLBENCH_ONESHOT_PDL"}) {
       unsetenv(name);
     }
   }
@@ -128,6 +128,9 @@ TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
             "ring_slots=4;"
             "peer_launch=direct");
   EXPECT_EQ(tuning.config_of("oneshot"), "peer_launch=direct");
+  tuning.oneshot_programmatic = ProgrammaticLaunch::on;  // launches directly, whatever peer_launch
+  EXPECT_EQ(tuning.config_of("oneshot"), "oneshot_pdl=on");
+  EXPECT_EQ(tuning.config_of("ring").find("oneshot"), std::string::npos);  // oneshot's alone
   EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432");
   EXPECT_EQ(tuning.config_of("ring_sendrecv"), "");
 }
@@ -139,6 +142,14 @@ TEST_F(TuningEnvironment, PeerKernelLaunch) {
   EXPECT_EQ(HandbuiltTuning::from_environment().peer_kernel_launch, PeerKernelLaunch::graph);
   setenv("COLLBENCH_PEER_LAUNCH", "stream", 1);
   expect_refused("COLLBENCH_PEER_LAUNCH=stream");
+}
+
+TEST_F(TuningEnvironment, OneshotProgrammaticLaunch) {
+  EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_programmatic, ProgrammaticLaunch::off);
+  setenv("COLLBENCH_ONESHOT_PDL", "on", 1);
+  EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_programmatic, ProgrammaticLaunch::on);
+  setenv("COLLBENCH_ONESHOT_PDL", "yes", 1);
+  expect_refused("COLLBENCH_ONESHOT_PDL=yes");
 }
 
 TEST_F(TuningEnvironment, RingProtocolAndSlots) {

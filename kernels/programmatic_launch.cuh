@@ -1,0 +1,58 @@
+// Programmatic dependent launch (compute capability 9.0): a kernel launched with it may be
+// scheduled while the stream's previous kernel still runs, once every block of that kernel has
+// allowed it, and waits inside for that kernel's end. The launch overhead between two back-to-back
+// kernels then overlaps the first one's work.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace collbench::kernels {
+
+// First thing in a kernel that may be launched programmatically: let the stream's next kernel be
+// scheduled, then wait until the previous kernel has finished and its writes are visible. Nothing
+// before this call may read or write memory another kernel of the stream touches. Without a
+// programmatic launch both instructions do nothing.
+__device__ inline void programmatic_launch_prologue() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// <<<blocks, threads, 0, stream>>>(args...), with programmatic stream serialization allowed when
+// `programmatic` is set and the stream is not being captured (a graph keeps plain edges).
+template <typename... Params, typename... Args>
+cudaError_t launch_kernel(void (*kernel)(Params...), int blocks, int threads, cudaStream_t stream,
+                          bool programmatic, Args&&... args) {
+  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+  if (programmatic) {
+    if (cudaError_t status = cudaStreamIsCapturing(stream, &capturing); status != cudaSuccess) {
+      return status;
+    }
+  }
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(threads);
+  config.stream = stream;
+  const bool with_attribute = programmatic && capturing == cudaStreamCaptureStatusNone;
+  config.attrs = with_attribute ? &attribute : nullptr;
+  config.numAttrs = with_attribute ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+// Throws std::runtime_error naming `what` and the CUDA error when a launch failed.
+inline void check_launch(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) {
+    throw std::runtime_error(std::string(what) + ": kernel launch failed: " +
+                             cudaGetErrorString(status));
+  }
+}
+
+}  // namespace collbench::kernels
