@@ -34,6 +34,10 @@ cudaError_t launch_kernel(void (*kernel)(Params...), int blocks, int threads, cu
       return status;
     }
   }
+  if (!programmatic || capturing != cudaStreamCaptureStatusNone) {
+    kernel<<<blocks, threads, 0, stream>>>(std::forward<Args>(args)...);
+    return cudaGetLastError();
+  }
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute.val.programmaticStreamSerializationAllowed = 1;
@@ -41,9 +45,8 @@ cudaError_t launch_kernel(void (*kernel)(Params...), int blocks, int threads, cu
   config.gridDim = dim3(blocks);
   config.blockDim = dim3(threads);
   config.stream = stream;
-  const bool with_attribute = programmatic && capturing == cudaStreamCaptureStatusNone;
-  config.attrs = with_attribute ? &attribute : nullptr;
-  config.numAttrs = with_attribute ? 1 : 0;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 
