@@ -104,7 +104,7 @@ for want in "$@"; do
       mkdir -p "$work/reports/$machine"
       mpi=(mpirun --allow-run-as-root --bind-to none -np "$gpus" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
       step mpi_algos_check "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 \
-        -g "$every_count" -w 1 -n 2 --csv "$work/reports/mpi_algos_check.csv"
+        -g "$every_count" -w 1 -n 2 --timeout 60 --csv "$work/reports/mpi_algos_check.csv"
       step mpi_algos "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot -d float \
         -b 8 -e 8G -f 4 -g "${ALGOS_COUNTS:-$every_count}" --in-place out --csv "$work/reports/$machine/allreduce_algos_mpi.csv"
       step mpi_algos_graph "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,oneshot,ring -d float -b 8 -e 64K \
