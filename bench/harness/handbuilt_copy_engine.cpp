@@ -43,10 +43,6 @@ struct CopyEngineFlags {
   RoundFlags reset;
 };
 
-char* at(const void* base, std::uint64_t element, DataType type) {
-  return static_cast<char*>(const_cast<void*>(base)) + element * size_of(type);
-}
-
 class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
  public:
   CopyEngineAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
@@ -242,7 +238,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
       const std::size_t bytes = (chunk.end - chunk.begin) * element;
       if (bytes == 0) continue;
       CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + r * slot_bytes_,
-                                    at(plan.send, offset + chunk.begin, shape.type), bytes,
+                                    element_at(plan.send, offset + chunk.begin, shape.type), bytes,
                                     cudaMemcpyDefault, stream));
     }
     enqueue_flag_writes(stream, peer_arrived, 1, r);
@@ -255,10 +251,10 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     // 2. Reduce chunk r from every rank's piece, in rank order.
     kernels::ReduceSourcesArgs reduce{};
     for (int source = 0; source < n; ++source) {
-      reduce.sources[source] = source == r ? at(plan.send, offset + own.begin, shape.type)
+      reduce.sources[source] = source == r ? element_at(plan.send, offset + own.begin, shape.type)
                                            : staging_of(plan, r) + source * slot_bytes_;
     }
-    reduce.out = at(plan.recv, offset + own.begin, shape.type);
+    reduce.out = element_at(plan.recv, offset + own.begin, shape.type);
     reduce.count = own.end - own.begin;
     reduce.nranks = n;
     reduce.type = element_type_of(shape.type);
@@ -270,8 +266,9 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     if (own_bytes != 0) {
       for (int step = 1; step < n; ++step) {
         const int peer = (r + step) % n;
-        CB_CUDA_CHECK(cudaMemcpyAsync(at(recv_of(plan, peer), offset + own.begin, shape.type),
-                                      reduce.out, own_bytes, cudaMemcpyDefault, stream));
+        CB_CUDA_CHECK(
+            cudaMemcpyAsync(element_at(recv_of(plan, peer), offset + own.begin, shape.type),
+                            reduce.out, own_bytes, cudaMemcpyDefault, stream));
       }
     }
     enqueue_flag_writes(stream, peer_gathered, 1, r);

@@ -272,6 +272,10 @@ void zero_buffers(std::vector<DeviceBuffer>& buffers) {
   }
 }
 
+char* element_at(const void* base, std::uint64_t element, DataType type) {
+  return static_cast<char*>(const_cast<void*>(base)) + element * size_of(type);
+}
+
 bool all_aligned(const std::vector<std::vector<void*>>& table) {
   for (const auto& row : table) {
     for (void* pointer : row) {

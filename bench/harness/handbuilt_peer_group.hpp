@@ -113,5 +113,8 @@ class PeerGroup {
 void zero_buffers(std::vector<DeviceBuffer>& buffers);
 // True when every pointer in the table is 16-byte aligned.
 bool all_aligned(const std::vector<std::vector<void*>>& table);
+// The address of element `element` of a buffer of `type` starting at `base` (send buffers are
+// const, but the copies and kernels take plain pointers).
+char* element_at(const void* base, std::uint64_t element, DataType type);
 
 }  // namespace collbench

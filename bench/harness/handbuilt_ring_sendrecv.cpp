@@ -71,10 +71,6 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
     return {shape.counts.param, shape.nranks, 1, 1, static_cast<int>(16 / size_of(shape.type))};
   }
 
-  static char* at(const void* base, std::uint64_t element, DataType type) {
-    return static_cast<char*>(const_cast<void*>(base)) + element * size_of(type);
-  }
-
   // Every rank sends to rank + 1 the chunk that rank + 1's task of this step reads, and receives
   // its own task's chunk: into scratch to be reduced (reduce-scatter) or in place (all-gather).
   void exchange_step(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
@@ -90,14 +86,15 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
       const kernels::ElementRange sent = kernels::ring_chunk(g, outgoing.chunk);
       if (sent.end > sent.begin) {
         const void* source = outgoing.peer_input ? buffers[local].send : buffers[local].recv;
-        CB_NCCL_CHECK(ncclSend(at(source, sent.begin, shape.type), sent.end - sent.begin, type,
-                               next, rank.comm, rank.stream));
+        CB_NCCL_CHECK(ncclSend(element_at(source, sent.begin, shape.type), sent.end - sent.begin,
+                               type, next, rank.comm, rank.stream));
       }
       const kernels::RingTask incoming = kernels::ring_task(g, rank.rank, step);
       const kernels::ElementRange received = kernels::ring_chunk(g, incoming.chunk);
       if (received.end > received.begin) {
-        void* target = incoming.reduce ? scratch_of(rank.rank)
-                                       : at(buffers[local].recv, received.begin, shape.type);
+        void* target = incoming.reduce
+                           ? scratch_of(rank.rank)
+                           : element_at(buffers[local].recv, received.begin, shape.type);
         CB_NCCL_CHECK(ncclRecv(target, received.end - received.begin, type, previous, rank.comm,
                                rank.stream));
       }
@@ -113,8 +110,8 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
       const kernels::ElementRange chunk = kernels::ring_chunk(g, task.chunk);
       ScopedDevice on(rank.device, rank.rank);
       kernels::launch_reduce_into(
-          {at(buffers[local].recv, chunk.begin, shape.type), scratch_of(rank.rank),
-           at(buffers[local].send, chunk.begin, shape.type), chunk.end - chunk.begin,
+          {element_at(buffers[local].recv, chunk.begin, shape.type), scratch_of(rank.rank),
+           element_at(buffers[local].send, chunk.begin, shape.type), chunk.end - chunk.begin,
            element_type_of(shape.type), reduction_of(shape.op),
            shape.op == ReduceOp::avg && task.finalize, shape.nranks},
           rank.stream);
