@@ -57,8 +57,8 @@ struct OneshotRankArgs {
   bool programmatic = false;
 };
 
-// Enqueues one all-reduce on `stream`. Throws std::invalid_argument for arguments out of range,
-// std::runtime_error when the launch fails.
+// Enqueues one all-reduce on `stream`. Throws std::invalid_argument for arguments out of range; a
+// failed launch is left for cudaGetLastError, as with <<<>>>.
 void launch_oneshot_all_reduce(const OneshotRankArgs& args, cudaStream_t stream);
 
 namespace detail {

@@ -162,11 +162,9 @@ void launch_oneshot_low_latency(const OneshotRankArgs& args, cudaStream_t stream
   }
   with_reduction(args.type, args.reduction, [&](auto element, auto op) {
     with_rank_count(args.nranks, [&](auto ranks) {
-      check_launch(
-          launch_kernel(
-              oneshot_low_latency_kernel<decltype(element), decltype(op), decltype(ranks)::value>,
-              blocks, threads, stream, args.programmatic, args),
-          "oneshot all-reduce");
+      launch_kernel(
+          oneshot_low_latency_kernel<decltype(element), decltype(op), decltype(ranks)::value>,
+          blocks, threads, stream, args.programmatic, args);
     });
   });
 }

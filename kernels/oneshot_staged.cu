@@ -143,11 +143,8 @@ void launch_oneshot_staged(const OneshotRankArgs& args, cudaStream_t stream) {
       static_cast<int>(wanted < 1 ? 1 : (wanted > kOneshotMaxBlocks ? kOneshotMaxBlocks : wanted));
   with_reduction(args.type, args.reduction, [&](auto element, auto op) {
     with_rank_count(args.nranks, [&](auto ranks) {
-      check_launch(
-          launch_kernel(
-              oneshot_staged_kernel<decltype(element), decltype(op), decltype(ranks)::value>,
-              blocks, kOneshotThreads, stream, args.programmatic, args),
-          "oneshot all-reduce");
+      launch_kernel(oneshot_staged_kernel<decltype(element), decltype(op), decltype(ranks)::value>,
+                    blocks, kOneshotThreads, stream, args.programmatic, args);
     });
   });
 }

@@ -6,8 +6,6 @@
 
 #include <cuda_runtime.h>
 
-#include <stdexcept>
-#include <string>
 #include <utility>
 
 namespace collbench::kernels {
@@ -24,19 +22,16 @@ __device__ inline void programmatic_launch_prologue() {
 }
 
 // <<<blocks, threads, 0, stream>>>(args...), with programmatic stream serialization allowed when
-// `programmatic` is set and the stream is not being captured (a graph keeps plain edges).
+// `programmatic` is set and the stream is not being captured (a graph keeps plain edges). Like
+// <<<>>>, it leaves a failure for cudaGetLastError, where the caller's launch check finds it.
 template <typename... Params, typename... Args>
-cudaError_t launch_kernel(void (*kernel)(Params...), int blocks, int threads, cudaStream_t stream,
-                          bool programmatic, Args&&... args) {
+void launch_kernel(void (*kernel)(Params...), int blocks, int threads, cudaStream_t stream,
+                   bool programmatic, Args&&... args) {
   cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  if (programmatic) {
-    if (cudaError_t status = cudaStreamIsCapturing(stream, &capturing); status != cudaSuccess) {
-      return status;
-    }
-  }
+  if (programmatic && cudaStreamIsCapturing(stream, &capturing) != cudaSuccess) return;
   if (!programmatic || capturing != cudaStreamCaptureStatusNone) {
     kernel<<<blocks, threads, 0, stream>>>(std::forward<Args>(args)...);
-    return cudaGetLastError();
+    return;
   }
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -47,15 +42,7 @@ cudaError_t launch_kernel(void (*kernel)(Params...), int blocks, int threads, cu
   config.stream = stream;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
-}
-
-// Throws std::runtime_error naming `what` and the CUDA error when a launch failed.
-inline void check_launch(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) {
-    throw std::runtime_error(std::string(what) + ": kernel launch failed: " +
-                             cudaGetErrorString(status));
-  }
+  (void)cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 
 }  // namespace collbench::kernels
