@@ -17,6 +17,11 @@ mkdir -p "$out" "$work/reports" "$work/logs"
 export LD_LIBRARY_PATH="$root/bundle/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export NCCL_NVLS_ENABLE=0  # NVLink multicast must stay off on these machines
 bin="$root/bundle/bin"
+# Nsight Systems on the lent machines, and the libraries its importer needs (bundle/nsys-lib).
+nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
+nsys_libs="$root/bundle/nsys-lib:$LD_LIBRARY_PATH"
+# One process per GPU: the environment every process needs (add -np).
+mpirun=(mpirun --allow-run-as-root --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
 summary=()
 
 step() {  # step NAME COMMAND...: runs, logs to logs/NAME.log, records exit status and wall time
@@ -90,7 +95,7 @@ for want in "$@"; do
     mpi)
       # One process per GPU under mpirun: the standard sweep, then every op, type and reduction checked.
       mkdir -p "$work/reports/$machine"
-      mpi=(mpirun --allow-run-as-root --bind-to none -np "$gpus" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+      mpi=("${mpirun[@]}" -np "$gpus")
       step mpi_sweep "${mpi[@]}" "$bin/collbench" --ops all -b 8 -e 8G -f 2 -g "$doubling" -d float -c 1 \
         --csv "$work/reports/$machine/collectives_mpi.csv"
       step mpi_check "${mpi[@]}" "$bin/collbench" --ops all -d all -o all -r all -b 4 -e 4M -f 64 -g "1-$gpus" -w 1 -n 3 \
@@ -102,7 +107,7 @@ for want in "$@"; do
       # The hand-built all-reduce across processes (CUDA IPC): every type and reduction checked, then
       # the algorithms side by side, to compare with the single-process allreduce_algos.csv.
       mkdir -p "$work/reports/$machine"
-      mpi=(mpirun --allow-run-as-root --bind-to none -np "$gpus" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+      mpi=("${mpirun[@]}" -np "$gpus")
       step mpi_algos_check "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 \
         -g "$every_count" -w 1 -n 2 --timeout 60 --csv "$work/reports/mpi_algos_check.csv"
       step mpi_algos "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot -d float \
@@ -175,7 +180,7 @@ for want in "$@"; do
       # The training step with one process per GPU under mpirun (compare with dp_step.csv), its checks
       # for the ps and sharded schemes, then a short torchrun-style launch on NCCL's own bootstrap.
       mkdir -p "$work/reports/$machine"
-      mpi=(mpirun --allow-run-as-root --bind-to none -np "$gpus" -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+      mpi=("${mpirun[@]}" -np "$gpus")
       step dpstep_mpi "${mpi[@]}" "$bin/collbench_dpstep" -g "$dp_counts" --sync sync,overlap --bucket-mib 25 \
         --algo nccl,ring --csv "$work/reports/$machine/dp_step_mpi.csv"
       step dpstep_mpi_check "${mpi[@]}" "$bin/collbench_dpstep" -g "$dp_counts" --sync ps,sharded --check \
@@ -186,9 +191,8 @@ for want in "$@"; do
         status=0; for job in $(jobs -p); do wait $job || status=$?; done; cat '"$work"'/logs/dpstep_env_rank0.log; exit $status' ;;
     dpstep_nsys)
       # NVTX summary of a full-size overlap step (eager, so every step's ranges are recorded).
-      nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
       mkdir -p "$work/reports/$machine/nsys"  # not beside the reports: ci/plots.sh reads every CSV there
-      step dpstep_nsys env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile -t cuda,nvtx \
+      step dpstep_nsys env LD_LIBRARY_PATH="$nsys_libs" bash -c '"$0" profile -t cuda,nvtx \
         -s none --cpuctxsw=none -o "$1/dp_step_overlap" "$2" -g "$gpus" --sync overlap --bucket-mib 25 --warmup 2 --iters 5 \
         --eager && "$0" stats --report nvtx_sum --format csv -o "$1/dp_step_overlap" "$1/dp_step_overlap.nsys-rep"' \
         "$nsys" "$work/reports/$machine/nsys" "$bin/collbench_dpstep" ;;
@@ -196,7 +200,6 @@ for want in "$@"; do
       # Where an eagerly launched small all-reduce spends its host time: CUDA API call durations of
       # NCCL and of oneshot, launched through its one-kernel graph and directly, at 8 B on every GPU
       # (every rank thread's calls, summed by nsys).
-      nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
       mkdir -p "$work/reports/launch_profile"
       # Several operations between two events (-m): what the GPU sustains when the host runs ahead.
       for agg in 1 8; do
@@ -205,7 +208,7 @@ for want in "$@"; do
       done
       for variant in nccl oneshot oneshot_direct; do
         mode=graph; [[ $variant == *_direct ]] && mode=direct
-        step "launch_profile_$variant" env COLLBENCH_PEER_LAUNCH=$mode LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" \
+        step "launch_profile_$variant" env COLLBENCH_PEER_LAUNCH=$mode LD_LIBRARY_PATH="$nsys_libs" \
           bash -c '"$0" profile -t cuda,nvtx -s none --cpuctxsw=none -o "$1/$3" "$2" --ops all_reduce --algo "$4" -b 8 -e 8 \
           -g "$5" -w 200 -n 2000 --in-place out && "$0" stats --report cuda_api_sum --format csv -o "$1/$3" "$1/$3.nsys-rep" \
           && rm -f "$1/$3.nsys-rep" "$1/$3.sqlite"' "$nsys" "$work/reports/launch_profile" "$bin/collbench" "$variant" \
@@ -261,24 +264,23 @@ for want in "$@"; do
       # its timing beside the ring, under mpirun on every GPU of this machine.
       n=$gpus
       mkdir -p "$work/reports/copy_engine/mpi"
-      STEP_TIMEOUT_S=180 step ce_mpi mpirun --allow-run-as-root --bind-to none -np "$n" -x NCCL_NVLS_ENABLE \
-        -x LD_LIBRARY_PATH "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25 \
+      STEP_TIMEOUT_S=180 step ce_mpi "${mpirun[@]}" -np "$n" "$bin/collbench_dpstep" -g "1,$n" --sync overlap \
+        --bucket-mib 25 \
         --algo copy_engine,ring --check --csv "$work/reports/copy_engine/mpi/dp_mpi.csv" ;;
     ce_mpi_probe)
       # copy_engine in collbench with one process per GPU, bounded: all processes in the case, some
       # sitting it out, then CE_MPI_PROBE_TRIES runs each with lazy and eager module loading. Before
       # the warm-up fix of 140c8db nearly every run hung (reports/h200x4/tuning/ce_mpi_hang/).
       mkdir -p "$work/reports/ce_mpi_probe"
-      mpi=(mpirun --allow-run-as-root --bind-to none -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
       for setup in "2 2" "$gpus 2" "$gpus $gpus"; do
         read -r np g <<<"$setup"
-        STEP_TIMEOUT_S=45 step "ce_mpi_np${np}_g$g" "${mpi[@]}" -np "$np" "$bin/collbench" --ops all_reduce \
+        STEP_TIMEOUT_S=45 step "ce_mpi_np${np}_g$g" "${mpirun[@]}" -np "$np" "$bin/collbench" --ops all_reduce \
           --algo copy_engine -b 1K -e 1M -f 32 -g "$g" -w 1 -n 2 --timeout 15 \
           --csv "$work/reports/ce_mpi_probe/np${np}_g$g.csv"
       done
       for loading in LAZY EAGER; do
         for try in $(seq "${CE_MPI_PROBE_TRIES:-1}"); do
-          STEP_TIMEOUT_S=45 step "ce_mpi_np${gpus}_${loading,,}_$try" "${mpi[@]}" -x CUDA_MODULE_LOADING=$loading \
+          STEP_TIMEOUT_S=45 step "ce_mpi_np${gpus}_${loading,,}_$try" "${mpirun[@]}" -x CUDA_MODULE_LOADING=$loading \
             -np "$gpus" "$bin/collbench" --ops all_reduce --algo copy_engine -b 1K -e 1M -f 32 -g "$gpus" -w 1 -n 2 \
             --timeout 15 --csv "$work/reports/ce_mpi_probe/np${gpus}_${loading,,}_$try.csv"
         done
@@ -336,9 +338,8 @@ for want in "$@"; do
     ce_trace)
       # Where a copy_engine round spends its fixed cost: every copy and kernel of a few 1 MiB and
       # 32 MiB all-reduces on all GPUs (one host thread drives every rank), as nsys's GPU trace.
-      nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
       mkdir -p "$work/reports/ce_trace"
-      step ce_trace env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile -t cuda,nvtx \
+      step ce_trace env LD_LIBRARY_PATH="$nsys_libs" bash -c '"$0" profile -t cuda,nvtx \
         -s none --cpuctxsw=none -o "$1/ce" "$2" --ops all_reduce --algo copy_engine -d float -b 1M -e 32M -f 32 -g "$3" \
         -w 2 -n 5 --csv "$1/ce.csv" && "$0" stats --report cuda_gpu_trace --format csv -o "$1/ce" "$1/ce.nsys-rep" && \
         rm -f "$1/ce.nsys-rep" "$1/ce.sqlite" && gzip -f "$1/ce_cuda_gpu_trace.csv"' \
@@ -368,7 +369,6 @@ for want in "$@"; do
     dp_profile)
       # Where the 1-GPU training step spends its time: the step with and without float32 master
       # weights (bfloat16 optimizer state by default) and fused epilogues, then a per-kernel GPU time summary of one eager run.
-      nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
       mkdir -p "$work/reports/dp_profile"
       for variant in default master unfused master_unfused; do
         flags=(); [[ $variant == *master* ]] && flags+=(--master-weights)
@@ -376,7 +376,7 @@ for want in "$@"; do
         step "dp_profile_$variant" "$bin/collbench_dpstep" -g 1 --sync overlap --bucket-mib 25 "${flags[@]}" \
           --csv "$work/reports/dp_profile/$variant.csv"
       done
-      step dp_profile_kernels env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile -t cuda \
+      step dp_profile_kernels env LD_LIBRARY_PATH="$nsys_libs" bash -c '"$0" profile -t cuda \
         -s none --cpuctxsw=none -o "$1/step" "$2" -g 1 --sync overlap --bucket-mib 25 --warmup 2 --iters 10 --eager && \
         "$0" stats --report cuda_gpu_kern_sum --format csv -o "$1/step" "$1/step.nsys-rep" && rm -f "$1/step.nsys-rep" \
         "$1/step.sqlite"' "$nsys" "$work/reports/dp_profile" "$bin/collbench_dpstep" ;;
@@ -407,13 +407,12 @@ for want in "$@"; do
       # ci/dp_timeline.py (run here after fetching). DP_TIMELINE_ALGOS picks the algorithms,
       # DP_TIMELINE_ARGS adds flags, DP_TIMELINE_CE_ARGS replaces them for copy_engine,
       # DP_TIMELINE_BUCKET_MIB is the bucket size (25).
-      nsys=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
       gpus=${machine#h200x}
       mkdir -p "$work/reports/dp_timeline"
       for algo in ${DP_TIMELINE_ALGOS:-nccl ring copy_engine}; do
         extra=${DP_TIMELINE_ARGS:-}
         [[ $algo == copy_engine ]] && extra="${DP_TIMELINE_CE_ARGS:-}"
-        step "dp_timeline_$algo" env LD_LIBRARY_PATH="$root/bundle/nsys-lib:$LD_LIBRARY_PATH" bash -c '"$0" profile \
+        step "dp_timeline_$algo" env LD_LIBRARY_PATH="$nsys_libs" bash -c '"$0" profile \
           -t cuda,nvtx --cuda-graph-trace=node -s none --cpuctxsw=none -o "$1/$3" "$2" -g "$4" --sync overlap \
           --bucket-mib "$6" --algo "$3" --warmup 3 --iters 6 $5 --csv "$1/$3.csv" && "$0" stats --report cuda_gpu_trace \
           --format csv -o "$1/$3" "$1/$3.nsys-rep" && rm -f "$1/$3.nsys-rep" "$1/$3.sqlite" && gzip -f "$1/$3_cuda_gpu_trace.csv"' \
