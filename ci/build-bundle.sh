@@ -13,10 +13,12 @@ ninja -C "$build" "$@"
 
 rm -rf bundle
 mkdir -p bundle/bin bundle/lib
-# Every executable the build made (benchmarks, tools, test binaries), without CMake's own.
+# Every executable the build made (benchmarks, tools, GPU test binaries), without CMake's own and
+# without the CPU-only tests, which CI runs (the carried tree must stay under the device's 64 MiB).
 targets=("$@")
 find "$build" -type f -executable \( -path '*/bench/*' -o -path '*/tests/*' -o -path '*/reports/*' \) \
-  ! -path '*/CMakeFiles/*' ! -name '*.so*' ! -name '*.sh' -print | while read -r file; do
+  ! -path '*/CMakeFiles/*' ! -name '*.so*' ! -name '*.sh' ! -name '*_unit_tests' ! -name 'collreport_test' \
+  ! -name 'collreport_fixtures' -print | while read -r file; do
     # With an explicit target list, ship only those (stale binaries of others stay behind).
     if ((${#targets[@]} == 0)) || [[ " ${targets[*]} " == *" $(basename "$file") "* ]]; then cp "$file" bundle/bin/; fi
   done
@@ -26,6 +28,6 @@ for lib in libbenchmark.so.1debian libfmt.so.9; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" bundle/lib/
 done
 bash ../shared/device/fetch-nsys-libs.sh bundle/nsys-lib >/dev/null
-strip --strip-unneeded bundle/bin/* 2>/dev/null || true
+strip --strip-unneeded bundle/bin/* bundle/lib/libcollbench_*.so 2>/dev/null || true
 du -sh bundle
 ls bundle/bin

@@ -2,7 +2,7 @@
 # Runs on the GPU machine from the repository root, with bundle/ carried there (ci/build-bundle.sh):
 # the GPU tests and the standard sweeps. Every log and report goes into one archive under $OUT
 # (the device tool brings back few files), and a short summary is printed last.
-# Usage: [ALGOS_COUNTS=2,4,6,8] [ALGOS_ITERS=50] ci/device-run.sh STEP...
+# Usage: [ALGOS_COUNTS=2,4,6,8] [ALGOS_ITERS=50] [ONESHOT_PDL_MODES="off auto on"] ci/device-run.sh STEP...
 #   ALGOS_COUNTS: GPU counts of the algos and mpi_algos sweeps (every count from 2 by default).
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
@@ -310,12 +310,13 @@ for want in "$@"; do
       done
       STEP_TIMEOUT_S=60 step probe_ce_tests "$bin/kernels_gpu_tests" --gtest_filter='CopyEngine.*:-*Hang*' ;;
     oneshot_pdl)
-      # oneshot launched with programmatic dependent launch (COLLBENCH_ONESHOT_PDL=on) against its
-      # default one-kernel graphs, 8 B - 64 KiB launched normally: timed nccl-tests' way (events
-      # around the loop) and with an event per iteration, NCCL beside it; its GPU tests first.
+      # oneshot launched with programmatic dependent launch (COLLBENCH_ONESHOT_PDL=on), through
+      # one-kernel graphs (off) and by size (auto, the default), 8 B - 64 KiB launched normally:
+      # timed nccl-tests' way (events around the loop) and with an event per iteration, NCCL
+      # beside it; its GPU tests first.
       mkdir -p "$work/reports/oneshot_pdl"
-      STEP_TIMEOUT_S=120 step oneshot_pdl_tests "$bin/kernels_gpu_tests" --gtest_filter='*oneshot_pdl*'
-      for pdl in off on; do
+      STEP_TIMEOUT_S=120 step oneshot_pdl_tests "$bin/kernels_gpu_tests" --gtest_filter='*oneshot*'
+      for pdl in ${ONESHOT_PDL_MODES:-off auto on}; do
         STEP_TIMEOUT_S=90 step "oneshot_pdl_${pdl}_loop" env COLLBENCH_ONESHOT_PDL=$pdl "$bin/collbench" \
           --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 8 -e 64K -f 2 -g "$every_count" --in-place out \
           -w 100 -n 1000 --timing loop --csv "$work/reports/oneshot_pdl/loop_$pdl.csv"

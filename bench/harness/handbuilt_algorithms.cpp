@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "errors.hpp"
 
@@ -37,20 +39,28 @@ std::string_view name_of(PeerKernelLaunch launch) {
   return launch == PeerKernelLaunch::graph ? "graph" : "direct";
 }
 std::string_view name_of(ProgrammaticLaunch launch) {
-  return launch == ProgrammaticLaunch::on ? "on" : "off";
+  switch (launch) {
+    case ProgrammaticLaunch::on:
+      return "on";
+    case ProgrammaticLaunch::by_size:
+      return "auto";
+    default:
+      return "off";
+  }
 }
 
-// The value of environment variable `name` as one of two choices (by name_of), or `fallback` when
+// The value of environment variable `name` as one of `choices` (by name_of), or `fallback` when
 // unset.
 template <typename Choice>
-Choice choice_from_env(const char* name, Choice fallback, Choice first, Choice second) {
+Choice choice_from_env(const char* name, Choice fallback, std::initializer_list<Choice> choices) {
   const char* text = std::getenv(name);
   if (text == nullptr || *text == '\0') return fallback;
-  const std::string_view value(text);
-  if (value == name_of(first)) return first;
-  if (value == name_of(second)) return second;
-  throw UsageError(
-      fmt::format("{}={} is not {} or {}", name, text, name_of(first), name_of(second)));
+  std::vector<std::string_view> names;
+  for (Choice choice : choices) {
+    if (name_of(choice) == text) return choice;
+    names.push_back(name_of(choice));
+  }
+  throw UsageError(fmt::format("{}={} is not one of {}", name, text, fmt::join(names, ", ")));
 }
 
 }  // namespace
@@ -65,10 +75,17 @@ RoundSplit equal_rounds(std::uint64_t count, std::uint64_t largest, std::uint64_
   return {elements, static_cast<int>((count + elements - 1) / elements)};
 }
 
+bool oneshot_is_programmatic(ProgrammaticLaunch mode, int nranks, std::size_t bytes) {
+  if (mode != ProgrammaticLaunch::by_size) return mode == ProgrammaticLaunch::on;
+  return static_cast<std::size_t>(std::max(nranks - 1, 0)) * bytes >=
+         kOneshotProgrammaticMinPeerBytes;
+}
+
 HandbuiltTuning HandbuiltTuning::from_environment() {
   HandbuiltTuning tuning;
-  tuning.ring_protocol = choice_from_env("COLLBENCH_RING_PROTOCOL", tuning.ring_protocol,
-                                         kernels::RingProtocol::push, kernels::RingProtocol::pull);
+  tuning.ring_protocol =
+      choice_from_env("COLLBENCH_RING_PROTOCOL", tuning.ring_protocol,
+                      {kernels::RingProtocol::push, kernels::RingProtocol::pull});
   tuning.ring_max_ctas = from_env("COLLBENCH_RING_CTAS", tuning.ring_max_ctas);
   tuning.ring_large_ctas = from_env("COLLBENCH_RING_LARGE_CTAS", tuning.ring_large_ctas);
   tuning.ring_large_bytes = from_env("COLLBENCH_RING_LARGE_BYTES", tuning.ring_large_bytes);
@@ -78,10 +95,10 @@ HandbuiltTuning HandbuiltTuning::from_environment() {
   tuning.ring_slots = from_env("COLLBENCH_RING_SLOTS", tuning.ring_slots);
   tuning.peer_timeout_s = from_env("COLLBENCH_PEER_TIMEOUT_S", tuning.peer_timeout_s, true);
   tuning.peer_kernel_launch = choice_from_env("COLLBENCH_PEER_LAUNCH", tuning.peer_kernel_launch,
-                                              PeerKernelLaunch::graph, PeerKernelLaunch::direct);
-  tuning.oneshot_programmatic =
-      choice_from_env("COLLBENCH_ONESHOT_PDL", tuning.oneshot_programmatic, ProgrammaticLaunch::off,
-                      ProgrammaticLaunch::on);
+                                              {PeerKernelLaunch::graph, PeerKernelLaunch::direct});
+  tuning.oneshot_programmatic = choice_from_env(
+      "COLLBENCH_ONESHOT_PDL", tuning.oneshot_programmatic,
+      {ProgrammaticLaunch::by_size, ProgrammaticLaunch::on, ProgrammaticLaunch::off});
   tuning.copy_engine_round_bytes =
       from_env("COLLBENCH_CE_ROUND_BYTES", tuning.copy_engine_round_bytes);
   tuning.validate();
@@ -119,10 +136,15 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
       add_if_changed("ring_slots", ring_slots, defaults.ring_slots);
     }
   }
-  const bool oneshot_pdl = algorithm == "oneshot" && oneshot_programmatic == ProgrammaticLaunch::on;
-  if (oneshot_pdl) {
-    knobs.push_back("oneshot_pdl=on");  // launched directly, whatever peer_launch says
-  } else if (algorithm == "ring" || algorithm == "oneshot") {
+  if (algorithm == "oneshot") {
+    add_if_changed("oneshot_pdl", name_of(oneshot_programmatic),
+                   name_of(defaults.oneshot_programmatic));
+  }
+  // Always programmatic, oneshot launches directly, whatever peer_launch says.
+  const bool peer_launch_applies =
+      algorithm == "ring" ||
+      (algorithm == "oneshot" && oneshot_programmatic != ProgrammaticLaunch::on);
+  if (peer_launch_applies) {
     add_if_changed("peer_launch", name_of(peer_kernel_launch),
                    name_of(defaults.peer_kernel_launch));
   }

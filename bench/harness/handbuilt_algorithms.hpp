@@ -25,8 +25,17 @@ enum class PeerKernelLaunch {
 };
 
 // Whether oneshot launches its kernel with programmatic dependent launch (kernels/
-// programmatic_launch.cuh), directly rather than through a one-kernel graph.
-enum class ProgrammaticLaunch { off, on };
+// programmatic_launch.cuh), directly rather than through a one-kernel graph: never, always, or
+// (`by_size`) when the kernel is long enough to hide the next launch (oneshot_is_programmatic).
+enum class ProgrammaticLaunch { off, on, by_size };
+
+// by_size: programmatic from this many bytes sent to peers per rank ((nranks - 1) x buffer).
+// Launched normally on 4xH200 (reports/h200x4/tuning/oneshot_pdl/), a programmatic launch costs
+// the host about 4.5 us whatever the size, while a one-kernel graph's time grows with the kernel:
+// programmatic was faster from 32 KiB on 4 GPUs (64 KiB: 6.1 -> 5.0 us) and at 64 KiB on 3, and
+// slower at every size up to 64 KiB on 2 (64 KiB: 4.0 -> 4.6 us).
+constexpr std::size_t kOneshotProgrammaticMinPeerBytes = 96 << 10;
+bool oneshot_is_programmatic(ProgrammaticLaunch mode, int nranks, std::size_t bytes);
 
 // Knobs for experiments; the defaults are what the benchmark runs.
 struct HandbuiltTuning {
@@ -47,8 +56,9 @@ struct HandbuiltTuning {
   double peer_timeout_s = 30;  // a kernel waiting longer on one peer gives up; 0: never
   PeerKernelLaunch peer_kernel_launch = PeerKernelLaunch::graph;
   // oneshot: launched directly with programmatic dependent launch, so back-to-back launches
-  // overlap the next one's scheduling with the current one's work (replaces peer_kernel_launch).
-  ProgrammaticLaunch oneshot_programmatic = ProgrammaticLaunch::off;
+  // overlap the next one's scheduling with the current one's work (then peer_kernel_launch does
+  // not apply).
+  ProgrammaticLaunch oneshot_programmatic = ProgrammaticLaunch::by_size;
   // Tests only: let several ranks share a GPU (PeerGroup), to run rank counts above the GPUs
   // there are. Every rank's grid must then fit on the GPU beside the others' (small ring_max_ctas
   // and ring_large_ctas).

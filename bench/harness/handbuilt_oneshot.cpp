@@ -23,8 +23,7 @@ class OneshotAlgorithm final
     : public PeerKernelAlgorithm<kernels::OneshotRankArgs, kernels::launch_oneshot_all_reduce> {
  public:
   OneshotAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : PeerKernelAlgorithm(ranks, launch_tuning(tuning)),
-        programmatic_(tuning.oneshot_programmatic == ProgrammaticLaunch::on) {}
+      : PeerKernelAlgorithm(ranks, tuning), programmatic_(tuning.oneshot_programmatic) {}
   ~OneshotAlgorithm() override { peers_.request_abort(); }  // see RingAlgorithm
 
   std::string_view name() const override { return "oneshot"; }
@@ -104,20 +103,18 @@ class OneshotAlgorithm final
       a.reduction = reduction_of(shape.op);
       a.aligned = aligned;
       a.low_latency = low_latency;
-      a.programmatic = programmatic_;
+      a.programmatic = launches_directly(shape);
     }
+  }
+
+  // A programmatic launch must be a kernel launch on the caller's stream, not a graph's.
+  bool launches_directly(const CaseShape& shape) const override {
+    return oneshot_is_programmatic(programmatic_, shape.nranks,
+                                   shape.counts.param * size_of(shape.type));
   }
 
  private:
-  // A programmatic launch must be a kernel launch on the caller's stream, not a graph's.
-  static HandbuiltTuning launch_tuning(HandbuiltTuning tuning) {
-    if (tuning.oneshot_programmatic == ProgrammaticLaunch::on) {
-      tuning.peer_kernel_launch = PeerKernelLaunch::direct;
-    }
-    return tuning;
-  }
-
-  bool programmatic_;
+  ProgrammaticLaunch programmatic_;
   std::vector<DeviceBuffer> signals_;  // kernels::OneshotSignals per local rank
   std::vector<DeviceBuffer> scratch_;  // staged kernel: two halves per local rank
   std::size_t scratch_half_bytes_ = 0;

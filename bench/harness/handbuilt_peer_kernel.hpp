@@ -29,7 +29,8 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
                const CaseShape& shape) final {
     launch_graphs_.clear();
     prepare_arguments(ranks, buffers, shape);
-    if (launch_mode_ == PeerKernelLaunch::graph && shape.counts.param != 0) {
+    if (launch_mode_ == PeerKernelLaunch::graph && !launches_directly(shape) &&
+        shape.counts.param != 0) {
       capture_launch_graphs(ranks);
     }
   }
@@ -67,6 +68,9 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
   virtual void prepare_arguments(const std::vector<RankContext>& ranks,
                                  const std::vector<RankBuffers>& buffers,
                                  const CaseShape& shape) = 0;
+  // Whether this case's kernel is launched itself even where the tuning asks for one-kernel
+  // graphs (oneshot's programmatic launches).
+  virtual bool launches_directly(const CaseShape& /*shape*/) const { return false; }
 
   // A base member: destroyed after every buffer of the derived algorithm, whose destructor must
   // call peers_.request_abort() first so that a kernel still waiting on a peer lets them be freed.

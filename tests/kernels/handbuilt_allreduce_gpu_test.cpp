@@ -271,7 +271,7 @@ TEST_P(Repeated, GraphOfTenLaunchesReplayedFiftyTimes) {
 INSTANTIATE_TEST_SUITE_P(Algorithms, Repeated,
                          ::testing::Values("ring", "ring_pull", "ring_sendrecv", "oneshot",
                                            "copy_engine", "ring_direct", "oneshot_direct",
-                                           "oneshot_pdl"),
+                                           "oneshot_pdl", "oneshot_nopdl"),
                          [](const auto& info) { return info.param; });
 
 class PeerKernels : public ::testing::TestWithParam<std::string> {};

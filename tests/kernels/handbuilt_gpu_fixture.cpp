@@ -171,8 +171,9 @@ std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
     tuning.peer_kernel_launch = PeerKernelLaunch::direct;
     return make_algorithm(label.substr(0, label.size() - kDirect.size()), ranks, tuning);
   }
-  if (label == "oneshot_pdl") {
-    tuning.oneshot_programmatic = ProgrammaticLaunch::on;
+  if (label == "oneshot_pdl" || label == "oneshot_nopdl") {
+    tuning.oneshot_programmatic =
+        label == "oneshot_pdl" ? ProgrammaticLaunch::on : ProgrammaticLaunch::off;
     return make_handbuilt_algorithm("oneshot", ranks, tuning);
   }
   if (label == "ring_pull") {

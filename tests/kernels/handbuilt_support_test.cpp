@@ -99,6 +99,7 @@ TEST_F(TuningEnvironment, DefaultsWhenUnset) {
   EXPECT_EQ(tuning.ring_protocol, kernels::RingProtocol::push);
   EXPECT_EQ(tuning.ring_slots, HandbuiltTuning{}.ring_slots);
   EXPECT_EQ(tuning.peer_kernel_launch, PeerKernelLaunch::graph);
+  EXPECT_EQ(tuning.oneshot_programmatic, ProgrammaticLaunch::by_size);
 }
 
 // Only what changes a measurement, only for the algorithm it changes, in a fixed order.
@@ -130,6 +131,8 @@ TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
   EXPECT_EQ(tuning.config_of("oneshot"), "peer_launch=direct");
   tuning.oneshot_programmatic = ProgrammaticLaunch::on;  // launches directly, whatever peer_launch
   EXPECT_EQ(tuning.config_of("oneshot"), "oneshot_pdl=on");
+  tuning.oneshot_programmatic = ProgrammaticLaunch::off;  // graphs again, at every size
+  EXPECT_EQ(tuning.config_of("oneshot"), "oneshot_pdl=off;peer_launch=direct");
   EXPECT_EQ(tuning.config_of("ring").find("oneshot"), std::string::npos);  // oneshot's alone
   EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432");
   EXPECT_EQ(tuning.config_of("ring_sendrecv"), "");
@@ -145,11 +148,33 @@ TEST_F(TuningEnvironment, PeerKernelLaunch) {
 }
 
 TEST_F(TuningEnvironment, OneshotProgrammaticLaunch) {
-  EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_programmatic, ProgrammaticLaunch::off);
+  EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_programmatic, ProgrammaticLaunch::by_size);
   setenv("COLLBENCH_ONESHOT_PDL", "on", 1);
   EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_programmatic, ProgrammaticLaunch::on);
+  setenv("COLLBENCH_ONESHOT_PDL", "off", 1);
+  EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_programmatic, ProgrammaticLaunch::off);
+  setenv("COLLBENCH_ONESHOT_PDL", "auto", 1);
+  EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_programmatic, ProgrammaticLaunch::by_size);
   setenv("COLLBENCH_ONESHOT_PDL", "yes", 1);
   expect_refused("COLLBENCH_ONESHOT_PDL=yes");
+}
+
+// By size, a kernel is launched programmatically once it sends 96 KiB to its peers.
+TEST(OneshotProgrammaticLaunch, BySizeCountsTheBytesSentToPeers) {
+  const auto by_size = [](int nranks, std::size_t bytes) {
+    return oneshot_is_programmatic(ProgrammaticLaunch::by_size, nranks, bytes);
+  };
+  EXPECT_FALSE(by_size(4, 16 << 10));  // 48 KiB to peers
+  EXPECT_TRUE(by_size(4, 32 << 10));   // 96 KiB
+  EXPECT_FALSE(by_size(3, (48 << 10) - 4));
+  EXPECT_TRUE(by_size(3, 48 << 10));
+  EXPECT_FALSE(by_size(2, 64 << 10));  // the largest low-latency buffer
+  EXPECT_TRUE(by_size(2, 96 << 10));
+  EXPECT_FALSE(by_size(1, std::size_t{1} << 30));  // nothing to send
+  for (std::size_t bytes : {std::size_t{8}, std::size_t{1} << 30}) {
+    EXPECT_TRUE(oneshot_is_programmatic(ProgrammaticLaunch::on, 4, bytes));
+    EXPECT_FALSE(oneshot_is_programmatic(ProgrammaticLaunch::off, 4, bytes));
+  }
 }
 
 TEST_F(TuningEnvironment, RingProtocolAndSlots) {
