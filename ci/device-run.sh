@@ -7,7 +7,7 @@
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
-#          launch_modes ring_ctas ce_trace ce_mpi_probe oneshot_pdl
+#          launch_modes ring_ctas ce_trace ce_mpi_probe oneshot_pdl dp_mixed
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -323,6 +323,19 @@ for want in "$@"; do
         STEP_TIMEOUT_S=90 step "oneshot_pdl_${pdl}_each" env COLLBENCH_ONESHOT_PDL=$pdl "$bin/collbench" \
           --ops all_reduce --algo nccl,oneshot -d float -b 8 -e 64K -f 2 -g "$every_count" --in-place out \
           -w 100 -n 1000 --csv "$work/reports/oneshot_pdl/each_$pdl.csv"
+      done ;;
+    dp_mixed)
+      # The overlapped training step with buckets alternating between two implementations on two
+      # lanes (--algo A+B): copy_engine's copies beside the ring's or NCCL's SMs. The ring at
+      # DP_MIXED_RING_CTAS (its CTAs take SMs from the backward GEMMs); copy_engine alone beside.
+      mkdir -p "$work/reports/dp_mixed"
+      STEP_TIMEOUT_S=120 step dp_mixed_ce "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap \
+        --bucket-mib ${DP_MIXED_BUCKETS:-25,33} --algo copy_engine,copy_engine+nccl,nccl+copy_engine \
+        --csv "$work/reports/dp_mixed/dp_step_ce_nccl.csv"
+      for ctas in ${DP_MIXED_RING_CTAS:-64 32 16}; do
+        STEP_TIMEOUT_S=120 step "dp_mixed_ring$ctas" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench_dpstep" \
+          -g "1,$gpus" --sync overlap --bucket-mib ${DP_MIXED_BUCKETS:-25,33} --algo copy_engine+ring,ring+copy_engine \
+          --csv "$work/reports/dp_mixed/dp_step_ce_ring_c$ctas.csv"
       done ;;
     ring_ctas)
       # The push ring at 64 and 128 CTAs (RING_CTAS_LIST) over the whole range from 64 KiB, both

@@ -8,21 +8,37 @@
 #include <cmath>
 #include <regex>
 
-#include "algorithm.hpp"
 #include "errors.hpp"
 #include "launch_environment.hpp"
+#include "mixed_algorithm.hpp"
 #include "run_settings.hpp"
 
 namespace collbench::dp {
 namespace {
 
-void require_known_algorithms(const std::vector<std::string>& algos,
-                              const std::vector<std::string>& known) {
-  for (const std::string& algo : algos) {
-    if (std::find(known.begin(), known.end(), algo) == known.end()) {
-      throw UsageError(fmt::format("--algo {}: unknown all-reduce algorithm (known: {})", algo,
+// One registry name, or a mixed pair "A+B" of two distinct ones (mixed_algorithm.hpp).
+void require_known_algorithm(const std::string& algo, const std::vector<std::string>& known) {
+  const std::vector<std::string> parts = implementations_of(algo);
+  const bool mixed = parts.size() > 1;
+  if (parts.size() > 2) {
+    throw UsageError(fmt::format(
+        "--algo {}: a mixed algorithm joins exactly two registry names with '+' (A+B)", algo));
+  }
+  for (const std::string& part : parts) {
+    if (mixed && part.empty()) {
+      throw UsageError(
+          fmt::format("--algo {}: empty name; a mixed algorithm is A+B, two registry names", algo));
+    }
+    if (std::find(known.begin(), known.end(), part) == known.end()) {
+      throw UsageError(fmt::format("--algo {}: unknown all-reduce algorithm{} (known: {})", algo,
+                                   mixed ? fmt::format(" '{}'", part) : "",
                                    fmt::join(known, ", ")));
     }
+  }
+  if (mixed && parts[0] == parts[1]) {
+    throw UsageError(fmt::format(
+        "--algo {}: a mixed pair needs two different algorithms ({} alone is --algo {})", algo,
+        parts[0], parts[0]));
   }
 }
 
@@ -84,7 +100,9 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   app.add_option("--bucket-mib", o.bucket_mib, "bucket caps in MiB (overlap, ps, sharded)")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--algo", o.algos, "all-reduce implementations (registry names)")
+  app.add_option("--algo", o.algos,
+                 "all-reduce implementations (registry names); A+B: buckets alternate between A "
+                 "(even) and B (odd), each on its own communication lane")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("-g,--gpus", o.ranks, "GPU counts (default: 1 and all visible)")->delimiter(',');
@@ -119,7 +137,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
       ->capture_default_str();
   app.add_option("--comm-lanes", o.comm_lanes,
                  "communication streams buckets alternate over, for algorithms whose instances "
-                 "run concurrently (copy_engine): 1 or 2")
+                 "run concurrently (copy_engine) and mixed pairs (A+B): 1 or 2")
       ->capture_default_str();
   app.add_option("--timeout", o.timeout_s,
                  "seconds a measured pass may take before it is abandoned")
@@ -149,7 +167,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   o.algos = deduplicated(o.algos);
   validate_options(o);
   check_launcher_name(o.launcher);
-  require_known_algorithms(o.algos, known_algorithms);
+  for (const std::string& algo : o.algos) require_known_algorithm(algo, known_algorithms);
   return o;
 }
 
@@ -171,7 +189,7 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
     for (double bucket : buckets) {
       for (const std::string& algo : options.algos) {
         // Read here, before anything runs: a bad knob in the environment stops the plan at once.
-        const std::string knobs = algorithm_config(algo);
+        const std::string knobs = implementation_knobs(algo);
         for (WgradSplit split : options.wgrad_splits) {
           for (int ranks : counts) {
             StepConfig config;

@@ -5,6 +5,7 @@
 
 #include <exception>
 
+#include "mixed_algorithm.hpp"
 #include "step_schedule.hpp"
 
 namespace collbench::dp {
@@ -54,14 +55,17 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
       nranks_(nranks),
       ranks_(comm_ranks),
       second_lane_(second_lane),
+      implementations_(implementations_of(algo)),
       replicas_(replicas) {
+  require_implementations();
   for (std::size_t bucket = 0; bucket < layout.buckets().size(); ++bucket) {
-    gradient_calls_.push_back(
-        make_call(algo, gradient_collective_name(scheme), bucket, ReduceOp::avg));
+    gradient_calls_.push_back(make_call(gradient_collective_name(scheme), bucket, ReduceOp::avg));
     if (const char* weights = weight_collective_name(scheme)) {
-      weight_calls_.push_back(make_call(algo, weights, bucket, ReduceOp::none));
+      weight_calls_.push_back(make_call(weights, bucket, ReduceOp::none));
     }
   }
+  choose_gradient_op();
+  require_supported_shapes();
   for (const auto* calls : {&gradient_calls_, &weight_calls_}) {
     for (const Call& call : *calls) {
       const double bytes =
@@ -70,10 +74,13 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
       if (calls == &gradient_calls_) gradient_bytes_ += static_cast<std::uint64_t>(bytes);
     }
   }
-  bool concurrent = second_lane_.size() == ranks_.size();
-  for (Call* call : all_calls())
-    concurrent = concurrent && call->algorithm->instances_run_concurrently();
-  lanes_ = concurrent ? 2 : 1;
+  // Per implementation, from its first bucket's object (every instance of one says the same).
+  std::vector<bool> concurrent;
+  for (std::size_t first = 0; first < implementations_.size() && first < gradient_calls_.size();
+       ++first) {
+    concurrent.push_back(gradient_calls_[first].algorithm->instances_run_concurrently());
+  }
+  lanes_ = lane_plan(concurrent, second_lane_.size() == ranks_.size());
   std::vector<Call*> prepared;
   try {
     for (Call* call : all_calls()) {
@@ -116,14 +123,39 @@ void GradientSync::release() {
   if (first_failure) std::rethrow_exception(first_failure);
 }
 
-GradientSync::Call GradientSync::make_call(const std::string& algo, const char* collective,
-                                           std::size_t bucket, ReduceOp op) {
-  const CollectiveSpec& spec = find_collective(collective);
-  const AlgorithmEntry* entry = find_algorithm(algo, spec.kind);
+void GradientSync::require_implementations() const {
+  // Every implementation is checked, even one that a single bucket leaves without work.
+  for (const std::string& implementation : implementations_) {
+    entry_for(implementation, gradient_collective_name(scheme_));
+    if (const char* weights = weight_collective_name(scheme_)) entry_for(implementation, weights);
+  }
+}
+
+void GradientSync::require_supported_shapes() {
+  for (Call* call : all_calls()) {
+    const std::string reason = call->algorithm->unsupported_reason(call->shape);
+    if (!reason.empty()) {
+      throw UnsupportedConfig(
+          fmt::format("{} for {}: {}", call->algorithm->name(), call->shape.spec->name, reason));
+    }
+  }
+}
+
+const AlgorithmEntry& GradientSync::entry_for(const std::string& implementation,
+                                              const char* collective) const {
+  const AlgorithmEntry* entry = find_algorithm(implementation, find_collective(collective).kind);
   if (!entry) {
     throw UnsupportedConfig(fmt::format("{} needs {}, and algorithm '{}' does not implement it",
-                                        name_of(scheme_), collective, algo));
+                                        name_of(scheme_), collective, implementation));
   }
+  return *entry;
+}
+
+GradientSync::Call GradientSync::make_call(const char* collective, std::size_t bucket,
+                                           ReduceOp op) {
+  const CollectiveSpec& spec = find_collective(collective);
+  const AlgorithmEntry& entry =
+      entry_for(implementation_of_bucket(implementations_, bucket), collective);
   const Bucket& b = layout_.buckets()[bucket];
   const int nranks = nranks_;
   const std::size_t element_bytes = size_of(type_);
@@ -146,28 +178,28 @@ GradientSync::Call GradientSync::make_call(const std::string& algo, const char* 
     call.buffers.push_back(
         {whole + offsets.send * element_bytes, whole + offsets.recv * element_bytes});
   }
-  call.algorithm = entry->make(ranks_);
-  if (op == ReduceOp::avg) {
-    call.shape.op = gradient_op_;
-    if (!gradient_op_decided_) {
-      // An algorithm that only sums will do: the update then divides by the rank count. Decided
-      // on the first bucket and kept for all, so every gradient gets the same scale.
-      gradient_op_decided_ = true;
-      if (!call.algorithm->unsupported_reason(call.shape).empty()) {
-        call.shape.op = ReduceOp::sum;
-        if (call.algorithm->unsupported_reason(call.shape).empty()) {
-          gradient_op_ = ReduceOp::sum;
-          gradient_scale_ = 1.0f / static_cast<float>(nranks);
-        } else {
-          call.shape.op = ReduceOp::avg;
-        }
-      }
-    }
-  }
-  const std::string reason = call.algorithm->unsupported_reason(call.shape);
-  if (!reason.empty())
-    throw UnsupportedConfig(fmt::format("{} for {}: {}", algo, collective, reason));
+  call.algorithm = entry.make(ranks_);
   return call;
+}
+
+void GradientSync::choose_gradient_op() {
+  // An implementation that only sums will do: the update then divides by the rank count. Decided
+  // on each implementation's first bucket (bucket k for the k-th) and kept for all, so every
+  // gradient gets the same scale.
+  std::vector<ReduceOpSupport> support;
+  for (std::size_t first = 0; first < implementations_.size() && first < gradient_calls_.size();
+       ++first) {
+    const Call& call = gradient_calls_[first];
+    CaseShape shape = call.shape;
+    shape.op = ReduceOp::avg;
+    const bool avg = call.algorithm->unsupported_reason(shape).empty();
+    shape.op = ReduceOp::sum;
+    support.push_back({avg, call.algorithm->unsupported_reason(shape).empty()});
+  }
+  // Without a common op the buckets keep avg, and the support check says why they cannot run.
+  const ReduceOp op = common_gradient_op(support).value_or(ReduceOp::avg);
+  if (op == ReduceOp::sum) gradient_scale_ = 1.0f / static_cast<float>(nranks_);
+  for (Call& call : gradient_calls_) call.shape.op = op;
 }
 
 void GradientSync::check_health() const {

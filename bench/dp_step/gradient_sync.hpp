@@ -37,19 +37,21 @@ UpdateRange update_range(const ParameterLayout& layout, SyncScheme scheme, std::
 
 class GradientSync {
  public:
-  // `comm_ranks` are the contexts of the ranks this process drives (all `nranks` of the
-  // communicator, or one of them when each process drives one GPU), with their communication
+  // `algo` is one registry name or a mixed pair "A+B" (mixed_algorithm.hpp: even buckets run A,
+  // odd ones B). `comm_ranks` are the contexts of the ranks this process drives (all `nranks` of
+  // the communicator, or one of them when each process drives one GPU), with their communication
   // streams; `second_lane` the same ranks with a second communication stream each, used when the
-  // algorithm's instances may run concurrently (lanes()); `replicas` are index-aligned with them.
-  // Throws UnsupportedConfig when the registry has no `algo` for a needed collective or it refuses
-  // a bucket. Calls prepare() on every algorithm (outside timing and capture).
+  // algorithm's instances may run concurrently or for a mixed pair (lanes()); `replicas` are
+  // index-aligned with them. Throws UnsupportedConfig when the registry has no implementation of
+  // that name for a needed collective or it refuses a bucket. Calls prepare() on every algorithm
+  // (outside timing and capture).
   GradientSync(const ParameterLayout& layout, SyncScheme scheme, const std::string& algo,
                DataType type, int nranks, const std::vector<RankContext>& comm_ranks,
                const std::vector<RankContext>& second_lane,
                const std::vector<const ModelReplica*>& replicas);
   // 2 when consecutive buckets may communicate at once on two streams (the algorithm's instances
-  // run concurrently: copy_engine), else 1. NCCL needs one stream: one communicator's operations
-  // must not overlap.
+  // run concurrently: copy_engine; or a mixed pair, each implementation on a lane of its own),
+  // else 1 (lane_plan). NCCL needs one stream: one communicator's operations must not overlap.
   int lanes() const { return lanes_; }
 
   // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank,
@@ -65,7 +67,7 @@ class GradientSync {
   void check_health() const;
   // Makes every hand-built kernel waiting on a peer return (after a failure elsewhere).
   void abort() noexcept;
-  // Multiplies gradients in the update: 1 after an average, 1/n when the algorithm only sums.
+  // Multiplies gradients in the update: 1 after an average, 1/n when an implementation only sums.
   float gradient_scale() const { return gradient_scale_; }
   // Bytes handed to the gradient collectives per step (nccl-tests algorithm bytes).
   std::uint64_t gradient_bytes() const { return gradient_bytes_; }
@@ -78,7 +80,15 @@ class GradientSync {
     CaseShape shape;
     std::vector<RankBuffers> buffers;
   };
-  Call make_call(const std::string& algo, const char* collective, std::size_t bucket, ReduceOp op);
+  // Throw UnsupportedConfig: an implementation lacks a collective the scheme needs; an
+  // algorithm refuses its bucket's shape.
+  void require_implementations() const;
+  void require_supported_shapes();
+  // Throws UnsupportedConfig when `implementation` has no `collective` in the registry.
+  const AlgorithmEntry& entry_for(const std::string& implementation, const char* collective) const;
+  Call make_call(const char* collective, std::size_t bucket, ReduceOp op);
+  // Sets the gradient calls' op (avg, or sum for every bucket) and gradient_scale_.
+  void choose_gradient_op();
   std::vector<Call*> all_calls();
 
   const ParameterLayout& layout_;
@@ -88,11 +98,10 @@ class GradientSync {
   std::vector<RankContext> ranks_;
   std::vector<RankContext> second_lane_;
   int lanes_ = 1;
+  std::vector<std::string> implementations_;  // one, or a mixed pair's two
   std::vector<const ModelReplica*> replicas_;
   std::vector<Call> gradient_calls_;  // one per bucket
   std::vector<Call> weight_calls_;    // one per bucket (ps, sharded)
-  ReduceOp gradient_op_ = ReduceOp::avg;
-  bool gradient_op_decided_ = false;
   float gradient_scale_ = 1.0f;
   std::uint64_t gradient_bytes_ = 0;
   double bus_bytes_ = 0;

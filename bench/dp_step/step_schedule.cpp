@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "mixed_algorithm.hpp"
+
 namespace collbench::dp {
 namespace {
 
@@ -43,8 +45,11 @@ class ScheduleBuilder {
   StreamRole lane_stream(int lane) const {
     return lane == 0 ? StreamRole::comm : StreamRole::comm2;
   }
-  // With two lanes, odd buckets go to the second.
-  StreamRole comm_stream_of(int bucket) const { return lane_stream(bucket % lanes_); }
+  // With two lanes, odd buckets go to the second: the same alternation as a mixed pair's
+  // implementations, so each lane carries one implementation.
+  StreamRole comm_stream_of(int bucket) const {
+    return lane_stream(alternate_of(static_cast<std::size_t>(bucket), lanes_));
+  }
 
   // The bucket's collectives and update, enqueued once its lowest layer's gradients exist.
   void sync_bucket(int bucket, bool communicate) {

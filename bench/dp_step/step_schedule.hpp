@@ -5,7 +5,8 @@
 // Streams per rank: compute (forward, loss, backward), communication (all collectives, in the
 // same order on every rank, one NCCL stream as NCCL requires; with two lanes, for algorithms
 // whose instances run concurrently, odd buckets go to a second communication stream so that a
-// bucket's transfers overlap the previous bucket's reduction and flag waits), optimizer
+// bucket's transfers overlap the previous bucket's reduction and flag waits, and for a mixed pair
+// each implementation gets a stream of its own: alternate_of), optimizer
 // (per-bucket updates, so an update overlaps the next bucket's all-reduce). Rules the schedule
 // keeps:
 //   - a bucket's first collective waits for the weight gradient of its lowest layer (for a layer

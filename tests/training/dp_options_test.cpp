@@ -117,6 +117,20 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--bogus"}, "--bogus");
 }
 
+// A mixed pair "A+B" is one --algo item: buckets alternate between two registry names.
+TEST(DpOptions, MixedPairsOfTwoDistinctKnownAlgorithms) {
+  EXPECT_EQ(parse({"--algo", "nccl+ring,ring+nccl,ring"}).algos,
+            (std::vector<std::string>{"nccl+ring", "ring+nccl", "ring"}));
+  expect_usage_error({"--algo", "ring+ring"}, "--algo ring+ring: a mixed pair needs two different");
+  expect_usage_error({"--algo", "nccl+ring+nccl"}, "--algo nccl+ring+nccl: a mixed algorithm");
+  expect_usage_error({"--algo", "ring+"}, "--algo ring+: empty name");
+  expect_usage_error({"--algo", "+ring"}, "--algo +ring: empty name");
+  expect_usage_error({"--algo", "foo+ring"}, "--algo foo+ring: unknown all-reduce algorithm 'foo'");
+  expect_usage_error({"--algo", "nccl,ring+tree"}, "unknown all-reduce algorithm 'tree'");
+  // A plain unknown name keeps its message.
+  expect_usage_error({"--algo", "tree"}, "--algo tree: unknown all-reduce algorithm (known:");
+}
+
 TEST(DpOptions, LauncherIsCheckedWhileParsing) {
   EXPECT_EQ(parse({}).launcher, "auto");
   for (const char* launcher : {"auto", "single", "mpi", "env"}) {
@@ -198,6 +212,26 @@ TEST(DpConfig, ConfigStringEndsWithTheAlgorithmsChangedKnobs) {
   EXPECT_EQ(plan[1].algo, "ring");
   const std::string text = config_string(plan[1]);
   EXPECT_EQ(text.substr(text.size() - std::string(";ring_ctas=32").size()), ";ring_ctas=32");
+}
+
+// A mixed pair's rows carry its name as given and both implementations' knobs; its 1-GPU
+// baseline (no collective runs) has the same config string, so the two pair up.
+TEST(DpConfig, MixedPairRowsCarryItsNameAndBothImplementationsKnobs) {
+  DpOptions options;
+  options.algos = {"copy_engine+ring"};
+  options.ranks = {1, 4};
+  options.schemes = {SyncScheme::overlap};
+  setenv("COLLBENCH_RING_CTAS", "16", 1);
+  const std::vector<StepConfig> plan = expand_plan(options, 4);
+  unsetenv("COLLBENCH_RING_CTAS");
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(plan[0].ranks, 1);
+  EXPECT_EQ(plan[0].algo, "copy_engine+ring");
+  EXPECT_EQ(config_string(plan[0]), config_string(plan[1]));
+  EXPECT_EQ(config_string(plan[1]),
+            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;"
+            "algo=copy_engine+ring;optimizer=bf16;ring_ctas=16");
+  EXPECT_EQ(benchmark_name(plan[1]), "dp_step/overlap/bucket_mib:25/algo:copy_engine+ring/ranks:4");
 }
 
 TEST(DpConfig, GemmSmMarginAppliesOnlyBesideCommunication) {

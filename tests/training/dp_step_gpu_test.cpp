@@ -1,8 +1,8 @@
 // GPU tests of the training step on a small model (3 layers of 64, 16 samples per GPU): one GPU
 // against the CPU reference (float and bfloat16, fused and separate epilogues); every scheme on
-// 2, 4 and 8 GPUs (those visible) against one GPU over the global batch, with identical weights and a falling loss;
-// CUDA-graph replays; every registered all-reduce algorithm; memory accounting; one trainer per
-// rank, each on its own thread, as under one process per GPU.
+// 2, 4 and 8 GPUs (those visible) against one GPU over the global batch, with identical weights and
+// a falling loss; CUDA-graph replays; every registered all-reduce algorithm; mixed pairs (A+B);
+// memory accounting; one trainer per rank, each on its own thread, as under one process per GPU.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -237,6 +237,58 @@ TEST(DpStepGpu, ParameterServerNeedsReduceAndBroadcastImplementations) {
     config.algo = algo;
     EXPECT_THROW({ DataParallelTrainer trainer(config, communicators(2)); }, UnsupportedConfig)
         << algo;
+  }
+}
+
+// A mixed pair: even buckets run the first implementation, odd ones the second (copy engines
+// beside the ring's SMs, or beside NCCL), each on its own lane or both on one; the same checks as
+// a single implementation, eager and replayed from CUDA graphs.
+class MixedPairOnGpus : public ::testing::TestWithParam<std::tuple<int, std::string>> {};
+
+TEST_P(MixedPairOnGpus, DataParallelEqualsOneGpuAndReplicasStayIdentical) {
+  const auto& [ranks, algo] = GetParam();
+  SKIP_WITHOUT_GPUS(ranks);
+  for (int lanes : {2, 1}) {
+    StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+    config.algo = algo;
+    config.comm_lanes = lanes;
+    const SmallModelReport report =
+        run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+    EXPECT_TRUE(report.ok()) << algo << ", " << lanes << " lanes: " << report.summary();
+    DataParallelTrainer trainer(config, communicators(ranks));
+    EXPECT_EQ(trainer.comm_lanes(), lanes) << algo;
+    EXPECT_EQ(trainer.measure(StepVariant::full, 2, 4, true, kTimeoutS).size(), 4u);
+    EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u);
+    EXPECT_EQ(trainer.differing_weight_elements(), 0u) << algo << ", " << lanes << " lanes";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Pairs, MixedPairOnGpus,
+                         ::testing::Combine(::testing::Values(2, 4),
+                                            ::testing::Values("copy_engine+ring",
+                                                              "nccl+copy_engine")),
+                         [](const auto& info) {
+                           std::string algo = std::get<1>(info.param);
+                           algo.replace(algo.find('+'), 1, "_plus_");
+                           return std::to_string(std::get<0>(info.param)) + "gpus_" + algo;
+                         });
+
+// ps and sharded need reduce/broadcast and reduce_scatter/all_gather of both implementations;
+// the reason names the one lacking them, whichever bucket parity it has.
+TEST(DpStepGpu, MixedPairNeedsEveryCollectiveOfBothImplementations) {
+  SKIP_WITHOUT_GPUS(2);
+  for (SyncScheme scheme : {SyncScheme::ps, SyncScheme::sharded}) {
+    for (const char* algo : {"nccl+copy_engine", "copy_engine+nccl"}) {
+      StepConfig config = small_config(scheme, 2, DataType::float32);
+      config.algo = algo;
+      try {
+        DataParallelTrainer trainer(config, communicators(2));
+        ADD_FAILURE() << algo << " ran " << name_of(scheme);
+      } catch (const UnsupportedConfig& unsupported) {
+        EXPECT_NE(std::string(unsupported.what()).find("'copy_engine'"), std::string::npos)
+            << unsupported.what();
+      }
+    }
   }
 }
 

@@ -28,6 +28,11 @@ expect_usage_error "--algo nosuch" --algo nosuch --list
 expect_usage_error "--layers" --layers many --list
 expect_usage_error "--bogus" --bogus
 expect_usage_error "--launcher 'srun'" --launcher srun --list
+# Mixed pairs (A+B): two distinct known names.
+expect_usage_error "--algo ring+ring: a mixed pair needs two different" --algo ring+ring --list
+expect_usage_error "--algo ring+: empty name" --algo ring+ --list
+expect_usage_error "--algo foo+ring: unknown all-reduce algorithm 'foo'" --algo foo+ring --list
+expect_usage_error "--algo ring+nccl+copy_engine: a mixed algorithm joins exactly two" --algo ring+nccl+copy_engine --list
 # A launcher asked for but absent from the environment.
 expect_usage_error "--launcher env: no launcher variables" --list --launcher env
 
@@ -49,6 +54,13 @@ if [ "$filtered" -ne 1 ]; then
   echo "FAIL: --benchmark_filter kept $filtered configurations"; failures=$((failures + 1))
 else
   passed=$((passed + 1))
+fi
+mixed=$("$dpstep" --list -g 1,4 --sync overlap --algo copy_engine+ring,ring+copy_engine 2>&1); status=$?
+if [ "$status" -ne 0 ] || [ "$(printf '%s\n' "$mixed" | grep -c '^dp_step/overlap/bucket_mib:25/algo:copy_engine+ring/ranks:[14] .*;algo=copy_engine+ring;')" -ne 2 ] || \
+   [ "$(printf '%s\n' "$mixed" | grep -c '^dp_step/.*/algo:ring+copy_engine/')" -ne 2 ]; then
+  echo "FAIL: --list of mixed pairs gave exit $status: $mixed"; failures=$((failures + 1))
+else
+  echo "ok: --list shows mixed pairs at 1 and 4 GPUs"; passed=$((passed + 1))
 fi
 "$dpstep" --help | grep -q -- '--bucket-mib' || { echo "FAIL: --help"; failures=$((failures + 1)); }
 "$dpstep" --help | grep -q -- '--launcher' || { echo "FAIL: --help lacks --launcher"; failures=$((failures + 1)); }

@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "mixed_algorithm.hpp"
+
 namespace collbench::dp {
 void PrintTo(SyncScheme scheme, std::ostream* out) {
   *out << name_of(scheme);
@@ -187,6 +189,33 @@ TEST(StepSchedule, TwoLanesAlternateBucketsAndJoinBeforeTheStepEnds) {
         build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
                             1)}) {
     for (const StepOp& op : one.ops) EXPECT_NE(op.stream, StreamRole::comm2);
+  }
+}
+
+// A mixed pair with two lanes: each lane carries exactly one implementation's collectives (both
+// phases), so an implementation's instances stay serialized on its own stream; with one lane
+// every collective shares the first.
+TEST(StepSchedule, MixedPairGivesEachImplementationItsOwnLane) {
+  const std::vector<std::string> pair = {"copy_engine", "ring"};
+  const ParameterLayout layout(4, 64, 2, 3000, 2);
+  ASSERT_GT(layout.buckets().size(), 4u);
+  for (bool second_lane : {true, false}) {
+    const int lanes = lane_plan({true, false}, second_lane);
+    for (SyncScheme scheme : {SyncScheme::overlap, SyncScheme::sharded}) {
+      for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
+        const StepSchedule schedule =
+            build_step_schedule(layout, scheme, variant, true, WgradSplit::none, lanes);
+        std::map<std::string, std::set<StreamRole>> streams_of;
+        for (const StepOp& op : schedule.ops) {
+          if (op.kind == StepOpKind::collective)
+            streams_of[implementation_of_bucket(pair, op.bucket)].insert(op.stream);
+        }
+        const std::set<StreamRole> first = {StreamRole::comm};
+        const std::set<StreamRole> second = {second_lane ? StreamRole::comm2 : StreamRole::comm};
+        EXPECT_EQ(streams_of["copy_engine"], first) << name_of(scheme);
+        EXPECT_EQ(streams_of["ring"], second) << name_of(scheme);
+      }
+    }
   }
 }
 
