@@ -2,12 +2,12 @@
 # Runs on the GPU machine from the repository root, with bundle/ carried there (ci/build-bundle.sh):
 # the GPU tests and the standard sweeps. Every log and report goes into one archive under $OUT
 # (the device tool brings back few files), and a short summary is printed last.
-# Usage: [ALGOS_COUNTS=2,4,6,8] [ALGOS_ITERS=50] [ONESHOT_PDL_MODES="off auto on"] ci/device-run.sh STEP...
+# Usage: [ALGOS_COUNTS=2,4,6,8] [ALGOS_ITERS=50] [ONESHOT_PDL_MODES="off auto on"] [DP_GRID_ARGS=...] ci/device-run.sh STEP...
 #   ALGOS_COUNTS: GPU counts of the algos and mpi_algos sweeps (every count from 2 by default).
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
-#          launch_modes ring_ctas ce_trace ce_mpi_probe oneshot_pdl dp_mixed
+#          launch_modes ring_ctas ce_trace ce_mpi_probe oneshot_pdl dp_mixed dp_grid
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -324,6 +324,12 @@ for want in "$@"; do
           --ops all_reduce --algo nccl,oneshot -d float -b 8 -e 64K -f 2 -g "$every_count" --in-place out \
           -w 100 -n 1000 --csv "$work/reports/oneshot_pdl/each_$pdl.csv"
       done ;;
+    dp_grid)
+      # One overlapped training-step sweep of 1 and all GPUs with the flags in DP_GRID_ARGS (buckets,
+      # algorithms, --wgrad-split ...), for a grid nothing else runs.
+      mkdir -p "$work/reports/dp_grid"
+      STEP_TIMEOUT_S=300 step dp_grid "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap ${DP_GRID_ARGS:-} \
+        --csv "$work/reports/dp_grid/dp_step.csv" ;;
     dp_mixed)
       # The overlapped training step with buckets alternating between two implementations on two
       # lanes (--algo A+B): copy_engine's copies beside the ring's or NCCL's SMs. The ring at
