@@ -12,6 +12,7 @@
 #include "launch_environment.hpp"
 #include "mixed_algorithm.hpp"
 #include "run_settings.hpp"
+#include "step_schedule.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -58,8 +59,10 @@ void validate_options(const DpOptions& o) {
   if (o.iters < 1) throw UsageError(fmt::format("--iters {}: need at least 1 timed step", o.iters));
   if (o.nccl_max_ctas < 0)
     throw UsageError(fmt::format("--nccl-max-ctas {}: must not be negative", o.nccl_max_ctas));
-  if (o.comm_lanes != 1 && o.comm_lanes != 2)
-    throw UsageError(fmt::format("--comm-lanes {}: must be 1 or 2", o.comm_lanes));
+  if (o.comm_lanes < 1 || o.comm_lanes > kMaxCommLanes) {
+    throw UsageError(
+        fmt::format("--comm-lanes {}: must be from 1 to {}", o.comm_lanes, kMaxCommLanes));
+  }
   if (o.gemm_sm_margin < 0) {
     throw UsageError(fmt::format("--gemm-sm-margin {}: must not be negative", o.gemm_sm_margin));
   }
@@ -137,7 +140,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
       ->capture_default_str();
   app.add_option("--comm-lanes", o.comm_lanes,
                  "communication streams buckets alternate over, for algorithms whose instances "
-                 "run concurrently (copy_engine) and mixed pairs (A+B): 1 or 2")
+                 "run concurrently (copy_engine; up to 4) and mixed pairs (A+B; 2)")
       ->capture_default_str();
   app.add_option("--timeout", o.timeout_s,
                  "seconds a measured pass may take before it is abandoned")

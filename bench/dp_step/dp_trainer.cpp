@@ -27,7 +27,8 @@ struct DataParallelTrainer::RankResources {
   int device;
   Stream compute;
   DeviceHandle<cudaStream_t, StreamTraits> comm;  // every collective, in one order on all ranks
-  DeviceHandle<cudaStream_t, StreamTraits> comm2;      // odd buckets' collectives, with two lanes
+  // Lanes 1, 2 ...: the collectives of buckets b with b % lanes == lane (comm is lane 0).
+  std::vector<DeviceHandle<cudaStream_t, StreamTraits>> more_comm;
   DeviceHandle<cudaStream_t, StreamTraits> optimizer;  // per-bucket updates
   std::vector<SyncEvent> events;
 };
@@ -119,13 +120,10 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   for (int local = 0; local < std::max(given, 1); ++local) {
     const int rank = given ? communicators[local].rank() : 0;
     const int gpu = given ? communicators[local].device() : device;
-    auto resources = std::make_unique<RankResources>(RankResources{rank,
-                                                                   gpu,
-                                                                   Stream(gpu),
-                                                                   high_priority_stream(gpu),
-                                                                   high_priority_stream(gpu),
-                                                                   Stream(gpu),
-                                                                   {}});
+    auto resources = std::make_unique<RankResources>(
+        RankResources{rank, gpu, Stream(gpu), high_priority_stream(gpu), {}, Stream(gpu), {}});
+    for (int lane = 1; lane < config.comm_lanes; ++lane)
+      resources->more_comm.push_back(high_priority_stream(gpu));
     for (int e = 0; e < events.count(); ++e) resources->events.push_back(ordering_event(gpu));
     resources_.push_back(std::move(resources));
     rank_numbers.push_back(rank);
@@ -134,9 +132,10 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   if (n > 1) {
     std::vector<const ModelReplica*> replicas;
     for (const auto& replica : replicas_) replicas.push_back(replica.get());
-    sync_ = std::make_unique<GradientSync>(
-        layout_, config.scheme, config.algo, config.model.dtype, n, comm_contexts(),
-        config.comm_lanes > 1 ? comm_contexts(1) : std::vector<RankContext>{}, replicas);
+    std::vector<std::vector<RankContext>> lanes;
+    for (int lane = 0; lane < config.comm_lanes; ++lane) lanes.push_back(comm_contexts(lane));
+    sync_ = std::make_unique<GradientSync>(layout_, config.scheme, config.algo, config.model.dtype,
+                                           n, lanes, replicas);
   }
   for (StepVariant variant :
        {StepVariant::full, StepVariant::compute_only, StepVariant::comm_only}) {
@@ -242,13 +241,14 @@ const StepSchedule& DataParallelTrainer::schedule(StepVariant variant) const {
   return schedules_[variant_index(variant)];
 }
 
+cudaStream_t DataParallelTrainer::comm_stream(const RankResources& r, int lane) {
+  return lane == 0 ? r.comm.get() : r.more_comm.at(static_cast<std::size_t>(lane - 1)).get();
+}
+
 cudaStream_t DataParallelTrainer::stream_of(int local, StreamRole role) const {
   const RankResources& r = *resources_[local];
+  if (const int lane = lane_of(role); lane >= 0) return comm_stream(r, lane);
   switch (role) {
-    case StreamRole::comm:
-      return r.comm.get();
-    case StreamRole::comm2:
-      return r.comm2.get();
     case StreamRole::optimizer:
       return r.optimizer.get();
     default:
@@ -260,7 +260,7 @@ std::vector<RankContext> DataParallelTrainer::comm_contexts(int lane) const {
   std::vector<RankContext> contexts;
   for (std::size_t local = 0; local < resources_.size(); ++local) {
     const RankResources& r = *resources_[local];
-    contexts.push_back({r.rank, r.device, lane == 0 ? r.comm.get() : r.comm2.get(),
+    contexts.push_back({r.rank, r.device, comm_stream(r, lane),
                         communicators_->empty() ? nullptr : (*communicators_)[local].get()});
   }
   return contexts;
@@ -279,8 +279,7 @@ void DataParallelTrainer::enqueue(const StepSchedule& schedule) {
         nvtxDomainRangePop(domain);
         break;
       case StepOpKind::collective:
-        sync_->launch(static_cast<std::size_t>(op.bucket), op.phase,
-                      op.stream == StreamRole::comm2 ? 1 : 0);
+        sync_->launch(static_cast<std::size_t>(op.bucket), op.phase, lane_of(op.stream));
         break;
       default:
         for (int local = 0; local < local_ranks(); ++local) {
@@ -385,9 +384,9 @@ void DataParallelTrainer::wait_or_throw(const std::vector<const Event*>& events,
 
 void DataParallelTrainer::wait_for_collectives() {
   try {
-    wait_for_streams(comm_contexts(), collective_timeout_s_,
-                     fmt::format("a collective of {} on {} ranks", config_string(config_),
-                                 config_.ranks));
+    wait_for_streams(
+        comm_contexts(), collective_timeout_s_,
+        fmt::format("a collective of {} on {} ranks", config_string(config_), config_.ranks));
   } catch (...) {
     abort_communication();
     throw;
@@ -461,8 +460,8 @@ std::vector<double> DataParallelTrainer::measure(StepVariant variant, int warmup
   auto record = [&](int index) {
     for (int local = 0; local < locals; ++local) {
       ScopedDevice on(resources_[local]->device, resources_[local]->rank);
-      CB_CUDA_CHECK(cudaEventRecord(timing_events_[local][index].get(),
-                                    resources_[local]->compute.get()));
+      CB_CUDA_CHECK(
+          cudaEventRecord(timing_events_[local][index].get(), resources_[local]->compute.get()));
     }
   };
   {

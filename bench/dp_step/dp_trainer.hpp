@@ -101,12 +101,13 @@ class DataParallelTrainer {
   void enqueue(const StepSchedule& schedule);
   void execute_on_rank(const StepOp& op, int local);
   cudaStream_t stream_of(int local, StreamRole role) const;
+  static cudaStream_t comm_stream(const RankResources& r, int lane);
   const StepSchedule& schedule(StepVariant variant) const;
   std::vector<GraphExec>& graphs(StepVariant variant);
   void wait_for_events(const std::vector<const Event*>& events, double timeout_s);
   void wait_or_throw(const std::vector<const Event*>& events, double timeout_s);
   // The local ranks on their communication streams of `lane` (0: where every NCCL collective and
-  // the host-value reductions run; 1: the second lane of GradientSync::lanes()).
+  // the host-value reductions run; 1, 2 ...: the other lanes of GradientSync::lanes()).
   std::vector<RankContext> comm_contexts(int lane = 0) const;
   // Waits for the communication streams (bounded by collective_timeout_s_), aborting on failure.
   void wait_for_collectives();
@@ -128,9 +129,9 @@ class DataParallelTrainer {
   std::vector<NcclCommunicator> no_communicators_;
   std::vector<NcclCommunicator>* communicators_;  // one per local rank, or none for one rank
   bool communication_aborted_ = false;
-  std::vector<std::unique_ptr<ModelReplica>> replicas_;     // per local rank
+  std::vector<std::unique_ptr<ModelReplica>> replicas_;    // per local rank
   std::vector<std::unique_ptr<RankResources>> resources_;  // per local rank
-  std::unique_ptr<GradientSync> sync_;                      // null for one rank
+  std::unique_ptr<GradientSync> sync_;                     // null for one rank
   StepSchedule schedules_[3];
   std::optional<std::vector<GraphExec>> graphs_[3];
   std::vector<std::vector<Event>> timing_events_;  // per local rank

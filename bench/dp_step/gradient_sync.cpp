@@ -46,15 +46,14 @@ UpdateRange update_range(const ParameterLayout& layout, SyncScheme scheme, std::
 
 GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
                            const std::string& algo, DataType type, int nranks,
-                           const std::vector<RankContext>& comm_ranks,
-                           const std::vector<RankContext>& second_lane,
+                           const std::vector<std::vector<RankContext>>& lane_contexts,
                            const std::vector<const ModelReplica*>& replicas)
     : layout_(layout),
       scheme_(scheme),
       type_(type),
       nranks_(nranks),
-      ranks_(comm_ranks),
-      second_lane_(second_lane),
+      ranks_(lane_contexts.at(0)),
+      lanes_contexts_(lane_contexts),
       implementations_(implementations_of(algo)),
       replicas_(replicas) {
   require_implementations();
@@ -80,7 +79,7 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
        ++first) {
     concurrent.push_back(gradient_calls_[first].algorithm->instances_run_concurrently());
   }
-  lanes_ = lane_plan(concurrent, second_lane_.size() == ranks_.size());
+  lanes_ = lane_plan(concurrent, static_cast<int>(lanes_contexts_.size()));
   std::vector<Call*> prepared;
   try {
     for (Call* call : all_calls()) {
@@ -216,7 +215,8 @@ void GradientSync::abort() noexcept {
 
 void GradientSync::launch(std::size_t bucket, int phase, int lane) {
   Call& call = phase == 0 ? gradient_calls_[bucket] : weight_calls_[bucket];
-  call.algorithm->launch(lane == 0 ? ranks_ : second_lane_, call.buffers, call.shape, 1);
+  call.algorithm->launch(lanes_contexts_.at(static_cast<std::size_t>(lane)), call.buffers,
+                         call.shape, 1);
 }
 
 }  // namespace collbench::dp

@@ -38,20 +38,20 @@ UpdateRange update_range(const ParameterLayout& layout, SyncScheme scheme, std::
 class GradientSync {
  public:
   // `algo` is one registry name or a mixed pair "A+B" (mixed_algorithm.hpp: even buckets run A,
-  // odd ones B). `comm_ranks` are the contexts of the ranks this process drives (all `nranks` of
-  // the communicator, or one of them when each process drives one GPU), with their communication
-  // streams; `second_lane` the same ranks with a second communication stream each, used when the
-  // algorithm's instances may run concurrently or for a mixed pair (lanes()); `replicas` are
-  // index-aligned with them. Throws UnsupportedConfig when the registry has no implementation of
-  // that name for a needed collective or it refuses a bucket. Calls prepare() on every algorithm
-  // (outside timing and capture).
+  // odd ones B). `lane_contexts[l]` are the contexts of the ranks this process drives (all
+  // `nranks` of the communicator, or one of them when each process drives one GPU) with their
+  // communication stream of lane l; lane 0 always, more lanes for algorithms whose instances may
+  // run concurrently or a mixed pair (lanes()). `replicas` are index-aligned with them. Throws
+  // UnsupportedConfig when the registry has no implementation of that name for a needed collective
+  // or it refuses a bucket. Calls prepare() on every algorithm (outside timing and capture).
   GradientSync(const ParameterLayout& layout, SyncScheme scheme, const std::string& algo,
-               DataType type, int nranks, const std::vector<RankContext>& comm_ranks,
-               const std::vector<RankContext>& second_lane,
+               DataType type, int nranks,
+               const std::vector<std::vector<RankContext>>& lane_contexts,
                const std::vector<const ModelReplica*>& replicas);
-  // 2 when consecutive buckets may communicate at once on two streams (the algorithm's instances
-  // run concurrently: copy_engine; or a mixed pair, each implementation on a lane of its own),
-  // else 1 (lane_plan). NCCL needs one stream: one communicator's operations must not overlap.
+  // Streams the buckets alternate over (lane_plan): every lane given when the algorithm's
+  // instances run concurrently (copy_engine); 2 for a mixed pair with copy_engine, each
+  // implementation on a lane of its own; else 1. NCCL needs one stream: one communicator's
+  // operations must not overlap.
   int lanes() const { return lanes_; }
 
   // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank,
@@ -96,7 +96,7 @@ class GradientSync {
   DataType type_;
   int nranks_;  // in the communicator, whichever processes drive them
   std::vector<RankContext> ranks_;
-  std::vector<RankContext> second_lane_;
+  std::vector<std::vector<RankContext>> lanes_contexts_;  // per lane; [0] is ranks_
   int lanes_ = 1;
   std::vector<std::string> implementations_;  // one, or a mixed pair's two
   std::vector<const ModelReplica*> replicas_;

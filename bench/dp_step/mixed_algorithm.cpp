@@ -38,10 +38,11 @@ const std::string& implementation_of_bucket(const std::vector<std::string>& impl
   return implementations[alternate_of(bucket, static_cast<int>(implementations.size()))];
 }
 
-int lane_plan(const std::vector<bool>& instances_run_concurrently, bool second_lane_given) {
+int lane_plan(const std::vector<bool>& instances_run_concurrently, int lanes_given) {
   const bool any = std::find(instances_run_concurrently.begin(), instances_run_concurrently.end(),
                              true) != instances_run_concurrently.end();
-  return second_lane_given && any ? 2 : 1;
+  if (!any) return 1;
+  return instances_run_concurrently.size() > 1 ? std::min(lanes_given, 2) : lanes_given;
 }
 
 std::optional<ReduceOp> common_gradient_op(const std::vector<ReduceOpSupport>& implementations) {

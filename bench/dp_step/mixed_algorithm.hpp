@@ -28,12 +28,13 @@ const std::string& implementation_of_bucket(const std::vector<std::string>& impl
                                             std::size_t bucket);
 
 // Communication lanes the buckets alternate over, from whether each implementation's instances
-// may run concurrently (CollectiveAlgorithm::instances_run_concurrently): two when a second lane
-// was given and the one implementation's instances may overlap (copy_engine), or, for a pair, when
-// one of the two may run beside anything (each lane then serializes one implementation's
-// buckets); otherwise one. Two SM-spinning implementations (ring, nccl) stay on one stream: their
-// grids could starve each other, and two of NCCL's streams must not share a communicator.
-int lane_plan(const std::vector<bool>& instances_run_concurrently, bool second_lane_given);
+// may run concurrently (CollectiveAlgorithm::instances_run_concurrently) and the lanes given:
+// all of them when the one implementation's instances may overlap (copy_engine); for a pair, two
+// (if given) when one of the two may run beside anything, each lane then serializing one
+// implementation's buckets; otherwise one. Two SM-spinning implementations (ring, nccl) stay on
+// one stream: their grids could starve each other, and two of NCCL's streams must not share a
+// communicator.
+int lane_plan(const std::vector<bool>& instances_run_concurrently, int lanes_given);
 
 // Which gradient reductions one implementation can run for its buckets.
 struct ReduceOpSupport {

@@ -42,9 +42,6 @@ class ScheduleBuilder {
       wait(StreamRole::compute, ev.comm_done(lane));
     }
   }
-  StreamRole lane_stream(int lane) const {
-    return lane == 0 ? StreamRole::comm : StreamRole::comm2;
-  }
   // With two lanes, odd buckets go to the second: the same alternation as a mixed pair's
   // implementations, so each lane carries one implementation.
   StreamRole comm_stream_of(int bucket) const {
@@ -136,10 +133,23 @@ const char* weight_collective_name(SyncScheme scheme) {
   }
 }
 
+StreamRole lane_stream(int lane) {
+  constexpr StreamRole kLanes[kMaxCommLanes] = {StreamRole::comm, StreamRole::comm2,
+                                                StreamRole::comm3, StreamRole::comm4};
+  return kLanes[lane];
+}
+
+int lane_of(StreamRole role) {
+  for (int lane = 0; lane < kMaxCommLanes; ++lane) {
+    if (lane_stream(lane) == role) return lane;
+  }
+  return -1;
+}
+
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes) {
-  const int lanes = communicate ? std::max(1, std::min(comm_lanes, 2)) : 1;
+  const int lanes = communicate ? std::max(1, std::min(comm_lanes, kMaxCommLanes)) : 1;
   ScheduleBuilder b(layout, scheme, lanes);
   const StepEvents ev{layout.layers(), static_cast<int>(layout.buckets().size())};
   b.push(variant == StepVariant::comm_only ? "communication only" : "step");

@@ -3,9 +3,9 @@
 // together; tests check its ordering rules without a GPU.
 //
 // Streams per rank: compute (forward, loss, backward), communication (all collectives, in the
-// same order on every rank, one NCCL stream as NCCL requires; with two lanes, for algorithms
-// whose instances run concurrently, odd buckets go to a second communication stream so that a
-// bucket's transfers overlap the previous bucket's reduction and flag waits, and for a mixed pair
+// same order on every rank, one NCCL stream as NCCL requires; with several lanes, for algorithms
+// whose instances run concurrently, bucket b goes to communication stream b % lanes so that a
+// bucket's transfers overlap the other buckets' reductions and flag waits, and for a mixed pair
 // each implementation gets a stream of its own: alternate_of), optimizer
 // (per-bucket updates, so an update overlaps the next bucket's all-reduce). Rules the schedule
 // keeps:
@@ -32,7 +32,12 @@ enum class StepVariant {
   comm_only,     // only the collectives of the step, back to back
 };
 
-enum class StreamRole { compute, comm, comm2, optimizer };
+// comm, comm2 ... are the communication lanes buckets alternate over (lane_stream).
+enum class StreamRole { compute, comm, comm2, comm3, comm4, optimizer };
+constexpr int kMaxCommLanes = 4;
+// Lane `lane` (0 .. kMaxCommLanes - 1) as a stream role, and back (-1 for other roles).
+StreamRole lane_stream(int lane);
+int lane_of(StreamRole role);
 
 enum class StepOpKind {
   range_push,  // NVTX range opens (label)
@@ -68,8 +73,8 @@ struct StepEvents {
   int updated(int bucket) const { return layers + 2 * buckets + bucket; }
   int fork() const { return layers + 3 * buckets; }
   int comm_done(int lane) const { return fork() + 1 + lane; }
-  int optimizer_done() const { return fork() + 3; }
-  int count() const { return fork() + 4; }
+  int optimizer_done() const { return fork() + 1 + kMaxCommLanes; }
+  int count() const { return optimizer_done() + 1; }
 };
 
 struct StepSchedule {
@@ -84,7 +89,7 @@ const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast,
 // `communicate` false for one rank: then no collective appears even in the full step, and no
 // weight-gradient GEMM is cut. With it, the layers `split` covers that span several buckets run
 // their weight gradient in pieces (in every variant, so compute-only is the same computation).
-// `comm_lanes` (1 or 2): communication streams the buckets alternate over.
+// `comm_lanes` (1 to kMaxCommLanes): communication streams the buckets alternate over.
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes = 1);

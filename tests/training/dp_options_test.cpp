@@ -112,7 +112,8 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--algo", "nccl,tree"}, "--algo tree");
   expect_usage_error({"--epilogue", "maybe"}, "'maybe'");
   expect_usage_error({"--wgrad-split", "last,half"}, "weight-gradient split 'half'");
-  expect_usage_error({"--comm-lanes", "3"}, "--comm-lanes 3");
+  expect_usage_error({"--comm-lanes", "5"}, "--comm-lanes 5");
+  expect_usage_error({"--comm-lanes", "0"}, "--comm-lanes 0");
   expect_usage_error({"--layers", "many"}, "many");
   expect_usage_error({"--bogus"}, "--bogus");
 }

@@ -14,9 +14,9 @@
 #include "communicators.hpp"
 #include "correctness_checks.hpp"
 #include "dp_trainer.hpp"
+#include "gpu_test_support.hpp"
 #include "mlp_reference.hpp"
 #include "runner.hpp"
-#include "gpu_test_support.hpp"
 
 namespace collbench {
 // Readable test parameters in ctest's and gtest's output.
@@ -111,7 +111,8 @@ INSTANTIATE_TEST_SUITE_P(
                       ReferenceCase{DataType::float32, EpilogueMode::fused},
                       ReferenceCase{DataType::bfloat16, EpilogueMode::fused}),
     [](const auto& info) {
-      return std::string(name_of(info.param.type)) + "_" + std::string(name_of(info.param.epilogue));
+      return std::string(name_of(info.param.type)) + "_" +
+             std::string(name_of(info.param.epilogue));
     });
 
 class EverySchemeOnGpus : public ::testing::TestWithParam<std::tuple<int, SyncScheme, DataType>> {};
@@ -187,13 +188,13 @@ TEST(DpStepGpu, GraphReplaysKeepReplicasIdenticalAndMatchEagerSteps) {
   }
 }
 
-// copy_engine alternates buckets over two communication streams: the same steps, replayed from
-// CUDA graphs, give the same weights as on one stream, identical on every rank.
+// copy_engine alternates buckets over two or three communication streams: the same steps,
+// replayed from CUDA graphs, give the same weights as on one stream, identical on every rank.
 TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
   std::vector<std::vector<double>> weights;
-  for (int lanes : {1, 2}) {
+  for (int lanes : {1, 2, 3}) {
     StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
     config.algo = "copy_engine";
     config.comm_lanes = lanes;
@@ -205,6 +206,7 @@ TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
     weights.push_back(trainer.parameters(0));
   }
   EXPECT_TRUE(weights[0] == weights[1]) << "two lanes changed the result";
+  EXPECT_TRUE(weights[0] == weights[2]) << "three lanes changed the result";
 }
 
 TEST(DpStepGpu, EveryRegisteredAllReduceAlgorithmTrainsCorrectly) {
@@ -377,8 +379,8 @@ TEST(DpStepGpu, OneTrainerPerRankAsUnderOneProcessPerGpu) {
     for (int rank = 0; rank < ranks; ++rank) {
       const RankResult& result = results[rank];
       ASSERT_EQ(result.failure, "") << name_of(scheme) << " rank " << rank;
-      EXPECT_TRUE(result.report.ok()) << name_of(scheme) << " rank " << rank << ": "
-                                      << result.report.summary();
+      EXPECT_TRUE(result.report.ok())
+          << name_of(scheme) << " rank " << rank << ": " << result.report.summary();
       // Agreed through the communicator: the same on every rank.
       EXPECT_EQ(result.report.losses, results[0].report.losses) << name_of(scheme);
       EXPECT_EQ(result.step_us, results[0].step_us) << name_of(scheme);

@@ -32,16 +32,18 @@ TEST(MixedAlgorithm, EvenBucketsRunTheFirstImplementationOddOnesTheSecond) {
 
 TEST(MixedAlgorithm, TwoLanesOnlyBesideAnImplementationThatRunsBesideAnything) {
   // A pair with copy_engine: one lane per implementation, each serializing its own buckets.
-  EXPECT_EQ(lane_plan({true, false}, true), 2);
-  EXPECT_EQ(lane_plan({false, true}, true), 2);
+  EXPECT_EQ(lane_plan({true, false}, 2), 2);
+  EXPECT_EQ(lane_plan({false, true}, 2), 2);
+  EXPECT_EQ(lane_plan({true, false}, 4), 2);  // never more: a lane per implementation
   // Two SM-spinning implementations (ring+nccl) stay on one stream.
-  EXPECT_EQ(lane_plan({false, false}, true), 1);
+  EXPECT_EQ(lane_plan({false, false}, 2), 1);
   // --comm-lanes 1: everything on one stream, implementations alternating serially.
-  EXPECT_EQ(lane_plan({true, false}, false), 1);
+  EXPECT_EQ(lane_plan({true, false}, 1), 1);
   // One implementation: two lanes only when its instances may run concurrently (copy_engine).
-  EXPECT_EQ(lane_plan({true}, true), 2);
-  EXPECT_EQ(lane_plan({false}, true), 1);
-  EXPECT_EQ(lane_plan({true}, false), 1);
+  EXPECT_EQ(lane_plan({true}, 2), 2);
+  EXPECT_EQ(lane_plan({true}, 3), 3);
+  EXPECT_EQ(lane_plan({false}, 2), 1);
+  EXPECT_EQ(lane_plan({true}, 1), 1);
 }
 
 TEST(MixedAlgorithm, EveryBucketGetsTheOpBothImplementationsRun) {

@@ -192,6 +192,25 @@ TEST(StepSchedule, TwoLanesAlternateBucketsAndJoinBeforeTheStepEnds) {
   }
 }
 
+// Three lanes: bucket b on lane b % 3, and the step waits for every lane.
+TEST(StepSchedule, ThreeLanesTakeBucketsInTurn) {
+  const ParameterLayout layout(6, 64, 2, 9000, 2);  // one layer per bucket
+  const StepSchedule schedule = build_step_schedule(layout, SyncScheme::overlap, StepVariant::full,
+                                                    true, WgradSplit::none, 3);
+  std::map<int, StreamRole> stream_of_bucket;
+  for (const StepOp& op : schedule.ops) {
+    if (op.kind == StepOpKind::collective) stream_of_bucket[op.bucket] = op.stream;
+  }
+  ASSERT_EQ(stream_of_bucket.size(), 6u);
+  for (int bucket = 0; bucket < 6; ++bucket) {
+    EXPECT_EQ(stream_of_bucket[bucket], lane_stream(bucket % 3)) << bucket;
+    EXPECT_EQ(lane_of(lane_stream(bucket % 3)), bucket % 3);
+  }
+  const Replay r = replay(schedule);
+  EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());  // joined back
+  EXPECT_EQ(lane_of(StreamRole::optimizer), -1);
+}
+
 // A mixed pair with two lanes: each lane carries exactly one implementation's collectives (both
 // phases), so an implementation's instances stay serialized on its own stream; with one lane
 // every collective shares the first.
@@ -200,7 +219,7 @@ TEST(StepSchedule, MixedPairGivesEachImplementationItsOwnLane) {
   const ParameterLayout layout(4, 64, 2, 3000, 2);
   ASSERT_GT(layout.buckets().size(), 4u);
   for (bool second_lane : {true, false}) {
-    const int lanes = lane_plan({true, false}, second_lane);
+    const int lanes = lane_plan({true, false}, second_lane ? 2 : 1);
     for (SyncScheme scheme : {SyncScheme::overlap, SyncScheme::sharded}) {
       for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
         const StepSchedule schedule =
