@@ -4,19 +4,13 @@
 #include <fmt/format.h>
 
 #include <exception>
+#include <stdexcept>
 
 #include "mixed_algorithm.hpp"
 #include "step_schedule.hpp"
 
 namespace collbench::dp {
 namespace {
-
-const AlgorithmEntry* find_algorithm(const std::string& name, OpKind op) {
-  for (const AlgorithmEntry& entry : algorithm_registry()) {
-    if (entry.name == name && entry.op == op) return &entry;
-  }
-  return nullptr;
-}
 
 char* at(void* base, std::uint64_t element, std::size_t element_bytes) {
   return static_cast<char*>(base) + element * element_bytes;
@@ -52,10 +46,10 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
       scheme_(scheme),
       type_(type),
       nranks_(nranks),
-      ranks_(lane_contexts.at(0)),
-      lanes_contexts_(lane_contexts),
+      lane_contexts_(lane_contexts),
       implementations_(implementations_of(algo)),
       replicas_(replicas) {
+  if (lane_contexts_.empty()) throw std::invalid_argument("GradientSync: no communication lane");
   require_implementations();
   for (std::size_t bucket = 0; bucket < layout.buckets().size(); ++bucket) {
     gradient_calls_.push_back(make_call(gradient_collective_name(scheme), bucket, ReduceOp::avg));
@@ -73,17 +67,15 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
       if (calls == &gradient_calls_) gradient_bytes_ += static_cast<std::uint64_t>(bytes);
     }
   }
-  // Per implementation, from its first bucket's object (every instance of one says the same).
   std::vector<bool> concurrent;
-  for (std::size_t first = 0; first < implementations_.size() && first < gradient_calls_.size();
-       ++first) {
-    concurrent.push_back(gradient_calls_[first].algorithm->instances_run_concurrently());
+  for (const Call* call : first_call_of_each_implementation()) {
+    concurrent.push_back(call->algorithm->instances_run_concurrently());
   }
-  lanes_ = lane_plan(concurrent, static_cast<int>(lanes_contexts_.size()));
+  lanes_ = lane_plan(concurrent, static_cast<int>(lane_contexts_.size()));
   std::vector<Call*> prepared;
   try {
     for (Call* call : all_calls()) {
-      call->algorithm->prepare(ranks_, call->buffers, call->shape);
+      call->algorithm->prepare(ranks(), call->buffers, call->shape);
       prepared.push_back(call);
     }
   } catch (...) {
@@ -168,37 +160,43 @@ GradientSync::Call GradientSync::make_call(const char* collective, std::size_t b
   call.shape.root = spec.rooted ? 0 : -1;
   call.shape.nranks = nranks;
   call.shape.in_place = true;
-  for (std::size_t local = 0; local < ranks_.size(); ++local) {
+  for (std::size_t local = 0; local < ranks().size(); ++local) {
     void* base = spec.kind == OpKind::broadcast || spec.kind == OpKind::all_gather
                      ? replicas_[local]->weights()
                      : replicas_[local]->gradients();
     char* whole = at(base, b.begin, element_bytes);
-    const InPlaceOffsets offsets = in_place_offsets(spec, call.shape.counts, ranks_[local].rank);
+    const InPlaceOffsets offsets = in_place_offsets(spec, call.shape.counts, ranks()[local].rank);
     call.buffers.push_back(
         {whole + offsets.send * element_bytes, whole + offsets.recv * element_bytes});
   }
-  call.algorithm = entry.make(ranks_);
+  call.algorithm = entry.make(ranks());
   return call;
 }
 
 void GradientSync::choose_gradient_op() {
   // An implementation that only sums will do: the update then divides by the rank count. Decided
-  // on each implementation's first bucket (bucket k for the k-th) and kept for all, so every
-  // gradient gets the same scale.
+  // on each implementation's first bucket and kept for all, so every gradient gets the same scale.
   std::vector<ReduceOpSupport> support;
-  for (std::size_t first = 0; first < implementations_.size() && first < gradient_calls_.size();
-       ++first) {
-    const Call& call = gradient_calls_[first];
-    CaseShape shape = call.shape;
+  for (const Call* call : first_call_of_each_implementation()) {
+    CaseShape shape = call->shape;
     shape.op = ReduceOp::avg;
-    const bool avg = call.algorithm->unsupported_reason(shape).empty();
+    const bool avg = call->algorithm->unsupported_reason(shape).empty();
     shape.op = ReduceOp::sum;
-    support.push_back({avg, call.algorithm->unsupported_reason(shape).empty()});
+    support.push_back({avg, call->algorithm->unsupported_reason(shape).empty()});
   }
   // Without a common op the buckets keep avg, and the support check says why they cannot run.
   const ReduceOp op = common_gradient_op(support).value_or(ReduceOp::avg);
   if (op == ReduceOp::sum) gradient_scale_ = 1.0f / static_cast<float>(nranks_);
   for (Call& call : gradient_calls_) call.shape.op = op;
+}
+
+std::vector<const GradientSync::Call*> GradientSync::first_call_of_each_implementation() const {
+  std::vector<const Call*> firsts;
+  for (std::size_t bucket = 0; bucket < implementations_.size() && bucket < gradient_calls_.size();
+       ++bucket) {
+    firsts.push_back(&gradient_calls_[bucket]);  // bucket k is the k-th implementation's first
+  }
+  return firsts;
 }
 
 void GradientSync::check_health() const {
@@ -215,7 +213,7 @@ void GradientSync::abort() noexcept {
 
 void GradientSync::launch(std::size_t bucket, int phase, int lane) {
   Call& call = phase == 0 ? gradient_calls_[bucket] : weight_calls_[bucket];
-  call.algorithm->launch(lanes_contexts_.at(static_cast<std::size_t>(lane)), call.buffers,
+  call.algorithm->launch(lane_contexts_.at(static_cast<std::size_t>(lane)), call.buffers,
                          call.shape, 1);
 }
 

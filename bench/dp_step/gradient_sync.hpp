@@ -89,14 +89,18 @@ class GradientSync {
   Call make_call(const char* collective, std::size_t bucket, ReduceOp op);
   // Sets the gradient calls' op (avg, or sum for every bucket) and gradient_scale_.
   void choose_gradient_op();
+  // The gradient call of each implementation's first bucket (bucket k for the k-th): what one
+  // instance says of its kind (supported ops, concurrency), every instance says.
+  std::vector<const Call*> first_call_of_each_implementation() const;
+  // The ranks on lane 0, where every NCCL collective runs.
+  const std::vector<RankContext>& ranks() const { return lane_contexts_.front(); }
   std::vector<Call*> all_calls();
 
   const ParameterLayout& layout_;
   SyncScheme scheme_;
   DataType type_;
   int nranks_;  // in the communicator, whichever processes drive them
-  std::vector<RankContext> ranks_;
-  std::vector<std::vector<RankContext>> lanes_contexts_;  // per lane; [0] is ranks_
+  std::vector<std::vector<RankContext>> lane_contexts_;  // per lane, at least lane 0
   int lanes_ = 1;
   std::vector<std::string> implementations_;  // one, or a mixed pair's two
   std::vector<const ModelReplica*> replicas_;

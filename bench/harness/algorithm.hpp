@@ -89,6 +89,8 @@ std::vector<std::string> algorithm_names(OpKind op);
 // The first entry called `name` (every entry of one name makes the same algorithm for its op),
 // or null when none is.
 const AlgorithmEntry* find_algorithm(std::string_view name);
+// The entry called `name` that implements `op`, or null when none does.
+const AlgorithmEntry* find_algorithm(std::string_view name, OpKind op);
 // AlgorithmEntry::config of the algorithm called `name` ("" for a name no entry has).
 std::string algorithm_config(std::string_view name);
 

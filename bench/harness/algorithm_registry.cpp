@@ -49,6 +49,13 @@ const AlgorithmEntry* find_algorithm(std::string_view name) {
   return nullptr;
 }
 
+const AlgorithmEntry* find_algorithm(std::string_view name, OpKind op) {
+  for (const AlgorithmEntry& entry : algorithm_registry()) {
+    if (entry.name == name && entry.op == op) return &entry;
+  }
+  return nullptr;
+}
+
 std::string algorithm_config(std::string_view name) {
   const AlgorithmEntry* entry = find_algorithm(name);
   return entry ? entry->config(name) : std::string();
