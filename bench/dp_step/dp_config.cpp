@@ -31,6 +31,11 @@ constexpr std::array<std::pair<WgradSplit, std::string_view>, 3> kWgradSplits = 
     {WgradSplit::all, "all"},
 }};
 
+constexpr std::array<std::pair<CommSchedule, std::string_view>, 2> kCommSchedules = {{
+    {CommSchedule::lanes, "lanes"},
+    {CommSchedule::pipelined, "pipelined"},
+}};
+
 template <typename Table>
 std::string known_names(const Table& table) {
   std::string names;
@@ -84,6 +89,14 @@ std::string_view name_of(WgradSplit split) {
 
 WgradSplit parse_wgrad_split(std::string_view name) {
   return value_in(kWgradSplits, name, "weight-gradient split");
+}
+
+std::string_view name_of(CommSchedule schedule) {
+  return name_in(kCommSchedules, schedule);
+}
+
+CommSchedule parse_comm_schedule(std::string_view name) {
+  return value_in(kCommSchedules, name, "communication schedule");
 }
 
 bool split_covers(WgradSplit split, int layer) {
@@ -146,6 +159,8 @@ std::string config_string(const StepConfig& config) {
     text += fmt::format(";wgrad_split={}", name_of(config.wgrad_split));
   if (config.comm_lanes != StepConfig{}.comm_lanes)
     text += fmt::format(";comm_lanes={}", config.comm_lanes);
+  if (config.comm_schedule != StepConfig{}.comm_schedule)
+    text += fmt::format(";comm_schedule={}", name_of(config.comm_schedule));
   if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
   if (m.momentum != defaults.momentum) text += fmt::format(";momentum={}", m.momentum);
   if (!config.algorithm_knobs.empty()) text += ";" + config.algorithm_knobs;
@@ -157,9 +172,13 @@ std::string benchmark_name(const StepConfig& config) {
   const std::string split = config.wgrad_split == StepConfig{}.wgrad_split
                                 ? ""
                                 : fmt::format("/wgrad_split:{}", name_of(config.wgrad_split));
-  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}/ranks:{}", name_of(config.scheme),
+  const std::string schedule =
+      config.comm_schedule == StepConfig{}.comm_schedule
+          ? ""
+          : fmt::format("/comm_schedule:{}", name_of(config.comm_schedule));
+  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}/ranks:{}", name_of(config.scheme),
                      uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo,
-                     split, config.ranks);
+                     split, schedule, config.ranks);
 }
 
 }  // namespace collbench::dp

@@ -39,6 +39,15 @@ WgradSplit parse_wgrad_split(std::string_view name);
 // Whether the policy names `layer` (whatever its buckets and the rank count).
 bool split_covers(WgradSplit split, int layer);
 
+// How copy_engine's bucket all-reduces are spread over communication streams: `lanes` (bucket b
+// whole on lane b % comm_lanes) or `pipelined` (each all-reduce in parts, LaunchPart: one stream
+// carries every bucket's copies in one order on every rank, bucket k's send before bucket k-1's
+// gather, while a second stream reduces and a third waits for the peers). Algorithms that cannot
+// launch in parts keep their lanes.
+enum class CommSchedule { lanes, pipelined };
+std::string_view name_of(CommSchedule schedule);
+CommSchedule parse_comm_schedule(std::string_view name);
+
 struct ModelConfig {
   int layers = 8;
   int width = 4096;
@@ -72,6 +81,7 @@ struct StepConfig {
   // Communication streams buckets alternate over when the algorithm's instances may run
   // concurrently (copy_engine): 2, or 1 to keep every collective on one stream.
   int comm_lanes = 2;
+  CommSchedule comm_schedule = CommSchedule::lanes;
   // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;
@@ -93,12 +103,13 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 // bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
 // state could be bfloat16 have neither, so they never pair with these), then, only when they
 // differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
-// wgrad_split, comm_lanes, lr, momentum. The rank count is not part of it: rows of one config at
-// several rank counts share it, which is what weak-scaling efficiency is computed over.
+// wgrad_split, comm_lanes, comm_schedule, lr, momentum. The rank count is not part of it: rows of
+// one config at several rank counts share it, which is what weak-scaling efficiency is computed
+// over.
 std::string config_string(const StepConfig& config);
 
 // Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
-// "/wgrad_split:last" (or all) before the ranks when the split is not the default.
+// "/wgrad_split:last" (or all) and "/comm_schedule:..." before the ranks when not the defaults.
 std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.

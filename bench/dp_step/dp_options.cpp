@@ -90,6 +90,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   std::string dtype_name = "bfloat16";
   std::string epilogue_name = "auto";
   std::vector<std::string> wgrad_split_names = {"none"};
+  std::vector<std::string> comm_schedule_names = {"lanes"};
 
   CLI::App app{"collbench_dpstep: data-parallel training-step benchmark (MLP, gradient all-reduce)",
                "collbench_dpstep"};
@@ -142,6 +143,12 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "communication streams buckets alternate over, for algorithms whose instances "
                  "run concurrently (copy_engine; up to 4) and mixed pairs (A+B; 2)")
       ->capture_default_str();
+  app.add_option("--comm-schedule", comm_schedule_names,
+                 "copy_engine's buckets: lanes (each all-reduce whole on its lane) or pipelined "
+                 "(in parts: one stream carries every bucket's copies in one order, another "
+                 "reduces); list")
+      ->delimiter(',')
+      ->capture_default_str();
   app.add_option("--timeout", o.timeout_s,
                  "seconds a measured pass may take before it is abandoned")
       ->capture_default_str();
@@ -166,6 +173,10 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   for (const std::string& name : wgrad_split_names)
     o.wgrad_splits.push_back(parse_wgrad_split(name));
   o.wgrad_splits = deduplicated(o.wgrad_splits);
+  o.comm_schedules.clear();
+  for (const std::string& name : comm_schedule_names)
+    o.comm_schedules.push_back(parse_comm_schedule(name));
+  o.comm_schedules = deduplicated(o.comm_schedules);
   o.bucket_mib = deduplicated(o.bucket_mib);
   o.algos = deduplicated(o.algos);
   validate_options(o);
@@ -194,19 +205,22 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
         // Read here, before anything runs: a bad knob in the environment stops the plan at once.
         const std::string knobs = implementation_knobs(algo);
         for (WgradSplit split : options.wgrad_splits) {
-          for (int ranks : counts) {
-            StepConfig config;
-            config.model = options.model;
-            config.scheme = scheme;
-            config.bucket_mib = bucket;
-            config.algo = algo;
-            config.ranks = ranks;
-            config.nccl_max_ctas = options.nccl_max_ctas;
-            config.gemm_sm_margin = options.gemm_sm_margin;
-            config.wgrad_split = split;
-            config.comm_lanes = options.comm_lanes;
-            config.algorithm_knobs = knobs;
-            plan.push_back(config);
+          for (CommSchedule schedule : options.comm_schedules) {
+            for (int ranks : counts) {
+              StepConfig config;
+              config.model = options.model;
+              config.scheme = scheme;
+              config.bucket_mib = bucket;
+              config.algo = algo;
+              config.ranks = ranks;
+              config.nccl_max_ctas = options.nccl_max_ctas;
+              config.gemm_sm_margin = options.gemm_sm_margin;
+              config.wgrad_split = split;
+              config.comm_lanes = options.comm_lanes;
+              config.comm_schedule = schedule;
+              config.algorithm_knobs = knobs;
+              plan.push_back(config);
+            }
           }
         }
       }

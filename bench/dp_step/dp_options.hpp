@@ -1,6 +1,7 @@
 // The collbench_dpstep command line (CLI11) and the sweep plan it expands to: one StepConfig per
-// (sync mode, bucket size, algorithm, rank count), rank counts ascending so the 1-GPU baseline of
-// every config is measured before the configs that are compared with it.
+// (sync mode, bucket size, algorithm, weight-gradient split, communication schedule, rank count),
+// rank counts ascending so the 1-GPU baseline of every config is measured before the configs that
+// are compared with it.
 #pragma once
 
 #include <stdexcept>
@@ -27,6 +28,7 @@ struct DpOptions {
   int gemm_sm_margin = 0;
   std::vector<WgradSplit> wgrad_splits = {WgradSplit::none};
   int comm_lanes = 2;
+  std::vector<CommSchedule> comm_schedules = {CommSchedule::lanes};
   double timeout_s = 120;
   std::string launcher = "auto";  // auto, single, mpi, env (launch_environment.hpp)
 };

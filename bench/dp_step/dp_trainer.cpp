@@ -117,12 +117,15 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   auto range = named_range(fmt::format("setup {}", config_string(config)), 0x808080);
   const StepEvents events{layout_.layers(), static_cast<int>(layout_.buckets().size())};
   std::vector<int> rank_numbers;
+  const bool pipelined = config.comm_schedule == CommSchedule::pipelined;
+  const int lanes_made =
+      pipelined ? std::max(config.comm_lanes, kPipelinedLanes) : config.comm_lanes;
   for (int local = 0; local < std::max(given, 1); ++local) {
     const int rank = given ? communicators[local].rank() : 0;
     const int gpu = given ? communicators[local].device() : device;
     auto resources = std::make_unique<RankResources>(
         RankResources{rank, gpu, Stream(gpu), high_priority_stream(gpu), {}, Stream(gpu), {}});
-    for (int lane = 1; lane < config.comm_lanes; ++lane)
+    for (int lane = 1; lane < lanes_made; ++lane)
       resources->more_comm.push_back(high_priority_stream(gpu));
     for (int e = 0; e < events.count(); ++e) resources->events.push_back(ordering_event(gpu));
     resources_.push_back(std::move(resources));
@@ -133,14 +136,15 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
     std::vector<const ModelReplica*> replicas;
     for (const auto& replica : replicas_) replicas.push_back(replica.get());
     std::vector<std::vector<RankContext>> lanes;
-    for (int lane = 0; lane < config.comm_lanes; ++lane) lanes.push_back(comm_contexts(lane));
+    for (int lane = 0; lane < lanes_made; ++lane) lanes.push_back(comm_contexts(lane));
     sync_ = std::make_unique<GradientSync>(layout_, config.scheme, config.algo, config.model.dtype,
-                                           n, lanes, replicas);
+                                           n, lanes, replicas, pipelined);
   }
   for (StepVariant variant :
        {StepVariant::full, StepVariant::compute_only, StepVariant::comm_only}) {
-    schedules_[variant_index(variant)] = build_step_schedule(
-        layout_, config.scheme, variant, n > 1, config.wgrad_split, sync_ ? sync_->lanes() : 1);
+    schedules_[variant_index(variant)] =
+        build_step_schedule(layout_, config.scheme, variant, n > 1, config.wgrad_split,
+                            sync_ ? sync_->lanes() : 1, sync_ && sync_->pipelined());
   }
 }
 
@@ -280,6 +284,9 @@ void DataParallelTrainer::enqueue(const StepSchedule& schedule) {
         break;
       case StepOpKind::collective:
         sync_->launch(static_cast<std::size_t>(op.bucket), op.phase, lane_of(op.stream));
+        break;
+      case StepOpKind::collective_part:
+        sync_->launch_part(static_cast<std::size_t>(op.bucket), op.part, lane_of(op.stream));
         break;
       default:
         for (int local = 0; local < local_ranks(); ++local) {

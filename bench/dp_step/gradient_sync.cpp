@@ -41,7 +41,7 @@ UpdateRange update_range(const ParameterLayout& layout, SyncScheme scheme, std::
 GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
                            const std::string& algo, DataType type, int nranks,
                            const std::vector<std::vector<RankContext>>& lane_contexts,
-                           const std::vector<const ModelReplica*>& replicas)
+                           const std::vector<const ModelReplica*>& replicas, bool pipelined)
     : layout_(layout),
       scheme_(scheme),
       type_(type),
@@ -89,6 +89,28 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
     }
     throw;
   }
+  choose_pipelined(pipelined);
+}
+
+void GradientSync::choose_pipelined(bool requested) {
+  if (!requested || implementations_.size() != 1 || !weight_calls_.empty()) return;
+  const CollectiveAlgorithm& first = *gradient_calls_.front().algorithm;
+  // Algorithms that never launch in parts keep their lanes; only copy_engine has parts.
+  if (!first.instances_run_concurrently()) return;
+  for (std::size_t bucket = 0; bucket < gradient_calls_.size(); ++bucket) {
+    if (!gradient_calls_[bucket].algorithm->launches_in_parts()) {
+      throw UnsupportedConfig(fmt::format(
+          "{}: bucket {} cannot be launched in parts for the pipelined schedule (several rounds: "
+          "raise COLLBENCH_CE_ROUND_BYTES above the bucket size)",
+          first.name(), bucket));
+    }
+  }
+  if (lane_contexts_.size() < static_cast<std::size_t>(kPipelinedLanes)) {
+    throw std::invalid_argument(
+        fmt::format("GradientSync: the pipelined schedule needs {} lanes", kPipelinedLanes));
+  }
+  pipelined_ = true;
+  lanes_ = kPipelinedLanes;
 }
 
 std::vector<GradientSync::Call*> GradientSync::all_calls() {
@@ -209,6 +231,11 @@ void GradientSync::abort() noexcept {
   for (auto* calls : {&gradient_calls_, &weight_calls_}) {
     for (Call& call : *calls) call.algorithm->request_abort();
   }
+}
+
+void GradientSync::launch_part(std::size_t bucket, LaunchPart part, int lane) {
+  Call& call = gradient_calls_.at(bucket);
+  call.algorithm->launch_part(lane_contexts_.at(static_cast<std::size_t>(lane)), part);
 }
 
 void GradientSync::launch(std::size_t bucket, int phase, int lane) {

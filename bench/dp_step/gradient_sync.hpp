@@ -44,19 +44,28 @@ class GradientSync {
   // run concurrently or a mixed pair (lanes()). `replicas` are index-aligned with them. Throws
   // UnsupportedConfig when the registry has no implementation of that name for a needed collective
   // or it refuses a bucket. Calls prepare() on every algorithm (outside timing and capture).
+  // `pipelined` asks for the all-reduces in parts (pipelined()); it needs kPipelinedLanes lanes.
   GradientSync(const ParameterLayout& layout, SyncScheme scheme, const std::string& algo,
                DataType type, int nranks,
                const std::vector<std::vector<RankContext>>& lane_contexts,
-               const std::vector<const ModelReplica*>& replicas);
+               const std::vector<const ModelReplica*>& replicas, bool pipelined = false);
   // Streams the buckets alternate over (lane_plan): every lane given when the algorithm's
   // instances run concurrently (copy_engine); 2 for a mixed pair with copy_engine, each
   // implementation on a lane of its own; else 1. NCCL needs one stream: one communicator's
   // operations must not overlap.
   int lanes() const { return lanes_; }
+  // Whether the buckets' all-reduces run in parts (launch_part, step_schedule.hpp's pipelined
+  // schedule): asked for, one implementation that launches every bucket in parts, an all-reduce
+  // scheme. Then lanes() is kPipelinedLanes. An algorithm that never launches in parts (nccl,
+  // ring) keeps its lanes; copy_engine with a bucket of several rounds is UnsupportedConfig.
+  bool pipelined() const { return pipelined_; }
 
   // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank,
   // on communication stream `lane` (< lanes()).
   void launch(std::size_t bucket, int phase, int lane);
+  // Enqueues part `part` of bucket `bucket`'s gradient all-reduce on every local rank, on lane
+  // `lane` (pipelined() only).
+  void launch_part(std::size_t bucket, LaunchPart part, int lane);
   // Once the last launch has completed: every algorithm gives back what prepare() took from
   // other processes (CUDA IPC mappings). Before the replicas' buffers are freed, every rank must
   // then pass a barrier, since another process may map them until it has released too. Calling
@@ -92,6 +101,8 @@ class GradientSync {
   // The gradient call of each implementation's first bucket (bucket k for the k-th): what one
   // instance says of its kind (supported ops, concurrency), every instance says.
   std::vector<const Call*> first_call_of_each_implementation() const;
+  // After prepare(): sets pipelined_ and lanes_ for a pipelined request (see pipelined()).
+  void choose_pipelined(bool requested);
   // The ranks on lane 0, where every NCCL collective runs.
   const std::vector<RankContext>& ranks() const { return lane_contexts_.front(); }
   std::vector<Call*> all_calls();
@@ -102,6 +113,7 @@ class GradientSync {
   int nranks_;  // in the communicator, whichever processes drive them
   std::vector<std::vector<RankContext>> lane_contexts_;  // per lane, at least lane 0
   int lanes_ = 1;
+  bool pipelined_ = false;
   std::vector<std::string> implementations_;  // one, or a mixed pair's two
   std::vector<const ModelReplica*> replicas_;
   std::vector<Call> gradient_calls_;  // one per bucket

@@ -63,10 +63,7 @@ class ScheduleBuilder {
     } else {
       wait(StreamRole::optimizer, ev.gradient_ready(bucket));
     }
-    wait(StreamRole::optimizer, ev.weights_free(layer));
-    push(fmt::format("optimizer bucket {}", bucket));
-    on(StepOpKind::update, StreamRole::optimizer, layer, bucket);
-    pop();
+    update_bucket(bucket);
     if (communicate && weight_collective_name(scheme_) != nullptr) {
       record(StreamRole::optimizer, ev.updated(bucket));
       wait(comm, ev.updated(bucket));
@@ -74,6 +71,46 @@ class ScheduleBuilder {
       on(StepOpKind::collective, comm, layer, bucket, 1);
       pop();
     }
+  }
+
+  // The bucket's update, after what the optimizer stream already waits for (its collective, or its
+  // gradients) and the last reader of its lowest layer's weights.
+  void update_bucket(int bucket) {
+    const int layer = layout_.buckets()[bucket].lowest_layer;
+    wait(StreamRole::optimizer, schedule_.events.weights_free(layer));
+    push(fmt::format("optimizer bucket {}", bucket));
+    on(StepOpKind::update, StreamRole::optimizer, layer, bucket);
+    pop();
+  }
+
+  // Pipelined (kPipelinedLanes): which lane carries which parts.
+  static constexpr StreamRole kTransfers = StreamRole::comm;
+  static constexpr StreamRole kReductions = StreamRole::comm2;
+  static constexpr StreamRole kCompletions = StreamRole::comm3;
+
+  // Bucket k's send and reduce; in the training step (`after_gradients`), once its gradients
+  // exist.
+  void send_and_reduce(int bucket, bool after_gradients) {
+    const StepEvents& ev = schedule_.events;
+    if (after_gradients) wait(kTransfers, ev.gradient_ready(bucket));
+    part(LaunchPart::send, kTransfers, bucket);
+    if (after_gradients) wait(kReductions, ev.gradient_ready(bucket));
+    part(LaunchPart::reduce, kReductions, bucket);
+    record(kReductions, ev.reduced(bucket));
+  }
+  // Bucket k's gather and finish, after its reduce; the all-reduce is done once finish is.
+  void gather_and_finish(int bucket) {
+    const StepEvents& ev = schedule_.events;
+    wait(kTransfers, ev.reduced(bucket));
+    part(LaunchPart::gather, kTransfers, bucket);
+    wait(kCompletions, ev.reduced(bucket));
+    part(LaunchPart::finish, kCompletions, bucket);
+    record(kCompletions, ev.collective_done(bucket));
+  }
+  void finish_and_update(int bucket) {
+    gather_and_finish(bucket);
+    wait(StreamRole::optimizer, schedule_.events.collective_done(bucket));
+    update_bucket(bucket);
   }
 
   StepSchedule take() { return std::move(schedule_); }
@@ -88,6 +125,20 @@ class ScheduleBuilder {
     return label;
   }
   void add(StepOp op) { schedule_.ops.push_back(std::move(op)); }
+  void part(LaunchPart which, StreamRole stream, int bucket) {
+    push(fmt::format("{} bucket {} {}", label_of(gradient_collective_name(scheme_)), bucket,
+                     name_of(which)));
+    StepOp op{StepOpKind::collective_part,
+              stream,
+              layout_.buckets()[bucket].lowest_layer,
+              bucket,
+              -1,
+              0,
+              {}};
+    op.part = which;
+    add(std::move(op));
+    pop();
+  }
 
   const ParameterLayout& layout_;
   SyncScheme scheme_;
@@ -96,10 +147,16 @@ class ScheduleBuilder {
 };
 
 void add_comm_only(ScheduleBuilder& b, const ParameterLayout& layout, SyncScheme scheme,
-                   const StepEvents& ev) {
+                   const StepEvents& ev, bool pipelined) {
   b.record(StreamRole::compute, ev.fork());
   b.fork_lanes(ev.fork());
-  for (std::size_t k = 0; k < layout.buckets().size(); ++k) {
+  const int buckets = static_cast<int>(layout.buckets().size());
+  for (int k = 0; pipelined && k < buckets; ++k) {
+    b.send_and_reduce(k, false);
+    if (k > 0) b.gather_and_finish(k - 1);
+  }
+  if (pipelined && buckets > 0) b.gather_and_finish(buckets - 1);
+  for (std::size_t k = 0; !pipelined && k < layout.buckets().size(); ++k) {
     const int bucket = static_cast<int>(k);
     const int layer = layout.buckets()[k].lowest_layer;
     b.on(StepOpKind::collective, b.comm_stream_of(bucket), layer, bucket, 0);
@@ -148,13 +205,17 @@ int lane_of(StreamRole role) {
 
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
-                                 int comm_lanes) {
-  const int lanes = communicate ? std::max(1, std::min(comm_lanes, kMaxCommLanes)) : 1;
+                                 int comm_lanes, bool pipelined) {
+  // Parts exist for the all-reduce schemes only.
+  pipelined = pipelined && communicate && weight_collective_name(scheme) == nullptr;
+  const int lanes = !communicate ? 1
+                    : pipelined  ? kPipelinedLanes
+                                 : std::max(1, std::min(comm_lanes, kMaxCommLanes));
   ScheduleBuilder b(layout, scheme, lanes);
   const StepEvents ev{layout.layers(), static_cast<int>(layout.buckets().size())};
   b.push(variant == StepVariant::comm_only ? "communication only" : "step");
   if (variant == StepVariant::comm_only) {
-    if (communicate) add_comm_only(b, layout, scheme, ev);
+    if (communicate) add_comm_only(b, layout, scheme, ev, pipelined);
     b.pop();
     return b.take();
   }
@@ -191,10 +252,20 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
     b.record(StreamRole::compute, ev.weights_free(layer));
     b.pop();
     while (next_bucket < buckets.size() && buckets[next_bucket].lowest_layer == layer) {
-      b.sync_bucket(static_cast<int>(next_bucket), with_collectives);
+      const int bucket = static_cast<int>(next_bucket);
+      if (with_collectives && pipelined) {
+        // Bucket k's send goes on the copy stream before bucket k-1's gather: the copy engine
+        // sends while k-1 is reduced, in the same order on every rank.
+        b.send_and_reduce(bucket, true);
+        if (bucket > 0) b.finish_and_update(bucket - 1);
+      } else {
+        b.sync_bucket(bucket, with_collectives);
+      }
       ++next_bucket;
     }
   }
+  if (with_collectives && pipelined && !buckets.empty())
+    b.finish_and_update(static_cast<int>(buckets.size()) - 1);
   if (with_collectives) b.join_lanes();
   b.record(StreamRole::optimizer, ev.optimizer_done());
   b.wait(StreamRole::compute, ev.optimizer_done());

@@ -6,9 +6,14 @@
 // same order on every rank, one NCCL stream as NCCL requires; with several lanes, for algorithms
 // whose instances run concurrently, bucket b goes to communication stream b % lanes so that a
 // bucket's transfers overlap the other buckets' reductions and flag waits, and for a mixed pair
-// each implementation gets a stream of its own: alternate_of), optimizer
+// each implementation gets a stream of its own: alternate_of; pipelined, the parts of every
+// bucket's all-reduce (LaunchPart) on three lanes: the copies of all buckets on lane 0, bucket k's
+// send before bucket k-1's gather, the reductions on lane 1, the waits for the peers' gathers on
+// lane 2), optimizer
 // (per-bucket updates, so an update overlaps the next bucket's all-reduce). Rules the schedule
 // keeps:
+//   - pipelined: a bucket's send and reduce wait for its gradients, its gather and finish for its
+//     reduce, and its update for its finish;
 //   - a bucket's first collective waits for the weight gradient of its lowest layer (for a layer
 //     whose GEMM is cut, for the piece holding the bucket's rows);
 //   - its update waits for that collective and for the lowest layer's input-gradient GEMM (the
@@ -21,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithm.hpp"
 #include "dp_config.hpp"
 #include "parameter_layout.hpp"
 
@@ -49,6 +55,7 @@ enum class StepOpKind {
   record,           // record event on stream
   wait,             // stream waits for event
   collective,       // bucket's gradient collective (phase 0) or weight collective (phase 1)
+  collective_part,  // one part of a bucket's gradient all-reduce (pipelined)
   update,           // optimizer on the rank's part of a bucket
 };
 
@@ -61,6 +68,7 @@ struct StepOp {
   int phase = 0;
   std::string label;  // NVTX ranges only
   int piece = -1;     // weight_gradient: index into ParameterLayout::weight_pieces, -1 whole
+  LaunchPart part = LaunchPart::send;  // collective_part only
 };
 
 // Event numbering, the same on every rank.
@@ -71,7 +79,8 @@ struct StepEvents {
   int weights_free(int layer) const { return buckets + layer; }
   int collective_done(int bucket) const { return layers + buckets + bucket; }
   int updated(int bucket) const { return layers + 2 * buckets + bucket; }
-  int fork() const { return layers + 3 * buckets; }
+  int reduced(int bucket) const { return layers + 3 * buckets + bucket; }  // pipelined
+  int fork() const { return layers + 4 * buckets; }
   int comm_done(int lane) const { return fork() + 1 + lane; }
   int optimizer_done() const { return fork() + 1 + kMaxCommLanes; }
   int count() const { return optimizer_done() + 1; }
@@ -89,9 +98,11 @@ const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast,
 // `communicate` false for one rank: then no collective appears even in the full step, and no
 // weight-gradient GEMM is cut. With it, the layers `split` covers that span several buckets run
 // their weight gradient in pieces (in every variant, so compute-only is the same computation).
-// `comm_lanes` (1 to kMaxCommLanes): communication streams the buckets alternate over.
+// `comm_lanes` (1 to kMaxCommLanes): communication streams the buckets alternate over; ignored
+// when `pipelined` (all-reduce schemes only), which takes three.
+constexpr int kPipelinedLanes = 3;
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
-                                 int comm_lanes = 1);
+                                 int comm_lanes = 1, bool pipelined = false);
 
 }  // namespace collbench::dp

@@ -41,6 +41,16 @@ struct CaseShape {
   bool in_place;
 };
 
+// The parts of one launch, for a caller that puts them on streams of its own (the training
+// step's pipelined schedule: one stream carries every bucket's transfers in the same order on
+// every rank, another the reductions). On each rank, send and reduce may be enqueued at once
+// (reduce waits for the peers' sends itself); gather must follow this rank's reduce, and finish
+// must follow it too; the next launch of the same instance must follow this rank's gather and
+// finish. The operation is complete on a rank once its finish is.
+enum class LaunchPart { send, reduce, gather, finish };
+constexpr int kLaunchParts = 4;
+std::string_view name_of(LaunchPart part);
+
 class CollectiveAlgorithm {
  public:
   virtual ~CollectiveAlgorithm() = default;
@@ -70,6 +80,11 @@ class CollectiveAlgorithm {
   // training step then alternates buckets over two streams): true when an instance waits only on
   // its own flags and holds no SM while it waits, so neither instance can starve the other.
   virtual bool instances_run_concurrently() const { return false; }
+  // Whether the prepared case can be launched in parts (launch_part); launch() always works.
+  virtual bool launches_in_parts() const { return false; }
+  // Enqueues one part of one operation (aggregate 1) of the prepared case on every rank's stream
+  // (rules at LaunchPart). Only when launches_in_parts().
+  virtual void launch_part(const std::vector<RankContext>& ranks, LaunchPart part);
 };
 
 // Implementations of one operation, by name ("nccl", "ring" ...). Made once per set of ranks

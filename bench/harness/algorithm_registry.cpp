@@ -1,6 +1,9 @@
 // Which algorithms implement which operation: NCCL for every collective, plus the hand-built
 // all-reduce algorithms. Adding an implementation is adding one line here.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 #include "algorithm.hpp"
 #include "handbuilt_algorithms.hpp"
@@ -54,6 +57,25 @@ const AlgorithmEntry* find_algorithm(std::string_view name, OpKind op) {
     if (entry.name == name && entry.op == op) return &entry;
   }
   return nullptr;
+}
+
+std::string_view name_of(LaunchPart part) {
+  switch (part) {
+    case LaunchPart::send:
+      return "send";
+    case LaunchPart::reduce:
+      return "reduce";
+    case LaunchPart::gather:
+      return "gather";
+    case LaunchPart::finish:
+      return "finish";
+  }
+  return "?";
+}
+
+void CollectiveAlgorithm::launch_part(const std::vector<RankContext>&, LaunchPart part) {
+  throw std::logic_error(
+      fmt::format("{}: launched in parts ({}), which it does not support", name(), name_of(part)));
 }
 
 std::string algorithm_config(std::string_view name) {

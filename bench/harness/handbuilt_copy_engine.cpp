@@ -11,7 +11,9 @@
 // and the whole exchange is stream-ordered and capturable. Each flag goes back to zero right
 // after its wait (copied from a zeroed reset word, so nothing depends on a host-side count and
 // graph replays find the flags as the first launch did). Large buffers run as rounds, one after
-// another on the caller's stream, so the staging stays one round's size. Protocol and ordering:
+// another on the caller's stream, so the staging stays one round's size. A one-round case can also
+// be launched as its four steps (send, reduce, gather, finish: LaunchPart) on streams the caller
+// orders, which the training step's pipelined schedule does. Protocol and ordering:
 // kernels/README.md, "copy_engine".
 #include <fmt/format.h>
 
@@ -142,6 +144,38 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
+  // One round only: a later round's send must follow this round's finish on every rank, which
+  // parts on separate streams would not keep.
+  bool launches_in_parts() const override { return rounds_ <= 1; }
+  void launch_part(const std::vector<RankContext>& ranks, LaunchPart part) override {
+    if (!launches_in_parts()) {
+      throw std::logic_error(
+          fmt::format("copy_engine: launched in parts with {} rounds (parts need one round: raise "
+                      "COLLBENCH_CE_ROUND_BYTES)",
+                      rounds_));
+    }
+    if (shape_.counts.param == 0) return;
+    for (const RankContext& rank : ranks) {
+      ScopedDevice on(rank.device, rank.rank);
+      const RankPlan& plan = plans_.at(peers_.local_index(rank.rank));
+      const RoundView v = view_of(rank, plan, 0);
+      switch (part) {
+        case LaunchPart::send:
+          enqueue_send(plan, v);
+          break;
+        case LaunchPart::reduce:
+          enqueue_reduce(plan, v);
+          break;
+        case LaunchPart::gather:
+          enqueue_gather(plan, v);
+          break;
+        case LaunchPart::finish:
+          enqueue_finish(v);
+          break;
+      }
+    }
+  }
+
   void release() override { peers_.release(); }
 
   void request_abort() noexcept override {
@@ -209,73 +243,109 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     peers_.synchronize(ranks);
   }
 
-  void enqueue_round(const RankContext& rank, const RankPlan& plan, int round) {
-    const cudaStream_t stream = rank.stream;
-    const CaseShape& shape = shape_;
-    const int n = shape.nranks;
-    const int r = rank.rank;
-    const std::uint64_t offset = static_cast<std::uint64_t>(round) * round_elements_;
-    const kernels::RingGeometry g{std::min(round_elements_, shape.counts.param - offset), n, 1, 1,
-                                  static_cast<int>(16 / size_of(shape.type))};
-    const std::size_t element = size_of(shape.type);
-    const kernels::ElementRange own = kernels::ring_chunk(g, r);
-    const std::size_t own_bytes = (own.end - own.begin) * element;
-    CopyEngineFlags* mine = flags_of(plan, r);
-    RoundFlags* raised = &mine->raised;  // addresses only: the memory is the GPU's
+  // What every part of one round on one rank works from.
+  struct RoundView {
+    cudaStream_t stream;
+    int r;
+    std::uint64_t offset;  // first element of the round
+    kernels::RingGeometry geometry;
+    kernels::ElementRange own;  // chunk r: reduced here, then gathered to every peer
+    std::size_t own_bytes;
+    CopyEngineFlags* mine;
+    // Per peer (r + step) % n for step 1 .. n - 1: our slot of its flags, its slot of ours.
     std::vector<std::uint32_t*> peer_arrived, peer_gathered, my_arrived, my_gathered;
-    for (int step = 1; step < n; ++step) {
-      const int peer = (r + step) % n;  // every rank sends to a different rank at each step
-      peer_arrived.push_back(&flags_of(plan, peer)->raised.arrived[r]);
-      peer_gathered.push_back(&flags_of(plan, peer)->raised.gathered[r]);
-      my_arrived.push_back(&raised->arrived[peer]);
-      my_gathered.push_back(&raised->gathered[peer]);
-    }
+  };
 
-    // 1. Scatter: chunk `peer` of our input into slot r of that rank's staging.
+  RoundView view_of(const RankContext& rank, const RankPlan& plan, int round) const {
+    const int n = shape_.nranks;
+    RoundView v;
+    v.stream = rank.stream;
+    v.r = rank.rank;
+    v.offset = static_cast<std::uint64_t>(round) * round_elements_;
+    v.geometry = {std::min(round_elements_, shape_.counts.param - v.offset), n, 1, 1,
+                  static_cast<int>(16 / size_of(shape_.type))};
+    v.own = kernels::ring_chunk(v.geometry, v.r);
+    v.own_bytes = (v.own.end - v.own.begin) * size_of(shape_.type);
+    v.mine = flags_of(plan, v.r);
+    RoundFlags* raised = &v.mine->raised;  // addresses only: the memory is the GPU's
     for (int step = 1; step < n; ++step) {
-      const int peer = (r + step) % n;
-      const kernels::ElementRange chunk = kernels::ring_chunk(g, peer);
-      const std::size_t bytes = (chunk.end - chunk.begin) * element;
+      const int peer = (v.r + step) % n;  // every rank sends to a different rank at each step
+      v.peer_arrived.push_back(&flags_of(plan, peer)->raised.arrived[v.r]);
+      v.peer_gathered.push_back(&flags_of(plan, peer)->raised.gathered[v.r]);
+      v.my_arrived.push_back(&raised->arrived[peer]);
+      v.my_gathered.push_back(&raised->gathered[peer]);
+    }
+    return v;
+  }
+
+  void enqueue_round(const RankContext& rank, const RankPlan& plan, int round) {
+    const RoundView v = view_of(rank, plan, round);
+    enqueue_send(plan, v);
+    enqueue_reduce(plan, v);
+    enqueue_gather(plan, v);
+    enqueue_finish(v);
+  }
+
+  // 1. Scatter: chunk `peer` of our input into slot r of that rank's staging; then tell it.
+  void enqueue_send(const RankPlan& plan, const RoundView& v) const {
+    const int n = shape_.nranks;
+    for (int step = 1; step < n; ++step) {
+      const int peer = (v.r + step) % n;
+      const kernels::ElementRange chunk = kernels::ring_chunk(v.geometry, peer);
+      const std::size_t bytes = (chunk.end - chunk.begin) * size_of(shape_.type);
       if (bytes == 0) continue;
-      CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + r * slot_bytes_,
-                                    element_at(plan.send, offset + chunk.begin, shape.type), bytes,
-                                    cudaMemcpyDefault, stream));
+      CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + v.r * slot_bytes_,
+                                    element_at(plan.send, v.offset + chunk.begin, shape_.type),
+                                    bytes, cudaMemcpyDefault, v.stream));
     }
-    enqueue_flag_writes(stream, peer_arrived, 1, r);
-    enqueue_flag_waits(stream, my_arrived, 1, r);
-    // Before our gathered flags go out: no rank starts its next round (and raises arrived
-    // again) before it has seen them.
-    CB_CUDA_CHECK(cudaMemcpyAsync(raised->arrived, mine->reset.arrived, sizeof(RoundFlags::arrived),
-                                  cudaMemcpyDeviceToDevice, stream));
+    enqueue_flag_writes(v.stream, v.peer_arrived, 1, v.r);
+  }
 
-    // 2. Reduce chunk r from every rank's piece, in rank order.
+  // 2. Once every peer's piece of chunk r is here: reduce them, in rank order, into our output.
+  void enqueue_reduce(const RankPlan& plan, const RoundView& v) const {
+    const int n = shape_.nranks;
+    enqueue_flag_waits(v.stream, v.my_arrived, 1, v.r);
+    // Before our gathered flags go out (gather follows reduce): no rank starts its next round
+    // (and raises arrived again) before it has seen them.
+    CB_CUDA_CHECK(cudaMemcpyAsync(v.mine->raised.arrived, v.mine->reset.arrived,
+                                  sizeof(RoundFlags::arrived), cudaMemcpyDeviceToDevice, v.stream));
     kernels::ReduceSourcesArgs reduce{};
     for (int source = 0; source < n; ++source) {
-      reduce.sources[source] = source == r ? element_at(plan.send, offset + own.begin, shape.type)
-                                           : staging_of(plan, r) + source * slot_bytes_;
+      reduce.sources[source] = source == v.r
+                                   ? element_at(plan.send, v.offset + v.own.begin, shape_.type)
+                                   : staging_of(plan, v.r) + source * slot_bytes_;
     }
-    reduce.out = element_at(plan.recv, offset + own.begin, shape.type);
-    reduce.count = own.end - own.begin;
+    reduce.out = element_at(plan.recv, v.offset + v.own.begin, shape_.type);
+    reduce.count = v.own.end - v.own.begin;
     reduce.nranks = n;
-    reduce.type = element_type_of(shape.type);
-    reduce.reduction = reduction_of(shape.op);
-    kernels::launch_reduce_sources(reduce, stream);
+    reduce.type = element_type_of(shape_.type);
+    reduce.reduction = reduction_of(shape_.op);
+    kernels::launch_reduce_sources(reduce, v.stream);
     CB_CHECK_LAUNCH();
+  }
 
-    // 3. All-gather: our reduced chunk into every other rank's output.
-    if (own_bytes != 0) {
+  // 3. All-gather: our reduced chunk into every other rank's output; then tell them.
+  void enqueue_gather(const RankPlan& plan, const RoundView& v) const {
+    const int n = shape_.nranks;
+    if (v.own_bytes != 0) {
+      const void* reduced = element_at(plan.recv, v.offset + v.own.begin, shape_.type);
       for (int step = 1; step < n; ++step) {
-        const int peer = (r + step) % n;
+        const int peer = (v.r + step) % n;
         CB_CUDA_CHECK(
-            cudaMemcpyAsync(element_at(recv_of(plan, peer), offset + own.begin, shape.type),
-                            reduce.out, own_bytes, cudaMemcpyDefault, stream));
+            cudaMemcpyAsync(element_at(recv_of(plan, peer), v.offset + v.own.begin, shape_.type),
+                            reduced, v.own_bytes, cudaMemcpyDefault, v.stream));
       }
     }
-    enqueue_flag_writes(stream, peer_gathered, 1, r);
-    enqueue_flag_waits(stream, my_gathered, 1, r);
+    enqueue_flag_writes(v.stream, v.peer_gathered, 1, v.r);
+  }
+
+  // 4. Wait until every peer's reduced chunk is in our output.
+  void enqueue_finish(const RoundView& v) const {
+    enqueue_flag_waits(v.stream, v.my_gathered, 1, v.r);
     // Before our next round raises arrived: no rank gathers into us again before that.
-    CB_CUDA_CHECK(cudaMemcpyAsync(raised->gathered, mine->reset.gathered,
-                                  sizeof(RoundFlags::gathered), cudaMemcpyDeviceToDevice, stream));
+    CB_CUDA_CHECK(cudaMemcpyAsync(v.mine->raised.gathered, v.mine->reset.gathered,
+                                  sizeof(RoundFlags::gathered), cudaMemcpyDeviceToDevice,
+                                  v.stream));
   }
 
   PeerGroup peers_;

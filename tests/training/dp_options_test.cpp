@@ -114,6 +114,7 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--wgrad-split", "last,half"}, "weight-gradient split 'half'");
   expect_usage_error({"--comm-lanes", "5"}, "--comm-lanes 5");
   expect_usage_error({"--comm-lanes", "0"}, "--comm-lanes 0");
+  expect_usage_error({"--comm-schedule", "lanes,eager"}, "communication schedule 'eager'");
   expect_usage_error({"--layers", "many"}, "many");
   expect_usage_error({"--bogus"}, "--bogus");
 }
@@ -170,6 +171,21 @@ TEST(DpOptions, PlanSweepsBucketsOnlyForBucketedModesAndRanksAscending) {
   EXPECT_EQ(bucket_cap_bytes(plan[0]), 0u);
   EXPECT_EQ(plan[6].scheme, SyncScheme::overlap);
   EXPECT_EQ(bucket_cap_bytes(plan[6]), 4u << 20);
+}
+
+TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
+  const std::vector<StepConfig> plan =
+      expand_plan(parse({"--sync", "overlap", "--algo", "ring", "--comm-schedule",
+                         "pipelined,lanes,pipelined", "-g", "1,4"}),
+                  4);
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_EQ(plan[0].comm_schedule, CommSchedule::pipelined);
+  EXPECT_EQ(plan[0].ranks, 1);
+  EXPECT_EQ(plan[1].comm_schedule, CommSchedule::pipelined);
+  EXPECT_EQ(plan[1].ranks, 4);
+  EXPECT_EQ(plan[2].comm_schedule, CommSchedule::lanes);
+  EXPECT_EQ(plan[2].ranks, 1);
+  EXPECT_EQ(parse({}).comm_schedules, (std::vector<CommSchedule>{CommSchedule::lanes}));
 }
 
 TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
@@ -272,6 +288,14 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   EXPECT_EQ(config_string(config),
             "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
             "optimizer=bf16;comm_lanes=1");
+  config.comm_lanes = 2;
+  config.comm_schedule = CommSchedule::pipelined;
+  EXPECT_EQ(config_string(config),
+            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
+            "optimizer=bf16;comm_schedule=pipelined");
+  EXPECT_EQ(benchmark_name(config),
+            "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:pipelined/ranks:4");
+  EXPECT_EQ(parse_comm_schedule("lanes"), CommSchedule::lanes);
 }
 
 TEST(DpOptions, BenchmarkFilterSelectsLikeGoogleBenchmark) {

@@ -40,6 +40,8 @@ std::string what(const StepOp& op) {
       return "coll " + std::to_string(op.bucket) + "/" + std::to_string(op.phase);
     case StepOpKind::update:
       return "update " + std::to_string(op.bucket);
+    case StepOpKind::collective_part:
+      return "part " + std::to_string(op.bucket) + "/" + std::string(name_of(op.part));
     default:
       return "";
   }
@@ -209,6 +211,83 @@ TEST(StepSchedule, ThreeLanesTakeBucketsInTurn) {
   const Replay r = replay(schedule);
   EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());  // joined back
   EXPECT_EQ(lane_of(StreamRole::optimizer), -1);
+}
+
+// Pipelined: every bucket's four parts once each, on their lanes; send and reduce after the
+// bucket's gradients, gather and finish after its reduce, the update after its finish and the
+// last reader of its weights; the copy lane sends bucket k before it gathers bucket k-1.
+TEST(StepSchedule, PipelinedPartsKeepTheirOrder) {
+  for (double cap : {9000.0, 0.0}) {  // one layer per bucket (overlap); one bucket (sync)
+    const SyncScheme scheme = cap > 0 ? SyncScheme::overlap : SyncScheme::sync;
+    const ParameterLayout layout(4, 64, 2, static_cast<std::uint64_t>(cap), 2);
+    const int buckets = static_cast<int>(layout.buckets().size());
+    ASSERT_EQ(buckets, cap > 0 ? 4 : 1);
+    const StepSchedule schedule =
+        build_step_schedule(layout, scheme, StepVariant::full, true, WgradSplit::none, 2, true);
+    EXPECT_EQ(count_kind(schedule, StepOpKind::collective), 0);
+    EXPECT_EQ(count_kind(schedule, StepOpKind::collective_part), 4 * buckets);
+    const Replay r = replay(schedule);
+    std::vector<std::string> copy_lane;
+    for (const auto& [op, before] : r.ops) {
+      const std::string bucket = std::to_string(op.bucket);
+      if (op.kind == StepOpKind::collective_part) {
+        const StreamRole expected[] = {StreamRole::comm, StreamRole::comm2, StreamRole::comm,
+                                       StreamRole::comm3};
+        EXPECT_EQ(op.stream, expected[static_cast<int>(op.part)]) << what(op);
+        if (op.stream == StreamRole::comm) copy_lane.push_back(what(op));
+        if (op.part == LaunchPart::send || op.part == LaunchPart::reduce) {
+          for (const std::string& gradient : gradients_of(layout, schedule, op.bucket))
+            EXPECT_TRUE(before.count(gradient)) << what(op) << " before " << gradient;
+        } else {
+          EXPECT_TRUE(before.count("part " + bucket + "/reduce")) << what(op);
+        }
+      }
+      if (op.kind == StepOpKind::update) {
+        EXPECT_TRUE(before.count("part " + bucket + "/finish")) << what(op);
+        const int layer = layout.buckets()[op.bucket].lowest_layer;
+        if (layer > 0) {
+          EXPECT_TRUE(before.count("dgrad " + std::to_string(layer))) << what(op);
+        }
+      }
+    }
+    std::vector<std::string> expected_copy_lane = {"part 0/send"};
+    for (int k = 1; k < buckets; ++k) {
+      expected_copy_lane.push_back("part " + std::to_string(k) + "/send");
+      expected_copy_lane.push_back("part " + std::to_string(k - 1) + "/gather");
+    }
+    expected_copy_lane.push_back("part " + std::to_string(buckets - 1) + "/gather");
+    EXPECT_EQ(copy_lane, expected_copy_lane);
+    EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());  // joined back
+  }
+}
+
+// Pipelined communication-only pass: the same parts in the same copy-lane order; ps and sharded
+// (no all-reduce) and one rank ignore the request.
+TEST(StepSchedule, PipelinedAppliesToAllReduceSchemesWithPeers) {
+  const ParameterLayout layout(4, 64, 2, 9000, 2);
+  const StepSchedule comm_only = build_step_schedule(
+      layout, SyncScheme::overlap, StepVariant::comm_only, true, WgradSplit::none, 1, true);
+  EXPECT_EQ(count_kind(comm_only, StepOpKind::collective_part), 16);
+  EXPECT_EQ(count_kind(comm_only, StepOpKind::collective), 0);
+  std::vector<std::string> copy_lane;
+  for (const StepOp& op : comm_only.ops) {
+    if (op.kind == StepOpKind::collective_part && op.stream == StreamRole::comm)
+      copy_lane.push_back(what(op));
+  }
+  EXPECT_EQ(copy_lane, (std::vector<std::string>{"part 0/send", "part 1/send", "part 0/gather",
+                                                 "part 2/send", "part 1/gather", "part 3/send",
+                                                 "part 2/gather", "part 3/gather"}));
+  const Replay r = replay(comm_only);
+  EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());
+  for (SyncScheme scheme : {SyncScheme::ps, SyncScheme::sharded}) {
+    const StepSchedule s =
+        build_step_schedule(layout, scheme, StepVariant::full, true, WgradSplit::none, 1, true);
+    EXPECT_EQ(count_kind(s, StepOpKind::collective_part), 0) << name_of(scheme);
+    EXPECT_GT(count_kind(s, StepOpKind::collective), 0) << name_of(scheme);
+  }
+  const StepSchedule one_rank = build_step_schedule(layout, SyncScheme::overlap, StepVariant::full,
+                                                    false, WgradSplit::none, 1, true);
+  EXPECT_EQ(count_kind(one_rank, StepOpKind::collective_part), 0);
 }
 
 // A mixed pair with two lanes: each lane carries exactly one implementation's collectives (both
