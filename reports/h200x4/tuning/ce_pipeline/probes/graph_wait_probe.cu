@@ -1,30 +1,13 @@
 // Does a CUDA graph's stream-memory-operation wait that has to block go on without a free SM?
 // Graph: [wait flag >= 1] -> [4-byte D2D memcpy]. Raiser (plain stream): 256 MiB D2D copy, then
 // write the flag. A low-priority hog kernel fills every SM for 600 us (or runs not at all).
-#include <cuda.h>
-#include <cuda_runtime.h>
+#include "probe_common.cuh"
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s line %d\n", #x, cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
-__device__ unsigned long long now_ns() { unsigned long long t; asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t)); return t; }
-__global__ void hog(unsigned long long ns) {
-  extern __shared__ char smem[];
-  unsigned long long t0 = now_ns();
-  while (now_ns() - t0 < ns) { smem[threadIdx.x] = 1; }
-}
-typedef CUresult (*BatchFn)(CUstream, unsigned, CUstreamBatchMemOpParams*, unsigned);
-BatchFn batch;
-void memop(cudaStream_t s, unsigned* addr, unsigned v, bool wait) {
-  CUstreamBatchMemOpParams op = {};
-  if (wait) { op.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32; op.waitValue.address = (CUdeviceptr)addr; op.waitValue.value = v; op.waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ; }
-  else { op.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32; op.writeValue.address = (CUdeviceptr)addr; op.writeValue.value = v; op.writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT; }
-  CUresult r = batch(s, 1, &op, 0); if (r) { printf("memop %d\n", r); exit(1); }
-}
 int main() {
-  cudaDriverEntryPointQueryResult q;
-  CK(cudaGetDriverEntryPointByVersion("cuStreamBatchMemOp", (void**)&batch, 12000, cudaEnableDefault, &q));
+  load_batch();
   CK(cudaSetDevice(0));
   int lo, hi; CK(cudaDeviceGetStreamPriorityRange(&lo, &hi));
   int sms, smem; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -51,7 +34,7 @@ int main() {
       CK(cudaStreamBeginCapture(waiter, cudaStreamCaptureModeThreadLocal));
       if (shape == 1) {
         CK(cudaEventRecord(fork, waiter)); CK(cudaStreamWaitEvent(side, fork));
-        hog<<<sms, 1024, smem, side>>>(600000);
+        hog<<<sms, 1024, smem, side>>>(600000, nullptr);
         CK(cudaEventRecord(join, side));
       }
       memop(waiter, flags, 1, true);
@@ -67,7 +50,7 @@ int main() {
       std::vector<float> wake, copy;
       for (int rep = 0; rep < 10; ++rep) {
         CK(cudaMemset(flags, 0, 256)); CK(cudaDeviceSynchronize());
-        if (with_hog && shape != 1) hog<<<sms, 1024, smem, hogs>>>(600000);
+        if (with_hog && shape != 1) hog<<<sms, 1024, smem, hogs>>>(600000, nullptr);
         CK(cudaEventRecord(e0, waiter));
         if (shape < 2) CK(cudaGraphLaunch(exec, waiter));
         else { memop(waiter, flags, 1, true); CK(cudaMemcpyAsync(flags + 16, flags + 32, 4, cudaMemcpyDeviceToDevice, waiter)); memop(waiter, flags + 48, 1, false); }

@@ -1,35 +1,17 @@
 // Which stream operations need a free SM? A low-priority "hog" kernel fills every SM for
 // ~kHogUs; a high-priority stream then times one operation between two events.
-#include <cuda.h>
-#include <cuda_runtime.h>
+#include "probe_common.cuh"
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 #include <algorithm>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s line %d\n", #x, cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
 
-__device__ unsigned long long now_ns() { unsigned long long t; asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t)); return t; }
-__global__ void hog(unsigned long long ns, volatile unsigned* started) {
-  extern __shared__ char smem[];
-  if (threadIdx.x == 0 && blockIdx.x == 0) *started = 1;
-  unsigned long long t0 = now_ns();
-  while (now_ns() - t0 < ns) { smem[threadIdx.x] = 1; }
-}
 __global__ void tiny(unsigned* p) { if (threadIdx.x == 0) *p = 0; }
 
-typedef CUresult (*BatchFn)(CUstream, unsigned, CUstreamBatchMemOpParams*, unsigned);
-BatchFn batch;
-void memop(cudaStream_t s, unsigned* addr, unsigned v, bool wait) {
-  CUstreamBatchMemOpParams op = {};
-  if (wait) { op.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32; op.waitValue.address = (CUdeviceptr)addr; op.waitValue.value = v; op.waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ; }
-  else { op.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32; op.writeValue.address = (CUdeviceptr)addr; op.writeValue.value = v; op.writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT; }
-  CUresult r = batch(s, 1, &op, 0); if (r) { printf("memop %d\n", r); exit(1); }
-}
 
 int main(int argc, char** argv) {
   const double hog_us = 300;
-  cudaDriverEntryPointQueryResult q;
-  CK(cudaGetDriverEntryPointByVersion("cuStreamBatchMemOp", (void**)&batch, 12000, cudaEnableDefault, &q));
+  load_batch();
   int ndev; CK(cudaGetDeviceCount(&ndev));
   CK(cudaSetDevice(0));
   if (ndev > 1) { cudaDeviceEnablePeerAccess(1, 0); }

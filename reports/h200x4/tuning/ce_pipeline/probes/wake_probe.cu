@@ -1,32 +1,15 @@
 // How long after a flag is raised does a stream waiting on it (stream memory operation) go on,
 // with and without a kernel filling every SM? Raiser: a copy of 256 MiB then the raise, on
 // another stream (same GPU, or the peer GPU raising into our memory).
-#include <cuda.h>
-#include <cuda_runtime.h>
+#include "probe_common.cuh"
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s line %d\n", #x, cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
 
-__device__ unsigned long long now_ns() { unsigned long long t; asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t)); return t; }
-__global__ void hog(unsigned long long ns) {
-  extern __shared__ char smem[];
-  unsigned long long t0 = now_ns();
-  while (now_ns() - t0 < ns) { smem[threadIdx.x] = 1; }
-}
-typedef CUresult (*BatchFn)(CUstream, unsigned, CUstreamBatchMemOpParams*, unsigned);
-BatchFn batch;
-void memop(cudaStream_t s, unsigned* addr, unsigned v, bool wait, unsigned wflags = CU_STREAM_WRITE_VALUE_DEFAULT) {
-  CUstreamBatchMemOpParams op = {};
-  if (wait) { op.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32; op.waitValue.address = (CUdeviceptr)addr; op.waitValue.value = v; op.waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ; }
-  else { op.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32; op.writeValue.address = (CUdeviceptr)addr; op.writeValue.value = v; op.writeValue.flags = wflags; }
-  CUresult r = batch(s, 1, &op, 0); if (r) { printf("memop %d\n", r); exit(1); }
-}
 
 int main() {
-  cudaDriverEntryPointQueryResult q;
-  CK(cudaGetDriverEntryPointByVersion("cuStreamBatchMemOp", (void**)&batch, 12000, cudaEnableDefault, &q));
+  load_batch();
   int ndev; CK(cudaGetDeviceCount(&ndev));
   int lo, hi; CK(cudaDeviceGetStreamPriorityRange(&lo, &hi));
   int sms, smem; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -60,8 +43,8 @@ int main() {
         for (int rep = 0; rep < 12; ++rep) {
           CK(cudaMemset(flags, 0, 64)); CK(cudaDeviceSynchronize());
           if (peer) { CK(cudaSetDevice(1)); CK(cudaDeviceSynchronize()); CK(cudaSetDevice(0)); }
-          if (hogmode >= 1) hog<<<sms, 1024, smem, hogs[0]>>>(2000000);
-          if (hogmode == 2 && peer) { CK(cudaSetDevice(1)); hog<<<sms, 1024, smem, hogs[1]>>>(2000000); CK(cudaSetDevice(0)); }
+          if (hogmode >= 1) hog<<<sms, 1024, smem, hogs[0]>>>(2000000, nullptr);
+          if (hogmode == 2 && peer) { CK(cudaSetDevice(1)); hog<<<sms, 1024, smem, hogs[1]>>>(2000000, nullptr); CK(cudaSetDevice(0)); }
           CK(cudaEventRecord(e_w0, waiter));
           memop(waiter, flags, 1, true);
           CK(cudaEventRecord(e_wait, waiter));
