@@ -88,28 +88,30 @@ class ScheduleBuilder {
   static constexpr StreamRole kReductions = StreamRole::comm2;
   static constexpr StreamRole kCompletions = StreamRole::comm3;
 
-  // Bucket k's send and reduce; in the training step (`after_gradients`), once its gradients
-  // exist.
-  void send_and_reduce(int bucket, bool after_gradients) {
+  // Bucket k's send and reduce, then bucket k-1's gather and finish: on the copy stream, k's send
+  // goes before k-1's gather, so the copy engine sends while k-1 is reduced, in the same order on
+  // every rank. In the training step (`in_step`) the send and reduce wait for the bucket's
+  // gradients and each finished bucket's update follows.
+  void pipelined_bucket(int bucket, bool in_step) {
     const StepEvents& ev = schedule_.events;
-    if (after_gradients) wait(kTransfers, ev.gradient_ready(bucket));
+    if (in_step) wait(kTransfers, ev.gradient_ready(bucket));
     part(LaunchPart::send, kTransfers, bucket);
-    if (after_gradients) wait(kReductions, ev.gradient_ready(bucket));
+    if (in_step) wait(kReductions, ev.gradient_ready(bucket));
     part(LaunchPart::reduce, kReductions, bucket);
     record(kReductions, ev.reduced(bucket));
+    if (bucket > 0) complete_pipelined(bucket - 1, in_step);
   }
-  // Bucket k's gather and finish, after its reduce; the all-reduce is done once finish is.
-  void gather_and_finish(int bucket) {
+  // Bucket k's gather and finish, after its reduce; the all-reduce is done once finish is. Called
+  // by pipelined_bucket for all but the last bucket, which the caller completes.
+  void complete_pipelined(int bucket, bool in_step) {
     const StepEvents& ev = schedule_.events;
     wait(kTransfers, ev.reduced(bucket));
     part(LaunchPart::gather, kTransfers, bucket);
     wait(kCompletions, ev.reduced(bucket));
     part(LaunchPart::finish, kCompletions, bucket);
     record(kCompletions, ev.collective_done(bucket));
-  }
-  void finish_and_update(int bucket) {
-    gather_and_finish(bucket);
-    wait(StreamRole::optimizer, schedule_.events.collective_done(bucket));
+    if (!in_step) return;
+    wait(StreamRole::optimizer, ev.collective_done(bucket));
     update_bucket(bucket);
   }
 
@@ -151,18 +153,17 @@ void add_comm_only(ScheduleBuilder& b, const ParameterLayout& layout, SyncScheme
   b.record(StreamRole::compute, ev.fork());
   b.fork_lanes(ev.fork());
   const int buckets = static_cast<int>(layout.buckets().size());
-  for (int k = 0; pipelined && k < buckets; ++k) {
-    b.send_and_reduce(k, false);
-    if (k > 0) b.gather_and_finish(k - 1);
-  }
-  if (pipelined && buckets > 0) b.gather_and_finish(buckets - 1);
-  for (std::size_t k = 0; !pipelined && k < layout.buckets().size(); ++k) {
-    const int bucket = static_cast<int>(k);
-    const int layer = layout.buckets()[k].lowest_layer;
+  for (int bucket = 0; bucket < buckets; ++bucket) {
+    if (pipelined) {
+      b.pipelined_bucket(bucket, false);
+      continue;
+    }
+    const int layer = layout.buckets()[bucket].lowest_layer;
     b.on(StepOpKind::collective, b.comm_stream_of(bucket), layer, bucket, 0);
     if (weight_collective_name(scheme) != nullptr)
       b.on(StepOpKind::collective, b.comm_stream_of(bucket), layer, bucket, 1);
   }
+  if (pipelined && buckets > 0) b.complete_pipelined(buckets - 1, false);
   b.join_lanes();
 }
 
@@ -254,10 +255,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
     while (next_bucket < buckets.size() && buckets[next_bucket].lowest_layer == layer) {
       const int bucket = static_cast<int>(next_bucket);
       if (with_collectives && pipelined) {
-        // Bucket k's send goes on the copy stream before bucket k-1's gather: the copy engine
-        // sends while k-1 is reduced, in the same order on every rank.
-        b.send_and_reduce(bucket, true);
-        if (bucket > 0) b.finish_and_update(bucket - 1);
+        b.pipelined_bucket(bucket, true);
       } else {
         b.sync_bucket(bucket, with_collectives);
       }
@@ -265,7 +263,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
     }
   }
   if (with_collectives && pipelined && !buckets.empty())
-    b.finish_and_update(static_cast<int>(buckets.size()) - 1);
+    b.complete_pipelined(static_cast<int>(buckets.size()) - 1, true);
   if (with_collectives) b.join_lanes();
   b.record(StreamRole::optimizer, ev.optimizer_done());
   b.wait(StreamRole::compute, ev.optimizer_done());

@@ -48,7 +48,6 @@ struct CaseShape {
 // must follow it too; the next launch of the same instance must follow this rank's gather and
 // finish. The operation is complete on a rank once its finish is.
 enum class LaunchPart { send, reduce, gather, finish };
-constexpr int kLaunchParts = 4;
 std::string_view name_of(LaunchPart part);
 
 class CollectiveAlgorithm {

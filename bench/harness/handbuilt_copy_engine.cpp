@@ -158,21 +158,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     for (const RankContext& rank : ranks) {
       ScopedDevice on(rank.device, rank.rank);
       const RankPlan& plan = plans_.at(peers_.local_index(rank.rank));
-      const RoundView v = view_of(rank, plan, 0);
-      switch (part) {
-        case LaunchPart::send:
-          enqueue_send(plan, v);
-          break;
-        case LaunchPart::reduce:
-          enqueue_reduce(plan, v);
-          break;
-        case LaunchPart::gather:
-          enqueue_gather(plan, v);
-          break;
-        case LaunchPart::finish:
-          enqueue_finish(v);
-          break;
-      }
+      enqueue_part(plan, view_of(rank, plan, 0), part);
     }
   }
 
@@ -280,10 +266,22 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
 
   void enqueue_round(const RankContext& rank, const RankPlan& plan, int round) {
     const RoundView v = view_of(rank, plan, round);
-    enqueue_send(plan, v);
-    enqueue_reduce(plan, v);
-    enqueue_gather(plan, v);
-    enqueue_finish(v);
+    for (LaunchPart part :
+         {LaunchPart::send, LaunchPart::reduce, LaunchPart::gather, LaunchPart::finish})
+      enqueue_part(plan, v, part);
+  }
+
+  void enqueue_part(const RankPlan& plan, const RoundView& v, LaunchPart part) const {
+    switch (part) {
+      case LaunchPart::send:
+        return enqueue_send(plan, v);
+      case LaunchPart::reduce:
+        return enqueue_reduce(plan, v);
+      case LaunchPart::gather:
+        return enqueue_gather(plan, v);
+      case LaunchPart::finish:
+        return enqueue_finish(v);
+    }
   }
 
   // 1. Scatter: chunk `peer` of our input into slot r of that rank's staging; then tell it.
