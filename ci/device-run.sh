@@ -7,7 +7,7 @@
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
-#          launch_modes ring_ctas ce_trace ce_mpi_probe oneshot_pdl dp_mixed dp_grid ce_pace
+#          launch_modes ring_ctas ce_trace ce_mpi_probe oneshot_pdl dp_mixed dp_grid
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -342,19 +342,6 @@ for want in "$@"; do
         STEP_TIMEOUT_S=120 step "dp_mixed_ring$ctas" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench_dpstep" \
           -g "1,$gpus" --sync overlap --bucket-mib ${DP_MIXED_BUCKETS:-25,33} --algo copy_engine+ring,ring+copy_engine \
           --csv "$work/reports/dp_mixed/dp_step_ce_ring_c$ctas.csv"
-      done ;;
-    ce_pace)
-      # copy_engine with its copies paced (COLLBENCH_CE_PACE, CE_PACE_LIST: free part copy): the
-      # overlapped training step, lanes and pipelined, at CE_PACE_BUCKETS (33,25) MiB; and the
-      # all-reduce alone, 16 MiB - 1 GiB on 2 to all GPUs.
-      mkdir -p "$work/reports/ce_pace"
-      for pace in ${CE_PACE_LIST:-free part copy}; do
-        STEP_TIMEOUT_S=200 step "ce_pace_dp_$pace" env COLLBENCH_CE_PACE=$pace "$bin/collbench_dpstep" \
-          -g "1,$gpus" --sync overlap --bucket-mib ${CE_PACE_BUCKETS:-33,25} --algo copy_engine \
-          --comm-schedule lanes,pipelined --csv "$work/reports/ce_pace/dp_step_$pace.csv"
-        STEP_TIMEOUT_S=120 step "ce_pace_algos_$pace" env COLLBENCH_CE_PACE=$pace "$bin/collbench" \
-          --ops all_reduce --algo copy_engine -b 16M -e 1G -f 4 -g "$every_count" -d bfloat16 \
-          --csv "$work/reports/ce_pace/algos_$pace.csv"
       done ;;
     ring_ctas)
       # The push ring at 64 and 128 CTAs (RING_CTAS_LIST) over the whole range from 64 KiB, both

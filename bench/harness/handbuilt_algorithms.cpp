@@ -49,17 +49,6 @@ std::string_view name_of(ProgrammaticLaunch launch) {
   }
 }
 
-std::string_view name_of(CopyEnginePace pace) {
-  switch (pace) {
-    case CopyEnginePace::part:
-      return "part";
-    case CopyEnginePace::copy:
-      return "copy";
-    default:
-      return "free";
-  }
-}
-
 // The value of environment variable `name` as one of `choices` (by name_of), or `fallback` when
 // unset.
 template <typename Choice>
@@ -112,9 +101,6 @@ HandbuiltTuning HandbuiltTuning::from_environment() {
       {ProgrammaticLaunch::by_size, ProgrammaticLaunch::on, ProgrammaticLaunch::off});
   tuning.copy_engine_round_bytes =
       from_env("COLLBENCH_CE_ROUND_BYTES", tuning.copy_engine_round_bytes);
-  tuning.copy_engine_pace =
-      choice_from_env("COLLBENCH_CE_PACE", tuning.copy_engine_pace,
-                      {CopyEnginePace::free, CopyEnginePace::part, CopyEnginePace::copy});
   tuning.validate();
   return tuning;
 }
@@ -164,7 +150,6 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
   }
   if (algorithm == "copy_engine") {
     add_if_changed("ce_round_bytes", copy_engine_round_bytes, defaults.copy_engine_round_bytes);
-    add_if_changed("ce_pace", name_of(copy_engine_pace), name_of(defaults.copy_engine_pace));
   }
   return fmt::format("{}", fmt::join(knobs, ";"));
 }

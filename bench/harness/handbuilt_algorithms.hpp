@@ -37,16 +37,6 @@ enum class ProgrammaticLaunch { off, on, by_size };
 constexpr std::size_t kOneshotProgrammaticMinPeerBytes = 96 << 10;
 bool oneshot_is_programmatic(ProgrammaticLaunch mode, int nranks, std::size_t bytes);
 
-// How copy_engine keeps two ranks from copying into the same rank at once (each rank's copies go
-// to its peers one after another, rank r's k-th to rank r + k, so ranks in step never collide;
-// ranks out of step do, and two copies into one GPU share its NVLink ingress: an 8 MiB copy then
-// takes 40 instead of 25 us, reports/h200x4/tuning/ce_pipeline/).
-enum class CopyEnginePace {
-  free,  // no pacing: each rank copies as soon as its own stream allows
-  part,  // every rank's copies of a part (send or gather) start together, after a barrier
-  copy,  // and each copy waits until the previous copy into its target has finished
-};
-
 // Knobs for experiments; the defaults are what the benchmark runs.
 struct HandbuiltTuning {
   // How the ring moves data: push (remote stores into the next rank's staging slots and output)
@@ -77,14 +67,12 @@ struct HandbuiltTuning {
   // so staging holds one round. 64 MiB keeps a training-step bucket (one 32 MiB layer and its
   // bias) in one round: each round is a serial chain of copies, waits and a reduction.
   std::size_t copy_engine_round_bytes = 64 << 20;
-  CopyEnginePace copy_engine_pace = CopyEnginePace::free;
 
   // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
   // COLLBENCH_RING_LARGE_CTAS, COLLBENCH_RING_LARGE_BYTES,
   // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
   // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_ONESHOT_PDL
-  // (off|on), COLLBENCH_CE_ROUND_BYTES, COLLBENCH_CE_PACE (free|part|copy); throws UsageError on
-  // a bad value.
+  // (off|on), COLLBENCH_CE_ROUND_BYTES; throws UsageError on a bad value.
   static HandbuiltTuning from_environment();
   // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
   // 2..64, ring_max_ctas or ring_large_ctas < 1).

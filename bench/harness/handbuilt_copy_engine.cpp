@@ -7,9 +7,6 @@
 //      local kernel (reduce_sources.cu) into chunk r of its output;
 //   3. copies that reduced chunk into chunk r of every other rank's output (the all-gather), then
 //      raises gathered[r] in each of them, and waits for every other rank's.
-// COLLBENCH_CE_PACE paces the copies of 1. and 3. so that no two ranks copy into one rank at once:
-// `part` starts every rank's copies of a part together (a barrier on `ready`); `copy` also makes
-// each copy wait until the previous copy into its target has finished (a token on `turn`).
 // Flags are written and awaited by stream memory operations (stream_memops.hpp): no SM spins,
 // and the whole exchange is stream-ordered and capturable. Each flag goes back to zero right
 // after its wait (copied from a zeroed reset word, so nothing depends on a host-side count and
@@ -35,19 +32,10 @@
 namespace collbench {
 namespace {
 
-// Pacing flags (CopyEnginePace), reset together at the end of each paced part (send or gather).
-struct PaceFlags {
-  std::uint32_t ready[kernels::kMaxPeerRanks];  // raised by that rank: it reached the step's copies
-  // By copy step k, raised by rank r + 1: it has finished its copy k - 1, into the rank that
-  // our copy k goes to.
-  std::uint32_t turn[kernels::kMaxPeerRanks];
-};
-
 // One rank's flags, each raised (to 1) by the rank it is indexed by.
 struct RoundFlags {
   std::uint32_t arrived[kernels::kMaxPeerRanks];   // its piece of our chunk is in our staging
   std::uint32_t gathered[kernels::kMaxPeerRanks];  // its reduced chunk is in our output
-  PaceFlags pace;
 };
 
 // Every flag of one rank, in its own memory. `reset` holds what a flag goes back to after its
@@ -61,8 +49,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
  public:
   CopyEngineAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
       : peers_(ranks, tuning.peer_timeout_s, tuning.allow_shared_gpus),
-        round_bytes_(tuning.copy_engine_round_bytes),
-        pace_(tuning.copy_engine_pace) {}
+        round_bytes_(tuning.copy_engine_round_bytes) {}
   // Queued waits must pass before the buffers they guard are freed.
   ~CopyEngineAlgorithm() override { request_abort(); }
 
@@ -252,11 +239,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     std::size_t own_bytes;
     CopyEngineFlags* mine;
     // Per peer (r + step) % n for step 1 .. n - 1: our slot of its flags, its slot of ours.
-    std::vector<std::uint32_t*> peer_arrived, peer_gathered, peer_ready, my_arrived, my_gathered,
-        my_ready;
-    // By copy step (0 unused): our turn flag, and that of rank r - 1, whose copy `step` goes
-    // where our copy `step - 1` went.
-    std::vector<std::uint32_t*> my_turn, previous_rank_turn;
+    std::vector<std::uint32_t*> peer_arrived, peer_gathered, my_arrived, my_gathered;
   };
 
   RoundView view_of(const RankContext& rank, const RankPlan& plan, int round) const {
@@ -275,15 +258,8 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
       const int peer = (v.r + step) % n;  // every rank sends to a different rank at each step
       v.peer_arrived.push_back(&flags_of(plan, peer)->raised.arrived[v.r]);
       v.peer_gathered.push_back(&flags_of(plan, peer)->raised.gathered[v.r]);
-      v.peer_ready.push_back(&flags_of(plan, peer)->raised.pace.ready[v.r]);
       v.my_arrived.push_back(&raised->arrived[peer]);
       v.my_gathered.push_back(&raised->gathered[peer]);
-      v.my_ready.push_back(&raised->pace.ready[peer]);
-    }
-    RoundFlags* previous_rank = &flags_of(plan, (v.r + n - 1) % n)->raised;
-    for (int step = 0; step < n; ++step) {
-      v.my_turn.push_back(&raised->pace.turn[step]);
-      v.previous_rank_turn.push_back(&previous_rank->pace.turn[step]);
     }
     return v;
   }
@@ -308,48 +284,18 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
-  // Pacing (CopyEnginePace) around the copies of one part: every rank's copies start once every
-  // rank has reached them; each copy after the previous one into its target.
-  void begin_paced_copies(const RoundView& v) const {
-    if (pace_ == CopyEnginePace::free) return;
-    enqueue_flag_writes(v.stream, v.peer_ready, 1, v.r);
-    enqueue_flag_waits(v.stream, v.my_ready, 1, v.r);
-  }
-  void await_turn(const RoundView& v, int step) const {
-    if (pace_ == CopyEnginePace::copy && step >= 2) {
-      enqueue_flag_waits(v.stream, {v.my_turn[step]}, 1, v.r);
-    }
-  }
-  void pass_turn(const RoundView& v, int step) const {
-    if (pace_ == CopyEnginePace::copy && step + 1 < shape_.nranks) {
-      enqueue_flag_writes(v.stream, {v.previous_rank_turn[step + 1]}, 1, v.r);
-    }
-  }
-  // Before the part's arrived or gathered flags go out: no rank paces its next part with us
-  // before it has seen them.
-  void end_paced_copies(const RoundView& v) const {
-    if (pace_ == CopyEnginePace::free) return;
-    CB_CUDA_CHECK(cudaMemcpyAsync(&v.mine->raised.pace, &v.mine->reset.pace, sizeof(PaceFlags),
-                                  cudaMemcpyDeviceToDevice, v.stream));
-  }
-
   // 1. Scatter: chunk `peer` of our input into slot r of that rank's staging; then tell it.
   void enqueue_send(const RankPlan& plan, const RoundView& v) const {
     const int n = shape_.nranks;
-    begin_paced_copies(v);
     for (int step = 1; step < n; ++step) {
       const int peer = (v.r + step) % n;
       const kernels::ElementRange chunk = kernels::ring_chunk(v.geometry, peer);
       const std::size_t bytes = (chunk.end - chunk.begin) * size_of(shape_.type);
-      await_turn(v, step);
-      if (bytes != 0) {
-        CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + v.r * slot_bytes_,
-                                      element_at(plan.send, v.offset + chunk.begin, shape_.type),
-                                      bytes, cudaMemcpyDefault, v.stream));
-      }
-      pass_turn(v, step);
+      if (bytes == 0) continue;
+      CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + v.r * slot_bytes_,
+                                    element_at(plan.send, v.offset + chunk.begin, shape_.type),
+                                    bytes, cudaMemcpyDefault, v.stream));
     }
-    end_paced_copies(v);
     enqueue_flag_writes(v.stream, v.peer_arrived, 1, v.r);
   }
 
@@ -379,19 +325,15 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
   // 3. All-gather: our reduced chunk into every other rank's output; then tell them.
   void enqueue_gather(const RankPlan& plan, const RoundView& v) const {
     const int n = shape_.nranks;
-    const void* reduced = element_at(plan.recv, v.offset + v.own.begin, shape_.type);
-    begin_paced_copies(v);
-    for (int step = 1; step < n; ++step) {
-      const int peer = (v.r + step) % n;
-      await_turn(v, step);
-      if (v.own_bytes != 0) {
+    if (v.own_bytes != 0) {
+      const void* reduced = element_at(plan.recv, v.offset + v.own.begin, shape_.type);
+      for (int step = 1; step < n; ++step) {
+        const int peer = (v.r + step) % n;
         CB_CUDA_CHECK(
             cudaMemcpyAsync(element_at(recv_of(plan, peer), v.offset + v.own.begin, shape_.type),
                             reduced, v.own_bytes, cudaMemcpyDefault, v.stream));
       }
-      pass_turn(v, step);
     }
-    end_paced_copies(v);
     enqueue_flag_writes(v.stream, v.peer_gathered, 1, v.r);
   }
 
@@ -406,7 +348,6 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
 
   PeerGroup peers_;
   std::size_t round_bytes_;
-  CopyEnginePace pace_;
   std::vector<DeviceBuffer> flags_;    // CopyEngineFlags per local rank
   std::vector<DeviceBuffer> staging_;  // per local rank: nranks slots of slot_bytes_
   std::vector<Stream> abort_streams_;  // per local rank: where request_abort writes

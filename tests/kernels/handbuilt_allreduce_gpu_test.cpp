@@ -73,7 +73,7 @@ TEST_P(EveryAlgorithm, MatchesNcclForEveryTypeReductionCountAndPlace) {
 INSTANTIATE_TEST_SUITE_P(Ranks, EveryAlgorithm,
                          ::testing::Combine(::testing::Values("ring", "ring_pull", "ring_sendrecv",
                                                               "oneshot", "oneshot_pdl",
-                                                              "copy_engine", "copy_engine_copy"),
+                                                              "copy_engine"),
                                             ::testing::Values(2, 3, 4, 8)),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_" +
@@ -271,8 +271,7 @@ TEST_P(Repeated, GraphOfTenLaunchesReplayedFiftyTimes) {
 INSTANTIATE_TEST_SUITE_P(Algorithms, Repeated,
                          ::testing::Values("ring", "ring_pull", "ring_sendrecv", "oneshot",
                                            "copy_engine", "ring_direct", "oneshot_direct",
-                                           "oneshot_pdl", "oneshot_nopdl", "copy_engine_part",
-                                           "copy_engine_copy"),
+                                           "oneshot_pdl", "oneshot_nopdl"),
                          [](const auto& info) { return info.param; });
 
 class PeerKernels : public ::testing::TestWithParam<std::string> {};
@@ -315,8 +314,6 @@ TEST(CopyEngine, HangOnAMissingPeerEndsWhenAborted) {
   HandbuiltTuning tuning;
   tuning.copy_engine_round_bytes = 64 << 10;
   expect_hang_ends_when_aborted("copy_engine", 5 * (16 << 10), 3, tuning);
-  // Paced, rank 0 waits at its first barrier; the abort must release the pacing waits too.
-  expect_hang_ends_when_aborted("copy_engine_copy", 5 * (16 << 10), 3, tuning);
 }
 
 // Rounds of a few lines, so one launch is hundreds of rounds, driven from this one thread (the
@@ -327,26 +324,23 @@ TEST(CopyEngine, ManySmallRounds) {
   std::vector<int> rank_counts = {std::min(visible_gpu_count(), 3)};
   if (visible_gpu_count() >= 8) rank_counts.push_back(8);
   for (int nranks : rank_counts) {
-    // Paced, every round passes barriers and turns: a flag reset too early would hang.
-    for (const char* label : {"copy_engine", "copy_engine_copy"}) {
-      GpuRanks gpus(nranks, kLargeCount * 8);
-      HandbuiltTuning tuning;
-      tuning.copy_engine_round_bytes = 4096;
-      auto algorithm = make_algorithm(label, gpus.contexts(), tuning);
-      for (DataType type : {DataType::float32, DataType::bfloat16, DataType::int64}) {
-        for (std::size_t count : {std::size_t{1021}, std::size_t{100003}}) {
-          for (bool in_place : {false, true}) {
-            const CaseShape shape = all_reduce_shape(type, ReduceOp::sum, count, nranks, in_place);
-            EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << describe(shape, label);
-          }
+    GpuRanks gpus(nranks, kLargeCount * 8);
+    HandbuiltTuning tuning;
+    tuning.copy_engine_round_bytes = 4096;
+    auto algorithm = make_algorithm("copy_engine", gpus.contexts(), tuning);
+    for (DataType type : {DataType::float32, DataType::bfloat16, DataType::int64}) {
+      for (std::size_t count : {std::size_t{1021}, std::size_t{100003}}) {
+        for (bool in_place : {false, true}) {
+          const CaseShape shape = all_reduce_shape(type, ReduceOp::sum, count, nranks, in_place);
+          EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << describe(shape, "copy_engine");
         }
       }
-      EXPECT_EQ(launch_with_reused_buffers(
-                    gpus, *algorithm,
-                    all_reduce_shape(DataType::int32, ReduceOp::sum, 100003, nranks, false), 200),
-                0u)
-          << label << ", " << nranks << " ranks";
     }
+    EXPECT_EQ(launch_with_reused_buffers(
+                  gpus, *algorithm,
+                  all_reduce_shape(DataType::int32, ReduceOp::sum, 100003, nranks, false), 200),
+              0u)
+        << nranks << " ranks";
   }
 }
 

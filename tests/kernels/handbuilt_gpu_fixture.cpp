@@ -176,11 +176,6 @@ std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
         label == "oneshot_pdl" ? ProgrammaticLaunch::on : ProgrammaticLaunch::off;
     return make_handbuilt_algorithm("oneshot", ranks, tuning);
   }
-  if (label == "copy_engine_part" || label == "copy_engine_copy") {
-    tuning.copy_engine_pace =
-        label == "copy_engine_part" ? CopyEnginePace::part : CopyEnginePace::copy;
-    return make_handbuilt_algorithm("copy_engine", ranks, tuning);
-  }
   if (label == "ring_pull") {
     tuning.ring_protocol = kernels::RingProtocol::pull;
     return make_handbuilt_algorithm("ring", ranks, tuning);

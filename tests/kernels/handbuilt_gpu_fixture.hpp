@@ -66,8 +66,7 @@ constexpr std::uint64_t kSeed = 0x5EED;  // of the inputs' pattern
 // An algorithm by test label: "ring" is the ring with its default (push) protocol, "ring_pull"
 // the ring with COLLBENCH_RING_PROTOCOL=pull, "<name>_direct" the algorithm with
 // COLLBENCH_PEER_LAUNCH=direct (a kernel launch instead of its one-kernel graph), "oneshot_pdl"
-// and "oneshot_nopdl" oneshot with COLLBENCH_ONESHOT_PDL=on and off ("oneshot" chooses by size),
-// "copy_engine_part" and "copy_engine_copy" copy_engine with COLLBENCH_CE_PACE=part and copy;
+// and "oneshot_nopdl" oneshot with COLLBENCH_ONESHOT_PDL=on and off ("oneshot" chooses by size);
 // other labels are algorithm names. `tuning` holds every other knob.
 std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
                                                    const std::vector<RankContext>& ranks,

@@ -77,8 +77,7 @@ class TuningEnvironment : public ::testing::Test {
     for (const char* name :
          {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S",
           "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH",
-          "COLLBENCH_RING_LARGE_CTAS", "COLLBENCH_RING_LARGE_BYTES", "COLLBENCH_ONESHOT_PDL",
-          "COLLBENCH_CE_PACE"}) {
+          "COLLBENCH_RING_LARGE_CTAS", "COLLBENCH_RING_LARGE_BYTES", "COLLBENCH_ONESHOT_PDL"}) {
       unsetenv(name);
     }
   }
@@ -101,7 +100,6 @@ TEST_F(TuningEnvironment, DefaultsWhenUnset) {
   EXPECT_EQ(tuning.ring_slots, HandbuiltTuning{}.ring_slots);
   EXPECT_EQ(tuning.peer_kernel_launch, PeerKernelLaunch::graph);
   EXPECT_EQ(tuning.oneshot_programmatic, ProgrammaticLaunch::by_size);
-  EXPECT_EQ(tuning.copy_engine_pace, CopyEnginePace::free);
 }
 
 // Only what changes a measurement, only for the algorithm it changes, in a fixed order.
@@ -137,21 +135,7 @@ TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
   EXPECT_EQ(tuning.config_of("oneshot"), "oneshot_pdl=off;peer_launch=direct");
   EXPECT_EQ(tuning.config_of("ring").find("oneshot"), std::string::npos);  // oneshot's alone
   EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432");
-  tuning.copy_engine_pace = CopyEnginePace::copy;
-  EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432;ce_pace=copy");
-  EXPECT_EQ(tuning.config_of("ring").find("ce_pace"), std::string::npos);  // copy_engine's alone
   EXPECT_EQ(tuning.config_of("ring_sendrecv"), "");
-}
-
-TEST_F(TuningEnvironment, CopyEnginePace) {
-  setenv("COLLBENCH_CE_PACE", "part", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().copy_engine_pace, CopyEnginePace::part);
-  setenv("COLLBENCH_CE_PACE", "copy", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().copy_engine_pace, CopyEnginePace::copy);
-  setenv("COLLBENCH_CE_PACE", "free", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().copy_engine_pace, CopyEnginePace::free);
-  setenv("COLLBENCH_CE_PACE", "lockstep", 1);
-  expect_refused("COLLBENCH_CE_PACE=lockstep");
 }
 
 TEST_F(TuningEnvironment, PeerKernelLaunch) {
