@@ -162,8 +162,6 @@ std::string config_string(const StepConfig& config) {
     text += fmt::format(";comm_lanes={}", config.comm_lanes);
   if (config.comm_schedule != StepConfig{}.comm_schedule)
     text += fmt::format(";comm_schedule={}", name_of(config.comm_schedule));
-  if (config.comm_schedule == CommSchedule::deferred)
-    text += fmt::format(";deferred_buckets={}", config.deferred_buckets);
   if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
   if (m.momentum != defaults.momentum) text += fmt::format(";momentum={}", m.momentum);
   if (!config.algorithm_knobs.empty()) text += ";" + config.algorithm_knobs;

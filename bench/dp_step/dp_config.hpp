@@ -84,9 +84,6 @@ struct StepConfig {
   // concurrently (copy_engine): 2, or 1 to keep every collective on one stream.
   int comm_lanes = 2;
   CommSchedule comm_schedule = CommSchedule::lanes;
-  // Deferred schedule: how many of the last buckets (the lowest layers) finish in the next step;
-  // the others finish within their own, as pipelined.
-  int deferred_buckets = 2;
   // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;

@@ -63,9 +63,6 @@ void validate_options(const DpOptions& o) {
     throw UsageError(
         fmt::format("--comm-lanes {}: must be from 1 to {}", o.comm_lanes, kMaxCommLanes));
   }
-  if (o.deferred_buckets < 1) {
-    throw UsageError(fmt::format("--deferred-buckets {}: must be at least 1", o.deferred_buckets));
-  }
   if (o.gemm_sm_margin < 0) {
     throw UsageError(fmt::format("--gemm-sm-margin {}: must not be negative", o.gemm_sm_margin));
   }
@@ -153,10 +150,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "the next step, before its forward); list")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--deferred-buckets", o.deferred_buckets,
-                 "with --comm-schedule deferred: how many of the last buckets (the lowest "
-                 "layers) finish in the next step; the others within their own")
-      ->capture_default_str();
   app.add_option("--timeout", o.timeout_s,
                  "seconds a measured pass may take before it is abandoned")
       ->capture_default_str();
@@ -226,7 +219,6 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
               config.wgrad_split = split;
               config.comm_lanes = options.comm_lanes;
               config.comm_schedule = schedule;
-              config.deferred_buckets = options.deferred_buckets;
               config.algorithm_knobs = knobs;
               plan.push_back(config);
             }

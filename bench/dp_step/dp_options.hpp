@@ -28,7 +28,6 @@ struct DpOptions {
   int gemm_sm_margin = 0;
   std::vector<WgradSplit> wgrad_splits = {WgradSplit::none};
   int comm_lanes = 2;
-  int deferred_buckets = StepConfig{}.deferred_buckets;
   std::vector<CommSchedule> comm_schedules = {CommSchedule::lanes};
   double timeout_s = 120;
   std::string launcher = "auto";  // auto, single, mpi, env (launch_environment.hpp)

@@ -139,8 +139,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   deferred_ = sync_ && sync_->pipelined() && config.comm_schedule == CommSchedule::deferred;
   auto build = [&](StepVariant variant, Deferral deferral) {
     return build_step_schedule(layout_, config.scheme, variant, n > 1, config.wgrad_split,
-                               sync_ ? sync_->lanes() : 1, sync_ && sync_->pipelined(), deferral,
-                               config.deferred_buckets);
+                               sync_ ? sync_->lanes() : 1, sync_ && sync_->pipelined(), deferral);
   };
   const Deferral steady = deferred_ ? Deferral::steady : Deferral::none;
   schedules_[static_cast<int>(StepShape::full)] = build(StepVariant::full, steady);

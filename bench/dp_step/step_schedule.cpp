@@ -231,8 +231,7 @@ int lane_of(StreamRole role) {
 
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
-                                 int comm_lanes, bool pipelined, Deferral deferral,
-                                 int deferred_buckets) {
+                                 int comm_lanes, bool pipelined, Deferral deferral) {
   // Parts exist for the all-reduce schemes only.
   pipelined = pipelined && communicate && weight_collective_name(scheme) == nullptr;
   if (!pipelined || variant != StepVariant::full) deferral = Deferral::none;
@@ -250,11 +249,6 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   const bool with_collectives = communicate && variant == StepVariant::full;
   const auto& buckets = layout.buckets();
   const int bucket_count = static_cast<int>(buckets.size());
-  // Buckets from first_deferred on (the lowest layers) finish in the next step.
-  const int first_deferred =
-      deferral == Deferral::none
-          ? bucket_count
-          : bucket_count - std::min(std::max(deferred_buckets, 0), bucket_count);
   // The optimizer stream joins from the compute stream, so it never runs ahead of this step.
   b.record(StreamRole::compute, ev.fork());
   b.wait(StreamRole::optimizer, ev.fork());
@@ -262,7 +256,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   const bool has_tail = deferral == Deferral::steady || deferral == Deferral::tail;
   if (has_tail) {
     b.push("previous step's all-reduce tail");
-    for (int bucket = bucket_count - 1; bucket >= first_deferred; --bucket) b.deferred_tail(bucket);
+    for (int bucket = bucket_count - 1; bucket >= 0; --bucket) b.deferred_tail(bucket);
     b.pop();
   }
   if (deferral == Deferral::tail) {
@@ -277,8 +271,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   int next_updated = bucket_count - 1;  // buckets run from the top layers down
   for (int layer = 0; layer < layout.layers(); ++layer) {
     // Every bucket holding part of this layer has its lowest layer at or below it.
-    for (;
-         has_tail && next_updated >= first_deferred && buckets[next_updated].lowest_layer <= layer;
+    for (; has_tail && next_updated >= 0 && buckets[next_updated].lowest_layer <= layer;
          --next_updated)
       b.wait(StreamRole::compute, ev.updated(next_updated));
     b.on(StepOpKind::forward, StreamRole::compute, layer);
@@ -307,9 +300,8 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
     b.pop();
     while (next_bucket < buckets.size() && buckets[next_bucket].lowest_layer == layer) {
       const int bucket = static_cast<int>(next_bucket);
-      if (with_collectives && bucket >= first_deferred) {
+      if (with_collectives && deferral != Deferral::none) {
         b.deferred_head(bucket);
-        if (bucket > 0 && bucket - 1 < first_deferred) b.complete_pipelined(bucket - 1, true);
       } else if (with_collectives && pipelined) {
         b.pipelined_bucket(bucket, true);
       } else {
@@ -318,7 +310,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       ++next_bucket;
     }
   }
-  if (with_collectives && pipelined && first_deferred == bucket_count && !buckets.empty())
+  if (with_collectives && pipelined && deferral == Deferral::none && !buckets.empty())
     b.complete_pipelined(bucket_count - 1, true);
   if (with_collectives) b.join_lanes();
   b.record(StreamRole::optimizer, ev.optimizer_done());

@@ -14,8 +14,8 @@
 // keeps:
 //   - pipelined: a bucket's send and reduce wait for its gradients, its gather and finish for its
 //     reduce, and its update for its finish;
-//   - deferred: the deferred buckets' all-reduces end after their reduce; the next step gathers,
-//     finishes and updates them first (lowest layers first: the order forward needs them), each
+//   - deferred: the step's all-reduces end after their reduce; the next step gathers, finishes and
+//     updates every bucket first (lowest layers first: the order forward needs them), each
 //     finish also waiting for the rank's own gather (which reads the gradients backward will
 //     overwrite), and each layer's forward waits for the updates of every bucket holding it;
 //   - a bucket's first collective waits for the weight gradient of its lowest layer (for a layer
@@ -111,14 +111,11 @@ const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast,
 // their weight gradient in pieces (in every variant, so compute-only is the same computation).
 // `comm_lanes` (1 to kMaxCommLanes): communication streams the buckets alternate over; ignored
 // when `pipelined` (all-reduce schemes only), which takes three. `deferral` applies to the full
-// step of a pipelined schedule only (elsewhere it is ignored): which of its shapes to build, with
-// the last `deferred_buckets` buckets (the lowest layers; all when there are fewer) deferred and
-// the others completed within the step as pipelined.
+// step of a pipelined schedule only (elsewhere it is ignored): which of its shapes to build.
 constexpr int kPipelinedLanes = 3;
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes = 1, bool pipelined = false,
-                                 Deferral deferral = Deferral::none,
-                                 int deferred_buckets = 1 << 30);
+                                 Deferral deferral = Deferral::none);
 
 }  // namespace collbench::dp

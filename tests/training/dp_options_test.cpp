@@ -115,7 +115,6 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--comm-lanes", "5"}, "--comm-lanes 5");
   expect_usage_error({"--comm-lanes", "0"}, "--comm-lanes 0");
   expect_usage_error({"--comm-schedule", "lanes,eager"}, "communication schedule 'eager'");
-  expect_usage_error({"--deferred-buckets", "0"}, "--deferred-buckets 0");
   expect_usage_error({"--layers", "many"}, "many");
   expect_usage_error({"--bogus"}, "--bogus");
 }
@@ -299,10 +298,6 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   EXPECT_EQ(parse_comm_schedule("lanes"), CommSchedule::lanes);
   EXPECT_EQ(parse_comm_schedule("deferred"), CommSchedule::deferred);
   config.comm_schedule = CommSchedule::deferred;
-  config.deferred_buckets = 3;
-  EXPECT_EQ(config_string(config),
-            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
-            "optimizer=bf16;comm_schedule=deferred;deferred_buckets=3");
   EXPECT_EQ(benchmark_name(config),
             "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:deferred/ranks:4");
 }

@@ -8,7 +8,6 @@
 #include <map>
 #include <string>
 #include <thread>
-#include <utility>
 #include <vector>
 
 #include "algorithm.hpp"
@@ -227,14 +226,9 @@ TEST(DpStepGpu, CopyEnginePipelinedTrainsLikeOneLane) {
                                << report.summary();
     }
     std::vector<std::vector<double>> weights;
-    // Deferred: the last bucket only, and every bucket.
-    for (auto [schedule, deferred_buckets] :
-         std::vector<std::pair<CommSchedule, int>>{{CommSchedule::lanes, 1},
-                                                   {CommSchedule::pipelined, 1},
-                                                   {CommSchedule::deferred, 1},
-                                                   {CommSchedule::deferred, 1000}}) {
+    for (CommSchedule schedule :
+         {CommSchedule::lanes, CommSchedule::pipelined, CommSchedule::deferred}) {
       config.comm_schedule = schedule;
-      config.deferred_buckets = deferred_buckets;
       config.comm_lanes = 1;
       DataParallelTrainer trainer(config, communicators(ranks));
       EXPECT_EQ(trainer.comm_lanes(), schedule == CommSchedule::lanes ? 1 : kPipelinedLanes);
@@ -247,10 +241,8 @@ TEST(DpStepGpu, CopyEnginePipelinedTrainsLikeOneLane) {
       EXPECT_EQ(trainer.differing_weight_elements(), 0u) << name_of(schedule);
       weights.push_back(trainer.parameters(0));
     }
-    for (std::size_t run = 1; run < weights.size(); ++run) {
-      EXPECT_TRUE(weights[0] == weights[run])
-          << name_of(scheme) << ": schedule " << run << " changed the result";
-    }
+    EXPECT_TRUE(weights[0] == weights[1]) << name_of(scheme) << ": pipelined changed the result";
+    EXPECT_TRUE(weights[0] == weights[2]) << name_of(scheme) << ": deferred changed the result";
   }
   StepConfig nccl = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
   nccl.comm_schedule = CommSchedule::pipelined;

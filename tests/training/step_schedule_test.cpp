@@ -261,23 +261,18 @@ TEST(StepSchedule, PipelinedPartsKeepTheirOrder) {
   }
 }
 
-// Deferred: the step sends and reduces every bucket after its gradients; the deferred buckets'
-// gathers, finishes and updates come first in the next step (lowest layers first, each finish
-// after the rank's own gather), and each forward waits for the updates of every deferred bucket
-// holding its layer; the other buckets finish within the step. First, steady steps and the tail
-// together run each bucket's parts in the protocol's order.
+// Deferred: the step sends and reduces every bucket after its gradients; its gathers, finishes
+// and updates come first in the next step (lowest layers first, each finish after the rank's own
+// gather), and each forward waits for the updates of every bucket holding its layer. First, steady
+// steps and the tail together run each bucket's parts in the protocol's order.
 TEST(StepSchedule, DeferredMovesGathersAndUpdatesIntoTheNextStep) {
-  for (auto [cap, deferred_count] : std::vector<std::pair<double, int>>{
-           {9000.0, 1 << 30}, {9000.0, 2}, {20000.0, 1 << 30}, {20000.0, 1}}) {
-    // one layer per bucket, two layers per bucket; all or some deferred
+  for (double cap : {9000.0, 20000.0}) {  // one layer per bucket; two layers per bucket
     const ParameterLayout layout(4, 64, 2, static_cast<std::uint64_t>(cap), 2);
     const int buckets = static_cast<int>(layout.buckets().size());
     ASSERT_EQ(buckets, cap < 10000 ? 4 : 2);
-    const int deferred = std::min(deferred_count, buckets);
-    const int first_deferred = buckets - deferred;
     auto build = [&](Deferral deferral) {
       return build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true,
-                                 WgradSplit::none, 1, true, deferral, deferred_count);
+                                 WgradSplit::none, 1, true, deferral);
     };
     std::map<int, std::vector<std::string>> parts_of_bucket;  // over first, steady x2, tail
     for (Deferral deferral :
@@ -286,9 +281,8 @@ TEST(StepSchedule, DeferredMovesGathersAndUpdatesIntoTheNextStep) {
       const bool has_tail = deferral != Deferral::first;
       const bool has_step = deferral != Deferral::tail;
       EXPECT_EQ(count_kind(schedule, StepOpKind::collective_part),
-                (has_tail ? 2 * deferred : 0) + (has_step ? 2 * buckets + 2 * first_deferred : 0));
-      EXPECT_EQ(count_kind(schedule, StepOpKind::update),
-                (has_tail ? deferred : 0) + (has_step ? first_deferred : 0));
+                (has_tail ? 2 : 0) * buckets + (has_step ? 2 : 0) * buckets);
+      EXPECT_EQ(count_kind(schedule, StepOpKind::update), has_tail ? buckets : 0);
       EXPECT_EQ(count_kind(schedule, StepOpKind::forward), has_step ? 4 : 0);
       const Replay r = replay(schedule);
       bool forward_started = false;
@@ -297,7 +291,7 @@ TEST(StepSchedule, DeferredMovesGathersAndUpdatesIntoTheNextStep) {
         const std::string bucket = std::to_string(op.bucket);
         if (op.kind == StepOpKind::forward) {
           forward_started = true;
-          for (int k = first_deferred; k < buckets; ++k) {
+          for (int k = 0; k < buckets; ++k) {
             if (has_tail && layout.buckets()[k].lowest_layer <= op.layer) {
               EXPECT_TRUE(before.count("update " + std::to_string(k))) << what(op);
             }
@@ -306,11 +300,9 @@ TEST(StepSchedule, DeferredMovesGathersAndUpdatesIntoTheNextStep) {
         if (op.kind == StepOpKind::collective_part) {
           parts_of_bucket[op.bucket].push_back(std::string(name_of(op.part)));
           const bool tail_part = op.part == LaunchPart::gather || op.part == LaunchPart::finish;
-          const bool deferred_bucket = op.bucket >= first_deferred;
-          EXPECT_EQ(tail_part && deferred_bucket, !forward_started)
-              << what(op) << " in the wrong half";
-          if (op.part == LaunchPart::gather && !forward_started) tail_copies.push_back(what(op));
-          if (op.part == LaunchPart::finish && deferred_bucket) {
+          EXPECT_EQ(tail_part, !forward_started) << what(op) << " in the wrong half";
+          if (op.part == LaunchPart::gather) tail_copies.push_back(what(op));
+          if (op.part == LaunchPart::finish) {
             EXPECT_TRUE(before.count("part " + bucket + "/gather")) << what(op);
           }
           if (!tail_part) {
@@ -319,13 +311,13 @@ TEST(StepSchedule, DeferredMovesGathersAndUpdatesIntoTheNextStep) {
           }
         }
         if (op.kind == StepOpKind::update) {
-          EXPECT_EQ(forward_started, op.bucket < first_deferred) << what(op);
+          EXPECT_FALSE(forward_started) << what(op);
           EXPECT_TRUE(before.count("part " + bucket + "/finish")) << what(op);
         }
       }
       if (has_tail) {
         std::vector<std::string> lowest_first;
-        for (int k = buckets - 1; k >= first_deferred; --k)
+        for (int k = buckets - 1; k >= 0; --k)
           lowest_first.push_back("part " + std::to_string(k) + "/gather");
         EXPECT_EQ(tail_copies, lowest_first);
       }
