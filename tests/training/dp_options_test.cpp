@@ -296,10 +296,6 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   EXPECT_EQ(benchmark_name(config),
             "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:pipelined/ranks:4");
   EXPECT_EQ(parse_comm_schedule("lanes"), CommSchedule::lanes);
-  EXPECT_EQ(parse_comm_schedule("deferred"), CommSchedule::deferred);
-  config.comm_schedule = CommSchedule::deferred;
-  EXPECT_EQ(benchmark_name(config),
-            "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:deferred/ranks:4");
 }
 
 TEST(DpOptions, BenchmarkFilterSelectsLikeGoogleBenchmark) {
