@@ -252,8 +252,8 @@ for want in "$@"; do
       n=$gpus
       mkdir -p "$work/reports/copy_engine"
       STEP_TIMEOUT_S=240 step ce_tests "$bin/kernels_gpu_tests" \
-        --gtest_filter='CopyEngine.*:*copy_engine*:AllAlgorithms.*:-*Hang*:*Timeout*'
-      STEP_TIMEOUT_S=120 step ce_tests_hang "$bin/kernels_gpu_tests" --gtest_filter='CopyEngine.*Hang*:*/copy_engine'
+        --gtest_filter='*CopyEngine.*:*copy_engine*:AllAlgorithms.*:-*Hang*:*Timeout*'
+      STEP_TIMEOUT_S=120 step ce_tests_hang "$bin/kernels_gpu_tests" --gtest_filter='*CopyEngine.*Hang*:*/copy_engine:*/copy_engine_ring'
       STEP_TIMEOUT_S=150 step ce_dpstep "$bin/collbench_dpstep" -g "1,$n" --sync overlap --bucket-mib 25 \
         --algo nccl,ring,copy_engine --check --timeout 30 --csv "$work/reports/copy_engine/dp_step.csv"
       STEP_TIMEOUT_S=150 step ce_algos "$bin/collbench" --ops all_reduce --algo nccl,ring,copy_engine -d float \
@@ -308,7 +308,7 @@ for want in "$@"; do
         STEP_TIMEOUT_S=30 step "probe_ce_${g}_rounds" env COLLBENCH_CE_ROUND_BYTES=65536 "$bin/collbench" --ops all_reduce \
           --algo copy_engine -b 1M -e 1M -g $g -w 1 -n 2 --timeout 10 --csv "$work/reports/probe/ce_${g}_rounds.csv"
       done
-      STEP_TIMEOUT_S=60 step probe_ce_tests "$bin/kernels_gpu_tests" --gtest_filter='CopyEngine.*:-*Hang*' ;;
+      STEP_TIMEOUT_S=60 step probe_ce_tests "$bin/kernels_gpu_tests" --gtest_filter='*CopyEngine.*:-*Hang*' ;;
     oneshot_pdl)
       # oneshot launched with programmatic dependent launch (COLLBENCH_ONESHOT_PDL=on), through
       # one-kernel graphs (off) and by size (auto, the default), 8 B - 64 KiB launched normally:

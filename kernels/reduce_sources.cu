@@ -17,11 +17,11 @@ constexpr std::uint64_t kMaxBlocks = 256;
 
 // Element `k` of every source combined in rank order, rounded once.
 template <typename T, typename Op, int kRanks>
-__device__ inline T combine_sources(const T (&values)[kRanks], bool average) {
+__device__ inline T combine_sources(const T (&values)[kRanks], int average_over) {
   accumulator_t<T> value = widen(values[0]);
 #pragma unroll
   for (int r = 1; r < kRanks; ++r) value = Op::apply(value, widen(values[r]));
-  if (average) value = divide_by_ranks(value, kRanks);
+  if (average_over != 0) value = divide_by_ranks(value, average_over);
   return narrow<T>(value);
 }
 
@@ -30,7 +30,10 @@ __global__ void __launch_bounds__(kThreads)
     reduce_sources_kernel(ReduceSourcesArgs args, bool aligned) {
   const std::uint64_t worker = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   const std::uint64_t workers = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  const bool average = args.reduction == Reduction::avg;
+  // 0: no division.
+  const int average_over = args.reduction != Reduction::avg ? 0
+                           : args.average_over != 0         ? args.average_over
+                                                            : kRanks;
   T* out = static_cast<T*>(args.out);
   std::uint64_t scalar_begin = 0;
   if (aligned) {
@@ -48,7 +51,7 @@ __global__ void __launch_bounds__(kThreads)
         T values[kRanks];
 #pragma unroll
         for (int r = 0; r < kRanks; ++r) values[r] = packs[r].elements[k];
-        result.elements[k] = combine_sources<T, Op, kRanks>(values, average);
+        result.elements[k] = combine_sources<T, Op, kRanks>(values, average_over);
       }
       store_pack(reinterpret_cast<Pack<T>*>(out) + line, result);
     }
@@ -60,7 +63,7 @@ __global__ void __launch_bounds__(kThreads)
     for (int r = 0; r < kRanks; ++r) {
       values[r] = load_element_shared(static_cast<const T*>(args.sources[r]) + i);
     }
-    out[i] = combine_sources<T, Op, kRanks>(values, average);
+    out[i] = combine_sources<T, Op, kRanks>(values, average_over);
   }
 }
 

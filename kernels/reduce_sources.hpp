@@ -13,11 +13,13 @@ namespace collbench::kernels {
 
 struct ReduceSourcesArgs {
   // out[i] = op(sources[0][i], ..., sources[nranks-1][i]), all in this GPU's memory, combined in
-  // rank order in the accumulator type and rounded once (avg: the sum divided by nranks).
+  // source order in the accumulator type and rounded once (avg: the sum divided by nranks).
   const void* sources[kMaxPeerRanks];
   void* out;  // may be one of the sources (in place)
   std::uint64_t count;
   int nranks;  // 2 .. kMaxPeerRanks
+  // avg divides by this many ranks (0: nranks); the ring averages its last partial over them all.
+  int average_over = 0;
   ElementType type;
   Reduction reduction;  // not none
 };

@@ -32,6 +32,8 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
     entries.push_back({"oneshot", OpKind::all_reduce, make_oneshot_algorithm, handbuilt_config});
     entries.push_back(
         {"copy_engine", OpKind::all_reduce, make_copy_engine_algorithm, handbuilt_config});
+    entries.push_back({"copy_engine_ring", OpKind::all_reduce, make_copy_engine_ring_algorithm,
+                       handbuilt_config});
     return entries;
   }();
   return registry;

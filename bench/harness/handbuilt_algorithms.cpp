@@ -148,7 +148,7 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
     add_if_changed("peer_launch", name_of(peer_kernel_launch),
                    name_of(defaults.peer_kernel_launch));
   }
-  if (algorithm == "copy_engine") {
+  if (algorithm == "copy_engine" || algorithm == "copy_engine_ring") {
     add_if_changed("ce_round_bytes", copy_engine_round_bytes, defaults.copy_engine_round_bytes);
   }
   return fmt::format("{}", fmt::join(knobs, ";"));
@@ -171,7 +171,11 @@ std::unique_ptr<CollectiveAlgorithm> make_oneshot_algorithm(const std::vector<Ra
 
 std::unique_ptr<CollectiveAlgorithm> make_copy_engine_algorithm(
     const std::vector<RankContext>& ranks) {
-  return make_copy_engine(ranks, HandbuiltTuning::from_environment());
+  return make_copy_engine(ranks, HandbuiltTuning::from_environment(), CopyEngineExchange::direct);
+}
+std::unique_ptr<CollectiveAlgorithm> make_copy_engine_ring_algorithm(
+    const std::vector<RankContext>& ranks) {
+  return make_copy_engine(ranks, HandbuiltTuning::from_environment(), CopyEngineExchange::ring);
 }
 
 std::unique_ptr<HandbuiltAlgorithm> make_handbuilt_algorithm(std::string_view name,
@@ -180,9 +184,11 @@ std::unique_ptr<HandbuiltAlgorithm> make_handbuilt_algorithm(std::string_view na
   if (name == "ring") return make_ring(ranks, tuning);
   if (name == "ring_sendrecv") return make_ring_sendrecv(ranks, tuning);
   if (name == "oneshot") return make_oneshot(ranks, tuning);
-  if (name == "copy_engine") return make_copy_engine(ranks, tuning);
+  if (name == "copy_engine") return make_copy_engine(ranks, tuning, CopyEngineExchange::direct);
+  if (name == "copy_engine_ring") return make_copy_engine(ranks, tuning, CopyEngineExchange::ring);
   throw UsageError(fmt::format(
-      "unknown hand-built algorithm '{}' (expected ring, ring_sendrecv, oneshot or copy_engine)",
+      "unknown hand-built algorithm '{}' (expected ring, ring_sendrecv, oneshot, copy_engine or "
+      "copy_engine_ring)",
       name));
 }
 

@@ -116,6 +116,8 @@ std::unique_ptr<CollectiveAlgorithm> make_ring_sendrecv_algorithm(
 std::unique_ptr<CollectiveAlgorithm> make_oneshot_algorithm(const std::vector<RankContext>& ranks);
 std::unique_ptr<CollectiveAlgorithm> make_copy_engine_algorithm(
     const std::vector<RankContext>& ranks);
+std::unique_ptr<CollectiveAlgorithm> make_copy_engine_ring_algorithm(
+    const std::vector<RankContext>& ranks);
 
 // Each algorithm with explicit tuning (defined in handbuilt_ring.cpp, handbuilt_ring_sendrecv.cpp,
 // handbuilt_oneshot.cpp, handbuilt_copy_engine.cpp).
@@ -125,10 +127,15 @@ std::unique_ptr<HandbuiltAlgorithm> make_ring_sendrecv(const std::vector<RankCon
                                                        const HandbuiltTuning& tuning);
 std::unique_ptr<HandbuiltAlgorithm> make_oneshot(const std::vector<RankContext>& ranks,
                                                  const HandbuiltTuning& tuning);
+// Which ranks copy_engine's copies go to: every other rank's (copy_engine), or only the next
+// rank's, round a ring (copy_engine_ring).
+enum class CopyEngineExchange { direct, ring };
 std::unique_ptr<HandbuiltAlgorithm> make_copy_engine(const std::vector<RankContext>& ranks,
-                                                     const HandbuiltTuning& tuning);
+                                                     const HandbuiltTuning& tuning,
+                                                     CopyEngineExchange exchange);
 
-// "ring", "ring_sendrecv", "oneshot" or "copy_engine" with explicit tuning (tests); throws UsageError otherwise.
+// "ring", "ring_sendrecv", "oneshot", "copy_engine" or "copy_engine_ring" with explicit tuning
+// (tests); throws UsageError otherwise.
 std::unique_ptr<HandbuiltAlgorithm> make_handbuilt_algorithm(std::string_view name,
                                                              const std::vector<RankContext>& ranks,
                                                              const HandbuiltTuning& tuning);

@@ -13,7 +13,14 @@
 // graph replays find the flags as the first launch did). Large buffers run as rounds, one after
 // another on the caller's stream, so the staging stays one round's size. A one-round case can also
 // be launched as its four steps (send, reduce, gather, finish: LaunchPart) on streams the caller
-// orders, which the training step's pipelined schedule does. Protocol and ordering:
+// orders, which the training step's pipelined schedule does.
+//
+// "copy_engine_ring" moves the same bytes round a ring instead: rank r copies only ever into rank
+// r + 1, so no GPU ever receives from two GPUs at once (with every rank copying to every peer,
+// about half of 4xH200's copies shared their target and ran at two thirds of the speed). The
+// price is n - 1 reductions per round, each of one incoming partial and one local chunk, between
+// the copies: the reduce-scatter passes each chunk's partial sum on, and the all-gather forwards
+// each reduced chunk, r to r + 1, until every rank has it. Protocol and ordering:
 // kernels/README.md, "copy_engine".
 #include <fmt/format.h>
 
@@ -33,6 +40,8 @@ namespace collbench {
 namespace {
 
 // One rank's flags, each raised (to 1) by the rank it is indexed by.
+// The ring indexes both by step instead: raised by rank r - 1 when step s's partial (arrived) or
+// step s's reduced chunk (gathered) is here.
 struct RoundFlags {
   std::uint32_t arrived[kernels::kMaxPeerRanks];   // its piece of our chunk is in our staging
   std::uint32_t gathered[kernels::kMaxPeerRanks];  // its reduced chunk is in our output
@@ -47,13 +56,17 @@ struct CopyEngineFlags {
 
 class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
  public:
-  CopyEngineAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
+  CopyEngineAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning,
+                      CopyEngineExchange exchange)
       : peers_(ranks, tuning.peer_timeout_s, tuning.allow_shared_gpus),
-        round_bytes_(tuning.copy_engine_round_bytes) {}
+        round_bytes_(tuning.copy_engine_round_bytes),
+        exchange_(exchange) {}
   // Queued waits must pass before the buffers they guard are freed.
   ~CopyEngineAlgorithm() override { request_abort(); }
 
-  std::string_view name() const override { return "copy_engine"; }
+  std::string_view name() const override {
+    return exchange_ == CopyEngineExchange::ring ? "copy_engine_ring" : "copy_engine";
+  }
   // Flags and staging belong to the instance, and its waits are stream memory operations.
   bool instances_run_concurrently() const override { return true; }
   std::string unsupported_reason(const CaseShape& shape) const override {
@@ -145,8 +158,11 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
   }
 
   // One round only: a later round's send must follow this round's finish on every rank, which
-  // parts on separate streams would not keep.
-  bool launches_in_parts() const override { return rounds_ <= 1; }
+  // parts on separate streams would not keep. The ring's copies and reductions alternate, so they
+  // have no such parts.
+  bool launches_in_parts() const override {
+    return exchange_ == CopyEngineExchange::direct && rounds_ <= 1;
+  }
   void launch_part(const std::vector<RankContext>& ranks, LaunchPart part) override {
     if (!launches_in_parts()) {
       throw std::logic_error(
@@ -208,8 +224,10 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     for (const RankContext& rank : ranks) {
       ScopedDevice on(rank.device, rank.rank);
       const RankPlan& plan = plans_.at(peers_.local_index(rank.rank));
-      CB_CUDA_CHECK(kernels::preload_reduce_sources(element_type_of(shape_.type),
-                                                    reduction_of(shape_.op), n));
+      for (const ReductionStep& step : reduction_steps()) {
+        CB_CUDA_CHECK(kernels::preload_reduce_sources(element_type_of(shape_.type), step.reduction,
+                                                      step.sources));
+      }
       CopyEngineFlags* mine = flags_of(plan, rank.rank);
       // Only our own slot of `arrived`, which no peer raises: with one process per rank, a peer
       // that has finished its prepare() may already have raised our other slots for its first
@@ -229,6 +247,21 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     peers_.synchronize(ranks);
   }
 
+  // The reductions a round runs (for warm_up): every source at once, or the ring's two at a time
+  // (an average sums until its last step).
+  struct ReductionStep {
+    kernels::Reduction reduction;
+    int sources;
+  };
+  std::vector<ReductionStep> reduction_steps() const {
+    const kernels::Reduction reduction = reduction_of(shape_.op);
+    if (exchange_ == CopyEngineExchange::direct) return {{reduction, shape_.nranks}};
+    if (reduction == kernels::Reduction::avg) {
+      return {{kernels::Reduction::sum, 2}, {kernels::Reduction::avg, 2}};
+    }
+    return {{reduction, 2}};
+  }
+
   // What every part of one round on one rank works from.
   struct RoundView {
     cudaStream_t stream;
@@ -238,7 +271,8 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     kernels::ElementRange own;  // chunk r: reduced here, then gathered to every peer
     std::size_t own_bytes;
     CopyEngineFlags* mine;
-    // Per peer (r + step) % n for step 1 .. n - 1: our slot of its flags, its slot of ours.
+    // Direct: per peer (r + step) % n for step 1 .. n - 1, our slot of its flags and its slot of
+    // ours. Ring: per step 0 .. n - 2, that step's slot of rank r + 1's flags and of ours.
     std::vector<std::uint32_t*> peer_arrived, peer_gathered, my_arrived, my_gathered;
   };
 
@@ -254,6 +288,16 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     v.own_bytes = (v.own.end - v.own.begin) * size_of(shape_.type);
     v.mine = flags_of(plan, v.r);
     RoundFlags* raised = &v.mine->raised;  // addresses only: the memory is the GPU's
+    if (exchange_ == CopyEngineExchange::ring) {
+      RoundFlags* next = &flags_of(plan, (v.r + 1) % n)->raised;
+      for (int step = 0; step + 1 < n; ++step) {
+        v.peer_arrived.push_back(&next->arrived[step]);
+        v.peer_gathered.push_back(&next->gathered[step]);
+        v.my_arrived.push_back(&raised->arrived[step]);
+        v.my_gathered.push_back(&raised->gathered[step]);
+      }
+      return v;
+    }
     for (int step = 1; step < n; ++step) {
       const int peer = (v.r + step) % n;  // every rank sends to a different rank at each step
       v.peer_arrived.push_back(&flags_of(plan, peer)->raised.arrived[v.r]);
@@ -266,6 +310,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
 
   void enqueue_round(const RankContext& rank, const RankPlan& plan, int round) {
     const RoundView v = view_of(rank, plan, round);
+    if (exchange_ == CopyEngineExchange::ring) return enqueue_ring_round(plan, v);
     for (LaunchPart part :
          {LaunchPart::send, LaunchPart::reduce, LaunchPart::gather, LaunchPart::finish})
       enqueue_part(plan, v, part);
@@ -337,9 +382,75 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     enqueue_flag_writes(v.stream, v.peer_gathered, 1, v.r);
   }
 
-  // 4. Wait until every peer's reduced chunk is in our output.
+  // The ring's round on rank r, all on one stream. Reduce-scatter: at step s rank r sends chunk
+  // r - 1 - s to r + 1 (step 0 its own input, later the partial it has just reduced), so the
+  // partial of chunk c ends, complete, at rank c. All-gather: at step t rank r forwards chunk
+  // r - t of its output (its own first, then the one that has just arrived) to r + 1.
+  // Each flag array goes back to zero after its last wait and before anything that lets rank
+  // r - 1 raise it again: that rank's next round starts after it has received our own chunk
+  // round the ring, which we send after the arrived reset; its next gather into us comes after
+  // our next round's first send, which follows the gathered reset.
+  void enqueue_ring_round(const RankPlan& plan, const RoundView& v) const {
+    const int n = shape_.nranks;
+    const int next = (v.r + 1) % n;
+    auto chunk_of = [&](int step_back) {
+      return kernels::ring_chunk(v.geometry, (v.r - step_back + 2 * n) % n);
+    };
+    auto bytes_of = [&](const kernels::ElementRange& chunk) {
+      return (chunk.end - chunk.begin) * size_of(shape_.type);
+    };
+    auto send_partial = [&](const void* from, const kernels::ElementRange& chunk, int step) {
+      if (bytes_of(chunk) != 0) {
+        CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, next) + step * slot_bytes_, from,
+                                      bytes_of(chunk), cudaMemcpyDefault, v.stream));
+      }
+      enqueue_flag_writes(v.stream, {v.peer_arrived[step]}, 1, v.r);
+    };
+    const kernels::ElementRange first = chunk_of(1);
+    send_partial(element_at(plan.send, v.offset + first.begin, shape_.type), first, 0);
+    const kernels::Reduction reduction = reduction_of(shape_.op);
+    for (int step = 0; step + 1 < n; ++step) {
+      const bool last = step + 2 == n;
+      const kernels::ElementRange chunk = chunk_of(step + 2);  // what rank r - 1 sent at `step`
+      enqueue_flag_waits(v.stream, {v.my_arrived[step]}, 1, v.r);
+      kernels::ReduceSourcesArgs reduce{};
+      reduce.sources[0] = staging_of(plan, v.r) + step * slot_bytes_;
+      reduce.sources[1] = element_at(plan.send, v.offset + chunk.begin, shape_.type);
+      void* partial = element_at(plan.recv, v.offset + chunk.begin, shape_.type);
+      reduce.out = partial;
+      reduce.count = chunk.end - chunk.begin;
+      reduce.nranks = 2;
+      reduce.average_over = n;
+      reduce.type = element_type_of(shape_.type);
+      reduce.reduction =
+          !last && reduction == kernels::Reduction::avg ? kernels::Reduction::sum : reduction;
+      kernels::launch_reduce_sources(reduce, v.stream);
+      CB_CHECK_LAUNCH();
+      if (!last) send_partial(partial, chunk, step + 1);
+    }
+    CB_CUDA_CHECK(cudaMemcpyAsync(v.mine->raised.arrived, v.mine->reset.arrived,
+                                  sizeof(RoundFlags::arrived), cudaMemcpyDeviceToDevice, v.stream));
+    for (int step = 0; step + 1 < n; ++step) {
+      if (step > 0) enqueue_flag_waits(v.stream, {v.my_gathered[step - 1]}, 1, v.r);
+      const kernels::ElementRange chunk = chunk_of(step);
+      if (bytes_of(chunk) != 0) {
+        CB_CUDA_CHECK(
+            cudaMemcpyAsync(element_at(recv_of(plan, next), v.offset + chunk.begin, shape_.type),
+                            element_at(plan.recv, v.offset + chunk.begin, shape_.type),
+                            bytes_of(chunk), cudaMemcpyDefault, v.stream));
+      }
+      enqueue_flag_writes(v.stream, {v.peer_gathered[step]}, 1, v.r);
+    }
+    enqueue_finish(v);
+  }
+
+  // 4. Wait until every peer's reduced chunk is in our output (ring: the last step's).
   void enqueue_finish(const RoundView& v) const {
-    enqueue_flag_waits(v.stream, v.my_gathered, 1, v.r);
+    if (exchange_ == CopyEngineExchange::ring) {
+      enqueue_flag_waits(v.stream, {v.my_gathered.back()}, 1, v.r);
+    } else {
+      enqueue_flag_waits(v.stream, v.my_gathered, 1, v.r);
+    }
     // Before our next round raises arrived: no rank gathers into us again before that.
     CB_CUDA_CHECK(cudaMemcpyAsync(v.mine->raised.gathered, v.mine->reset.gathered,
                                   sizeof(RoundFlags::gathered), cudaMemcpyDeviceToDevice,
@@ -348,6 +459,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
 
   PeerGroup peers_;
   std::size_t round_bytes_;
+  CopyEngineExchange exchange_;
   std::vector<DeviceBuffer> flags_;    // CopyEngineFlags per local rank
   std::vector<DeviceBuffer> staging_;  // per local rank: nranks slots of slot_bytes_
   std::vector<Stream> abort_streams_;  // per local rank: where request_abort writes
@@ -363,8 +475,9 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
 }  // namespace
 
 std::unique_ptr<HandbuiltAlgorithm> make_copy_engine(const std::vector<RankContext>& ranks,
-                                                     const HandbuiltTuning& tuning) {
-  return std::make_unique<CopyEngineAlgorithm>(ranks, tuning);
+                                                     const HandbuiltTuning& tuning,
+                                                     CopyEngineExchange exchange) {
+  return std::make_unique<CopyEngineAlgorithm>(ranks, tuning, exchange);
 }
 
 }  // namespace collbench

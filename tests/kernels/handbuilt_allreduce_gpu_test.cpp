@@ -1,8 +1,8 @@
 // The hand-built all-reduce algorithms (ring with its push and pull protocols, ring_sendrecv,
-// oneshot, copy_engine) against NCCL on 2, 3, 4 and 8 GPUs: data types x reductions x counts (1, 7,
-// a prime, 1M+3) x in/out of place, unaligned buffers, 2000 back-to-back launches, CUDA graph
-// replays, and stopping a kernel whose peer never comes. Skipped, with the reason, when the GPUs
-// are not there.
+// oneshot, copy_engine, copy_engine_ring) against NCCL on 2, 3, 4 and 8 GPUs: data types x
+// reductions x counts (1, 7, a prime, 1M+3) x in/out of place, unaligned buffers, 2000 back-to-back
+// launches, CUDA graph replays, and stopping a kernel whose peer never comes. Skipped, with the
+// reason, when the GPUs are not there.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -73,7 +73,7 @@ TEST_P(EveryAlgorithm, MatchesNcclForEveryTypeReductionCountAndPlace) {
 INSTANTIATE_TEST_SUITE_P(Ranks, EveryAlgorithm,
                          ::testing::Combine(::testing::Values("ring", "ring_pull", "ring_sendrecv",
                                                               "oneshot", "oneshot_pdl",
-                                                              "copy_engine"),
+                                                              "copy_engine", "copy_engine_ring"),
                                             ::testing::Values(2, 3, 4, 8)),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_" +
@@ -150,7 +150,8 @@ TEST(Ring, PushAndPullAreBitwiseIdentical) {
 TEST(AllAlgorithms, UnalignedBuffers) {
   SKIP_WITHOUT_GPUS(2);
   GpuRanks gpus(2, kLargeCount * 8);
-  for (const char* name : {"ring", "ring_pull", "ring_sendrecv", "oneshot", "copy_engine"}) {
+  for (const char* name :
+       {"ring", "ring_pull", "ring_sendrecv", "oneshot", "copy_engine", "copy_engine_ring"}) {
     auto algorithm = make_algorithm(name, gpus.contexts(), default_tuning());
     for (DataType type : {DataType::float32, DataType::half}) {
       for (bool in_place : {false, true}) {
@@ -270,8 +271,8 @@ TEST_P(Repeated, GraphOfTenLaunchesReplayedFiftyTimes) {
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, Repeated,
                          ::testing::Values("ring", "ring_pull", "ring_sendrecv", "oneshot",
-                                           "copy_engine", "ring_direct", "oneshot_direct",
-                                           "oneshot_pdl", "oneshot_nopdl"),
+                                           "copy_engine", "copy_engine_ring", "ring_direct",
+                                           "oneshot_direct", "oneshot_pdl", "oneshot_nopdl"),
                          [](const auto& info) { return info.param; });
 
 class PeerKernels : public ::testing::TestWithParam<std::string> {};
@@ -307,19 +308,22 @@ TEST_P(PeerKernels, HangOnAMissingPeerEndsWhenAborted) {
   expect_hang_ends_when_aborted(GetParam(), 4096, 1, HandbuiltTuning{});
 }
 
+// Parameter: "copy_engine" or "copy_engine_ring".
+class CopyEngine : public ::testing::TestWithParam<std::string> {};
+
 // copy_engine's waits are stream memory operations: an abort must release every queued one,
 // here 3 launches of 5 rounds each.
-TEST(CopyEngine, HangOnAMissingPeerEndsWhenAborted) {
+TEST_P(CopyEngine, HangOnAMissingPeerEndsWhenAborted) {
   SKIP_WITHOUT_GPUS(2);
   HandbuiltTuning tuning;
   tuning.copy_engine_round_bytes = 64 << 10;
-  expect_hang_ends_when_aborted("copy_engine", 5 * (16 << 10), 3, tuning);
+  expect_hang_ends_when_aborted(GetParam(), 5 * (16 << 10), 3, tuning);
 }
 
 // Rounds of a few lines, so one launch is hundreds of rounds, driven from this one thread (the
 // lazy-loading hazard of handbuilt_copy_engine.cpp's warm_up, which grows with the ranks one
 // thread drives); odd counts; 3 ranks (2 on a 2-GPU machine), and 8 where 8 GPUs are visible.
-TEST(CopyEngine, ManySmallRounds) {
+TEST_P(CopyEngine, ManySmallRounds) {
   SKIP_WITHOUT_GPUS(2);
   std::vector<int> rank_counts = {std::min(visible_gpu_count(), 3)};
   if (visible_gpu_count() >= 8) rank_counts.push_back(8);
@@ -327,12 +331,12 @@ TEST(CopyEngine, ManySmallRounds) {
     GpuRanks gpus(nranks, kLargeCount * 8);
     HandbuiltTuning tuning;
     tuning.copy_engine_round_bytes = 4096;
-    auto algorithm = make_algorithm("copy_engine", gpus.contexts(), tuning);
+    auto algorithm = make_algorithm(GetParam(), gpus.contexts(), tuning);
     for (DataType type : {DataType::float32, DataType::bfloat16, DataType::int64}) {
       for (std::size_t count : {std::size_t{1021}, std::size_t{100003}}) {
         for (bool in_place : {false, true}) {
           const CaseShape shape = all_reduce_shape(type, ReduceOp::sum, count, nranks, in_place);
-          EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << describe(shape, "copy_engine");
+          EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "") << describe(shape, GetParam());
         }
       }
     }
@@ -393,6 +397,10 @@ TEST_P(PeerKernels, ACapturingCallerGetsTheKernelItself) {
   }
 }
 
+INSTANTIATE_TEST_SUITE_P(Exchanges, CopyEngine,
+                         ::testing::Values("copy_engine", "copy_engine_ring"),
+                         [](const auto& info) { return info.param; });
+
 INSTANTIATE_TEST_SUITE_P(Algorithms, PeerKernels, ::testing::Values("ring", "ring_pull", "oneshot"),
                          [](const auto& info) { return info.param; });
 
@@ -402,7 +410,7 @@ TEST(AllAlgorithms, MoreRanksThanPeerKernelsTakeAreSkippedWithAReason) {
   SKIP_WITHOUT_GPUS(1);  // the algorithms map an abort word into the GPUs' address space
   const int too_many = kernels::kMaxPeerRanks + 1;
   const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 1024, too_many, false);
-  for (const char* name : {"ring", "oneshot", "copy_engine"}) {
+  for (const char* name : {"ring", "oneshot", "copy_engine", "copy_engine_ring"}) {
     auto algorithm = make_handbuilt_algorithm(name, {}, default_tuning());
     EXPECT_NE(algorithm->unsupported_reason(shape).find("at most 8 ranks"), std::string::npos)
         << name << ": " << algorithm->unsupported_reason(shape);

@@ -78,7 +78,7 @@ TEST_P(SharedGpus, TwoHundredLaunchesWithBuffersReusedAtOnce) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, SharedGpus,
                          ::testing::Combine(::testing::Values("ring", "ring_pull", "oneshot",
-                                                              "copy_engine"),
+                                                              "copy_engine", "copy_engine_ring"),
                                             ::testing::Values(3, 5, 8)),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_" +

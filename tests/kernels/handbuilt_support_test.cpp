@@ -105,7 +105,7 @@ TEST_F(TuningEnvironment, DefaultsWhenUnset) {
 // Only what changes a measurement, only for the algorithm it changes, in a fixed order.
 TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
   HandbuiltTuning tuning;
-  for (const char* name : {"ring", "ring_sendrecv", "oneshot", "copy_engine"}) {
+  for (const char* name : {"ring", "ring_sendrecv", "oneshot", "copy_engine", "copy_engine_ring"}) {
     EXPECT_EQ(tuning.config_of(name), "") << name << " at the defaults";
   }
   tuning.peer_timeout_s = 0;  // changes no measurement
@@ -135,6 +135,7 @@ TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
   EXPECT_EQ(tuning.config_of("oneshot"), "oneshot_pdl=off;peer_launch=direct");
   EXPECT_EQ(tuning.config_of("ring").find("oneshot"), std::string::npos);  // oneshot's alone
   EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432");
+  EXPECT_EQ(tuning.config_of("copy_engine_ring"), "ce_round_bytes=33554432");
   EXPECT_EQ(tuning.config_of("ring_sendrecv"), "");
 }
 

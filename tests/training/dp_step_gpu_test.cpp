@@ -188,25 +188,32 @@ TEST(DpStepGpu, GraphReplaysKeepReplicasIdenticalAndMatchEagerSteps) {
   }
 }
 
-// copy_engine alternates buckets over two or three communication streams: the same steps,
-// replayed from CUDA graphs, give the same weights as on one stream, identical on every rank.
+// copy_engine (either exchange) alternates buckets over two or three communication streams: the
+// same steps, replayed from CUDA graphs, give the same weights as on one stream, identical on every
+// rank; and the ring's training matches one GPU's like every other implementation.
 TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
-  std::vector<std::vector<double>> weights;
-  for (int lanes : {1, 2, 3}) {
-    StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
-    config.algo = "copy_engine";
-    config.comm_lanes = lanes;
-    DataParallelTrainer trainer(config, communicators(ranks));
-    EXPECT_EQ(trainer.comm_lanes(), lanes);
-    EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u);
-    EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u);
-    EXPECT_EQ(trainer.differing_weight_elements(), 0u) << lanes << " lanes";
-    weights.push_back(trainer.parameters(0));
+  for (const char* algo : {"copy_engine", "copy_engine_ring"}) {
+    std::vector<std::vector<double>> weights;
+    for (int lanes : {1, 2, 3}) {
+      StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+      config.algo = algo;
+      config.comm_lanes = lanes;
+      DataParallelTrainer trainer(config, communicators(ranks));
+      EXPECT_EQ(trainer.comm_lanes(), lanes);
+      EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u);
+      EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u);
+      EXPECT_EQ(trainer.differing_weight_elements(), 0u) << algo << ", " << lanes << " lanes";
+      weights.push_back(trainer.parameters(0));
+    }
+    EXPECT_TRUE(weights[0] == weights[1]) << algo << ": two lanes changed the result";
+    EXPECT_TRUE(weights[0] == weights[2]) << algo << ": three lanes changed the result";
   }
-  EXPECT_TRUE(weights[0] == weights[1]) << "two lanes changed the result";
-  EXPECT_TRUE(weights[0] == weights[2]) << "three lanes changed the result";
+  StepConfig ring = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+  ring.algo = "copy_engine_ring";
+  const SmallModelReport report = run_small_model_check(ring, communicators(ranks), 10, kTimeoutS);
+  EXPECT_TRUE(report.ok()) << "copy_engine_ring: " << report.summary();
 }
 
 // The pipelined schedule runs copy_engine's all-reduces in parts on three streams: the same
