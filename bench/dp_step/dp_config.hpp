@@ -82,6 +82,10 @@ struct StepConfig {
   // concurrently (copy_engine): 2, or 1 to keep every collective on one stream.
   int comm_lanes = 2;
   CommSchedule comm_schedule = CommSchedule::lanes;
+  // The implementation of the last bucket's collective (layer 0's gradients: nothing computes
+  // beside it, so SM-based implementations cost backward nothing there); empty: `algo`'s, like
+  // every other bucket.
+  std::string last_bucket_algo;
   // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;
@@ -103,13 +107,14 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 // bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
 // state could be bfloat16 have neither, so they never pair with these), then, only when they
 // differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
-// wgrad_split, comm_lanes, comm_schedule, lr, momentum. The rank count is not part of it: rows of
-// one config at several rank counts share it, which is what weak-scaling efficiency is computed
-// over.
+// wgrad_split, comm_lanes, comm_schedule, last_bucket_algo, lr, momentum. The rank count is not
+// part of it: rows of one config at several rank counts share it, which is what weak-scaling
+// efficiency is computed over.
 std::string config_string(const StepConfig& config);
 
 // Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
-// "/wgrad_split:last" (or all) and "/comm_schedule:..." before the ranks when not the defaults.
+// "/wgrad_split:last" (or all), "/comm_schedule:..." and "/last_bucket:..." before the ranks when
+// not the defaults.
 std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.

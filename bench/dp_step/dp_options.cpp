@@ -43,6 +43,15 @@ void require_known_algorithm(const std::string& algo, const std::vector<std::str
   }
 }
 
+// "same" or one registry name.
+void require_known_last_bucket_algorithm(const std::string& algo,
+                                         const std::vector<std::string>& known) {
+  if (algo == kSameAlgo || std::find(known.begin(), known.end(), algo) != known.end()) return;
+  throw UsageError(
+      fmt::format("--last-bucket-algo {}: unknown all-reduce algorithm (known: {}, {})", algo,
+                  kSameAlgo, fmt::join(known, ", ")));
+}
+
 void validate_options(const DpOptions& o) {
   validate(o.model);
   if (o.schemes.empty()) throw UsageError("--sync: give at least one mode");
@@ -149,6 +158,13 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "reduces); list")
       ->delimiter(',')
       ->capture_default_str();
+  app.add_option(
+         "--last-bucket-algo", o.last_bucket_algos,
+         "the last bucket's all-reduce implementation (layer 0's gradients, after "
+         "backward's last GEMM, when the SMs are free): a registry name, or same (--algo's); "
+         "list")
+      ->delimiter(',')
+      ->capture_default_str();
   app.add_option("--timeout", o.timeout_s,
                  "seconds a measured pass may take before it is abandoned")
       ->capture_default_str();
@@ -182,6 +198,10 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   validate_options(o);
   check_launcher_name(o.launcher);
   for (const std::string& algo : o.algos) require_known_algorithm(algo, known_algorithms);
+  o.last_bucket_algos = deduplicated(o.last_bucket_algos);
+  if (o.last_bucket_algos.empty()) throw UsageError("--last-bucket-algo: give at least one");
+  for (const std::string& algo : o.last_bucket_algos)
+    require_known_last_bucket_algorithm(algo, known_algorithms);
   return o;
 }
 
@@ -202,24 +222,28 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
         uses_buckets(scheme) ? options.bucket_mib : std::vector<double>{0};
     for (double bucket : buckets) {
       for (const std::string& algo : options.algos) {
-        // Read here, before anything runs: a bad knob in the environment stops the plan at once.
-        const std::string knobs = implementation_knobs(algo);
-        for (WgradSplit split : options.wgrad_splits) {
-          for (CommSchedule schedule : options.comm_schedules) {
-            for (int ranks : counts) {
-              StepConfig config;
-              config.model = options.model;
-              config.scheme = scheme;
-              config.bucket_mib = bucket;
-              config.algo = algo;
-              config.ranks = ranks;
-              config.nccl_max_ctas = options.nccl_max_ctas;
-              config.gemm_sm_margin = options.gemm_sm_margin;
-              config.wgrad_split = split;
-              config.comm_lanes = options.comm_lanes;
-              config.comm_schedule = schedule;
-              config.algorithm_knobs = knobs;
-              plan.push_back(config);
+        for (const std::string& last_given : options.last_bucket_algos) {
+          const std::string last = last_given == kSameAlgo ? "" : last_given;
+          // Read here, before anything runs: a bad knob in the environment stops the plan at once.
+          const std::string knobs = implementation_knobs(last.empty() ? algo : algo + "+" + last);
+          for (WgradSplit split : options.wgrad_splits) {
+            for (CommSchedule schedule : options.comm_schedules) {
+              for (int ranks : counts) {
+                StepConfig config;
+                config.model = options.model;
+                config.scheme = scheme;
+                config.bucket_mib = bucket;
+                config.algo = algo;
+                config.ranks = ranks;
+                config.nccl_max_ctas = options.nccl_max_ctas;
+                config.gemm_sm_margin = options.gemm_sm_margin;
+                config.wgrad_split = split;
+                config.comm_lanes = options.comm_lanes;
+                config.comm_schedule = schedule;
+                config.last_bucket_algo = last;
+                config.algorithm_knobs = knobs;
+                plan.push_back(config);
+              }
             }
           }
         }

@@ -1,5 +1,6 @@
 // The collbench_dpstep command line (CLI11) and the sweep plan it expands to: one StepConfig per
-// (sync mode, bucket size, algorithm, weight-gradient split, communication schedule, rank count),
+// (sync mode, bucket size, algorithm, last bucket's algorithm, weight-gradient split, communication
+// schedule, rank count),
 // rank counts ascending so the 1-GPU baseline of every config is measured before the configs that
 // are compared with it.
 #pragma once
@@ -11,6 +12,9 @@
 #include "dp_config.hpp"
 
 namespace collbench::dp {
+
+// --last-bucket-algo's value for "the bucket's own --algo".
+inline constexpr const char* kSameAlgo = "same";
 
 struct DpOptions {
   ModelConfig model;
@@ -29,6 +33,8 @@ struct DpOptions {
   std::vector<WgradSplit> wgrad_splits = {WgradSplit::none};
   int comm_lanes = 2;
   std::vector<CommSchedule> comm_schedules = {CommSchedule::lanes};
+  // The last bucket's implementation, per configuration; kSameAlgo: --algo's.
+  std::vector<std::string> last_bucket_algos = {kSameAlgo};
   double timeout_s = 120;
   std::string launcher = "auto";  // auto, single, mpi, env (launch_environment.hpp)
 };

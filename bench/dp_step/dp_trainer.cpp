@@ -138,7 +138,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
     std::vector<std::vector<RankContext>> lanes;
     for (int lane = 0; lane < lanes_made; ++lane) lanes.push_back(comm_contexts(lane));
     sync_ = std::make_unique<GradientSync>(layout_, config.scheme, config.algo, config.model.dtype,
-                                           n, lanes, replicas, pipelined);
+                                           n, lanes, replicas, pipelined, config.last_bucket_algo);
   }
   for (StepVariant variant :
        {StepVariant::full, StepVariant::compute_only, StepVariant::comm_only}) {

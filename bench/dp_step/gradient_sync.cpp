@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
 #include <stdexcept>
 
@@ -41,13 +42,15 @@ UpdateRange update_range(const ParameterLayout& layout, SyncScheme scheme, std::
 GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
                            const std::string& algo, DataType type, int nranks,
                            const std::vector<std::vector<RankContext>>& lane_contexts,
-                           const std::vector<const ModelReplica*>& replicas, bool pipelined)
+                           const std::vector<const ModelReplica*>& replicas, bool pipelined,
+                           const std::string& last_bucket_algo)
     : layout_(layout),
       scheme_(scheme),
       type_(type),
       nranks_(nranks),
       lane_contexts_(lane_contexts),
       implementations_(implementations_of(algo)),
+      last_bucket_implementation_(last_bucket_algo),
       replicas_(replicas) {
   if (lane_contexts_.empty()) throw std::invalid_argument("GradientSync: no communication lane");
   require_implementations();
@@ -68,7 +71,7 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
     }
   }
   std::vector<bool> concurrent;
-  for (const Call* call : first_call_of_each_implementation()) {
+  for (const Call* call : first_call_of_each_implementation(false)) {
     concurrent.push_back(call->algorithm->instances_run_concurrently());
   }
   lanes_ = lane_plan(concurrent, static_cast<int>(lane_contexts_.size()));
@@ -93,6 +96,11 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
 }
 
 void GradientSync::choose_pipelined(bool requested) {
+  if (requested && !last_bucket_implementation_.empty()) {
+    throw UnsupportedConfig(
+        "the pipelined schedule runs every bucket in parts of one implementation: a last bucket of "
+        "its own needs --comm-schedule lanes");
+  }
   if (!requested || implementations_.size() != 1 || !weight_calls_.empty()) return;
   const CollectiveAlgorithm& first = *gradient_calls_.front().algorithm;
   // Algorithms that never launch in parts keep their lanes; only copy_engine has parts.
@@ -138,7 +146,9 @@ void GradientSync::release() {
 
 void GradientSync::require_implementations() const {
   // Every implementation is checked, even one that a single bucket leaves without work.
-  for (const std::string& implementation : implementations_) {
+  std::vector<std::string> names = implementations_;
+  if (!last_bucket_implementation_.empty()) names.push_back(last_bucket_implementation_);
+  for (const std::string& implementation : names) {
     entry_for(implementation, gradient_collective_name(scheme_));
     if (const char* weights = weight_collective_name(scheme_)) entry_for(implementation, weights);
   }
@@ -167,8 +177,7 @@ const AlgorithmEntry& GradientSync::entry_for(const std::string& implementation,
 GradientSync::Call GradientSync::make_call(const char* collective, std::size_t bucket,
                                            ReduceOp op) {
   const CollectiveSpec& spec = find_collective(collective);
-  const AlgorithmEntry& entry =
-      entry_for(implementation_of_bucket(implementations_, bucket), collective);
+  const AlgorithmEntry& entry = entry_for(implementation_for(bucket), collective);
   const Bucket& b = layout_.buckets()[bucket];
   const int nranks = nranks_;
   const std::size_t element_bytes = size_of(type_);
@@ -199,7 +208,7 @@ void GradientSync::choose_gradient_op() {
   // An implementation that only sums will do: the update then divides by the rank count. Decided
   // on each implementation's first bucket and kept for all, so every gradient gets the same scale.
   std::vector<ReduceOpSupport> support;
-  for (const Call* call : first_call_of_each_implementation()) {
+  for (const Call* call : first_call_of_each_implementation(true)) {
     CaseShape shape = call->shape;
     shape.op = ReduceOp::avg;
     const bool avg = call->algorithm->unsupported_reason(shape).empty();
@@ -212,11 +221,24 @@ void GradientSync::choose_gradient_op() {
   for (Call& call : gradient_calls_) call.shape.op = op;
 }
 
-std::vector<const GradientSync::Call*> GradientSync::first_call_of_each_implementation() const {
+const std::string& GradientSync::implementation_for(std::size_t bucket) const {
+  if (!last_bucket_implementation_.empty() && bucket + 1 == layout_.buckets().size())
+    return last_bucket_implementation_;
+  return implementation_of_bucket(implementations_, bucket);
+}
+
+std::vector<const GradientSync::Call*> GradientSync::first_call_of_each_implementation(
+    bool with_last_bucket) const {
+  const std::size_t buckets = gradient_calls_.size();
+  const bool last_apart = !last_bucket_implementation_.empty() && buckets > 1;
   std::vector<const Call*> firsts;
-  for (std::size_t bucket = 0; bucket < implementations_.size() && bucket < gradient_calls_.size();
-       ++bucket) {
-    firsts.push_back(&gradient_calls_[bucket]);  // bucket k is the k-th implementation's first
+  std::vector<std::string> seen;
+  for (std::size_t bucket = 0; bucket < buckets; ++bucket) {
+    if (!with_last_bucket && last_apart && bucket + 1 == buckets) break;
+    const std::string& name = implementation_for(bucket);
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+    seen.push_back(name);
+    firsts.push_back(&gradient_calls_[bucket]);
   }
   return firsts;
 }

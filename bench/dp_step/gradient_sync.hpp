@@ -45,10 +45,14 @@ class GradientSync {
   // UnsupportedConfig when the registry has no implementation of that name for a needed collective
   // or it refuses a bucket. Calls prepare() on every algorithm (outside timing and capture).
   // `pipelined` asks for the all-reduces in parts (pipelined()); it needs kPipelinedLanes lanes.
+  // `last_bucket_algo`, when not empty, is the registry name the last bucket runs instead
+  // (StepConfig::last_bucket_algo); the lanes follow `algo` alone, and the last bucket keeps the
+  // lane its index gives it. The pipelined schedule needs one implementation for every bucket.
   GradientSync(const ParameterLayout& layout, SyncScheme scheme, const std::string& algo,
                DataType type, int nranks,
                const std::vector<std::vector<RankContext>>& lane_contexts,
-               const std::vector<const ModelReplica*>& replicas, bool pipelined = false);
+               const std::vector<const ModelReplica*>& replicas, bool pipelined = false,
+               const std::string& last_bucket_algo = "");
   // Streams the buckets alternate over (lane_plan): every lane given when the algorithm's
   // instances run concurrently (copy_engine); 2 for a mixed pair with copy_engine, each
   // implementation on a lane of its own; else 1. NCCL needs one stream: one communicator's
@@ -98,9 +102,12 @@ class GradientSync {
   Call make_call(const char* collective, std::size_t bucket, ReduceOp op);
   // Sets the gradient calls' op (avg, or sum for every bucket) and gradient_scale_.
   void choose_gradient_op();
-  // The gradient call of each implementation's first bucket (bucket k for the k-th): what one
-  // instance says of its kind (supported ops, concurrency), every instance says.
-  std::vector<const Call*> first_call_of_each_implementation() const;
+  // The implementation bucket `bucket` runs.
+  const std::string& implementation_for(std::size_t bucket) const;
+  // The gradient call of each implementation's first bucket: what one instance says of its kind
+  // (supported ops, concurrency), every instance says. Without `with_last_bucket`, only the
+  // implementations --algo names (the last bucket's counts when it is the only bucket).
+  std::vector<const Call*> first_call_of_each_implementation(bool with_last_bucket) const;
   // After prepare(): sets pipelined_ and lanes_ for a pipelined request (see pipelined()).
   void choose_pipelined(bool requested);
   // The ranks on lane 0, where every NCCL collective runs.
@@ -115,6 +122,7 @@ class GradientSync {
   int lanes_ = 1;
   bool pipelined_ = false;
   std::vector<std::string> implementations_;  // one, or a mixed pair's two
+  std::string last_bucket_implementation_;    // empty: implementations_ decide the last bucket
   std::vector<const ModelReplica*> replicas_;
   std::vector<Call> gradient_calls_;  // one per bucket
   std::vector<Call> weight_calls_;    // one per bucket (ps, sharded)

@@ -188,6 +188,25 @@ TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
   EXPECT_EQ(parse({}).comm_schedules, (std::vector<CommSchedule>{CommSchedule::lanes}));
 }
 
+// The last bucket's implementation is swept like --algo: "same" keeps --algo's (empty in the
+// config), a registry name replaces it for that bucket; each with its own 1-GPU baseline.
+TEST(DpOptions, PlanSweepsTheLastBucketsAlgorithm) {
+  const std::vector<StepConfig> plan =
+      expand_plan(parse({"--sync", "overlap", "--algo", "ring", "--last-bucket-algo",
+                         "same,nccl,same", "-g", "1,4"}),
+                  4);
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_EQ(plan[0].last_bucket_algo, "");
+  EXPECT_EQ(plan[1].last_bucket_algo, "");
+  EXPECT_EQ(plan[1].ranks, 4);
+  EXPECT_EQ(plan[2].last_bucket_algo, "nccl");
+  EXPECT_EQ(plan[2].ranks, 1);
+  EXPECT_EQ(plan[3].last_bucket_algo, "nccl");
+  EXPECT_EQ(parse({}).last_bucket_algos, std::vector<std::string>{"same"});
+  expect_usage_error({"--last-bucket-algo", "nosuch"}, "--last-bucket-algo nosuch: unknown");
+  expect_usage_error({"--last-bucket-algo", "ring+nccl"}, "--last-bucket-algo ring+nccl");
+}
+
 TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
   StepConfig config;
   config.ranks = 4;
@@ -295,6 +314,13 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
             "optimizer=bf16;comm_schedule=pipelined");
   EXPECT_EQ(benchmark_name(config),
             "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:pipelined/ranks:4");
+  config.comm_schedule = CommSchedule::lanes;
+  config.last_bucket_algo = "ring";
+  EXPECT_EQ(config_string(config),
+            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
+            "optimizer=bf16;last_bucket_algo=ring");
+  EXPECT_EQ(benchmark_name(config),
+            "dp_step/overlap/bucket_mib:25/algo:nccl/last_bucket:ring/ranks:4");
   EXPECT_EQ(parse_comm_schedule("lanes"), CommSchedule::lanes);
 }
 

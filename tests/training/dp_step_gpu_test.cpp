@@ -216,6 +216,27 @@ TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
   EXPECT_TRUE(report.ok()) << "copy_engine_ring: " << report.summary();
 }
 
+// The last bucket's all-reduce by another implementation (NCCL beside copy_engine's four lanes):
+// the same training as one GPU, replicas identical; the pipelined schedule refuses it.
+TEST(DpStepGpu, LastBucketOfItsOwnTrainsLikeOneGpu) {
+  SKIP_WITHOUT_GPUS(2);
+  const int ranks = largest_doubling_gpu_count();
+  StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+  config.algo = "copy_engine";
+  config.comm_lanes = 4;
+  config.last_bucket_algo = "nccl";
+  const SmallModelReport report =
+      run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+  EXPECT_TRUE(report.ok()) << report.summary();
+  DataParallelTrainer trainer(config, communicators(ranks));
+  EXPECT_EQ(trainer.comm_lanes(), 4);
+  EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u);
+  EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u);
+  EXPECT_EQ(trainer.differing_weight_elements(), 0u);
+  config.comm_schedule = CommSchedule::pipelined;
+  EXPECT_THROW(DataParallelTrainer(config, communicators(ranks)), UnsupportedConfig);
+}
+
 // The pipelined schedule runs copy_engine's all-reduces in parts on three streams: the same
 // gradients as one GPU, replicas identical, and (the reduction order being the same) the very
 // weights of the one-lane schedule; NCCL keeps its one lane.
