@@ -229,18 +229,20 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
                                                       step.sources));
       }
       CopyEngineFlags* mine = flags_of(plan, rank.rank);
-      // Only our own slot of `arrived`, which no peer raises: with one process per rank, a peer
-      // that has finished its prepare() may already have raised our other slots for its first
-      // round, and resetting those would lose that raise and leave this rank waiting forever.
-      std::uint32_t* own_slot = &mine->raised.arrived[rank.rank];
-      CB_CUDA_CHECK(cudaMemcpyAsync(own_slot, &mine->reset.arrived[rank.rank], sizeof(*own_slot),
+      // Only a slot of `arrived` no peer raises (ours in the direct exchange, the ring's unused
+      // last step), and only a staging slot no peer fills: with one process per rank, a peer that
+      // has finished its prepare() may already be in its first round, and resetting a flag it
+      // raised would leave this rank waiting forever (overwriting its data, reducing garbage).
+      const int idle_slot = exchange_ == CopyEngineExchange::ring ? n - 1 : rank.rank;
+      std::uint32_t* own_slot = &mine->raised.arrived[idle_slot];
+      CB_CUDA_CHECK(cudaMemcpyAsync(own_slot, &mine->reset.arrived[idle_slot], sizeof(*own_slot),
                                     cudaMemcpyDeviceToDevice, rank.stream));
       enqueue_flag_writes(rank.stream, {own_slot}, 0, rank.rank);
-      // Staging is scratch: a line of our own slot into ours at every peer.
+      // Staging is scratch: a line of that slot into the same slot at every peer.
       for (int step = 1; step < n; ++step) {
         const int peer = (rank.rank + step) % n;
-        CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + rank.rank * slot_bytes_,
-                                      staging_of(plan, rank.rank) + rank.rank * slot_bytes_, 16,
+        CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + idle_slot * slot_bytes_,
+                                      staging_of(plan, rank.rank) + idle_slot * slot_bytes_, 16,
                                       cudaMemcpyDefault, rank.stream));
       }
     }
