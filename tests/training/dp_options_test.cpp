@@ -173,11 +173,15 @@ TEST(DpOptions, PlanSweepsBucketsOnlyForBucketedModesAndRanksAscending) {
   EXPECT_EQ(bucket_cap_bytes(plan[6]), 4u << 20);
 }
 
+// The plan of overlap, the ring, 1 and 4 GPUs, with `option` given `values`.
+std::vector<StepConfig> ring_plan_with(const std::string& option, const std::string& values) {
+  return expand_plan(parse({"--sync", "overlap", "--algo", "ring", option, values, "-g", "1,4"}),
+                     4);
+}
+
 TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
   const std::vector<StepConfig> plan =
-      expand_plan(parse({"--sync", "overlap", "--algo", "ring", "--comm-schedule",
-                         "pipelined,lanes,pipelined", "-g", "1,4"}),
-                  4);
+      ring_plan_with("--comm-schedule", "pipelined,lanes,pipelined");
   ASSERT_EQ(plan.size(), 4u);
   EXPECT_EQ(plan[0].comm_schedule, CommSchedule::pipelined);
   EXPECT_EQ(plan[0].ranks, 1);
@@ -191,10 +195,7 @@ TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
 // The last bucket's implementation is swept like --algo: "same" keeps --algo's (empty in the
 // config), a registry name replaces it for that bucket; each with its own 1-GPU baseline.
 TEST(DpOptions, PlanSweepsTheLastBucketsAlgorithm) {
-  const std::vector<StepConfig> plan =
-      expand_plan(parse({"--sync", "overlap", "--algo", "ring", "--last-bucket-algo",
-                         "same,nccl,same", "-g", "1,4"}),
-                  4);
+  const std::vector<StepConfig> plan = ring_plan_with("--last-bucket-algo", "same,nccl,same");
   ASSERT_EQ(plan.size(), 4u);
   EXPECT_EQ(plan[0].last_bucket_algo, "");
   EXPECT_EQ(plan[1].last_bucket_algo, "");
