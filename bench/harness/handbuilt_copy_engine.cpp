@@ -106,8 +106,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     std::size_t slot_bytes = 16;
     for (int c = 0; c < shape.nranks; ++c) {
       const kernels::ElementRange chunk = kernels::ring_chunk(first, c);
-      slot_bytes =
-          std::max<std::size_t>(slot_bytes, (chunk.end - chunk.begin) * size_of(shape.type));
+      slot_bytes = std::max(slot_bytes, chunk_bytes(chunk));
     }
     slot_bytes = (slot_bytes + 255) / 256 * 256;  // every slot starts 256-byte aligned
     if (slot_bytes > slot_bytes_) {
@@ -264,6 +263,10 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     return {{reduction, 2}};
   }
 
+  std::size_t chunk_bytes(const kernels::ElementRange& chunk) const {
+    return (chunk.end - chunk.begin) * size_of(shape_.type);
+  }
+
   // What every part of one round on one rank works from.
   struct RoundView {
     cudaStream_t stream;
@@ -287,7 +290,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     v.geometry = {std::min(round_elements_, shape_.counts.param - v.offset), n, 1, 1,
                   static_cast<int>(16 / size_of(shape_.type))};
     v.own = kernels::ring_chunk(v.geometry, v.r);
-    v.own_bytes = (v.own.end - v.own.begin) * size_of(shape_.type);
+    v.own_bytes = chunk_bytes(v.own);
     v.mine = flags_of(plan, v.r);
     RoundFlags* raised = &v.mine->raised;  // addresses only: the memory is the GPU's
     if (exchange_ == CopyEngineExchange::ring) {
@@ -337,7 +340,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     for (int step = 1; step < n; ++step) {
       const int peer = (v.r + step) % n;
       const kernels::ElementRange chunk = kernels::ring_chunk(v.geometry, peer);
-      const std::size_t bytes = (chunk.end - chunk.begin) * size_of(shape_.type);
+      const std::size_t bytes = chunk_bytes(chunk);
       if (bytes == 0) continue;
       CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, peer) + v.r * slot_bytes_,
                                     element_at(plan.send, v.offset + chunk.begin, shape_.type),
@@ -352,8 +355,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     enqueue_flag_waits(v.stream, v.my_arrived, 1, v.r);
     // Before our gathered flags go out (gather follows reduce): no rank starts its next round
     // (and raises arrived again) before it has seen them.
-    CB_CUDA_CHECK(cudaMemcpyAsync(v.mine->raised.arrived, v.mine->reset.arrived,
-                                  sizeof(RoundFlags::arrived), cudaMemcpyDeviceToDevice, v.stream));
+    enqueue_reset(v, &RoundFlags::arrived);
     kernels::ReduceSourcesArgs reduce{};
     for (int source = 0; source < n; ++source) {
       reduce.sources[source] = source == v.r
@@ -398,13 +400,10 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     auto chunk_of = [&](int step_back) {
       return kernels::ring_chunk(v.geometry, (v.r - step_back + 2 * n) % n);
     };
-    auto bytes_of = [&](const kernels::ElementRange& chunk) {
-      return (chunk.end - chunk.begin) * size_of(shape_.type);
-    };
     auto send_partial = [&](const void* from, const kernels::ElementRange& chunk, int step) {
-      if (bytes_of(chunk) != 0) {
+      if (chunk_bytes(chunk) != 0) {
         CB_CUDA_CHECK(cudaMemcpyAsync(staging_of(plan, next) + step * slot_bytes_, from,
-                                      bytes_of(chunk), cudaMemcpyDefault, v.stream));
+                                      chunk_bytes(chunk), cudaMemcpyDefault, v.stream));
       }
       enqueue_flag_writes(v.stream, {v.peer_arrived[step]}, 1, v.r);
     };
@@ -430,20 +429,26 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
       CB_CHECK_LAUNCH();
       if (!last) send_partial(partial, chunk, step + 1);
     }
-    CB_CUDA_CHECK(cudaMemcpyAsync(v.mine->raised.arrived, v.mine->reset.arrived,
-                                  sizeof(RoundFlags::arrived), cudaMemcpyDeviceToDevice, v.stream));
+    enqueue_reset(v, &RoundFlags::arrived);
     for (int step = 0; step + 1 < n; ++step) {
       if (step > 0) enqueue_flag_waits(v.stream, {v.my_gathered[step - 1]}, 1, v.r);
       const kernels::ElementRange chunk = chunk_of(step);
-      if (bytes_of(chunk) != 0) {
+      if (chunk_bytes(chunk) != 0) {
         CB_CUDA_CHECK(
             cudaMemcpyAsync(element_at(recv_of(plan, next), v.offset + chunk.begin, shape_.type),
                             element_at(plan.recv, v.offset + chunk.begin, shape_.type),
-                            bytes_of(chunk), cudaMemcpyDefault, v.stream));
+                            chunk_bytes(chunk), cudaMemcpyDefault, v.stream));
       }
       enqueue_flag_writes(v.stream, {v.peer_gathered[step]}, 1, v.r);
     }
     enqueue_finish(v);
+  }
+
+  // One of this rank's flag arrays back to zero (from its reset words: see request_abort).
+  using FlagArray = std::uint32_t[kernels::kMaxPeerRanks];
+  void enqueue_reset(const RoundView& v, FlagArray RoundFlags::*flags) const {
+    CB_CUDA_CHECK(cudaMemcpyAsync(v.mine->raised.*flags, v.mine->reset.*flags, sizeof(FlagArray),
+                                  cudaMemcpyDeviceToDevice, v.stream));
   }
 
   // 4. Wait until every peer's reduced chunk is in our output (ring: the last step's).
@@ -454,9 +459,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
       enqueue_flag_waits(v.stream, v.my_gathered, 1, v.r);
     }
     // Before our next round raises arrived: no rank gathers into us again before that.
-    CB_CUDA_CHECK(cudaMemcpyAsync(v.mine->raised.gathered, v.mine->reset.gathered,
-                                  sizeof(RoundFlags::gathered), cudaMemcpyDeviceToDevice,
-                                  v.stream));
+    enqueue_reset(v, &RoundFlags::gathered);
   }
 
   PeerGroup peers_;
