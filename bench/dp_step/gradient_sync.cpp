@@ -103,8 +103,8 @@ void GradientSync::choose_pipelined(bool requested) {
   }
   if (!requested || implementations_.size() != 1 || !weight_calls_.empty()) return;
   const CollectiveAlgorithm& first = *gradient_calls_.front().algorithm;
-  // Algorithms that never launch in parts keep their lanes; only copy_engine has parts.
-  if (!first.instances_run_concurrently()) return;
+  // Algorithms without parts (nccl, the rings, oneshot) keep their lanes.
+  if (!first.has_launch_parts()) return;
   for (std::size_t bucket = 0; bucket < gradient_calls_.size(); ++bucket) {
     if (!gradient_calls_[bucket].algorithm->launches_in_parts()) {
       throw UnsupportedConfig(fmt::format(

@@ -60,8 +60,9 @@ class GradientSync {
   int lanes() const { return lanes_; }
   // Whether the buckets' all-reduces run in parts (launch_part, step_schedule.hpp's pipelined
   // schedule): asked for, one implementation that launches every bucket in parts, an all-reduce
-  // scheme. Then lanes() is kPipelinedLanes. An algorithm that never launches in parts (nccl,
-  // ring) keeps its lanes; copy_engine with a bucket of several rounds is UnsupportedConfig.
+  // scheme. Then lanes() is kPipelinedLanes. An algorithm without parts (nccl, ring,
+  // copy_engine_ring) keeps its lanes; copy_engine with a bucket of several rounds is
+  // UnsupportedConfig.
   bool pipelined() const { return pipelined_; }
 
   // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank,

@@ -79,6 +79,9 @@ class CollectiveAlgorithm {
   // training step then alternates buckets over two streams): true when an instance waits only on
   // its own flags and holds no SM while it waits, so neither instance can starve the other.
   virtual bool instances_run_concurrently() const { return false; }
+  // Whether this algorithm has parts at all (LaunchPart), whatever the case: those without keep
+  // the training step's lanes when the pipelined schedule is asked for.
+  virtual bool has_launch_parts() const { return false; }
   // Whether the prepared case can be launched in parts (launch_part); launch() always works.
   virtual bool launches_in_parts() const { return false; }
   // Enqueues one part of one operation (aggregate 1) of the prepared case on every rank's stream

@@ -156,18 +156,18 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
+  // The ring's copies and reductions alternate, so it has no such parts.
+  bool has_launch_parts() const override { return exchange_ == CopyEngineExchange::direct; }
   // One round only: a later round's send must follow this round's finish on every rank, which
-  // parts on separate streams would not keep. The ring's copies and reductions alternate, so they
-  // have no such parts.
-  bool launches_in_parts() const override {
-    return exchange_ == CopyEngineExchange::direct && rounds_ <= 1;
-  }
+  // parts on separate streams would not keep.
+  bool launches_in_parts() const override { return has_launch_parts() && rounds_ <= 1; }
   void launch_part(const std::vector<RankContext>& ranks, LaunchPart part) override {
+    if (!has_launch_parts()) return CollectiveAlgorithm::launch_part(ranks, part);  // throws
     if (!launches_in_parts()) {
       throw std::logic_error(
-          fmt::format("copy_engine: launched in parts with {} rounds (parts need one round: raise "
+          fmt::format("{}: launched in parts with {} rounds (parts need one round: raise "
                       "COLLBENCH_CE_ROUND_BYTES)",
-                      rounds_));
+                      name(), rounds_));
     }
     if (shape_.counts.param == 0) return;
     for (const RankContext& rank : ranks) {
