@@ -10,6 +10,11 @@ namespace {
 
 const std::vector<std::string> kAlgorithms = {"nccl", "ring"};
 
+// The config string of a default StepConfig (4 ranks or any other count).
+const std::string kDefaultConfig =
+    "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
+    "optimizer=bf16";
+
 DpOptions parse(std::vector<std::string> args) {
   args.insert(args.begin(), "collbench_dpstep");
   return parse_dp_options(args, kAlgorithms);
@@ -211,9 +216,7 @@ TEST(DpOptions, PlanSweepsTheLastBucketsAlgorithm) {
 TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
   StepConfig config;
   config.ranks = 4;
-  EXPECT_EQ(config_string(config),
-            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
-            "optimizer=bf16");
+  EXPECT_EQ(config_string(config), kDefaultConfig);
   config.scheme = SyncScheme::sync;
   config.model.dtype = DataType::float32;
   config.bucket_mib = 0.5;
@@ -297,29 +300,21 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   // Only a split other than the default shows, in the config string and the benchmark name.
   config.ranks = 4;
   config.wgrad_split = WgradSplit::last;
-  EXPECT_EQ(config_string(config),
-            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
-            "optimizer=bf16;wgrad_split=last");
+  EXPECT_EQ(config_string(config), kDefaultConfig + ";wgrad_split=last");
   EXPECT_EQ(benchmark_name(config),
             "dp_step/overlap/bucket_mib:25/algo:nccl/wgrad_split:last/ranks:4");
   config.wgrad_split = WgradSplit::none;
   EXPECT_EQ(benchmark_name(config), "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4");
   config.comm_lanes = 1;
-  EXPECT_EQ(config_string(config),
-            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
-            "optimizer=bf16;comm_lanes=1");
+  EXPECT_EQ(config_string(config), kDefaultConfig + ";comm_lanes=1");
   config.comm_lanes = 2;
   config.comm_schedule = CommSchedule::pipelined;
-  EXPECT_EQ(config_string(config),
-            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
-            "optimizer=bf16;comm_schedule=pipelined");
+  EXPECT_EQ(config_string(config), kDefaultConfig + ";comm_schedule=pipelined");
   EXPECT_EQ(benchmark_name(config),
             "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:pipelined/ranks:4");
   config.comm_schedule = CommSchedule::lanes;
   config.last_bucket_algo = "ring";
-  EXPECT_EQ(config_string(config),
-            "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
-            "optimizer=bf16;last_bucket_algo=ring");
+  EXPECT_EQ(config_string(config), kDefaultConfig + ";last_bucket_algo=ring");
   EXPECT_EQ(benchmark_name(config),
             "dp_step/overlap/bucket_mib:25/algo:nccl/last_bucket:ring/ranks:4");
   EXPECT_EQ(parse_comm_schedule("lanes"), CommSchedule::lanes);
