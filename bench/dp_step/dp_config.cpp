@@ -163,6 +163,8 @@ std::string config_string(const StepConfig& config) {
     text += fmt::format(";comm_schedule={}", name_of(config.comm_schedule));
   if (!config.last_bucket_algo.empty())
     text += fmt::format(";last_bucket_algo={}", config.last_bucket_algo);
+  if (!config.last_bucket_algo.empty() && config.last_buckets != 1)
+    text += fmt::format(";last_buckets={}", config.last_buckets);
   if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
   if (m.momentum != defaults.momentum) text += fmt::format(";momentum={}", m.momentum);
   if (!config.algorithm_knobs.empty()) text += ";" + config.algorithm_knobs;
@@ -178,9 +180,11 @@ std::string benchmark_name(const StepConfig& config) {
       config.comm_schedule == StepConfig{}.comm_schedule
           ? ""
           : fmt::format("/comm_schedule:{}", name_of(config.comm_schedule));
-  const std::string last = config.last_bucket_algo.empty()
-                               ? ""
-                               : fmt::format("/last_bucket:{}", config.last_bucket_algo);
+  const std::string last =
+      config.last_bucket_algo.empty() ? ""
+      : config.last_buckets == 1
+          ? fmt::format("/last_bucket:{}", config.last_bucket_algo)
+          : fmt::format("/last_buckets:{}:{}", config.last_buckets, config.last_bucket_algo);
   return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}/ranks:{}", name_of(config.scheme),
                      uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo,
                      split, schedule, last, config.ranks);

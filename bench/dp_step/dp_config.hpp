@@ -86,6 +86,10 @@ struct StepConfig {
   // beside it, so SM-based implementations cost backward nothing there); empty: `algo`'s, like
   // every other bucket.
   std::string last_bucket_algo;
+  // How many of the final buckets run last_bucket_algo (with it set), all on the last bucket's
+  // communication lane, one after another: instances of an SM-based implementation must not run
+  // at once (a ring's kernels would wait on each other's SMs).
+  int last_buckets = 1;
   // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;
@@ -107,14 +111,14 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 // bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
 // state could be bfloat16 have neither, so they never pair with these), then, only when they
 // differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
-// wgrad_split, comm_lanes, comm_schedule, last_bucket_algo, lr, momentum. The rank count is not
-// part of it: rows of one config at several rank counts share it, which is what weak-scaling
-// efficiency is computed over.
+// wgrad_split, comm_lanes, comm_schedule, last_bucket_algo, last_buckets, lr, momentum. The rank
+// count is not part of it: rows of one config at several rank counts share it, which is what
+// weak-scaling efficiency is computed over.
 std::string config_string(const StepConfig& config);
 
 // Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
-// "/wgrad_split:last" (or all), "/comm_schedule:..." and "/last_bucket:..." before the ranks when
-// not the defaults.
+// "/wgrad_split:last" (or all), "/comm_schedule:..." and "/last_bucket:NAME" (or, for several,
+// "/last_buckets:N:NAME") before the ranks when not the defaults.
 std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <regex>
+#include <string>
 
 #include "errors.hpp"
 #include "launch_environment.hpp"
@@ -41,15 +42,6 @@ void require_known_algorithm(const std::string& algo, const std::vector<std::str
         "--algo {}: a mixed pair needs two different algorithms ({} alone is --algo {})", algo,
         parts[0], parts[0]));
   }
-}
-
-// "same" or one registry name.
-void require_known_last_bucket_algorithm(const std::string& algo,
-                                         const std::vector<std::string>& known) {
-  if (algo == kSameAlgo || std::find(known.begin(), known.end(), algo) != known.end()) return;
-  throw UsageError(
-      fmt::format("--last-bucket-algo {}: unknown all-reduce algorithm (known: {}, {})", algo,
-                  kSameAlgo, fmt::join(known, ", ")));
 }
 
 void validate_options(const DpOptions& o) {
@@ -91,6 +83,37 @@ std::vector<T> deduplicated(std::vector<T> values) {
 }
 
 }  // namespace
+
+LastBuckets parse_last_buckets(const std::string& value, const std::vector<std::string>& known) {
+  if (value == kSameAlgo) return {};
+  const std::size_t colon = value.find(':');
+  LastBuckets last{value.substr(0, colon), 1};
+  if (colon != std::string::npos) {
+    const std::string count = value.substr(colon + 1);
+    const bool whole = !count.empty() && count.size() <= 4 &&
+                       count.find_first_not_of("0123456789") == std::string::npos;
+    if (!whole || std::stoi(count) < 1) {
+      throw UsageError(
+          fmt::format("--last-bucket-algo {}: the count after ':' must be a whole number of "
+                      "buckets, at least 1",
+                      value));
+    }
+    last.count = std::stoi(count);
+  }
+  if (last.algo == kSameAlgo) {
+    throw UsageError(
+        fmt::format("--last-bucket-algo {}: {} takes no count (every bucket then runs --algo's)",
+                    value, kSameAlgo));
+  }
+  if (std::find(known.begin(), known.end(), last.algo) == known.end()) {
+    throw UsageError(fmt::format(
+        "--last-bucket-algo {}: unknown all-reduce algorithm{} (known: {}, {}; NAME:N for the last "
+        "N buckets)",
+        value, colon == std::string::npos ? "" : fmt::format(" '{}'", last.algo), kSameAlgo,
+        fmt::join(known, ", ")));
+  }
+  return last;
+}
 
 DpOptions parse_dp_options(const std::vector<std::string>& args,
                            const std::vector<std::string>& known_algorithms) {
@@ -158,11 +181,12 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "reduces); list")
       ->delimiter(',')
       ->capture_default_str();
+  std::vector<std::string> last_bucket_values = {kSameAlgo};
   app.add_option(
-         "--last-bucket-algo", o.last_bucket_algos,
+         "--last-bucket-algo", last_bucket_values,
          "the last bucket's all-reduce implementation (layer 0's gradients, after "
-         "backward's last GEMM, when the SMs are free): a registry name, or same (--algo's); "
-         "list")
+         "backward's last GEMM, when the SMs are free): a registry name, NAME:N for the last N "
+         "buckets (one after another on one lane), or same (--algo's); list")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--timeout", o.timeout_s,
@@ -198,10 +222,11 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   validate_options(o);
   check_launcher_name(o.launcher);
   for (const std::string& algo : o.algos) require_known_algorithm(algo, known_algorithms);
-  o.last_bucket_algos = deduplicated(o.last_bucket_algos);
-  if (o.last_bucket_algos.empty()) throw UsageError("--last-bucket-algo: give at least one");
-  for (const std::string& algo : o.last_bucket_algos)
-    require_known_last_bucket_algorithm(algo, known_algorithms);
+  if (last_bucket_values.empty()) throw UsageError("--last-bucket-algo: give at least one");
+  o.last_buckets.clear();
+  for (const std::string& value : last_bucket_values)
+    o.last_buckets.push_back(parse_last_buckets(value, known_algorithms));
+  o.last_buckets = deduplicated(o.last_buckets);
   return o;
 }
 
@@ -222,10 +247,10 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
         uses_buckets(scheme) ? options.bucket_mib : std::vector<double>{0};
     for (double bucket : buckets) {
       for (const std::string& algo : options.algos) {
-        for (const std::string& last_given : options.last_bucket_algos) {
-          const std::string last = last_given == kSameAlgo ? "" : last_given;
+        for (const LastBuckets& last : options.last_buckets) {
           // Read here, before anything runs: a bad knob in the environment stops the plan at once.
-          const std::string knobs = implementation_knobs(last.empty() ? algo : algo + "+" + last);
+          const std::string knobs =
+              implementation_knobs(last.algo.empty() ? algo : algo + "+" + last.algo);
           for (WgradSplit split : options.wgrad_splits) {
             for (CommSchedule schedule : options.comm_schedules) {
               for (int ranks : counts) {
@@ -240,7 +265,8 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
                 config.wgrad_split = split;
                 config.comm_lanes = options.comm_lanes;
                 config.comm_schedule = schedule;
-                config.last_bucket_algo = last;
+                config.last_bucket_algo = last.algo;
+                config.last_buckets = last.count;
                 config.algorithm_knobs = knobs;
                 plan.push_back(config);
               }

@@ -1,5 +1,5 @@
 // The collbench_dpstep command line (CLI11) and the sweep plan it expands to: one StepConfig per
-// (sync mode, bucket size, algorithm, last bucket's algorithm, weight-gradient split, communication
+// (sync mode, bucket size, algorithm, last buckets' algorithm, weight-gradient split, communication
 // schedule, rank count),
 // rank counts ascending so the 1-GPU baseline of every config is measured before the configs that
 // are compared with it.
@@ -15,6 +15,19 @@ namespace collbench::dp {
 
 // --last-bucket-algo's value for "the bucket's own --algo".
 inline constexpr const char* kSameAlgo = "same";
+
+// One --last-bucket-algo value: "same", "NAME" (the last bucket runs NAME) or "NAME:N" (the last
+// N buckets do, one after another on one lane).
+struct LastBuckets {
+  std::string algo;  // empty: same (--algo's)
+  int count = 1;
+  bool operator==(const LastBuckets& other) const {
+    return algo == other.algo && count == other.count;
+  }
+};
+// Throws UsageError naming `value` when it is not "same", a name of `known`, or such a name with
+// ":N" for a whole N >= 1.
+LastBuckets parse_last_buckets(const std::string& value, const std::vector<std::string>& known);
 
 struct DpOptions {
   ModelConfig model;
@@ -33,8 +46,8 @@ struct DpOptions {
   std::vector<WgradSplit> wgrad_splits = {WgradSplit::none};
   int comm_lanes = 2;
   std::vector<CommSchedule> comm_schedules = {CommSchedule::lanes};
-  // The last bucket's implementation, per configuration; kSameAlgo: --algo's.
-  std::vector<std::string> last_bucket_algos = {kSameAlgo};
+  // The last buckets' implementation, per configuration (--last-bucket-algo's values).
+  std::vector<LastBuckets> last_buckets = {LastBuckets{}};
   double timeout_s = 120;
   std::string launcher = "auto";  // auto, single, mpi, env (launch_environment.hpp)
 };

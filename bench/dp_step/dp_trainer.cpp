@@ -138,13 +138,14 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
     std::vector<std::vector<RankContext>> lanes;
     for (int lane = 0; lane < lanes_made; ++lane) lanes.push_back(comm_contexts(lane));
     sync_ = std::make_unique<GradientSync>(layout_, config.scheme, config.algo, config.model.dtype,
-                                           n, lanes, replicas, pipelined, config.last_bucket_algo);
+                                           n, lanes, replicas, pipelined, config.last_bucket_algo,
+                                           config.last_buckets);
   }
   for (StepVariant variant :
        {StepVariant::full, StepVariant::compute_only, StepVariant::comm_only}) {
-    schedules_[variant_index(variant)] =
-        build_step_schedule(layout_, config.scheme, variant, n > 1, config.wgrad_split,
-                            sync_ ? sync_->lanes() : 1, sync_ && sync_->pipelined());
+    schedules_[variant_index(variant)] = build_step_schedule(
+        layout_, config.scheme, variant, n > 1, config.wgrad_split, sync_ ? sync_->lanes() : 1,
+        sync_ && sync_->pipelined(), config.last_bucket_algo.empty() ? 1 : config.last_buckets);
   }
 }
 

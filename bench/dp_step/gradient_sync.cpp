@@ -43,7 +43,7 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
                            const std::string& algo, DataType type, int nranks,
                            const std::vector<std::vector<RankContext>>& lane_contexts,
                            const std::vector<const ModelReplica*>& replicas, bool pipelined,
-                           const std::string& last_bucket_algo)
+                           const std::string& last_bucket_algo, int last_buckets)
     : layout_(layout),
       scheme_(scheme),
       type_(type),
@@ -53,6 +53,11 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
       last_bucket_implementation_(last_bucket_algo),
       replicas_(replicas) {
   if (lane_contexts_.empty()) throw std::invalid_argument("GradientSync: no communication lane");
+  if (last_buckets < 1)
+    throw std::invalid_argument("GradientSync: last_buckets must be at least 1");
+  if (!last_bucket_implementation_.empty()) {
+    last_buckets_ = std::min(layout.buckets().size(), static_cast<std::size_t>(last_buckets));
+  }
   require_implementations();
   for (std::size_t bucket = 0; bucket < layout.buckets().size(); ++bucket) {
     gradient_calls_.push_back(make_call(gradient_collective_name(scheme), bucket, ReduceOp::avg));
@@ -222,19 +227,19 @@ void GradientSync::choose_gradient_op() {
 }
 
 const std::string& GradientSync::implementation_for(std::size_t bucket) const {
-  if (!last_bucket_implementation_.empty() && bucket + 1 == layout_.buckets().size())
-    return last_bucket_implementation_;
+  if (bucket + last_buckets_ >= layout_.buckets().size()) return last_bucket_implementation_;
   return implementation_of_bucket(implementations_, bucket);
 }
 
 std::vector<const GradientSync::Call*> GradientSync::first_call_of_each_implementation(
-    bool with_last_bucket) const {
+    bool with_last_buckets) const {
   const std::size_t buckets = gradient_calls_.size();
-  const bool last_apart = !last_bucket_implementation_.empty() && buckets > 1;
+  // With every bucket a last one, those are all there is to ask.
+  const bool last_apart = last_buckets_ > 0 && last_buckets_ < buckets;
   std::vector<const Call*> firsts;
   std::vector<std::string> seen;
   for (std::size_t bucket = 0; bucket < buckets; ++bucket) {
-    if (!with_last_bucket && last_apart && bucket + 1 == buckets) break;
+    if (!with_last_buckets && last_apart && bucket + last_buckets_ == buckets) break;
     const std::string& name = implementation_for(bucket);
     if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
     seen.push_back(name);

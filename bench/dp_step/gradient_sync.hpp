@@ -45,14 +45,16 @@ class GradientSync {
   // UnsupportedConfig when the registry has no implementation of that name for a needed collective
   // or it refuses a bucket. Calls prepare() on every algorithm (outside timing and capture).
   // `pipelined` asks for the all-reduces in parts (pipelined()); it needs kPipelinedLanes lanes.
-  // `last_bucket_algo`, when not empty, is the registry name the last bucket runs instead
-  // (StepConfig::last_bucket_algo); the lanes follow `algo` alone, and the last bucket keeps the
-  // lane its index gives it. The pipelined schedule needs one implementation for every bucket.
+  // `last_bucket_algo`, when not empty, is the registry name the last `last_buckets` buckets run
+  // instead (StepConfig::last_bucket_algo, last_buckets; all of them when there are no more); the
+  // lanes follow `algo` alone (unless every bucket is such a last one), and the schedule puts
+  // those buckets on the last bucket's lane. The pipelined schedule needs one implementation for
+  // every bucket.
   GradientSync(const ParameterLayout& layout, SyncScheme scheme, const std::string& algo,
                DataType type, int nranks,
                const std::vector<std::vector<RankContext>>& lane_contexts,
                const std::vector<const ModelReplica*>& replicas, bool pipelined = false,
-               const std::string& last_bucket_algo = "");
+               const std::string& last_bucket_algo = "", int last_buckets = 1);
   // Streams the buckets alternate over (lane_plan): every lane given when the algorithm's
   // instances run concurrently (copy_engine); 2 for a mixed pair with copy_engine, each
   // implementation on a lane of its own; else 1. NCCL needs one stream: one communicator's
@@ -106,9 +108,9 @@ class GradientSync {
   // The implementation bucket `bucket` runs.
   const std::string& implementation_for(std::size_t bucket) const;
   // The gradient call of each implementation's first bucket: what one instance says of its kind
-  // (supported ops, concurrency), every instance says. Without `with_last_bucket`, only the
-  // implementations --algo names (the last bucket's counts when it is the only bucket).
-  std::vector<const Call*> first_call_of_each_implementation(bool with_last_bucket) const;
+  // (supported ops, concurrency), every instance says. Without `with_last_buckets`, only the
+  // implementations --algo names (the last buckets' when every bucket is one of them).
+  std::vector<const Call*> first_call_of_each_implementation(bool with_last_buckets) const;
   // After prepare(): sets pipelined_ and lanes_ for a pipelined request (see pipelined()).
   void choose_pipelined(bool requested);
   // The ranks on lane 0, where every NCCL collective runs.
@@ -124,6 +126,7 @@ class GradientSync {
   bool pipelined_ = false;
   std::vector<std::string> implementations_;  // one, or a mixed pair's two
   std::string last_bucket_implementation_;    // empty: implementations_ decide the last bucket
+  std::size_t last_buckets_ = 0;              // buckets at the end that run it (0 without it)
   std::vector<const ModelReplica*> replicas_;
   std::vector<Call> gradient_calls_;  // one per bucket
   std::vector<Call> weight_calls_;    // one per bucket (ps, sharded)

@@ -12,8 +12,12 @@ namespace {
 
 class ScheduleBuilder {
  public:
-  ScheduleBuilder(const ParameterLayout& layout, SyncScheme scheme, int lanes)
-      : layout_(layout), scheme_(scheme), lanes_(lanes) {
+  ScheduleBuilder(const ParameterLayout& layout, SyncScheme scheme, int lanes,
+                  int last_buckets_on_one_lane)
+      : layout_(layout),
+        scheme_(scheme),
+        lanes_(lanes),
+        last_buckets_on_one_lane_(last_buckets_on_one_lane) {
     schedule_.events = StepEvents{layout.layers(), static_cast<int>(layout.buckets().size())};
   }
 
@@ -43,9 +47,13 @@ class ScheduleBuilder {
     }
   }
   // With two lanes, odd buckets go to the second: the same alternation as a mixed pair's
-  // implementations, so each lane carries one implementation.
+  // implementations, so each lane carries one implementation. The last buckets that run one after
+  // another share the last bucket's lane.
   StreamRole comm_stream_of(int bucket) const {
-    return lane_stream(alternate_of(static_cast<std::size_t>(bucket), lanes_));
+    const int buckets = static_cast<int>(layout_.buckets().size());
+    const int first_of_last = buckets - std::max(1, last_buckets_on_one_lane_);
+    const int lane_giver = bucket >= first_of_last ? buckets - 1 : bucket;
+    return lane_stream(alternate_of(static_cast<std::size_t>(lane_giver), lanes_));
   }
 
   // The bucket's collectives and update, enqueued once its lowest layer's gradients exist.
@@ -145,6 +153,7 @@ class ScheduleBuilder {
   const ParameterLayout& layout_;
   SyncScheme scheme_;
   int lanes_;
+  int last_buckets_on_one_lane_;
   StepSchedule schedule_;
 };
 
@@ -206,13 +215,13 @@ int lane_of(StreamRole role) {
 
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
-                                 int comm_lanes, bool pipelined) {
+                                 int comm_lanes, bool pipelined, int last_buckets_on_one_lane) {
   // Parts exist for the all-reduce schemes only.
   pipelined = pipelined && communicate && weight_collective_name(scheme) == nullptr;
   const int lanes = !communicate ? 1
                     : pipelined  ? kPipelinedLanes
                                  : std::max(1, std::min(comm_lanes, kMaxCommLanes));
-  ScheduleBuilder b(layout, scheme, lanes);
+  ScheduleBuilder b(layout, scheme, lanes, last_buckets_on_one_lane);
   const StepEvents ev{layout.layers(), static_cast<int>(layout.buckets().size())};
   b.push(variant == StepVariant::comm_only ? "communication only" : "step");
   if (variant == StepVariant::comm_only) {

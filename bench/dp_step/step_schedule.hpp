@@ -99,10 +99,13 @@ const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast,
 // weight-gradient GEMM is cut. With it, the layers `split` covers that span several buckets run
 // their weight gradient in pieces (in every variant, so compute-only is the same computation).
 // `comm_lanes` (1 to kMaxCommLanes): communication streams the buckets alternate over; ignored
-// when `pipelined` (all-reduce schemes only), which takes three.
+// when `pipelined` (all-reduce schemes only), which takes three. The last
+// `last_buckets_on_one_lane` buckets (StepConfig::last_buckets) all go to the last bucket's lane,
+// so they run one after another.
 constexpr int kPipelinedLanes = 3;
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
-                                 int comm_lanes = 1, bool pipelined = false);
+                                 int comm_lanes = 1, bool pipelined = false,
+                                 int last_buckets_on_one_lane = 1);
 
 }  // namespace collbench::dp

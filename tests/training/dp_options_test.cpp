@@ -198,19 +198,32 @@ TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
 }
 
 // The last bucket's implementation is swept like --algo: "same" keeps --algo's (empty in the
-// config), a registry name replaces it for that bucket; each with its own 1-GPU baseline.
+// config), a registry name replaces it for that bucket, NAME:N for the last N; each with its own
+// 1-GPU baseline. "nccl:1" is "nccl".
 TEST(DpOptions, PlanSweepsTheLastBucketsAlgorithm) {
-  const std::vector<StepConfig> plan = ring_plan_with("--last-bucket-algo", "same,nccl,same");
-  ASSERT_EQ(plan.size(), 4u);
+  const std::vector<StepConfig> plan =
+      ring_plan_with("--last-bucket-algo", "same,nccl,same,nccl:3,nccl:1");
+  ASSERT_EQ(plan.size(), 6u);
   EXPECT_EQ(plan[0].last_bucket_algo, "");
   EXPECT_EQ(plan[1].last_bucket_algo, "");
   EXPECT_EQ(plan[1].ranks, 4);
   EXPECT_EQ(plan[2].last_bucket_algo, "nccl");
+  EXPECT_EQ(plan[2].last_buckets, 1);
   EXPECT_EQ(plan[2].ranks, 1);
   EXPECT_EQ(plan[3].last_bucket_algo, "nccl");
-  EXPECT_EQ(parse({}).last_bucket_algos, std::vector<std::string>{"same"});
+  EXPECT_EQ(plan[4].last_bucket_algo, "nccl");
+  EXPECT_EQ(plan[4].last_buckets, 3);
+  EXPECT_EQ(plan[5].last_buckets, 3);
+  EXPECT_EQ(plan[5].ranks, 4);
+  EXPECT_EQ(parse({}).last_buckets, std::vector<LastBuckets>{LastBuckets{}});
   expect_usage_error({"--last-bucket-algo", "nosuch"}, "--last-bucket-algo nosuch: unknown");
+  expect_usage_error({"--last-bucket-algo", "nosuch:2"},
+                     "--last-bucket-algo nosuch:2: unknown all-reduce algorithm 'nosuch'");
   expect_usage_error({"--last-bucket-algo", "ring+nccl"}, "--last-bucket-algo ring+nccl");
+  for (const char* bad : {"ring:0", "ring:", "ring:x", "ring:-1", "ring:2:3", "ring:99999"})
+    expect_usage_error({"--last-bucket-algo", bad}, std::string("--last-bucket-algo ") + bad +
+                                                        ": the count after ':' must be a whole");
+  expect_usage_error({"--last-bucket-algo", "same:2"}, "--last-bucket-algo same:2: same takes no");
 }
 
 TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
@@ -317,6 +330,10 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   EXPECT_EQ(config_string(config), kDefaultConfig + ";last_bucket_algo=ring");
   EXPECT_EQ(benchmark_name(config),
             "dp_step/overlap/bucket_mib:25/algo:nccl/last_bucket:ring/ranks:4");
+  config.last_buckets = 2;
+  EXPECT_EQ(config_string(config), kDefaultConfig + ";last_bucket_algo=ring;last_buckets=2");
+  EXPECT_EQ(benchmark_name(config),
+            "dp_step/overlap/bucket_mib:25/algo:nccl/last_buckets:2:ring/ranks:4");
   EXPECT_EQ(parse_comm_schedule("lanes"), CommSchedule::lanes);
 }
 

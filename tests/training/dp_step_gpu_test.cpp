@@ -3,6 +3,7 @@
 // 2, 4 and 8 GPUs (those visible) against one GPU over the global batch, with identical weights and
 // a falling loss; CUDA-graph replays; every registered all-reduce algorithm; mixed pairs (A+B);
 // memory accounting; one trainer per rank, each on its own thread, as under one process per GPU.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -216,25 +217,35 @@ TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
   EXPECT_TRUE(report.ok()) << "copy_engine_ring: " << report.summary();
 }
 
-// The last bucket's all-reduce by another implementation (NCCL beside copy_engine's four lanes):
-// the same training as one GPU, replicas identical; the pipelined schedule refuses it.
-TEST(DpStepGpu, LastBucketOfItsOwnTrainsLikeOneGpu) {
+// The last buckets' all-reduce by another implementation beside copy_engine's four lanes (NCCL
+// for the last one; the ring for the last two, one after another on one lane; the ring for every
+// bucket): the same training as one GPU, replicas identical; the pipelined schedule refuses it.
+TEST(DpStepGpu, LastBucketsOfTheirOwnTrainLikeOneGpu) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
-  StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
-  config.algo = "copy_engine";
-  config.comm_lanes = 4;
-  config.last_bucket_algo = "nccl";
-  const SmallModelReport report =
-      run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
-  EXPECT_TRUE(report.ok()) << report.summary();
-  DataParallelTrainer trainer(config, communicators(ranks));
-  EXPECT_EQ(trainer.comm_lanes(), 4);
-  EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u);
-  EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u);
-  EXPECT_EQ(trainer.differing_weight_elements(), 0u);
-  config.comm_schedule = CommSchedule::pipelined;
-  EXPECT_THROW(DataParallelTrainer(config, communicators(ranks)), UnsupportedConfig);
+  struct Last {
+    const char* algo;
+    int buckets;
+  };
+  for (const Last last : {Last{"nccl", 1}, Last{"ring", 2}, Last{"ring", 1000}}) {
+    const std::string what = fmt::format("{}:{}", last.algo, last.buckets);
+    StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+    config.algo = "copy_engine";
+    config.comm_lanes = 4;
+    config.last_bucket_algo = last.algo;
+    config.last_buckets = last.buckets;
+    const SmallModelReport report =
+        run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+    EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
+    DataParallelTrainer trainer(config, communicators(ranks));
+    // Every bucket on the ring: the ring's one lane.
+    EXPECT_EQ(trainer.comm_lanes(), last.buckets == 1000 ? 1 : 4) << what;
+    EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u) << what;
+    EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u) << what;
+    EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
+    config.comm_schedule = CommSchedule::pipelined;
+    EXPECT_THROW(DataParallelTrainer(config, communicators(ranks)), UnsupportedConfig) << what;
+  }
 }
 
 // The pipelined schedule runs copy_engine's all-reduces in parts on three streams: the same

@@ -213,6 +213,37 @@ TEST(StepSchedule, ThreeLanesTakeBucketsInTurn) {
   EXPECT_EQ(lane_of(StreamRole::optimizer), -1);
 }
 
+// The last buckets of another implementation share the last bucket's lane, in bucket order, so
+// they run one after another; the others keep lane b % lanes. In the full step and the
+// communication-only pass alike, and more last buckets than buckets put every bucket there.
+TEST(StepSchedule, LastBucketsShareTheLastBucketsLane) {
+  const ParameterLayout layout(6, 64, 2, 9000, 2);  // one layer per bucket
+  for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
+    for (int last : {1, 3, 9}) {
+      const StepSchedule schedule = build_step_schedule(layout, SyncScheme::overlap, variant, true,
+                                                        WgradSplit::none, 4, false, last);
+      std::map<int, StreamRole> stream_of_bucket;
+      std::vector<int> order_on_last_lane;
+      for (const StepOp& op : schedule.ops) {
+        if (op.kind != StepOpKind::collective) continue;
+        stream_of_bucket[op.bucket] = op.stream;
+        if (op.stream == lane_stream(5 % 4)) order_on_last_lane.push_back(op.bucket);
+      }
+      ASSERT_EQ(stream_of_bucket.size(), 6u);
+      std::vector<int> expected_on_last_lane;
+      for (int bucket = 0; bucket < 6; ++bucket) {
+        const bool one_of_last = bucket >= 6 - last;
+        const int lane = one_of_last ? 5 % 4 : bucket % 4;
+        EXPECT_EQ(stream_of_bucket[bucket], lane_stream(lane)) << last << " " << bucket;
+        if (lane == 5 % 4) expected_on_last_lane.push_back(bucket);
+      }
+      EXPECT_EQ(order_on_last_lane, expected_on_last_lane) << last;
+      const Replay r = replay(schedule);
+      EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());  // joined back
+    }
+  }
+}
+
 // Pipelined: every bucket's four parts once each, on their lanes; send and reduce after the
 // bucket's gradients, gather and finish after its reduce, the update after its finish and the
 // last reader of its weights; the copy lane sends bucket k before it gathers bucket k-1.
