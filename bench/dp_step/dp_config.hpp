@@ -42,9 +42,11 @@ bool split_covers(WgradSplit split, int layer);
 // How copy_engine's bucket all-reduces are spread over communication streams: `lanes` (bucket b
 // whole on lane b % comm_lanes) or `pipelined` (each all-reduce in parts, LaunchPart: one stream
 // carries every bucket's copies in one order on every rank, bucket k's send before bucket k-1's
-// gather, while a second stream reduces and a third waits for the peers). Algorithms that cannot
-// launch in parts keep their lanes.
-enum class CommSchedule { lanes, pipelined };
+// gather, while a second stream reduces and a third waits for the peers) or `deferred` (the same
+// parts, but each bucket's gather, finish and update run at the start of the next step, lowest
+// layers first, each before the forward pass needs the bucket's weights: step_schedule.hpp's
+// Deferral). Algorithms that cannot launch in parts keep their lanes.
+enum class CommSchedule { lanes, pipelined, deferred };
 std::string_view name_of(CommSchedule schedule);
 CommSchedule parse_comm_schedule(std::string_view name);
 

@@ -176,9 +176,10 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "run concurrently (copy_engine; up to 4) and mixed pairs (A+B; 2)")
       ->capture_default_str();
   app.add_option("--comm-schedule", comm_schedule_names,
-                 "copy_engine's buckets: lanes (each all-reduce whole on its lane) or pipelined "
+                 "copy_engine's buckets: lanes (each all-reduce whole on its lane), pipelined "
                  "(in parts: one stream carries every bucket's copies in one order, another "
-                 "reduces); list")
+                 "reduces) or deferred (pipelined, with each bucket's gather and update moved to "
+                 "the next step, before its forward); list")
       ->delimiter(',')
       ->capture_default_str();
   std::vector<std::string> last_bucket_values = {kSameAlgo};

@@ -84,10 +84,6 @@ nvtx3::event_attributes range_attributes(const std::string& label) {
                         static_cast<std::uint8_t>(rgb)}};
 }
 
-int variant_index(StepVariant variant) {
-  return static_cast<int>(variant);
-}
-
 }  // namespace
 
 DataParallelTrainer::DataParallelTrainer(const StepConfig& config, int device)
@@ -117,7 +113,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   auto range = named_range(fmt::format("setup {}", config_string(config)), 0x808080);
   const StepEvents events{layout_.layers(), static_cast<int>(layout_.buckets().size())};
   std::vector<int> rank_numbers;
-  const bool pipelined = config.comm_schedule == CommSchedule::pipelined;
+  const bool pipelined = config.comm_schedule != CommSchedule::lanes;
   const int lanes_made =
       pipelined ? std::max(config.comm_lanes, kPipelinedLanes) : config.comm_lanes;
   for (int local = 0; local < std::max(given, 1); ++local) {
@@ -141,11 +137,22 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
                                            n, lanes, replicas, pipelined, config.last_bucket_algo,
                                            config.last_buckets);
   }
-  for (StepVariant variant :
-       {StepVariant::full, StepVariant::compute_only, StepVariant::comm_only}) {
-    schedules_[variant_index(variant)] = build_step_schedule(
-        layout_, config.scheme, variant, n > 1, config.wgrad_split, sync_ ? sync_->lanes() : 1,
-        sync_ && sync_->pipelined(), config.last_bucket_algo.empty() ? 1 : config.last_buckets);
+  deferred_ = sync_ && sync_->pipelined() && config.comm_schedule == CommSchedule::deferred;
+  auto build = [&](StepVariant variant, Deferral deferral) {
+    return build_step_schedule(layout_, config.scheme, variant, n > 1, config.wgrad_split,
+                               sync_ ? sync_->lanes() : 1, sync_ && sync_->pipelined(), deferral,
+                               config.last_bucket_algo.empty() ? 1 : config.last_buckets);
+  };
+  const Deferral steady = deferred_ ? Deferral::steady : Deferral::none;
+  schedules_[static_cast<int>(StepShape::full)] = build(StepVariant::full, steady);
+  schedules_[static_cast<int>(StepShape::compute_only)] =
+      build(StepVariant::compute_only, Deferral::none);
+  schedules_[static_cast<int>(StepShape::comm_only)] =
+      build(StepVariant::comm_only, Deferral::none);
+  if (deferred_) {
+    schedules_[static_cast<int>(StepShape::first_full)] = build(StepVariant::full, Deferral::first);
+    schedules_[static_cast<int>(StepShape::deferred_tail)] =
+        build(StepVariant::full, Deferral::tail);
   }
 }
 
@@ -242,8 +249,23 @@ double DataParallelTrainer::bus_bytes() const {
   return sync_ ? sync_->bus_bytes() : 0;
 }
 
-const StepSchedule& DataParallelTrainer::schedule(StepVariant variant) const {
-  return schedules_[variant_index(variant)];
+DataParallelTrainer::StepShape DataParallelTrainer::shape_of(StepVariant variant, int step) const {
+  switch (variant) {
+    case StepVariant::compute_only:
+      return StepShape::compute_only;
+    case StepVariant::comm_only:
+      return StepShape::comm_only;
+    default:
+      return deferred_ && step == 0 ? StepShape::first_full : StepShape::full;
+  }
+}
+
+bool DataParallelTrainer::ends_with_tail(StepVariant variant) const {
+  return deferred_ && variant == StepVariant::full;
+}
+
+const StepSchedule& DataParallelTrainer::schedule(StepShape shape) const {
+  return schedules_[static_cast<int>(shape)];
 }
 
 cudaStream_t DataParallelTrainer::comm_stream(const RankResources& r, int lane) {
@@ -334,11 +356,12 @@ void DataParallelTrainer::execute_on_rank(const StepOp& op, int local) {
 }
 
 void DataParallelTrainer::run_eager(int steps, StepVariant variant) {
-  for (int step = 0; step < steps; ++step) enqueue(schedule(variant));
+  for (int step = 0; step < steps; ++step) enqueue(schedule(shape_of(variant, step)));
+  if (steps > 0 && ends_with_tail(variant)) enqueue(schedule(StepShape::deferred_tail));
 }
 
-std::vector<GraphExec>& DataParallelTrainer::graphs(StepVariant variant) {
-  std::optional<std::vector<GraphExec>>& slot = graphs_[variant_index(variant)];
+std::vector<GraphExec>& DataParallelTrainer::graphs(StepShape shape) {
+  std::optional<std::vector<GraphExec>>& slot = graphs_[static_cast<int>(shape)];
   if (!slot) {
     auto range = fixed_range<nvtx_names::graph_capture>();
     std::vector<RankContext> capturing;
@@ -346,7 +369,7 @@ std::vector<GraphExec>& DataParallelTrainer::graphs(StepVariant variant) {
       capturing.push_back({r->rank, r->device, r->compute.get(), nullptr});
     }
     StreamCapture capture(capturing);
-    enqueue(schedule(variant));
+    enqueue(schedule(shape));
     slot = instantiate_with_node_priority(capture.finish());
   }
   return *slot;
@@ -431,26 +454,37 @@ void DataParallelTrainer::synchronize(double timeout_s) {
 
 std::vector<double> DataParallelTrainer::measure(StepVariant variant, int warmup, int iters,
                                                  bool use_graphs, double timeout_s) {
-  std::vector<GraphExec>* execs = use_graphs ? &graphs(variant) : nullptr;
   const nvtxDomainHandle_t domain = nvtx3::domain::get<collbench_nvtx_domain>();
   // The labels outlive the attributes, which point at their text.
   static const std::string step_label = "step";
   static const std::string comm_label = "communication only";
+  static const std::string tail_label = "deferred all-reduce tail";
   const nvtx3::event_attributes replay =
       range_attributes(variant == StepVariant::comm_only ? comm_label : step_label);
+  const nvtx3::event_attributes tail_replay = range_attributes(tail_label);
   const int locals = local_ranks();
-  auto launch_step = [&] {
-    if (!execs) {
-      enqueue(schedule(variant));
+  auto launch = [&](StepShape shape) {
+    if (!use_graphs) {
+      enqueue(schedule(shape));
       return;
     }
-    nvtxDomainRangePushEx(domain, replay.get());
+    std::vector<GraphExec>& execs = graphs(shape);
+    nvtxDomainRangePushEx(domain,
+                          shape == StepShape::deferred_tail ? tail_replay.get() : replay.get());
     for (int local = 0; local < locals; ++local) {
       ScopedDevice on(resources_[local]->device, resources_[local]->rank);
-      CB_CUDA_CHECK(cudaGraphLaunch((*execs)[local].get(), resources_[local]->compute.get()));
+      CB_CUDA_CHECK(cudaGraphLaunch(execs[local].get(), resources_[local]->compute.get()));
     }
     nvtxDomainRangePop(domain);
   };
+  // Capture every graph the run replays before the first replay.
+  if (use_graphs) {
+    graphs(shape_of(variant, 0));
+    graphs(shape_of(variant, 1));
+    if (ends_with_tail(variant)) graphs(StepShape::deferred_tail);
+  }
+  int steps_run = 0;
+  auto launch_step = [&] { launch(shape_of(variant, steps_run++)); };
   {
     auto range = fixed_range<nvtx_names::warmup>();
     for (int step = 0; step < warmup; ++step) launch_step();
@@ -480,6 +514,8 @@ std::vector<double> DataParallelTrainer::measure(StepVariant variant, int warmup
       record(i + 1);
     }
   }
+  // Untimed: the timed steps ran as many tails (the first one's from the step before) as heads.
+  if (steps_run > 0 && ends_with_tail(variant)) launch(StepShape::deferred_tail);
   std::vector<const Event*> last;
   for (int local = 0; local < locals; ++local) last.push_back(&timing_events_[local][iters]);
   wait_for_events(last, timeout_s);

@@ -123,6 +123,31 @@ class ScheduleBuilder {
     update_bucket(bucket);
   }
 
+  // Deferred: the previous step's tail of `bucket`, at the start of this step. Its reduce ran in
+  // the previous step (an earlier graph replay or enqueue, which this step's streams follow).
+  void deferred_tail(int bucket) {
+    const StepEvents& ev = schedule_.events;
+    part(LaunchPart::gather, kTransfers, bucket);
+    record(kTransfers, ev.gathered(bucket));
+    wait(kCompletions, ev.gathered(bucket));
+    part(LaunchPart::finish, kCompletions, bucket);
+    record(kCompletions, ev.collective_done(bucket));
+    wait(StreamRole::optimizer, ev.collective_done(bucket));
+    // Nothing of this step has read the weights yet: no weights_free wait.
+    push(fmt::format("optimizer bucket {}", bucket));
+    on(StepOpKind::update, StreamRole::optimizer, layout_.buckets()[bucket].lowest_layer, bucket);
+    pop();
+    record(StreamRole::optimizer, ev.updated(bucket));
+  }
+  // Deferred: bucket k's send and reduce in this step's backward; the rest waits for the next.
+  void deferred_head(int bucket) {
+    const StepEvents& ev = schedule_.events;
+    wait(kTransfers, ev.gradient_ready(bucket));
+    part(LaunchPart::send, kTransfers, bucket);
+    wait(kReductions, ev.gradient_ready(bucket));
+    part(LaunchPart::reduce, kReductions, bucket);
+  }
+
   StepSchedule take() { return std::move(schedule_); }
 
  private:
@@ -215,9 +240,11 @@ int lane_of(StreamRole role) {
 
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
-                                 int comm_lanes, bool pipelined, int last_buckets_on_one_lane) {
+                                 int comm_lanes, bool pipelined, Deferral deferral,
+                                 int last_buckets_on_one_lane) {
   // Parts exist for the all-reduce schemes only.
   pipelined = pipelined && communicate && weight_collective_name(scheme) == nullptr;
+  if (!pipelined || variant != StepVariant::full) deferral = Deferral::none;
   const int lanes = !communicate ? 1
                     : pipelined  ? kPipelinedLanes
                                  : std::max(1, std::min(comm_lanes, kMaxCommLanes));
@@ -230,19 +257,39 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
     return b.take();
   }
   const bool with_collectives = communicate && variant == StepVariant::full;
+  const auto& buckets = layout.buckets();
+  const int bucket_count = static_cast<int>(buckets.size());
   // The optimizer stream joins from the compute stream, so it never runs ahead of this step.
   b.record(StreamRole::compute, ev.fork());
   b.wait(StreamRole::optimizer, ev.fork());
   if (with_collectives) b.fork_lanes(ev.fork());
+  const bool has_tail = deferral == Deferral::steady || deferral == Deferral::tail;
+  if (has_tail) {
+    b.push("previous step's all-reduce tail");
+    for (int bucket = bucket_count - 1; bucket >= 0; --bucket) b.deferred_tail(bucket);
+    b.pop();
+  }
+  if (deferral == Deferral::tail) {
+    b.join_lanes();
+    b.record(StreamRole::optimizer, ev.optimizer_done());
+    b.wait(StreamRole::compute, ev.optimizer_done());
+    b.pop();
+    return b.take();
+  }
 
   b.push("forward");
-  for (int layer = 0; layer < layout.layers(); ++layer)
+  int next_updated = bucket_count - 1;  // buckets run from the top layers down
+  for (int layer = 0; layer < layout.layers(); ++layer) {
+    // Every bucket holding part of this layer has its lowest layer at or below it.
+    for (; has_tail && next_updated >= 0 && buckets[next_updated].lowest_layer <= layer;
+         --next_updated)
+      b.wait(StreamRole::compute, ev.updated(next_updated));
     b.on(StepOpKind::forward, StreamRole::compute, layer);
+  }
   b.on(StepOpKind::loss, StreamRole::compute);
   b.pop();
 
   std::size_t next_bucket = 0;
-  const auto& buckets = layout.buckets();
   for (int layer = layout.layers() - 1; layer >= 0; --layer) {
     b.push(fmt::format("backward layer {}", layer));
     // Weight gradient first: it is what the all-reduce waits for; the input gradient (the
@@ -263,7 +310,9 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
     b.pop();
     while (next_bucket < buckets.size() && buckets[next_bucket].lowest_layer == layer) {
       const int bucket = static_cast<int>(next_bucket);
-      if (with_collectives && pipelined) {
+      if (with_collectives && deferral != Deferral::none) {
+        b.deferred_head(bucket);
+      } else if (with_collectives && pipelined) {
         b.pipelined_bucket(bucket, true);
       } else {
         b.sync_bucket(bucket, with_collectives);
@@ -271,8 +320,8 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       ++next_bucket;
     }
   }
-  if (with_collectives && pipelined && !buckets.empty())
-    b.complete_pipelined(static_cast<int>(buckets.size()) - 1, true);
+  if (with_collectives && pipelined && deferral == Deferral::none && !buckets.empty())
+    b.complete_pipelined(bucket_count - 1, true);
   if (with_collectives) b.join_lanes();
   b.record(StreamRole::optimizer, ev.optimizer_done());
   b.wait(StreamRole::compute, ev.optimizer_done());

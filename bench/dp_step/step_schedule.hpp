@@ -14,6 +14,10 @@
 // keeps:
 //   - pipelined: a bucket's send and reduce wait for its gradients, its gather and finish for its
 //     reduce, and its update for its finish;
+//   - deferred: the step's all-reduces end after their reduce; the next step gathers, finishes and
+//     updates every bucket first (lowest layers first: the order forward needs them), each
+//     finish also waiting for the rank's own gather (which reads the gradients backward will
+//     overwrite), and each layer's forward waits for the updates of every bucket holding it;
 //   - a bucket's first collective waits for the weight gradient of its lowest layer (for a layer
 //     whose GEMM is cut, for the piece holding the bucket's rows);
 //   - its update waits for that collective and for the lowest layer's input-gradient GEMM (the
@@ -71,6 +75,12 @@ struct StepOp {
   LaunchPart part = LaunchPart::send;  // collective_part only
 };
 
+// The deferred schedule (CommSchedule::deferred, pipelined parts only) moves each bucket's gather,
+// finish and update into the next step, ahead of the forward pass that first needs the bucket's
+// weights: a run's steps are `first` (nothing left by a previous step), then `steady` (the
+// previous step's tail, then this step), and a closing `tail` (only the tail).
+enum class Deferral { none, first, steady, tail };
+
 // Event numbering, the same on every rank.
 struct StepEvents {
   int layers;
@@ -80,7 +90,8 @@ struct StepEvents {
   int collective_done(int bucket) const { return layers + buckets + bucket; }
   int updated(int bucket) const { return layers + 2 * buckets + bucket; }
   int reduced(int bucket) const { return layers + 3 * buckets + bucket; }  // pipelined
-  int fork() const { return layers + 4 * buckets; }
+  int gathered(int bucket) const { return layers + 4 * buckets + bucket; }  // deferred
+  int fork() const { return layers + 5 * buckets; }
   int comm_done(int lane) const { return fork() + 1 + lane; }
   int optimizer_done() const { return fork() + 1 + kMaxCommLanes; }
   int count() const { return optimizer_done() + 1; }
@@ -99,13 +110,15 @@ const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast,
 // weight-gradient GEMM is cut. With it, the layers `split` covers that span several buckets run
 // their weight gradient in pieces (in every variant, so compute-only is the same computation).
 // `comm_lanes` (1 to kMaxCommLanes): communication streams the buckets alternate over; ignored
-// when `pipelined` (all-reduce schemes only), which takes three. The last
-// `last_buckets_on_one_lane` buckets (StepConfig::last_buckets) all go to the last bucket's lane,
-// so they run one after another.
+// when `pipelined` (all-reduce schemes only), which takes three. `deferral` applies to the full
+// step of a pipelined schedule only (elsewhere it is ignored): which of its shapes to build. The
+// last `last_buckets_on_one_lane` buckets (StepConfig::last_buckets) all go to the last bucket's
+// lane, so they run one after another.
 constexpr int kPipelinedLanes = 3;
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes = 1, bool pipelined = false,
+                                 Deferral deferral = Deferral::none,
                                  int last_buckets_on_one_lane = 1);
 
 }  // namespace collbench::dp

@@ -334,7 +334,12 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   EXPECT_EQ(config_string(config), kDefaultConfig + ";last_bucket_algo=ring;last_buckets=2");
   EXPECT_EQ(benchmark_name(config),
             "dp_step/overlap/bucket_mib:25/algo:nccl/last_buckets:2:ring/ranks:4");
+  config.last_bucket_algo.clear();
   EXPECT_EQ(parse_comm_schedule("lanes"), CommSchedule::lanes);
+  EXPECT_EQ(parse_comm_schedule("deferred"), CommSchedule::deferred);
+  config.comm_schedule = CommSchedule::deferred;
+  EXPECT_EQ(benchmark_name(config),
+            "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:deferred/ranks:4");
 }
 
 TEST(DpOptions, BenchmarkFilterSelectsLikeGoogleBenchmark) {

@@ -248,31 +248,40 @@ TEST(DpStepGpu, LastBucketsOfTheirOwnTrainLikeOneGpu) {
   }
 }
 
-// The pipelined schedule runs copy_engine's all-reduces in parts on three streams: the same
-// gradients as one GPU, replicas identical, and (the reduction order being the same) the very
-// weights of the one-lane schedule; NCCL keeps its one lane.
+// The pipelined and deferred schedules run copy_engine's all-reduces in parts on three streams:
+// the same gradients as one GPU, replicas identical, and (the reduction order being the same) the
+// very weights of the one-lane schedule after the same steps; NCCL keeps its one lane.
 TEST(DpStepGpu, CopyEnginePipelinedTrainsLikeOneLane) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
   for (SyncScheme scheme : {SyncScheme::overlap, SyncScheme::sync}) {
     StepConfig config = small_config(scheme, ranks, DataType::bfloat16);
     config.algo = "copy_engine";
-    config.comm_schedule = CommSchedule::pipelined;
-    const SmallModelReport report =
-        run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
-    EXPECT_TRUE(report.ok()) << name_of(scheme) << ": " << report.summary();
+    for (CommSchedule schedule : {CommSchedule::pipelined, CommSchedule::deferred}) {
+      config.comm_schedule = schedule;
+      const SmallModelReport report =
+          run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+      EXPECT_TRUE(report.ok()) << name_of(scheme) << ", " << name_of(schedule) << ": "
+                               << report.summary();
+    }
     std::vector<std::vector<double>> weights;
-    for (CommSchedule schedule : {CommSchedule::pipelined, CommSchedule::lanes}) {
+    for (CommSchedule schedule :
+         {CommSchedule::lanes, CommSchedule::pipelined, CommSchedule::deferred}) {
       config.comm_schedule = schedule;
       config.comm_lanes = 1;
       DataParallelTrainer trainer(config, communicators(ranks));
-      EXPECT_EQ(trainer.comm_lanes(), schedule == CommSchedule::pipelined ? kPipelinedLanes : 1);
+      EXPECT_EQ(trainer.comm_lanes(), schedule == CommSchedule::lanes ? 1 : kPipelinedLanes);
+      // Graphs, then eager steps: each run closes with its deferred tail.
       EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u);
+      EXPECT_EQ(trainer.measure(StepVariant::full, 0, 3, false, kTimeoutS).size(), 3u);
       EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u);
+      trainer.run_eager(2);
+      trainer.synchronize(kTimeoutS);
       EXPECT_EQ(trainer.differing_weight_elements(), 0u) << name_of(schedule);
       weights.push_back(trainer.parameters(0));
     }
     EXPECT_TRUE(weights[0] == weights[1]) << name_of(scheme) << ": pipelined changed the result";
+    EXPECT_TRUE(weights[0] == weights[2]) << name_of(scheme) << ": deferred changed the result";
   }
   StepConfig nccl = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
   nccl.comm_schedule = CommSchedule::pipelined;

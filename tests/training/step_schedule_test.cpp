@@ -220,8 +220,9 @@ TEST(StepSchedule, LastBucketsShareTheLastBucketsLane) {
   const ParameterLayout layout(6, 64, 2, 9000, 2);  // one layer per bucket
   for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
     for (int last : {1, 3, 9}) {
-      const StepSchedule schedule = build_step_schedule(layout, SyncScheme::overlap, variant, true,
-                                                        WgradSplit::none, 4, false, last);
+      const StepSchedule schedule =
+          build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 4,
+                              false, Deferral::none, last);
       std::map<int, StreamRole> stream_of_bucket;
       std::vector<int> order_on_last_lane;
       for (const StepOp& op : schedule.ops) {
@@ -289,6 +290,90 @@ TEST(StepSchedule, PipelinedPartsKeepTheirOrder) {
     expected_copy_lane.push_back("part " + std::to_string(buckets - 1) + "/gather");
     EXPECT_EQ(copy_lane, expected_copy_lane);
     EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());  // joined back
+  }
+}
+
+// Deferred: the step sends and reduces every bucket after its gradients; its gathers, finishes
+// and updates come first in the next step (lowest layers first, each finish after the rank's own
+// gather), and each forward waits for the updates of every bucket holding its layer. First, steady
+// steps and the tail together run each bucket's parts in the protocol's order.
+TEST(StepSchedule, DeferredMovesGathersAndUpdatesIntoTheNextStep) {
+  for (double cap : {9000.0, 20000.0}) {  // one layer per bucket; two layers per bucket
+    const ParameterLayout layout(4, 64, 2, static_cast<std::uint64_t>(cap), 2);
+    const int buckets = static_cast<int>(layout.buckets().size());
+    ASSERT_EQ(buckets, cap < 10000 ? 4 : 2);
+    auto build = [&](Deferral deferral) {
+      return build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true,
+                                 WgradSplit::none, 1, true, deferral);
+    };
+    std::map<int, std::vector<std::string>> parts_of_bucket;  // over first, steady x2, tail
+    for (Deferral deferral :
+         {Deferral::first, Deferral::steady, Deferral::steady, Deferral::tail}) {
+      const StepSchedule schedule = build(deferral);
+      const bool has_tail = deferral != Deferral::first;
+      const bool has_step = deferral != Deferral::tail;
+      EXPECT_EQ(count_kind(schedule, StepOpKind::collective_part),
+                (has_tail ? 2 : 0) * buckets + (has_step ? 2 : 0) * buckets);
+      EXPECT_EQ(count_kind(schedule, StepOpKind::update), has_tail ? buckets : 0);
+      EXPECT_EQ(count_kind(schedule, StepOpKind::forward), has_step ? 4 : 0);
+      const Replay r = replay(schedule);
+      bool forward_started = false;
+      std::vector<std::string> tail_copies;
+      for (const auto& [op, before] : r.ops) {
+        const std::string bucket = std::to_string(op.bucket);
+        if (op.kind == StepOpKind::forward) {
+          forward_started = true;
+          for (int k = 0; k < buckets; ++k) {
+            if (has_tail && layout.buckets()[k].lowest_layer <= op.layer) {
+              EXPECT_TRUE(before.count("update " + std::to_string(k))) << what(op);
+            }
+          }
+        }
+        if (op.kind == StepOpKind::collective_part) {
+          parts_of_bucket[op.bucket].push_back(std::string(name_of(op.part)));
+          const bool tail_part = op.part == LaunchPart::gather || op.part == LaunchPart::finish;
+          EXPECT_EQ(tail_part, !forward_started) << what(op) << " in the wrong half";
+          if (op.part == LaunchPart::gather) tail_copies.push_back(what(op));
+          if (op.part == LaunchPart::finish) {
+            EXPECT_TRUE(before.count("part " + bucket + "/gather")) << what(op);
+          }
+          if (!tail_part) {
+            for (const std::string& gradient : gradients_of(layout, schedule, op.bucket))
+              EXPECT_TRUE(before.count(gradient)) << what(op) << " before " << gradient;
+          }
+        }
+        if (op.kind == StepOpKind::update) {
+          EXPECT_FALSE(forward_started) << what(op);
+          EXPECT_TRUE(before.count("part " + bucket + "/finish")) << what(op);
+        }
+      }
+      if (has_tail) {
+        std::vector<std::string> lowest_first;
+        for (int k = buckets - 1; k >= 0; --k)
+          lowest_first.push_back("part " + std::to_string(k) + "/gather");
+        EXPECT_EQ(tail_copies, lowest_first);
+      }
+      EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());  // joined back
+    }
+    for (int k = 0; k < buckets; ++k) {
+      std::vector<std::string> cycle;
+      for (int step = 0; step < 3; ++step)
+        cycle.insert(cycle.end(), {"send", "reduce", "gather", "finish"});
+      EXPECT_EQ(parts_of_bucket[k], cycle) << "bucket " << k;
+    }
+  }
+  // Only the full step of a pipelined all-reduce defers.
+  const ParameterLayout layout(4, 64, 2, 9000, 2);
+  for (bool pipelined : {false, true}) {
+    for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
+      if (pipelined && variant == StepVariant::full) continue;
+      const StepSchedule plain = build_step_schedule(layout, SyncScheme::overlap, variant, true,
+                                                     WgradSplit::none, 1, pipelined);
+      const StepSchedule asked =
+          build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 1,
+                              pipelined, Deferral::steady);
+      EXPECT_EQ(asked.ops.size(), plain.ops.size());
+    }
   }
 }
 
