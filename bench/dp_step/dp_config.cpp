@@ -162,6 +162,8 @@ std::string config_string(const StepConfig& config) {
     text += fmt::format(";comm_lanes={}", config.comm_lanes);
   if (config.comm_schedule != StepConfig{}.comm_schedule)
     text += fmt::format(";comm_schedule={}", name_of(config.comm_schedule));
+  if (config.comm_schedule == CommSchedule::deferred && config.defer_first > 0)
+    text += fmt::format(";defer_first={}", config.defer_first);
   if (!config.last_bucket_algo.empty())
     text += fmt::format(";last_bucket_algo={}", config.last_bucket_algo);
   if (!config.last_bucket_algo.empty() && config.last_buckets != 1)
@@ -178,8 +180,9 @@ std::string benchmark_name(const StepConfig& config) {
                                 ? ""
                                 : fmt::format("/wgrad_split:{}", name_of(config.wgrad_split));
   const std::string schedule =
-      config.comm_schedule == StepConfig{}.comm_schedule
-          ? ""
+      config.comm_schedule == StepConfig{}.comm_schedule ? ""
+      : config.comm_schedule == CommSchedule::deferred && config.defer_first > 0
+          ? fmt::format("/comm_schedule:deferred_first_{}", config.defer_first)
           : fmt::format("/comm_schedule:{}", name_of(config.comm_schedule));
   const std::string last =
       config.last_bucket_algo.empty() ? ""

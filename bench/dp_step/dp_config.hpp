@@ -43,9 +43,10 @@ bool split_covers(WgradSplit split, int layer);
 // whole on lane b % comm_lanes) or `pipelined` (each all-reduce in parts, LaunchPart: one stream
 // carries every bucket's copies in one order on every rank, bucket k's send before bucket k-1's
 // gather, while a second stream reduces and a third waits for the peers) or `deferred` (the same
-// parts, but each bucket's gather, finish and update run at the start of the next step, lowest
-// layers first, each before the forward pass needs the bucket's weights: step_schedule.hpp's
-// Deferral). Algorithms that cannot launch in parts keep their lanes.
+// parts, but the deferred buckets' gather, finish and update run at the start of the next step,
+// lowest layers first, each before the forward pass needs the bucket's weights: step_schedule.hpp's
+// Deferral; StepConfig::defer_first says which). Algorithms that cannot launch in parts keep their
+// lanes.
 enum class CommSchedule { lanes, pipelined, deferred };
 std::string_view name_of(CommSchedule schedule);
 CommSchedule parse_comm_schedule(std::string_view name);
@@ -84,6 +85,9 @@ struct StepConfig {
   // concurrently (copy_engine): 2, or 1 to keep every collective on one stream.
   int comm_lanes = 2;
   CommSchedule comm_schedule = CommSchedule::lanes;
+  // The deferred schedule defers the first this many buckets: the highest layers, whose weights
+  // the next forward needs last (0: every bucket).
+  int defer_first = 0;
   // The implementation of the last bucket's collective (layer 0's gradients: nothing computes
   // beside it, so SM-based implementations cost backward nothing there); empty: `algo`'s, like
   // every other bucket.

@@ -64,6 +64,8 @@ void validate_options(const DpOptions& o) {
     throw UsageError(
         fmt::format("--comm-lanes {}: must be from 1 to {}", o.comm_lanes, kMaxCommLanes));
   }
+  if (o.defer_first < 0)
+    throw UsageError(fmt::format("--defer-first {}: must not be negative", o.defer_first));
   if (o.gemm_sm_margin < 0) {
     throw UsageError(fmt::format("--gemm-sm-margin {}: must not be negative", o.gemm_sm_margin));
   }
@@ -182,6 +184,10 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "the next step, before its forward); list")
       ->delimiter(',')
       ->capture_default_str();
+  app.add_option("--defer-first", o.defer_first,
+                 "deferred: defer only the first N buckets (the highest layers, whose weights the "
+                 "next forward needs last); 0: every bucket")
+      ->capture_default_str();
   std::vector<std::string> last_bucket_values = {kSameAlgo};
   app.add_option(
          "--last-bucket-algo", last_bucket_values,
@@ -266,6 +272,7 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
                 config.wgrad_split = split;
                 config.comm_lanes = options.comm_lanes;
                 config.comm_schedule = schedule;
+                config.defer_first = options.defer_first;
                 config.last_bucket_algo = last.algo;
                 config.last_buckets = last.count;
                 config.algorithm_knobs = knobs;

@@ -100,14 +100,14 @@ class ScheduleBuilder {
   // goes before k-1's gather, so the copy engine sends while k-1 is reduced, in the same order on
   // every rank. In the training step (`in_step`) the send and reduce wait for the bucket's
   // gradients and each finished bucket's update follows.
-  void pipelined_bucket(int bucket, bool in_step) {
+  void pipelined_bucket(int bucket, bool in_step, bool previous_deferred = false) {
     const StepEvents& ev = schedule_.events;
     if (in_step) wait(kTransfers, ev.gradient_ready(bucket));
     part(LaunchPart::send, kTransfers, bucket);
     if (in_step) wait(kReductions, ev.gradient_ready(bucket));
     part(LaunchPart::reduce, kReductions, bucket);
     record(kReductions, ev.reduced(bucket));
-    if (bucket > 0) complete_pipelined(bucket - 1, in_step);
+    if (bucket > 0 && !previous_deferred) complete_pipelined(bucket - 1, in_step);
   }
   // Bucket k's gather and finish, after its reduce; the all-reduce is done once finish is. Called
   // by pipelined_bucket for all but the last bucket, which the caller completes.
@@ -241,7 +241,7 @@ int lane_of(StreamRole role) {
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes, bool pipelined, Deferral deferral,
-                                 int last_buckets_on_one_lane) {
+                                 int last_buckets_on_one_lane, int defer_first) {
   // Parts exist for the all-reduce schemes only.
   pipelined = pipelined && communicate && weight_collective_name(scheme) == nullptr;
   if (!pipelined || variant != StepVariant::full) deferral = Deferral::none;
@@ -263,10 +263,14 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   b.record(StreamRole::compute, ev.fork());
   b.wait(StreamRole::optimizer, ev.fork());
   if (with_collectives) b.fork_lanes(ev.fork());
+  // Buckets below `deferred` (the highest layers) finish in the next step.
+  const int deferred = deferral == Deferral::none ? 0
+                       : defer_first > 0          ? std::min(defer_first, bucket_count)
+                                                  : bucket_count;
   const bool has_tail = deferral == Deferral::steady || deferral == Deferral::tail;
   if (has_tail) {
     b.push("previous step's all-reduce tail");
-    for (int bucket = bucket_count - 1; bucket >= 0; --bucket) b.deferred_tail(bucket);
+    for (int bucket = deferred - 1; bucket >= 0; --bucket) b.deferred_tail(bucket);
     b.pop();
   }
   if (deferral == Deferral::tail) {
@@ -278,7 +282,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   }
 
   b.push("forward");
-  int next_updated = bucket_count - 1;  // buckets run from the top layers down
+  int next_updated = deferred - 1;  // buckets run from the top layers down
   for (int layer = 0; layer < layout.layers(); ++layer) {
     // Every bucket holding part of this layer has its lowest layer at or below it.
     for (; has_tail && next_updated >= 0 && buckets[next_updated].lowest_layer <= layer;
@@ -310,17 +314,17 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
     b.pop();
     while (next_bucket < buckets.size() && buckets[next_bucket].lowest_layer == layer) {
       const int bucket = static_cast<int>(next_bucket);
-      if (with_collectives && deferral != Deferral::none) {
+      if (with_collectives && bucket < deferred) {
         b.deferred_head(bucket);
       } else if (with_collectives && pipelined) {
-        b.pipelined_bucket(bucket, true);
+        b.pipelined_bucket(bucket, true, bucket > 0 && bucket - 1 < deferred);
       } else {
         b.sync_bucket(bucket, with_collectives);
       }
       ++next_bucket;
     }
   }
-  if (with_collectives && pipelined && deferral == Deferral::none && !buckets.empty())
+  if (with_collectives && pipelined && deferred < bucket_count && !buckets.empty())
     b.complete_pipelined(bucket_count - 1, true);
   if (with_collectives) b.join_lanes();
   b.record(StreamRole::optimizer, ev.optimizer_done());

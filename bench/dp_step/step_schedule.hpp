@@ -14,10 +14,12 @@
 // keeps:
 //   - pipelined: a bucket's send and reduce wait for its gradients, its gather and finish for its
 //     reduce, and its update for its finish;
-//   - deferred: the step's all-reduces end after their reduce; the next step gathers, finishes and
-//     updates every bucket first (lowest layers first: the order forward needs them), each
-//     finish also waiting for the rank's own gather (which reads the gradients backward will
-//     overwrite), and each layer's forward waits for the updates of every bucket holding it;
+//   - deferred: the deferred buckets' all-reduces (every bucket, or the first few: the highest
+//     layers) end after their reduce; the next step gathers, finishes and updates them first
+//     (lowest layers first: the order forward needs them), each finish also waiting for the
+//     rank's own gather (which reads the gradients backward will overwrite), and each layer's
+//     forward waits for the updates of every deferred bucket holding it; the other buckets
+//     complete within their step as pipelined;
 //   - a bucket's first collective waits for the weight gradient of its lowest layer (for a layer
 //     whose GEMM is cut, for the piece holding the bucket's rows);
 //   - its update waits for that collective and for the lowest layer's input-gradient GEMM (the
@@ -111,7 +113,9 @@ const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast,
 // their weight gradient in pieces (in every variant, so compute-only is the same computation).
 // `comm_lanes` (1 to kMaxCommLanes): communication streams the buckets alternate over; ignored
 // when `pipelined` (all-reduce schemes only), which takes three. `deferral` applies to the full
-// step of a pipelined schedule only (elsewhere it is ignored): which of its shapes to build. The
+// step of a pipelined schedule only (elsewhere it is ignored): which of its shapes to build, with
+// the first `defer_first` buckets deferred (the highest layers; 0 or more than there are: all)
+// and the others completed within the step as pipelined. The
 // last `last_buckets_on_one_lane` buckets (StepConfig::last_buckets) all go to the last bucket's
 // lane, so they run one after another.
 constexpr int kPipelinedLanes = 3;
@@ -119,6 +123,6 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes = 1, bool pipelined = false,
                                  Deferral deferral = Deferral::none,
-                                 int last_buckets_on_one_lane = 1);
+                                 int last_buckets_on_one_lane = 1, int defer_first = 0);
 
 }  // namespace collbench::dp

@@ -195,6 +195,14 @@ TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
   EXPECT_EQ(plan[2].comm_schedule, CommSchedule::lanes);
   EXPECT_EQ(plan[2].ranks, 1);
   EXPECT_EQ(parse({}).comm_schedules, (std::vector<CommSchedule>{CommSchedule::lanes}));
+  EXPECT_EQ(parse({}).defer_first, 0);
+  const std::vector<StepConfig> deferred =
+      expand_plan(parse({"--sync", "overlap", "--comm-schedule", "deferred", "--defer-first", "3",
+                         "-g", "1,4"}),
+                  4);
+  ASSERT_EQ(deferred.size(), 2u);
+  EXPECT_EQ(deferred[1].defer_first, 3);
+  expect_usage_error({"--defer-first", "-1"}, "--defer-first -1: must not be negative");
 }
 
 // The last bucket's implementation is swept like --algo: "same" keeps --algo's (empty in the
@@ -340,6 +348,12 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.comm_schedule = CommSchedule::deferred;
   EXPECT_EQ(benchmark_name(config),
             "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:deferred/ranks:4");
+  config.defer_first = 3;
+  EXPECT_EQ(config_string(config), kDefaultConfig + ";comm_schedule=deferred;defer_first=3");
+  EXPECT_EQ(benchmark_name(config),
+            "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:deferred_first_3/ranks:4");
+  config.comm_schedule = CommSchedule::pipelined;  // only the deferred schedule defers
+  EXPECT_EQ(config_string(config), kDefaultConfig + ";comm_schedule=pipelined");
 }
 
 TEST(DpOptions, BenchmarkFilterSelectsLikeGoogleBenchmark) {

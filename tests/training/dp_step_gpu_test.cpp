@@ -248,40 +248,54 @@ TEST(DpStepGpu, LastBucketsOfTheirOwnTrainLikeOneGpu) {
   }
 }
 
-// The pipelined and deferred schedules run copy_engine's all-reduces in parts on three streams:
+// The pipelined and deferred (every bucket, or the first two) schedules run copy_engine's
+// all-reduces in parts on three streams:
 // the same gradients as one GPU, replicas identical, and (the reduction order being the same) the
 // very weights of the one-lane schedule after the same steps; NCCL keeps its one lane.
 TEST(DpStepGpu, CopyEnginePipelinedTrainsLikeOneLane) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
+  struct Schedule {
+    CommSchedule schedule;
+    int defer_first;  // deferred: the first 2 buckets only, or every bucket (0)
+  };
+  const std::vector<Schedule> parts = {
+      {CommSchedule::pipelined, 0}, {CommSchedule::deferred, 0}, {CommSchedule::deferred, 2}};
   for (SyncScheme scheme : {SyncScheme::overlap, SyncScheme::sync}) {
     StepConfig config = small_config(scheme, ranks, DataType::bfloat16);
     config.algo = "copy_engine";
-    for (CommSchedule schedule : {CommSchedule::pipelined, CommSchedule::deferred}) {
-      config.comm_schedule = schedule;
+    for (const Schedule& s : parts) {
+      config.comm_schedule = s.schedule;
+      config.defer_first = s.defer_first;
       const SmallModelReport report =
           run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
-      EXPECT_TRUE(report.ok()) << name_of(scheme) << ", " << name_of(schedule) << ": "
+      EXPECT_TRUE(report.ok()) << name_of(scheme) << ", " << benchmark_name(config) << ": "
                                << report.summary();
     }
     std::vector<std::vector<double>> weights;
-    for (CommSchedule schedule :
-         {CommSchedule::lanes, CommSchedule::pipelined, CommSchedule::deferred}) {
-      config.comm_schedule = schedule;
+    std::vector<Schedule> every = {{CommSchedule::lanes, 0}};
+    every.insert(every.end(), parts.begin(), parts.end());
+    for (const Schedule& s : every) {
+      config.comm_schedule = s.schedule;
+      config.defer_first = s.defer_first;
       config.comm_lanes = 1;
       DataParallelTrainer trainer(config, communicators(ranks));
-      EXPECT_EQ(trainer.comm_lanes(), schedule == CommSchedule::lanes ? 1 : kPipelinedLanes);
+      EXPECT_EQ(trainer.comm_lanes(), s.schedule == CommSchedule::lanes ? 1 : kPipelinedLanes);
       // Graphs, then eager steps: each run closes with its deferred tail.
       EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u);
       EXPECT_EQ(trainer.measure(StepVariant::full, 0, 3, false, kTimeoutS).size(), 3u);
       EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u);
       trainer.run_eager(2);
       trainer.synchronize(kTimeoutS);
-      EXPECT_EQ(trainer.differing_weight_elements(), 0u) << name_of(schedule);
+      EXPECT_EQ(trainer.differing_weight_elements(), 0u) << benchmark_name(config);
       weights.push_back(trainer.parameters(0));
     }
-    EXPECT_TRUE(weights[0] == weights[1]) << name_of(scheme) << ": pipelined changed the result";
-    EXPECT_TRUE(weights[0] == weights[2]) << name_of(scheme) << ": deferred changed the result";
+    for (std::size_t i = 1; i < weights.size(); ++i) {
+      config.comm_schedule = every[i].schedule;
+      config.defer_first = every[i].defer_first;
+      EXPECT_TRUE(weights[0] == weights[i])
+          << name_of(scheme) << ": " << benchmark_name(config) << " changed the result";
+    }
   }
   StepConfig nccl = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
   nccl.comm_schedule = CommSchedule::pipelined;

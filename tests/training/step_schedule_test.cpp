@@ -293,73 +293,89 @@ TEST(StepSchedule, PipelinedPartsKeepTheirOrder) {
   }
 }
 
-// Deferred: the step sends and reduces every bucket after its gradients; its gathers, finishes
-// and updates come first in the next step (lowest layers first, each finish after the rank's own
-// gather), and each forward waits for the updates of every bucket holding its layer. First, steady
-// steps and the tail together run each bucket's parts in the protocol's order.
+// Deferred: the step sends and reduces every deferred bucket (all, or the first `defer_first`:
+// the highest layers) after its gradients; their gathers, finishes and updates come first in the
+// next step (lowest layers first, each finish after the rank's own gather), and each forward waits
+// for the updates of every deferred bucket holding its layer. The other buckets complete within
+// their step as pipelined. First, steady steps and the tail together run each bucket's parts in
+// the protocol's order.
 TEST(StepSchedule, DeferredMovesGathersAndUpdatesIntoTheNextStep) {
   for (double cap : {9000.0, 20000.0}) {  // one layer per bucket; two layers per bucket
     const ParameterLayout layout(4, 64, 2, static_cast<std::uint64_t>(cap), 2);
     const int buckets = static_cast<int>(layout.buckets().size());
     ASSERT_EQ(buckets, cap < 10000 ? 4 : 2);
-    auto build = [&](Deferral deferral) {
-      return build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true,
-                                 WgradSplit::none, 1, true, deferral);
-    };
-    std::map<int, std::vector<std::string>> parts_of_bucket;  // over first, steady x2, tail
-    for (Deferral deferral :
-         {Deferral::first, Deferral::steady, Deferral::steady, Deferral::tail}) {
-      const StepSchedule schedule = build(deferral);
-      const bool has_tail = deferral != Deferral::first;
-      const bool has_step = deferral != Deferral::tail;
-      EXPECT_EQ(count_kind(schedule, StepOpKind::collective_part),
-                (has_tail ? 2 : 0) * buckets + (has_step ? 2 : 0) * buckets);
-      EXPECT_EQ(count_kind(schedule, StepOpKind::update), has_tail ? buckets : 0);
-      EXPECT_EQ(count_kind(schedule, StepOpKind::forward), has_step ? 4 : 0);
-      const Replay r = replay(schedule);
-      bool forward_started = false;
-      std::vector<std::string> tail_copies;
-      for (const auto& [op, before] : r.ops) {
-        const std::string bucket = std::to_string(op.bucket);
-        if (op.kind == StepOpKind::forward) {
-          forward_started = true;
-          for (int k = 0; k < buckets; ++k) {
-            if (has_tail && layout.buckets()[k].lowest_layer <= op.layer) {
-              EXPECT_TRUE(before.count("update " + std::to_string(k))) << what(op);
+    for (int defer_first : {0, 1, 3, 9}) {
+      const int deferred = defer_first == 0 ? buckets : std::min(defer_first, buckets);
+      const std::string where =
+          "cap " + std::to_string(cap) + " defer_first " + std::to_string(defer_first);
+      auto build = [&](Deferral deferral) {
+        return build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true,
+                                   WgradSplit::none, 1, true, deferral, 1, defer_first);
+      };
+      std::map<int, std::vector<std::string>> parts_of_bucket;  // over first, steady x2, tail
+      for (Deferral deferral :
+           {Deferral::first, Deferral::steady, Deferral::steady, Deferral::tail}) {
+        const StepSchedule schedule = build(deferral);
+        const bool has_tail = deferral != Deferral::first;
+        const bool has_step = deferral != Deferral::tail;
+        EXPECT_EQ(count_kind(schedule, StepOpKind::collective_part),
+                  (has_tail ? 2 : 0) * deferred +
+                      (has_step ? 2 * deferred + 4 * (buckets - deferred) : 0))
+            << where;
+        EXPECT_EQ(count_kind(schedule, StepOpKind::update),
+                  (has_tail ? deferred : 0) + (has_step ? buckets - deferred : 0))
+            << where;
+        EXPECT_EQ(count_kind(schedule, StepOpKind::forward), has_step ? 4 : 0);
+        const Replay r = replay(schedule);
+        bool forward_started = false;
+        std::vector<std::string> tail_copies;
+        for (const auto& [op, before] : r.ops) {
+          const std::string bucket = std::to_string(op.bucket);
+          const bool is_deferred = op.bucket >= 0 && op.bucket < deferred;
+          if (op.kind == StepOpKind::forward) {
+            forward_started = true;
+            for (int k = 0; k < deferred; ++k) {
+              if (has_tail && layout.buckets()[k].lowest_layer <= op.layer) {
+                EXPECT_TRUE(before.count("update " + std::to_string(k))) << what(op) << where;
+              }
             }
           }
-        }
-        if (op.kind == StepOpKind::collective_part) {
-          parts_of_bucket[op.bucket].push_back(std::string(name_of(op.part)));
-          const bool tail_part = op.part == LaunchPart::gather || op.part == LaunchPart::finish;
-          EXPECT_EQ(tail_part, !forward_started) << what(op) << " in the wrong half";
-          if (op.part == LaunchPart::gather) tail_copies.push_back(what(op));
-          if (op.part == LaunchPart::finish) {
-            EXPECT_TRUE(before.count("part " + bucket + "/gather")) << what(op);
+          if (op.kind == StepOpKind::collective_part) {
+            parts_of_bucket[op.bucket].push_back(std::string(name_of(op.part)));
+            const bool tail_part = op.part == LaunchPart::gather || op.part == LaunchPart::finish;
+            if (is_deferred) {
+              EXPECT_EQ(tail_part, !forward_started) << what(op) << " in the wrong half" << where;
+              if (op.part == LaunchPart::gather) tail_copies.push_back(what(op));
+            } else {
+              EXPECT_TRUE(forward_started) << what(op) << " of a bucket not deferred" << where;
+            }
+            if (is_deferred && op.part == LaunchPart::finish) {
+              EXPECT_TRUE(before.count("part " + bucket + "/gather")) << what(op) << where;
+            }
+            if (!tail_part) {
+              for (const std::string& gradient : gradients_of(layout, schedule, op.bucket))
+                EXPECT_TRUE(before.count(gradient)) << what(op) << " before " << gradient << where;
+            }
           }
-          if (!tail_part) {
-            for (const std::string& gradient : gradients_of(layout, schedule, op.bucket))
-              EXPECT_TRUE(before.count(gradient)) << what(op) << " before " << gradient;
+          if (op.kind == StepOpKind::update) {
+            EXPECT_EQ(forward_started, !is_deferred) << what(op) << where;
+            EXPECT_TRUE(before.count("part " + bucket + "/finish")) << what(op) << where;
           }
         }
-        if (op.kind == StepOpKind::update) {
-          EXPECT_FALSE(forward_started) << what(op);
-          EXPECT_TRUE(before.count("part " + bucket + "/finish")) << what(op);
+        if (has_tail) {
+          std::vector<std::string> lowest_first;
+          for (int k = deferred - 1; k >= 0; --k)
+            lowest_first.push_back("part " + std::to_string(k) + "/gather");
+          EXPECT_EQ(tail_copies, lowest_first) << where;
         }
+        EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());  // joined back
       }
-      if (has_tail) {
-        std::vector<std::string> lowest_first;
-        for (int k = buckets - 1; k >= 0; --k)
-          lowest_first.push_back("part " + std::to_string(k) + "/gather");
-        EXPECT_EQ(tail_copies, lowest_first);
+      for (int k = 0; k < buckets; ++k) {
+        std::vector<std::string> cycle;
+        for (int step = 0; step < 3; ++step)
+          cycle.insert(cycle.end(), {"send", "reduce", "gather", "finish"});
+        EXPECT_EQ(parts_of_bucket[k], cycle) << "bucket " << k << where;
       }
-      EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());  // joined back
-    }
-    for (int k = 0; k < buckets; ++k) {
-      std::vector<std::string> cycle;
-      for (int step = 0; step < 3; ++step)
-        cycle.insert(cycle.end(), {"send", "reduce", "gather", "finish"});
-      EXPECT_EQ(parts_of_bucket[k], cycle) << "bucket " << k;
     }
   }
   // Only the full step of a pipelined all-reduce defers.
