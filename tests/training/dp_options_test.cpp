@@ -329,31 +329,29 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.comm_lanes = 1;
   EXPECT_EQ(config_string(config), kDefaultConfig + ";comm_lanes=1");
   config.comm_lanes = 2;
+  // The config string's suffix and the name's settings part for what `config` now holds.
+  const auto expect_named = [&config](const std::string& config_suffix,
+                                      const std::string& name_part) {
+    EXPECT_EQ(config_string(config), kDefaultConfig + config_suffix);
+    EXPECT_EQ(benchmark_name(config),
+              "dp_step/overlap/bucket_mib:25/algo:nccl" + name_part + "/ranks:4");
+  };
   config.comm_schedule = CommSchedule::pipelined;
-  EXPECT_EQ(config_string(config), kDefaultConfig + ";comm_schedule=pipelined");
-  EXPECT_EQ(benchmark_name(config),
-            "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:pipelined/ranks:4");
+  expect_named(";comm_schedule=pipelined", "/comm_schedule:pipelined");
   config.comm_schedule = CommSchedule::lanes;
   config.last_bucket_algo = "ring";
-  EXPECT_EQ(config_string(config), kDefaultConfig + ";last_bucket_algo=ring");
-  EXPECT_EQ(benchmark_name(config),
-            "dp_step/overlap/bucket_mib:25/algo:nccl/last_bucket:ring/ranks:4");
+  expect_named(";last_bucket_algo=ring", "/last_bucket:ring");
   config.last_buckets = 2;
-  EXPECT_EQ(config_string(config), kDefaultConfig + ";last_bucket_algo=ring;last_buckets=2");
-  EXPECT_EQ(benchmark_name(config),
-            "dp_step/overlap/bucket_mib:25/algo:nccl/last_buckets:2:ring/ranks:4");
+  expect_named(";last_bucket_algo=ring;last_buckets=2", "/last_buckets:2:ring");
   config.last_bucket_algo.clear();
   EXPECT_EQ(parse_comm_schedule("lanes"), CommSchedule::lanes);
   EXPECT_EQ(parse_comm_schedule("deferred"), CommSchedule::deferred);
   config.comm_schedule = CommSchedule::deferred;
-  EXPECT_EQ(benchmark_name(config),
-            "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:deferred/ranks:4");
+  expect_named(";comm_schedule=deferred", "/comm_schedule:deferred");
   config.defer_first = 3;
-  EXPECT_EQ(config_string(config), kDefaultConfig + ";comm_schedule=deferred;defer_first=3");
-  EXPECT_EQ(benchmark_name(config),
-            "dp_step/overlap/bucket_mib:25/algo:nccl/comm_schedule:deferred_first_3/ranks:4");
+  expect_named(";comm_schedule=deferred;defer_first=3", "/comm_schedule:deferred_first_3");
   config.comm_schedule = CommSchedule::pipelined;  // only the deferred schedule defers
-  EXPECT_EQ(config_string(config), kDefaultConfig + ";comm_schedule=pipelined");
+  expect_named(";comm_schedule=pipelined", "/comm_schedule:pipelined");
 }
 
 TEST(DpOptions, BenchmarkFilterSelectsLikeGoogleBenchmark) {
