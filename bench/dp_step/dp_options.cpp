@@ -92,15 +92,16 @@ LastBuckets parse_last_buckets(const std::string& value, const std::vector<std::
   LastBuckets last{value.substr(0, colon), 1};
   if (colon != std::string::npos) {
     const std::string count = value.substr(colon + 1);
-    const bool whole = !count.empty() && count.size() <= 4 &&
-                       count.find_first_not_of("0123456789") == std::string::npos;
-    if (!whole || std::stoi(count) < 1) {
+    // At most four digits: std::stoi cannot overflow, and no model has 10000 buckets.
+    const bool digits = !count.empty() && count.size() <= 4 &&
+                        count.find_first_not_of("0123456789") == std::string::npos;
+    last.count = digits ? std::stoi(count) : 0;
+    if (last.count < 1) {
       throw UsageError(
           fmt::format("--last-bucket-algo {}: the count after ':' must be a whole number of "
-                      "buckets, at least 1",
+                      "buckets from 1 to 9999",
                       value));
     }
-    last.count = std::stoi(count);
   }
   if (last.algo == kSameAlgo) {
     throw UsageError(

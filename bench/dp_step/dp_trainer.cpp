@@ -141,8 +141,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   auto build = [&](StepVariant variant, Deferral deferral) {
     return build_step_schedule(layout_, config.scheme, variant, n > 1, config.wgrad_split,
                                sync_ ? sync_->lanes() : 1, sync_ && sync_->pipelined(), deferral,
-                               config.last_bucket_algo.empty() ? 1 : config.last_buckets,
-                               config.defer_first);
+                               sync_ ? sync_->last_buckets() : 1, config.defer_first);
   };
   const Deferral steady = deferred_ ? Deferral::steady : Deferral::none;
   schedules_[static_cast<int>(StepShape::full)] = build(StepVariant::full, steady);

@@ -66,6 +66,9 @@ class GradientSync {
   // copy_engine_ring) keeps its lanes; copy_engine with a bucket of several rounds is
   // UnsupportedConfig.
   bool pipelined() const { return pipelined_; }
+  // How many of the final buckets run the last-bucket implementation (0 without one; at most the
+  // bucket count): the schedule puts them on one lane.
+  int last_buckets() const { return static_cast<int>(last_buckets_); }
 
   // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank,
   // on communication stream `lane` (< lanes()).

@@ -116,8 +116,8 @@ const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast,
 // step of a pipelined schedule only (elsewhere it is ignored): which of its shapes to build, with
 // the first `defer_first` buckets deferred (the highest layers; 0 or more than there are: all)
 // and the others completed within the step as pipelined. The
-// last `last_buckets_on_one_lane` buckets (StepConfig::last_buckets) all go to the last bucket's
-// lane, so they run one after another.
+// last `last_buckets_on_one_lane` buckets (GradientSync::last_buckets(); 0 is 1) all go to the last
+// bucket's lane, so they run one after another.
 constexpr int kPipelinedLanes = 3;
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
