@@ -31,9 +31,10 @@ constexpr std::array<std::pair<WgradSplit, std::string_view>, 3> kWgradSplits = 
     {WgradSplit::all, "all"},
 }};
 
-constexpr std::array<std::pair<CommSchedule, std::string_view>, 3> kCommSchedules = {{
+constexpr std::array<std::pair<CommSchedule, std::string_view>, 4> kCommSchedules = {{
     {CommSchedule::lanes, "lanes"},
     {CommSchedule::pipelined, "pipelined"},
+    {CommSchedule::gather_first, "gather_first"},
     {CommSchedule::deferred, "deferred"},
 }};
 

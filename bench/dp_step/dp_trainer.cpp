@@ -110,12 +110,19 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
         "DataParallelTrainer: several ranks need one communicator per rank this process drives, "
         "one rank none");
   }
+  if (config.comm_schedule == CommSchedule::deferred && !config.last_bucket_algo.empty() && n > 1) {
+    throw UnsupportedConfig(
+        "the deferred schedule runs every bucket in parts of one implementation: a last bucket of "
+        "its own needs another --comm-schedule");
+  }
   auto range = named_range(fmt::format("setup {}", config_string(config)), 0x808080);
   const StepEvents events{layout_.layers(), static_cast<int>(layout_.buckets().size())};
   std::vector<int> rank_numbers;
   const bool pipelined = config.comm_schedule != CommSchedule::lanes;
+  // One more lane for the last buckets of another implementation (GradientSync::own_tail_lane).
   const int lanes_made =
-      pipelined ? std::max(config.comm_lanes, kPipelinedLanes) : config.comm_lanes;
+      (pipelined ? std::max(config.comm_lanes, kPipelinedLanes) : config.comm_lanes) +
+      (config.last_bucket_algo.empty() ? 0 : 1);
   for (int local = 0; local < std::max(given, 1); ++local) {
     const int rank = given ? communicators[local].rank() : 0;
     const int gpu = given ? communicators[local].device() : device;
@@ -141,7 +148,9 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   auto build = [&](StepVariant variant, Deferral deferral) {
     return build_step_schedule(layout_, config.scheme, variant, n > 1, config.wgrad_split,
                                sync_ ? sync_->lanes() : 1, sync_ && sync_->pipelined(), deferral,
-                               sync_ ? sync_->last_buckets() : 1, config.defer_first);
+                               sync_ ? sync_->last_buckets() : 1, config.defer_first,
+                               sync_ && sync_->own_tail_lane(),
+                               config.comm_schedule == CommSchedule::gather_first);
   };
   const Deferral steady = deferred_ ? Deferral::steady : Deferral::none;
   schedules_[static_cast<int>(StepShape::full)] = build(StepVariant::full, steady);

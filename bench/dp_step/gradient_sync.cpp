@@ -79,7 +79,13 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
   for (const Call* call : first_call_of_each_implementation(false)) {
     concurrent.push_back(call->algorithm->instances_run_concurrently());
   }
-  lanes_ = lane_plan(concurrent, static_cast<int>(lane_contexts_.size()));
+  // The last lane given is the last buckets' own, when their implementation has one: the others
+  // run beside anything (copy_engine), and some buckets are not last ones.
+  const bool some_not_last = last_buckets_ > 0 && last_buckets_ < layout.buckets().size();
+  const int lanes_given = static_cast<int>(lane_contexts_.size());
+  own_tail_lane_ = some_not_last && lanes_given > 1 &&
+                   std::all_of(concurrent.begin(), concurrent.end(), [](bool c) { return c; });
+  lanes_ = lane_plan(concurrent, last_buckets_ > 0 ? std::max(1, lanes_given - 1) : lanes_given);
   std::vector<Call*> prepared;
   try {
     for (Call* call : all_calls()) {
@@ -101,16 +107,16 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
 }
 
 void GradientSync::choose_pipelined(bool requested) {
-  if (requested && !last_bucket_implementation_.empty()) {
+  if (requested && last_buckets_ > 0 && !own_tail_lane_) {
     throw UnsupportedConfig(
-        "the pipelined schedule runs every bucket in parts of one implementation: a last bucket of "
-        "its own needs --comm-schedule lanes");
+        "the pipelined schedules run the last buckets of another implementation on a lane of "
+        "their own, beside an --algo whose instances run beside anything (copy_engine)");
   }
   if (!requested || implementations_.size() != 1 || !weight_calls_.empty()) return;
   const CollectiveAlgorithm& first = *gradient_calls_.front().algorithm;
   // Algorithms without parts (nccl, the rings, oneshot) keep their lanes.
   if (!first.has_launch_parts()) return;
-  for (std::size_t bucket = 0; bucket < gradient_calls_.size(); ++bucket) {
+  for (std::size_t bucket = 0; bucket + last_buckets_ < gradient_calls_.size(); ++bucket) {
     if (!gradient_calls_[bucket].algorithm->launches_in_parts()) {
       throw UnsupportedConfig(fmt::format(
           "{}: bucket {} cannot be launched in parts for the pipelined schedule (several rounds: "
@@ -118,9 +124,10 @@ void GradientSync::choose_pipelined(bool requested) {
           first.name(), bucket));
     }
   }
-  if (lane_contexts_.size() < static_cast<std::size_t>(kPipelinedLanes)) {
+  const std::size_t needed = kPipelinedLanes + (own_tail_lane_ ? 1 : 0);
+  if (lane_contexts_.size() < needed) {
     throw std::invalid_argument(
-        fmt::format("GradientSync: the pipelined schedule needs {} lanes", kPipelinedLanes));
+        fmt::format("GradientSync: the pipelined schedule needs {} lanes here", needed));
   }
   pipelined_ = true;
   lanes_ = kPipelinedLanes;

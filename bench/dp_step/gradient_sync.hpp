@@ -47,9 +47,9 @@ class GradientSync {
   // `pipelined` asks for the all-reduces in parts (pipelined()); it needs kPipelinedLanes lanes.
   // `last_bucket_algo`, when not empty, is the registry name the last `last_buckets` buckets run
   // instead (StepConfig::last_bucket_algo, last_buckets; all of them when there are no more); the
-  // lanes follow `algo` alone (unless every bucket is such a last one), and the schedule puts
-  // those buckets on the last bucket's lane. The pipelined schedule needs one implementation for
-  // every bucket.
+  // lanes follow `algo` alone (unless every bucket is such a last one), and the last lane given is
+  // kept for those buckets when own_tail_lane(); else the schedule puts them on the last bucket's
+  // lane. The pipelined schedules take such buckets only on a lane of their own.
   GradientSync(const ParameterLayout& layout, SyncScheme scheme, const std::string& algo,
                DataType type, int nranks,
                const std::vector<std::vector<RankContext>>& lane_contexts,
@@ -69,6 +69,10 @@ class GradientSync {
   // How many of the final buckets run the last-bucket implementation (0 without one; at most the
   // bucket count): the schedule puts them on one lane.
   int last_buckets() const { return static_cast<int>(last_buckets_); }
+  // Whether those buckets run on a lane of their own, lane lanes() (the last lane given): when the
+  // other buckets' implementation runs beside anything (copy_engine), so the last buckets start
+  // as soon as their gradients exist instead of queueing behind another bucket's transfers.
+  bool own_tail_lane() const { return own_tail_lane_; }
 
   // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank,
   // on communication stream `lane` (< lanes()).
@@ -127,6 +131,7 @@ class GradientSync {
   std::vector<std::vector<RankContext>> lane_contexts_;  // per lane, at least lane 0
   int lanes_ = 1;
   bool pipelined_ = false;
+  bool own_tail_lane_ = false;
   std::vector<std::string> implementations_;  // one, or a mixed pair's two
   std::string last_bucket_implementation_;    // empty: implementations_ decide the last bucket
   std::size_t last_buckets_ = 0;              // buckets at the end that run it (0 without it)

@@ -13,12 +13,18 @@ namespace {
 class ScheduleBuilder {
  public:
   ScheduleBuilder(const ParameterLayout& layout, SyncScheme scheme, int lanes,
-                  int last_buckets_on_one_lane)
+                  int last_buckets_on_one_lane, bool own_tail_lane, bool gather_first)
       : layout_(layout),
         scheme_(scheme),
         lanes_(lanes),
-        last_buckets_on_one_lane_(last_buckets_on_one_lane) {
-    schedule_.events = StepEvents{layout.layers(), static_cast<int>(layout.buckets().size())};
+        last_buckets_on_one_lane_(last_buckets_on_one_lane),
+        gather_first_(gather_first) {
+    const int buckets = static_cast<int>(layout.buckets().size());
+    schedule_.events = StepEvents{layout.layers(), buckets};
+    if (own_tail_lane && last_buckets_on_one_lane > 0) {
+      tail_lane_ = lanes;
+      first_tail_bucket_ = std::max(0, buckets - last_buckets_on_one_lane);
+    }
   }
 
   void push(const std::string& label) {
@@ -37,11 +43,11 @@ class ScheduleBuilder {
   }
   // Every communication lane starts after the fork and ends before the compute stream goes on.
   void fork_lanes(int event) {
-    for (int lane = 0; lane < lanes_; ++lane) wait(lane_stream(lane), event);
+    for (int lane = 0; lane < streams(); ++lane) wait(lane_stream(lane), event);
   }
   void join_lanes() {
     const StepEvents& ev = schedule_.events;
-    for (int lane = 0; lane < lanes_; ++lane) {
+    for (int lane = 0; lane < streams(); ++lane) {
       record(lane_stream(lane), ev.comm_done(lane));
       wait(StreamRole::compute, ev.comm_done(lane));
     }
@@ -50,6 +56,7 @@ class ScheduleBuilder {
   // implementations, so each lane carries one implementation. The last buckets that run one after
   // another share the last bucket's lane.
   StreamRole comm_stream_of(int bucket) const {
+    if (on_tail_lane(bucket)) return lane_stream(tail_lane_);
     const int buckets = static_cast<int>(layout_.buckets().size());
     const int first_of_last = buckets - std::max(1, last_buckets_on_one_lane_);
     const int lane_giver = bucket >= first_of_last ? buckets - 1 : bucket;
@@ -99,7 +106,8 @@ class ScheduleBuilder {
   // Bucket k's send and reduce, then bucket k-1's gather and finish: on the copy stream, k's send
   // goes before k-1's gather, so the copy engine sends while k-1 is reduced, in the same order on
   // every rank. In the training step (`in_step`) the send and reduce wait for the bucket's
-  // gradients and each finished bucket's update follows.
+  // gradients and each finished bucket's update follows. With gather_first, k's own gather and
+  // finish follow instead.
   void pipelined_bucket(int bucket, bool in_step, bool previous_deferred = false) {
     const StepEvents& ev = schedule_.events;
     if (in_step) wait(kTransfers, ev.gradient_ready(bucket));
@@ -107,8 +115,15 @@ class ScheduleBuilder {
     if (in_step) wait(kReductions, ev.gradient_ready(bucket));
     part(LaunchPart::reduce, kReductions, bucket);
     record(kReductions, ev.reduced(bucket));
-    if (bucket > 0 && !previous_deferred) complete_pipelined(bucket - 1, in_step);
+    if (gather_first_) {
+      complete_pipelined(bucket, in_step);
+    } else if (bucket > 0 && !previous_deferred) {
+      complete_pipelined(bucket - 1, in_step);
+    }
   }
+  // The pipelined bucket the caller completes after the loop over buckets (-1: none).
+  int last_pipelined_to_complete() const { return gather_first_ ? -1 : first_tail_bucket_ - 1; }
+  bool on_tail_lane(int bucket) const { return tail_lane_ >= 0 && bucket >= first_tail_bucket_; }
   // Bucket k's gather and finish, after its reduce; the all-reduce is done once finish is. Called
   // by pipelined_bucket for all but the last bucket, which the caller completes.
   void complete_pipelined(int bucket, bool in_step) {
@@ -175,10 +190,15 @@ class ScheduleBuilder {
     pop();
   }
 
+  int streams() const { return lanes_ + (tail_lane_ >= 0 ? 1 : 0); }
+
   const ParameterLayout& layout_;
   SyncScheme scheme_;
   int lanes_;
   int last_buckets_on_one_lane_;
+  bool gather_first_;
+  int tail_lane_ = -1;  // the last buckets' own lane, or -1: they share the last bucket's
+  int first_tail_bucket_ = static_cast<int>(layout_.buckets().size());
   StepSchedule schedule_;
 };
 
@@ -188,7 +208,7 @@ void add_comm_only(ScheduleBuilder& b, const ParameterLayout& layout, SyncScheme
   b.fork_lanes(ev.fork());
   const int buckets = static_cast<int>(layout.buckets().size());
   for (int bucket = 0; bucket < buckets; ++bucket) {
-    if (pipelined) {
+    if (pipelined && !b.on_tail_lane(bucket)) {
       b.pipelined_bucket(bucket, false);
       continue;
     }
@@ -197,7 +217,8 @@ void add_comm_only(ScheduleBuilder& b, const ParameterLayout& layout, SyncScheme
     if (weight_collective_name(scheme) != nullptr)
       b.on(StepOpKind::collective, b.comm_stream_of(bucket), layer, bucket, 1);
   }
-  if (pipelined && buckets > 0) b.complete_pipelined(buckets - 1, false);
+  if (pipelined && b.last_pipelined_to_complete() >= 0)
+    b.complete_pipelined(b.last_pipelined_to_complete(), false);
   b.join_lanes();
 }
 
@@ -226,13 +247,13 @@ const char* weight_collective_name(SyncScheme scheme) {
 }
 
 StreamRole lane_stream(int lane) {
-  constexpr StreamRole kLanes[kMaxCommLanes] = {StreamRole::comm, StreamRole::comm2,
-                                                StreamRole::comm3, StreamRole::comm4};
+  constexpr StreamRole kLanes[kCommStreams] = {
+      StreamRole::comm, StreamRole::comm2, StreamRole::comm3, StreamRole::comm4, StreamRole::comm5};
   return kLanes[lane];
 }
 
 int lane_of(StreamRole role) {
-  for (int lane = 0; lane < kMaxCommLanes; ++lane) {
+  for (int lane = 0; lane < kCommStreams; ++lane) {
     if (lane_stream(lane) == role) return lane;
   }
   return -1;
@@ -241,14 +262,18 @@ int lane_of(StreamRole role) {
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes, bool pipelined, Deferral deferral,
-                                 int last_buckets_on_one_lane, int defer_first) {
+                                 int last_buckets_on_one_lane, int defer_first, bool own_tail_lane,
+                                 bool gather_first) {
   // Parts exist for the all-reduce schemes only.
   pipelined = pipelined && communicate && weight_collective_name(scheme) == nullptr;
   if (!pipelined || variant != StepVariant::full) deferral = Deferral::none;
+  // The deferred schedule keeps the copy lane's pipelined order and every bucket in parts.
+  if (!pipelined || deferral != Deferral::none) gather_first = false;
+  if (deferral != Deferral::none || !communicate) own_tail_lane = false;
   const int lanes = !communicate ? 1
                     : pipelined  ? kPipelinedLanes
                                  : std::max(1, std::min(comm_lanes, kMaxCommLanes));
-  ScheduleBuilder b(layout, scheme, lanes, last_buckets_on_one_lane);
+  ScheduleBuilder b(layout, scheme, lanes, last_buckets_on_one_lane, own_tail_lane, gather_first);
   const StepEvents ev{layout.layers(), static_cast<int>(layout.buckets().size())};
   b.push(variant == StepVariant::comm_only ? "communication only" : "step");
   if (variant == StepVariant::comm_only) {
@@ -316,7 +341,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       const int bucket = static_cast<int>(next_bucket);
       if (with_collectives && bucket < deferred) {
         b.deferred_head(bucket);
-      } else if (with_collectives && pipelined) {
+      } else if (with_collectives && pipelined && !b.on_tail_lane(bucket)) {
         b.pipelined_bucket(bucket, true, bucket > 0 && bucket - 1 < deferred);
       } else {
         b.sync_bucket(bucket, with_collectives);
@@ -324,8 +349,9 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       ++next_bucket;
     }
   }
-  if (with_collectives && pipelined && deferred < bucket_count && !buckets.empty())
-    b.complete_pipelined(bucket_count - 1, true);
+  if (with_collectives && pipelined && deferred < bucket_count &&
+      b.last_pipelined_to_complete() >= 0)
+    b.complete_pipelined(b.last_pipelined_to_complete(), true);
   if (with_collectives) b.join_lanes();
   b.record(StreamRole::optimizer, ev.optimizer_done());
   b.wait(StreamRole::compute, ev.optimizer_done());

@@ -44,10 +44,12 @@ enum class StepVariant {
   comm_only,     // only the collectives of the step, back to back
 };
 
-// comm, comm2 ... are the communication lanes buckets alternate over (lane_stream).
-enum class StreamRole { compute, comm, comm2, comm3, comm4, optimizer };
-constexpr int kMaxCommLanes = 4;
-// Lane `lane` (0 .. kMaxCommLanes - 1) as a stream role, and back (-1 for other roles).
+// comm, comm2 ... are the communication lanes buckets alternate over (lane_stream), plus one for
+// the last buckets of another implementation (own_tail_lane below).
+enum class StreamRole { compute, comm, comm2, comm3, comm4, comm5, optimizer };
+constexpr int kMaxCommLanes = 4;  // that buckets alternate over
+constexpr int kCommStreams = kMaxCommLanes + 1;
+// Lane `lane` (0 .. kCommStreams - 1) as a stream role, and back (-1 for other roles).
 StreamRole lane_stream(int lane);
 int lane_of(StreamRole role);
 
@@ -95,7 +97,7 @@ struct StepEvents {
   int gathered(int bucket) const { return layers + 4 * buckets + bucket; }  // deferred
   int fork() const { return layers + 5 * buckets; }
   int comm_done(int lane) const { return fork() + 1 + lane; }
-  int optimizer_done() const { return fork() + 1 + kMaxCommLanes; }
+  int optimizer_done() const { return fork() + 1 + kCommStreams; }
   int count() const { return optimizer_done() + 1; }
 };
 
@@ -117,12 +119,17 @@ const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast,
 // the first `defer_first` buckets deferred (the highest layers; 0 or more than there are: all)
 // and the others completed within the step as pipelined. The
 // last `last_buckets_on_one_lane` buckets (GradientSync::last_buckets(); 0 is 1) all go to the last
-// bucket's lane, so they run one after another.
+// bucket's lane, so they run one after another; with `own_tail_lane` (and at least one such bucket)
+// they go instead to a lane of their own after the others (index comm_lanes, or kPipelinedLanes),
+// as whole collectives even when the others are pipelined, so that they start as soon as their
+// gradients exist. `gather_first` (pipelined, not deferred): on the copy lane each bucket's gather
+// follows its own reduce, before the next bucket's send.
 constexpr int kPipelinedLanes = 3;
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes = 1, bool pipelined = false,
                                  Deferral deferral = Deferral::none,
-                                 int last_buckets_on_one_lane = 1, int defer_first = 0);
+                                 int last_buckets_on_one_lane = 1, int defer_first = 0,
+                                 bool own_tail_lane = false, bool gather_first = false);
 
 }  // namespace collbench::dp

@@ -218,8 +218,9 @@ TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
 }
 
 // The last buckets' all-reduce by another implementation beside copy_engine's four lanes (NCCL
-// for the last one; the ring for the last two, one after another on one lane; the ring for every
-// bucket): the same training as one GPU, replicas identical; the pipelined schedule refuses it.
+// for the last one; the ring for the last two, one after another on a lane of their own; the ring
+// for every bucket): the same training as one GPU, replicas identical. Beside the pipelined and
+// gather_first schedules the same, except with every bucket on the ring (nothing left in parts).
 TEST(DpStepGpu, LastBucketsOfTheirOwnTrainLikeOneGpu) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
@@ -243,13 +244,30 @@ TEST(DpStepGpu, LastBucketsOfTheirOwnTrainLikeOneGpu) {
     EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u) << what;
     EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u) << what;
     EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
-    config.comm_schedule = CommSchedule::pipelined;
+    for (CommSchedule schedule : {CommSchedule::pipelined, CommSchedule::gather_first}) {
+      config.comm_schedule = schedule;
+      const std::string named = fmt::format("{} {}", what, name_of(schedule));
+      if (last.buckets == 1000) {
+        EXPECT_THROW(DataParallelTrainer(config, communicators(ranks)), UnsupportedConfig) << named;
+        continue;
+      }
+      const SmallModelReport parts =
+          run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+      EXPECT_TRUE(parts.ok()) << named << ": " << parts.summary();
+      DataParallelTrainer pipelined(config, communicators(ranks));
+      EXPECT_EQ(pipelined.comm_lanes(), kPipelinedLanes) << named;
+      EXPECT_EQ(pipelined.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u) << named;
+      EXPECT_EQ(pipelined.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u)
+          << named;
+      EXPECT_EQ(pipelined.differing_weight_elements(), 0u) << named;
+    }
+    config.comm_schedule = CommSchedule::deferred;
     EXPECT_THROW(DataParallelTrainer(config, communicators(ranks)), UnsupportedConfig) << what;
   }
 }
 
-// The pipelined and deferred (every bucket, or the first two) schedules run copy_engine's
-// all-reduces in parts on three streams:
+// The pipelined, gather_first and deferred (every bucket, or the first two) schedules run
+// copy_engine's all-reduces in parts on three streams:
 // the same gradients as one GPU, replicas identical, and (the reduction order being the same) the
 // very weights of the one-lane schedule after the same steps; NCCL keeps its one lane.
 TEST(DpStepGpu, CopyEnginePipelinedTrainsLikeOneLane) {
@@ -259,8 +277,10 @@ TEST(DpStepGpu, CopyEnginePipelinedTrainsLikeOneLane) {
     CommSchedule schedule;
     int defer_first;  // deferred: the first 2 buckets only, or every bucket (0)
   };
-  const std::vector<Schedule> parts = {
-      {CommSchedule::pipelined, 0}, {CommSchedule::deferred, 0}, {CommSchedule::deferred, 2}};
+  const std::vector<Schedule> parts = {{CommSchedule::pipelined, 0},
+                                       {CommSchedule::gather_first, 0},
+                                       {CommSchedule::deferred, 0},
+                                       {CommSchedule::deferred, 2}};
   for (SyncScheme scheme : {SyncScheme::overlap, SyncScheme::sync}) {
     StepConfig config = small_config(scheme, ranks, DataType::bfloat16);
     config.algo = "copy_engine";

@@ -245,6 +245,93 @@ TEST(StepSchedule, LastBucketsShareTheLastBucketsLane) {
   }
 }
 
+// On a lane of their own (after the alternating lanes), the last buckets of another
+// implementation run whole, in bucket order, as soon as their gradients exist: in the lanes
+// schedule and beside pipelined parts (whose last bucket the step then completes), in the full
+// step and the communication-only pass.
+TEST(StepSchedule, LastBucketsOnALaneOfTheirOwn) {
+  const ParameterLayout layout(6, 64, 2, 9000, 2);  // one layer per bucket
+  for (bool pipelined : {false, true}) {
+    for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
+      for (int last : {1, 2}) {
+        const std::string where = std::string(pipelined ? "pipelined" : "lanes") + " last " +
+                                  std::to_string(last) +
+                                  (variant == StepVariant::full ? " full" : " comm-only");
+        const StepSchedule schedule =
+            build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 4,
+                                pipelined, Deferral::none, last, 0, true);
+        const StreamRole own = lane_stream(pipelined ? kPipelinedLanes : 4);
+        const Replay r = replay(schedule);
+        std::vector<int> on_own_lane;
+        std::set<int> in_parts;
+        for (const auto& [op, before] : r.ops) {
+          if (op.kind == StepOpKind::collective_part) in_parts.insert(op.bucket);
+          if (op.kind != StepOpKind::collective) continue;
+          EXPECT_EQ(op.stream == own, op.bucket >= 6 - last) << what(op) << " " << where;
+          if (!pipelined && op.bucket < 6 - last) {
+            EXPECT_EQ(op.stream, lane_stream(op.bucket % 4)) << what(op) << " " << where;
+          }
+          if (op.stream == own) on_own_lane.push_back(op.bucket);
+          if (variant == StepVariant::full) {
+            for (const std::string& gradient : gradients_of(layout, schedule, op.bucket))
+              EXPECT_TRUE(before.count(gradient)) << what(op) << " before " << gradient;
+          }
+        }
+        std::vector<int> expected;
+        for (int bucket = 6 - last; bucket < 6; ++bucket) expected.push_back(bucket);
+        EXPECT_EQ(on_own_lane, expected) << where;
+        EXPECT_EQ(static_cast<int>(in_parts.size()), pipelined ? 6 - last : 0) << where;
+        if (pipelined) {
+          EXPECT_EQ(count_kind(schedule, StepOpKind::collective_part), 4 * (6 - last)) << where;
+        }
+        if (variant == StepVariant::full) {
+          EXPECT_EQ(count_kind(schedule, StepOpKind::update), 6) << where;
+        }
+        EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size()) << where;  // joined back
+      }
+    }
+  }
+}
+
+// gather_first: each bucket's gather follows its own reduce on the copy lane, before the next
+// bucket's send; the other rules of the pipelined schedule hold.
+TEST(StepSchedule, GatherFirstGathersBeforeTheNextSend) {
+  const ParameterLayout layout(4, 64, 2, 9000, 2);  // one layer per bucket
+  for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
+    const StepSchedule schedule =
+        build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 1, true,
+                            Deferral::none, 1, 0, false, true);
+    EXPECT_EQ(count_kind(schedule, StepOpKind::collective_part), 16);
+    const Replay r = replay(schedule);
+    std::vector<std::string> copy_lane;
+    for (const auto& [op, before] : r.ops) {
+      if (op.kind == StepOpKind::collective_part && op.part == LaunchPart::gather) {
+        EXPECT_TRUE(before.count("part " + std::to_string(op.bucket) + "/reduce")) << what(op);
+      }
+      if (op.kind == StepOpKind::update) {
+        EXPECT_TRUE(before.count("part " + std::to_string(op.bucket) + "/finish")) << what(op);
+      }
+      if (op.kind == StepOpKind::collective_part && op.stream == StreamRole::comm)
+        copy_lane.push_back(what(op));
+    }
+    std::vector<std::string> expected;
+    for (int k = 0; k < 4; ++k) {
+      expected.push_back("part " + std::to_string(k) + "/send");
+      expected.push_back("part " + std::to_string(k) + "/gather");
+    }
+    EXPECT_EQ(copy_lane, expected);
+    EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());
+  }
+  // The deferred schedule keeps the pipelined order.
+  const StepSchedule deferred =
+      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none, 1,
+                          true, Deferral::steady, 1, 2, false, false);
+  const StepSchedule asked =
+      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none, 1,
+                          true, Deferral::steady, 1, 2, false, true);
+  EXPECT_EQ(asked.ops.size(), deferred.ops.size());
+}
+
 // Pipelined: every bucket's four parts once each, on their lanes; send and reduce after the
 // bucket's gradients, gather and finish after its reduce, the update after its finish and the
 // last reader of its weights; the copy lane sends bucket k before it gathers bucket k-1.
