@@ -34,7 +34,7 @@ constexpr std::array<std::pair<WgradSplit, std::string_view>, 3> kWgradSplits = 
 constexpr std::array<std::pair<CommSchedule, std::string_view>, 4> kCommSchedules = {{
     {CommSchedule::lanes, "lanes"},
     {CommSchedule::pipelined, "pipelined"},
-    {CommSchedule::gather_first, "gather_first"},
+    {CommSchedule::gemm_gated, "gemm_gated"},
     {CommSchedule::deferred, "deferred"},
 }};
 

@@ -47,7 +47,7 @@ bool split_covers(WgradSplit split, int layer);
 // lowest layers first, each before the forward pass needs the bucket's weights: step_schedule.hpp's
 // Deferral; StepConfig::defer_first says which). Algorithms that cannot launch in parts keep their
 // lanes.
-enum class CommSchedule { lanes, pipelined, gather_first, deferred };
+enum class CommSchedule { lanes, pipelined, gemm_gated, deferred };
 std::string_view name_of(CommSchedule schedule);
 CommSchedule parse_comm_schedule(std::string_view name);
 

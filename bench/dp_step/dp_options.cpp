@@ -181,8 +181,9 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   app.add_option("--comm-schedule", comm_schedule_names,
                  "copy_engine's buckets: lanes (each all-reduce whole on its lane), pipelined "
                  "(in parts: one stream carries every bucket's copies in one order, another "
-                 "reduces), gather_first (pipelined, each bucket's gather before the next bucket's "
-                 "send) or deferred (pipelined, with each bucket's gather and update moved to the "
+                 "reduces), gemm_gated (pipelined, each gather also waiting for the next "
+                 "input-gradient GEMM) or deferred (pipelined, with each bucket's gather and "
+                 "update moved to the "
                  "next step, before its forward); list")
       ->delimiter(',')
       ->capture_default_str();

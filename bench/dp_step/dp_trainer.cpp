@@ -150,7 +150,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
                                sync_ ? sync_->lanes() : 1, sync_ && sync_->pipelined(), deferral,
                                sync_ ? sync_->last_buckets() : 1, config.defer_first,
                                sync_ && sync_->own_tail_lane(),
-                               config.comm_schedule == CommSchedule::gather_first);
+                               config.comm_schedule == CommSchedule::gemm_gated);
   };
   const Deferral steady = deferred_ ? Deferral::steady : Deferral::none;
   schedules_[static_cast<int>(StepShape::full)] = build(StepVariant::full, steady);

@@ -13,12 +13,12 @@ namespace {
 class ScheduleBuilder {
  public:
   ScheduleBuilder(const ParameterLayout& layout, SyncScheme scheme, int lanes,
-                  int last_buckets_on_one_lane, bool own_tail_lane, bool gather_first)
+                  int last_buckets_on_one_lane, bool own_tail_lane, bool gemm_gated)
       : layout_(layout),
         scheme_(scheme),
         lanes_(lanes),
         last_buckets_on_one_lane_(last_buckets_on_one_lane),
-        gather_first_(gather_first) {
+        gemm_gated_(gemm_gated) {
     const int buckets = static_cast<int>(layout.buckets().size());
     schedule_.events = StepEvents{layout.layers(), buckets};
     if (own_tail_lane && last_buckets_on_one_lane > 0) {
@@ -106,8 +106,9 @@ class ScheduleBuilder {
   // Bucket k's send and reduce, then bucket k-1's gather and finish: on the copy stream, k's send
   // goes before k-1's gather, so the copy engine sends while k-1 is reduced, in the same order on
   // every rank. In the training step (`in_step`) the send and reduce wait for the bucket's
-  // gradients and each finished bucket's update follows. With gather_first, k's own gather and
-  // finish follow instead.
+  // gradients and each finished bucket's update follows. With gemm_gated, k-1's gather also waits
+  // for the input-gradient GEMM of k's lowest layer, so that on every rank each group of copies
+  // starts on a GEMM boundary (the GPUs reach those together), not wherever its copies got to.
   void pipelined_bucket(int bucket, bool in_step, bool previous_deferred = false) {
     const StepEvents& ev = schedule_.events;
     if (in_step) wait(kTransfers, ev.gradient_ready(bucket));
@@ -115,14 +116,13 @@ class ScheduleBuilder {
     if (in_step) wait(kReductions, ev.gradient_ready(bucket));
     part(LaunchPart::reduce, kReductions, bucket);
     record(kReductions, ev.reduced(bucket));
-    if (gather_first_) {
-      complete_pipelined(bucket, in_step);
-    } else if (bucket > 0 && !previous_deferred) {
-      complete_pipelined(bucket - 1, in_step);
-    }
+    if (bucket == 0 || previous_deferred) return;
+    if (in_step && gemm_gated_)
+      wait(kTransfers, ev.weights_free(layout_.buckets()[bucket].lowest_layer));
+    complete_pipelined(bucket - 1, in_step);
   }
   // The pipelined bucket the caller completes after the loop over buckets (-1: none).
-  int last_pipelined_to_complete() const { return gather_first_ ? -1 : first_tail_bucket_ - 1; }
+  int last_pipelined_to_complete() const { return first_tail_bucket_ - 1; }
   bool on_tail_lane(int bucket) const { return tail_lane_ >= 0 && bucket >= first_tail_bucket_; }
   // Bucket k's gather and finish, after its reduce; the all-reduce is done once finish is. Called
   // by pipelined_bucket for all but the last bucket, which the caller completes.
@@ -196,7 +196,7 @@ class ScheduleBuilder {
   SyncScheme scheme_;
   int lanes_;
   int last_buckets_on_one_lane_;
-  bool gather_first_;
+  bool gemm_gated_;
   int tail_lane_ = -1;  // the last buckets' own lane, or -1: they share the last bucket's
   int first_tail_bucket_ = static_cast<int>(layout_.buckets().size());
   StepSchedule schedule_;
@@ -263,17 +263,17 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes, bool pipelined, Deferral deferral,
                                  int last_buckets_on_one_lane, int defer_first, bool own_tail_lane,
-                                 bool gather_first) {
+                                 bool gemm_gated) {
   // Parts exist for the all-reduce schemes only.
   pipelined = pipelined && communicate && weight_collective_name(scheme) == nullptr;
   if (!pipelined || variant != StepVariant::full) deferral = Deferral::none;
   // The deferred schedule keeps the copy lane's pipelined order and every bucket in parts.
-  if (!pipelined || deferral != Deferral::none) gather_first = false;
+  if (!pipelined || deferral != Deferral::none) gemm_gated = false;
   if (deferral != Deferral::none || !communicate) own_tail_lane = false;
   const int lanes = !communicate ? 1
                     : pipelined  ? kPipelinedLanes
                                  : std::max(1, std::min(comm_lanes, kMaxCommLanes));
-  ScheduleBuilder b(layout, scheme, lanes, last_buckets_on_one_lane, own_tail_lane, gather_first);
+  ScheduleBuilder b(layout, scheme, lanes, last_buckets_on_one_lane, own_tail_lane, gemm_gated);
   const StepEvents ev{layout.layers(), static_cast<int>(layout.buckets().size())};
   b.push(variant == StepVariant::comm_only ? "communication only" : "step");
   if (variant == StepVariant::comm_only) {

@@ -122,14 +122,15 @@ const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast,
 // bucket's lane, so they run one after another; with `own_tail_lane` (and at least one such bucket)
 // they go instead to a lane of their own after the others (index comm_lanes, or kPipelinedLanes),
 // as whole collectives even when the others are pipelined, so that they start as soon as their
-// gradients exist. `gather_first` (pipelined, not deferred): on the copy lane each bucket's gather
-// follows its own reduce, before the next bucket's send.
+// gradients exist. `gemm_gated` (pipelined, not deferred, full step): bucket k-1's gather, which
+// follows bucket k's send on the copy lane, also waits for the input-gradient GEMM of bucket k's
+// lowest layer.
 constexpr int kPipelinedLanes = 3;
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes = 1, bool pipelined = false,
                                  Deferral deferral = Deferral::none,
                                  int last_buckets_on_one_lane = 1, int defer_first = 0,
-                                 bool own_tail_lane = false, bool gather_first = false);
+                                 bool own_tail_lane = false, bool gemm_gated = false);
 
 }  // namespace collbench::dp

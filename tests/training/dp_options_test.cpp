@@ -186,9 +186,9 @@ std::vector<StepConfig> ring_plan_with(const std::string& option, const std::str
 
 TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
   const std::vector<StepConfig> plan =
-      ring_plan_with("--comm-schedule", "pipelined,lanes,pipelined,gather_first");
+      ring_plan_with("--comm-schedule", "pipelined,lanes,pipelined,gemm_gated");
   ASSERT_EQ(plan.size(), 6u);
-  EXPECT_EQ(plan[4].comm_schedule, CommSchedule::gather_first);
+  EXPECT_EQ(plan[4].comm_schedule, CommSchedule::gemm_gated);
   EXPECT_EQ(plan[0].comm_schedule, CommSchedule::pipelined);
   EXPECT_EQ(plan[0].ranks, 1);
   EXPECT_EQ(plan[1].comm_schedule, CommSchedule::pipelined);
@@ -339,8 +339,8 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   };
   config.comm_schedule = CommSchedule::pipelined;
   expect_named(";comm_schedule=pipelined", "/comm_schedule:pipelined");
-  config.comm_schedule = CommSchedule::gather_first;
-  expect_named(";comm_schedule=gather_first", "/comm_schedule:gather_first");
+  config.comm_schedule = CommSchedule::gemm_gated;
+  expect_named(";comm_schedule=gemm_gated", "/comm_schedule:gemm_gated");
   config.comm_schedule = CommSchedule::lanes;
   config.last_bucket_algo = "ring";
   expect_named(";last_bucket_algo=ring", "/last_bucket:ring");

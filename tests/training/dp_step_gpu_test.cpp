@@ -220,7 +220,7 @@ TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
 // The last buckets' all-reduce by another implementation beside copy_engine's four lanes (NCCL
 // for the last one; the ring for the last two, one after another on a lane of their own; the ring
 // for every bucket): the same training as one GPU, replicas identical. Beside the pipelined and
-// gather_first schedules the same, except with every bucket on the ring (nothing left in parts).
+// gemm_gated schedules the same, except with every bucket on the ring (nothing left in parts).
 TEST(DpStepGpu, LastBucketsOfTheirOwnTrainLikeOneGpu) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
@@ -244,7 +244,7 @@ TEST(DpStepGpu, LastBucketsOfTheirOwnTrainLikeOneGpu) {
     EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u) << what;
     EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u) << what;
     EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
-    for (CommSchedule schedule : {CommSchedule::pipelined, CommSchedule::gather_first}) {
+    for (CommSchedule schedule : {CommSchedule::pipelined, CommSchedule::gemm_gated}) {
       config.comm_schedule = schedule;
       const std::string named = fmt::format("{} {}", what, name_of(schedule));
       if (last.buckets == 1000) {
@@ -266,7 +266,7 @@ TEST(DpStepGpu, LastBucketsOfTheirOwnTrainLikeOneGpu) {
   }
 }
 
-// The pipelined, gather_first and deferred (every bucket, or the first two) schedules run
+// The pipelined, gemm_gated and deferred (every bucket, or the first two) schedules run
 // copy_engine's all-reduces in parts on three streams:
 // the same gradients as one GPU, replicas identical, and (the reduction order being the same) the
 // very weights of the one-lane schedule after the same steps; NCCL keeps its one lane.
@@ -278,7 +278,7 @@ TEST(DpStepGpu, CopyEnginePipelinedTrainsLikeOneLane) {
     int defer_first;  // deferred: the first 2 buckets only, or every bucket (0)
   };
   const std::vector<Schedule> parts = {{CommSchedule::pipelined, 0},
-                                       {CommSchedule::gather_first, 0},
+                                       {CommSchedule::gemm_gated, 0},
                                        {CommSchedule::deferred, 0},
                                        {CommSchedule::deferred, 2}};
   for (SyncScheme scheme : {SyncScheme::overlap, SyncScheme::sync}) {

@@ -293,33 +293,45 @@ TEST(StepSchedule, LastBucketsOnALaneOfTheirOwn) {
   }
 }
 
-// gather_first: each bucket's gather follows its own reduce on the copy lane, before the next
-// bucket's send; the other rules of the pipelined schedule hold.
-TEST(StepSchedule, GatherFirstGathersBeforeTheNextSend) {
-  const ParameterLayout layout(4, 64, 2, 9000, 2);  // one layer per bucket
+// gemm_gated: the copy lane keeps the pipelined order (bucket k's send, then k-1's gather), and
+// in the full step k-1's gather also waits for the input-gradient GEMM of k's layer (and for
+// nothing later); the communication-only pass, without GEMMs, is the pipelined one.
+TEST(StepSchedule, GemmGatedGathersWaitForTheNextInputGradient) {
+  const ParameterLayout layout(4, 64, 2, 9000, 2);  // one layer per bucket: bucket k is layer 3-k
   for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
-    const StepSchedule schedule =
+    const StepSchedule pipelined =
+        build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 1, true);
+    const StepSchedule gated =
         build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 1, true,
                             Deferral::none, 1, 0, false, true);
-    EXPECT_EQ(count_kind(schedule, StepOpKind::collective_part), 16);
-    const Replay r = replay(schedule);
-    std::vector<std::string> copy_lane;
+    auto copy_lane_of = [](const StepSchedule& schedule) {
+      std::vector<std::string> copies;
+      for (const StepOp& op : schedule.ops) {
+        if (op.kind == StepOpKind::collective_part && op.stream == StreamRole::comm)
+          copies.push_back(what(op));
+      }
+      return copies;
+    };
+    EXPECT_EQ(copy_lane_of(gated), copy_lane_of(pipelined));
+    const Replay r = replay(gated);
     for (const auto& [op, before] : r.ops) {
-      if (op.kind == StepOpKind::collective_part && op.part == LaunchPart::gather) {
-        EXPECT_TRUE(before.count("part " + std::to_string(op.bucket) + "/reduce")) << what(op);
+      if (op.kind != StepOpKind::collective_part || op.part != LaunchPart::gather) continue;
+      EXPECT_TRUE(before.count("part " + std::to_string(op.bucket) + "/reduce")) << what(op);
+      if (variant == StepVariant::comm_only) continue;
+      const int next_layer = layout.buckets()[op.bucket].lowest_layer - 1;  // bucket k+1's
+      if (next_layer > 0) {
+        EXPECT_TRUE(before.count("dgrad " + std::to_string(next_layer))) << what(op);
       }
-      if (op.kind == StepOpKind::update) {
-        EXPECT_TRUE(before.count("part " + std::to_string(op.bucket) + "/finish")) << what(op);
+      if (next_layer > 1) {
+        EXPECT_FALSE(before.count("wgrad " + std::to_string(next_layer - 1))) << what(op);
       }
-      if (op.kind == StepOpKind::collective_part && op.stream == StreamRole::comm)
-        copy_lane.push_back(what(op));
     }
-    std::vector<std::string> expected;
-    for (int k = 0; k < 4; ++k) {
-      expected.push_back("part " + std::to_string(k) + "/send");
-      expected.push_back("part " + std::to_string(k) + "/gather");
+    if (variant == StepVariant::comm_only) {
+      EXPECT_EQ(gated.ops.size(), pipelined.ops.size());
+    } else {
+      // One more wait per gather that follows another bucket's send.
+      EXPECT_EQ(gated.ops.size(), pipelined.ops.size() + 3);
     }
-    EXPECT_EQ(copy_lane, expected);
     EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());
   }
   // The deferred schedule keeps the pipelined order.
