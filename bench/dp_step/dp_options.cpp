@@ -126,6 +126,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   std::string epilogue_name = "auto";
   std::vector<std::string> wgrad_split_names = {"none"};
   std::vector<std::string> comm_schedule_names = {"lanes"};
+  std::vector<std::string> lockstep_names = {"none"};
 
   CLI::App app{"collbench_dpstep: data-parallel training-step benchmark (MLP, gradient all-reduce)",
                "collbench_dpstep"};
@@ -191,6 +192,12 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "deferred: defer only the first N buckets (the highest layers, whose weights the "
                  "next forward needs last); 0: every bucket")
       ->capture_default_str();
+  app.add_option("--lockstep", lockstep_names,
+                 "none, or layers: a barrier across the GPUs before each backward layer, on the "
+                 "compute streams, so that every GPU starts the copies its GEMMs release at the "
+                 "same time (2+ GPUs that reach one another's memory); list")
+      ->delimiter(',')
+      ->capture_default_str();
   std::vector<std::string> last_bucket_values = {kSameAlgo};
   app.add_option(
          "--last-bucket-algo", last_bucket_values,
@@ -227,6 +234,9 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   for (const std::string& name : comm_schedule_names)
     o.comm_schedules.push_back(parse_comm_schedule(name));
   o.comm_schedules = deduplicated(o.comm_schedules);
+  o.locksteps.clear();
+  for (const std::string& name : lockstep_names) o.locksteps.push_back(parse_lockstep(name));
+  o.locksteps = deduplicated(o.locksteps);
   o.bucket_mib = deduplicated(o.bucket_mib);
   o.algos = deduplicated(o.algos);
   validate_options(o);
@@ -263,23 +273,26 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
               implementation_knobs(last.algo.empty() ? algo : algo + "+" + last.algo);
           for (WgradSplit split : options.wgrad_splits) {
             for (CommSchedule schedule : options.comm_schedules) {
-              for (int ranks : counts) {
-                StepConfig config;
-                config.model = options.model;
-                config.scheme = scheme;
-                config.bucket_mib = bucket;
-                config.algo = algo;
-                config.ranks = ranks;
-                config.nccl_max_ctas = options.nccl_max_ctas;
-                config.gemm_sm_margin = options.gemm_sm_margin;
-                config.wgrad_split = split;
-                config.comm_lanes = options.comm_lanes;
-                config.comm_schedule = schedule;
-                config.defer_first = options.defer_first;
-                config.last_bucket_algo = last.algo;
-                config.last_buckets = last.count;
-                config.algorithm_knobs = knobs;
-                plan.push_back(config);
+              for (Lockstep lockstep : options.locksteps) {
+                for (int ranks : counts) {
+                  StepConfig config;
+                  config.model = options.model;
+                  config.scheme = scheme;
+                  config.bucket_mib = bucket;
+                  config.algo = algo;
+                  config.ranks = ranks;
+                  config.nccl_max_ctas = options.nccl_max_ctas;
+                  config.gemm_sm_margin = options.gemm_sm_margin;
+                  config.wgrad_split = split;
+                  config.comm_lanes = options.comm_lanes;
+                  config.comm_schedule = schedule;
+                  config.defer_first = options.defer_first;
+                  config.last_bucket_algo = last.algo;
+                  config.last_buckets = last.count;
+                  config.lockstep = lockstep;
+                  config.algorithm_knobs = knobs;
+                  plan.push_back(config);
+                }
               }
             }
           }

@@ -145,12 +145,20 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
                                            config.last_buckets);
   }
   deferred_ = sync_ && sync_->pipelined() && config.comm_schedule == CommSchedule::deferred;
+  if (n > 1 && config.lockstep == Lockstep::layers) {
+    // The communicators carry the exchange of mappings between processes; the barriers run on the
+    // compute streams.
+    std::vector<RankContext> compute = comm_contexts();
+    for (std::size_t local = 0; local < compute.size(); ++local)
+      compute[local].stream = resources_[local]->compute.get();
+    lockstep_ = std::make_unique<ComputeLockstep>(compute, n, collective_timeout_s);
+  }
   auto build = [&](StepVariant variant, Deferral deferral) {
-    return build_step_schedule(layout_, config.scheme, variant, n > 1, config.wgrad_split,
-                               sync_ ? sync_->lanes() : 1, sync_ && sync_->pipelined(), deferral,
-                               sync_ ? sync_->last_buckets() : 1, config.defer_first,
-                               sync_ && sync_->own_tail_lane(),
-                               config.comm_schedule == CommSchedule::gemm_gated);
+    return build_step_schedule(
+        layout_, config.scheme, variant, n > 1, config.wgrad_split, sync_ ? sync_->lanes() : 1,
+        sync_ && sync_->pipelined(), deferral, sync_ ? sync_->last_buckets() : 1,
+        config.defer_first, sync_ && sync_->own_tail_lane(),
+        config.comm_schedule == CommSchedule::gemm_gated, lockstep_ != nullptr);
   };
   const Deferral steady = deferred_ ? Deferral::steady : Deferral::none;
   schedules_[static_cast<int>(StepShape::full)] = build(StepVariant::full, steady);
@@ -212,6 +220,7 @@ void DataParallelTrainer::release_collectives() noexcept {
   } catch (const std::exception& error) {
     warn("releasing the collectives", error);
   }
+  if (lockstep_) lockstep_->release();
   // The barrier: no process frees its buffers before every process has unmapped them. The peers
   // wait for it even when this process's release failed.
   if (communication_aborted_) return;
@@ -352,6 +361,9 @@ void DataParallelTrainer::execute_on_rank(const StepOp& op, int local) {
     case StepOpKind::wait:
       CB_CUDA_CHECK(cudaStreamWaitEvent(stream, r.events[op.event].get(), 0));
       break;
+    case StepOpKind::lockstep:
+      lockstep_->enqueue(local, stream);
+      break;
     case StepOpKind::update: {
       const UpdateRange range =
           update_range(layout_, config_.scheme, static_cast<std::size_t>(op.bucket), r.rank);
@@ -389,6 +401,7 @@ std::vector<GraphExec>& DataParallelTrainer::graphs(StepShape shape) {
 void DataParallelTrainer::abort_communication() noexcept {
   communication_aborted_ = true;
   if (sync_) sync_->abort();
+  if (lockstep_) lockstep_->abort();
   for (NcclCommunicator& comm : *communicators_) comm.abort();
 }
 
@@ -420,6 +433,7 @@ void DataParallelTrainer::wait_or_throw(const std::vector<const Event*>& events,
     }
   }
   if (sync_) sync_->check_health();
+  if (lockstep_) lockstep_->check_health();
 }
 
 void DataParallelTrainer::wait_for_collectives() {

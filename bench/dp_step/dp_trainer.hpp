@@ -17,6 +17,7 @@
 #include <optional>
 #include <vector>
 
+#include "compute_lockstep.hpp"
 #include "cuda_resources.hpp"
 #include "dp_config.hpp"
 #include "dp_report.hpp"
@@ -142,6 +143,7 @@ class DataParallelTrainer {
   std::vector<std::unique_ptr<ModelReplica>> replicas_;    // per local rank
   std::vector<std::unique_ptr<RankResources>> resources_;  // per local rank
   std::unique_ptr<GradientSync> sync_;                     // null for one rank
+  std::unique_ptr<ComputeLockstep> lockstep_;              // Lockstep::layers with 2+ ranks
   bool deferred_ = false;  // CommSchedule::deferred, with an algorithm that launches in parts
   StepSchedule schedules_[kStepShapes];
   std::optional<std::vector<GraphExec>> graphs_[kStepShapes];

@@ -65,6 +65,7 @@ enum class StepOpKind {
   collective,       // bucket's gradient collective (phase 0) or weight collective (phase 1)
   collective_part,  // one part of a bucket's gradient all-reduce (pipelined)
   update,           // optimizer on the rank's part of a bucket
+  lockstep,         // barrier across the ranks (ComputeLockstep), on the compute stream
 };
 
 struct StepOp {
@@ -124,13 +125,15 @@ const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast,
 // as whole collectives even when the others are pipelined, so that they start as soon as their
 // gradients exist. `gemm_gated` (pipelined, not deferred, full step): bucket k-1's gather, which
 // follows bucket k's send on the copy lane, also waits for the input-gradient GEMM of bucket k's
-// lowest layer.
+// lowest layer. `lockstep_layers` (full step with collectives only): a lockstep barrier on the
+// compute stream before each backward layer.
 constexpr int kPipelinedLanes = 3;
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes = 1, bool pipelined = false,
                                  Deferral deferral = Deferral::none,
                                  int last_buckets_on_one_lane = 1, int defer_first = 0,
-                                 bool own_tail_lane = false, bool gemm_gated = false);
+                                 bool own_tail_lane = false, bool gemm_gated = false,
+                                 bool lockstep_layers = false);
 
 }  // namespace collbench::dp

@@ -63,6 +63,8 @@ class PeerGroup {
   int local_index(int rank) const;
   // The fewest SMs of any rank's GPU (every process: geometry must agree).
   int min_sm_count() const { return min_sm_count_; }
+  // Why these ranks' GPUs cannot reach one another's memory ("" when they can).
+  const std::string& peer_access_problem() const { return peer_access_problem_; }
 
   // Where every rank's memory appears to each local rank: table[i][rank], for ranks[i], given
   // `pointers[i]`, ranks[i]'s own (null allowed); one table per set of `pointer_sets`, in order.

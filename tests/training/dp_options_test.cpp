@@ -206,6 +206,17 @@ TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
   expect_usage_error({"--defer-first", "-1"}, "--defer-first -1: must not be negative");
 }
 
+TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
+  const std::vector<StepConfig> plan = ring_plan_with("--lockstep", "layers,none,layers");
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_EQ(plan[0].lockstep, Lockstep::layers);
+  EXPECT_EQ(plan[1].lockstep, Lockstep::layers);
+  EXPECT_EQ(plan[1].ranks, 4);
+  EXPECT_EQ(plan[2].lockstep, Lockstep::none);
+  EXPECT_EQ(parse({}).locksteps, (std::vector<Lockstep>{Lockstep::none}));
+  expect_usage_error({"--lockstep", "gemms"}, "gemms");
+}
+
 // The last bucket's implementation is swept like --algo: "same" keeps --algo's (empty in the
 // config), a registry name replaces it for that bucket, NAME:N for the last N; each with its own
 // 1-GPU baseline. "nccl:1" is "nccl".
@@ -342,6 +353,9 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.comm_schedule = CommSchedule::gemm_gated;
   expect_named(";comm_schedule=gemm_gated", "/comm_schedule:gemm_gated");
   config.comm_schedule = CommSchedule::lanes;
+  config.lockstep = Lockstep::layers;
+  expect_named(";lockstep=layers", "/lockstep:layers");
+  config.lockstep = Lockstep::none;
   config.last_bucket_algo = "ring";
   expect_named(";last_bucket_algo=ring", "/last_bucket:ring");
   config.last_buckets = 2;

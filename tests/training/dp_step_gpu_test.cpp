@@ -323,6 +323,35 @@ TEST(DpStepGpu, CopyEnginePipelinedTrainsLikeOneLane) {
   EXPECT_EQ(trainer.comm_lanes(), 1);
 }
 
+// The lockstep barrier before each backward layer changes no result: the same training as one
+// GPU, replicas identical, and the very weights of the same steps without it (copy_engine's
+// pipelined schedule and NCCL); replayed from graphs and launched eagerly.
+TEST(DpStepGpu, LockstepTrainsLikeNoLockstep) {
+  SKIP_WITHOUT_GPUS(2);
+  const int ranks = largest_doubling_gpu_count();
+  for (const char* algo : {"copy_engine", "nccl"}) {
+    StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+    config.algo = algo;
+    config.comm_schedule = CommSchedule::pipelined;
+    std::vector<std::vector<double>> weights;
+    for (Lockstep lockstep : {Lockstep::none, Lockstep::layers}) {
+      config.lockstep = lockstep;
+      const std::string what = benchmark_name(config);
+      const SmallModelReport report =
+          run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+      EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
+      DataParallelTrainer trainer(config, communicators(ranks));
+      EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u) << what;
+      EXPECT_EQ(trainer.measure(StepVariant::full, 0, 3, false, kTimeoutS).size(), 3u) << what;
+      EXPECT_EQ(trainer.measure(StepVariant::compute_only, 1, 2, true, kTimeoutS).size(), 2u)
+          << what;
+      EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
+      weights.push_back(trainer.parameters(0));
+    }
+    EXPECT_TRUE(weights[0] == weights[1]) << algo << ": the lockstep barrier changed the result";
+  }
+}
+
 TEST(DpStepGpu, EveryRegisteredAllReduceAlgorithmTrainsCorrectly) {
   SKIP_WITHOUT_GPUS(2);
   for (int ranks : {2, 4, 8}) {

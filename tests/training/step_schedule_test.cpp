@@ -344,6 +344,46 @@ TEST(StepSchedule, GemmGatedGathersWaitForTheNextInputGradient) {
   EXPECT_EQ(asked.ops.size(), deferred.ops.size());
 }
 
+// Lockstep: one barrier on the compute stream at the start of each backward layer (before its
+// weight gradient, after the previous layer's input gradient), in the full step only; the
+// compute-only step and one rank have none.
+TEST(StepSchedule, LockstepBarrierOpensEachBackwardLayer) {
+  const ParameterLayout layout(4, 64, 2, 9000, 2);
+  for (bool pipelined : {false, true}) {
+    const StepSchedule full =
+        build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
+                            2, pipelined, Deferral::none, 1, 0, false, false, true);
+    EXPECT_EQ(count_kind(full, StepOpKind::lockstep), 4);
+    std::vector<std::string> compute_order;
+    for (const StepOp& op : full.ops) {
+      if (op.kind == StepOpKind::lockstep) {
+        EXPECT_EQ(op.stream, StreamRole::compute);
+        compute_order.push_back("barrier");
+      } else if (op.kind == StepOpKind::weight_gradient || op.kind == StepOpKind::input_gradient) {
+        compute_order.push_back(what(op));
+      }
+    }
+    EXPECT_EQ(compute_order, (std::vector<std::string>{"barrier", "wgrad 3", "dgrad 3", "barrier",
+                                                       "wgrad 2", "dgrad 2", "barrier", "wgrad 1",
+                                                       "dgrad 1", "barrier", "wgrad 0"}));
+    const StepSchedule plain = build_step_schedule(layout, SyncScheme::overlap, StepVariant::full,
+                                                   true, WgradSplit::none, 2, pipelined);
+    EXPECT_EQ(full.ops.size(), plain.ops.size() + 4);
+  }
+  for (StepVariant variant : {StepVariant::compute_only, StepVariant::comm_only}) {
+    EXPECT_EQ(
+        count_kind(build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none,
+                                       2, false, Deferral::none, 1, 0, false, false, true),
+                   StepOpKind::lockstep),
+        0);
+  }
+  EXPECT_EQ(count_kind(build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, false,
+                                           WgradSplit::none, 2, false, Deferral::none, 1, 0, false,
+                                           false, true),
+                       StepOpKind::lockstep),
+            0);
+}
+
 // Pipelined: every bucket's four parts once each, on their lanes; send and reduce after the
 // bucket's gradients, gather and finish after its reduce, the update after its finish and the
 // last reader of its weights; the copy lane sends bucket k before it gathers bucket k-1.
