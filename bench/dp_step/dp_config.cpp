@@ -38,11 +38,6 @@ constexpr std::array<std::pair<CommSchedule, std::string_view>, 4> kCommSchedule
     {CommSchedule::deferred, "deferred"},
 }};
 
-constexpr std::array<std::pair<Lockstep, std::string_view>, 2> kLocksteps = {{
-    {Lockstep::none, "none"},
-    {Lockstep::layers, "layers"},
-}};
-
 template <typename Table>
 std::string known_names(const Table& table) {
   std::string names;
@@ -104,14 +99,6 @@ std::string_view name_of(CommSchedule schedule) {
 
 CommSchedule parse_comm_schedule(std::string_view name) {
   return value_in(kCommSchedules, name, "communication schedule");
-}
-
-std::string_view name_of(Lockstep lockstep) {
-  return name_in(kLocksteps, lockstep);
-}
-
-Lockstep parse_lockstep(std::string_view name) {
-  return value_in(kLocksteps, name, "lockstep");
 }
 
 bool split_covers(WgradSplit split, int layer) {
@@ -183,7 +170,7 @@ std::string config_string(const StepConfig& config) {
   if (!config.last_bucket_algo.empty() && config.last_buckets != 1)
     text += fmt::format(";last_buckets={}", config.last_buckets);
   if (config.lockstep != StepConfig{}.lockstep)
-    text += fmt::format(";lockstep={}", name_of(config.lockstep));
+    text += fmt::format(";lockstep={}", config.lockstep);
   if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
   if (m.momentum != defaults.momentum) text += fmt::format(";momentum={}", m.momentum);
   if (!config.algorithm_knobs.empty()) text += ";" + config.algorithm_knobs;
@@ -205,9 +192,8 @@ std::string benchmark_name(const StepConfig& config) {
       : config.last_buckets == 1
           ? fmt::format("/last_bucket:{}", config.last_bucket_algo)
           : fmt::format("/last_buckets:{}:{}", config.last_buckets, config.last_bucket_algo);
-  const std::string lockstep = config.lockstep == StepConfig{}.lockstep
-                                   ? ""
-                                   : fmt::format("/lockstep:{}", name_of(config.lockstep));
+  const std::string lockstep =
+      config.lockstep == StepConfig{}.lockstep ? "" : fmt::format("/lockstep:{}", config.lockstep);
   return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}/ranks:{}", name_of(config.scheme),
                      uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo,
                      split, schedule, last, lockstep, config.ranks);

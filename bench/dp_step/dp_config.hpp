@@ -51,13 +51,6 @@ enum class CommSchedule { lanes, pipelined, gemm_gated, deferred };
 std::string_view name_of(CommSchedule schedule);
 CommSchedule parse_comm_schedule(std::string_view name);
 
-// Whether the full step holds the ranks in step on their compute streams: `none`, or `layers` (a
-// barrier before each backward layer: kernels/training/lockstep_barrier.hpp), so that copies the
-// GEMMs start leave every rank at the same time.
-enum class Lockstep { none, layers };
-std::string_view name_of(Lockstep lockstep);
-Lockstep parse_lockstep(std::string_view name);
-
 struct ModelConfig {
   int layers = 8;
   int width = 4096;
@@ -103,7 +96,10 @@ struct StepConfig {
   // communication lane, one after another: instances of an SM-based implementation must not run
   // at once (a ring's kernels would wait on each other's SMs).
   int last_buckets = 1;
-  Lockstep lockstep = Lockstep::none;
+  // Every this many backward layers (from the first), the full step holds the ranks in step: a
+  // barrier on the compute streams (kernels/training/lockstep_barrier.hpp), so that the copies the
+  // GEMMs release leave every rank at the same time. 0: never.
+  int lockstep = 0;
   // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;
@@ -132,7 +128,7 @@ std::string config_string(const StepConfig& config);
 
 // Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
 // "/wgrad_split:last" (or all), "/comm_schedule:..." and "/last_bucket:NAME" (or, for several,
-// "/last_buckets:N:NAME") and "/lockstep:layers" before the ranks when not the defaults.
+// "/last_buckets:N:NAME") and "/lockstep:N" before the ranks when not the defaults.
 std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.

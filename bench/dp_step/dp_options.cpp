@@ -126,7 +126,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   std::string epilogue_name = "auto";
   std::vector<std::string> wgrad_split_names = {"none"};
   std::vector<std::string> comm_schedule_names = {"lanes"};
-  std::vector<std::string> lockstep_names = {"none"};
 
   CLI::App app{"collbench_dpstep: data-parallel training-step benchmark (MLP, gradient all-reduce)",
                "collbench_dpstep"};
@@ -192,10 +191,10 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "deferred: defer only the first N buckets (the highest layers, whose weights the "
                  "next forward needs last); 0: every bucket")
       ->capture_default_str();
-  app.add_option("--lockstep", lockstep_names,
-                 "none, or layers: a barrier across the GPUs before each backward layer, on the "
-                 "compute streams, so that every GPU starts the copies its GEMMs release at the "
-                 "same time (2+ GPUs that reach one another's memory); list")
+  app.add_option("--lockstep", o.locksteps,
+                 "N: a barrier across the GPUs before every Nth backward layer (from the first), "
+                 "on the compute streams, so that every GPU starts the copies its GEMMs release "
+                 "at the same time (2+ GPUs that reach one another's memory); 0: none; list")
       ->delimiter(',')
       ->capture_default_str();
   std::vector<std::string> last_bucket_values = {kSameAlgo};
@@ -234,8 +233,9 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   for (const std::string& name : comm_schedule_names)
     o.comm_schedules.push_back(parse_comm_schedule(name));
   o.comm_schedules = deduplicated(o.comm_schedules);
-  o.locksteps.clear();
-  for (const std::string& name : lockstep_names) o.locksteps.push_back(parse_lockstep(name));
+  for (int every : o.locksteps) {
+    if (every < 0) throw UsageError(fmt::format("--lockstep {}: must not be negative", every));
+  }
   o.locksteps = deduplicated(o.locksteps);
   o.bucket_mib = deduplicated(o.bucket_mib);
   o.algos = deduplicated(o.algos);
@@ -273,7 +273,7 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
               implementation_knobs(last.algo.empty() ? algo : algo + "+" + last.algo);
           for (WgradSplit split : options.wgrad_splits) {
             for (CommSchedule schedule : options.comm_schedules) {
-              for (Lockstep lockstep : options.locksteps) {
+              for (int lockstep : options.locksteps) {
                 for (int ranks : counts) {
                   StepConfig config;
                   config.model = options.model;

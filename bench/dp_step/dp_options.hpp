@@ -46,7 +46,7 @@ struct DpOptions {
   std::vector<WgradSplit> wgrad_splits = {WgradSplit::none};
   int comm_lanes = 2;
   std::vector<CommSchedule> comm_schedules = {CommSchedule::lanes};
-  std::vector<Lockstep> locksteps = {Lockstep::none};
+  std::vector<int> locksteps = {0};
   int defer_first = 0;  // StepConfig::defer_first
   // The last buckets' implementation, per configuration (--last-bucket-algo's values).
   std::vector<LastBuckets> last_buckets = {LastBuckets{}};

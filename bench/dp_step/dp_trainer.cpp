@@ -145,7 +145,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
                                            config.last_buckets);
   }
   deferred_ = sync_ && sync_->pipelined() && config.comm_schedule == CommSchedule::deferred;
-  if (n > 1 && config.lockstep == Lockstep::layers) {
+  if (n > 1 && config.lockstep > 0) {
     // The communicators carry the exchange of mappings between processes; the barriers run on the
     // compute streams.
     std::vector<RankContext> compute = comm_contexts();
@@ -158,7 +158,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
         layout_, config.scheme, variant, n > 1, config.wgrad_split, sync_ ? sync_->lanes() : 1,
         sync_ && sync_->pipelined(), deferral, sync_ ? sync_->last_buckets() : 1,
         config.defer_first, sync_ && sync_->own_tail_lane(),
-        config.comm_schedule == CommSchedule::gemm_gated, lockstep_ != nullptr);
+        config.comm_schedule == CommSchedule::gemm_gated, lockstep_ ? config.lockstep : 0);
   };
   const Deferral steady = deferred_ ? Deferral::steady : Deferral::none;
   schedules_[static_cast<int>(StepShape::full)] = build(StepVariant::full, steady);

@@ -143,7 +143,7 @@ class DataParallelTrainer {
   std::vector<std::unique_ptr<ModelReplica>> replicas_;    // per local rank
   std::vector<std::unique_ptr<RankResources>> resources_;  // per local rank
   std::unique_ptr<GradientSync> sync_;                     // null for one rank
-  std::unique_ptr<ComputeLockstep> lockstep_;              // Lockstep::layers with 2+ ranks
+  std::unique_ptr<ComputeLockstep> lockstep_;              // StepConfig::lockstep with 2+ ranks
   bool deferred_ = false;  // CommSchedule::deferred, with an algorithm that launches in parts
   StepSchedule schedules_[kStepShapes];
   std::optional<std::vector<GraphExec>> graphs_[kStepShapes];

@@ -263,7 +263,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
                                  StepVariant variant, bool communicate, WgradSplit split,
                                  int comm_lanes, bool pipelined, Deferral deferral,
                                  int last_buckets_on_one_lane, int defer_first, bool own_tail_lane,
-                                 bool gemm_gated, bool lockstep_layers) {
+                                 bool gemm_gated, int lockstep_every) {
   // Parts exist for the all-reduce schemes only.
   pipelined = pipelined && communicate && weight_collective_name(scheme) == nullptr;
   if (!pipelined || variant != StepVariant::full) deferral = Deferral::none;
@@ -321,7 +321,9 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   std::size_t next_bucket = 0;
   for (int layer = layout.layers() - 1; layer >= 0; --layer) {
     b.push(fmt::format("backward layer {}", layer));
-    if (with_collectives && lockstep_layers) b.on(StepOpKind::lockstep, StreamRole::compute);
+    const int backward_index = layout.layers() - 1 - layer;
+    if (with_collectives && lockstep_every > 0 && backward_index % lockstep_every == 0)
+      b.on(StepOpKind::lockstep, StreamRole::compute);
     // Weight gradient first: it is what the all-reduce waits for; the input gradient (the
     // critical path to the next layer) follows.
     const std::vector<WeightPiece> pieces = layout.weight_pieces(layer);

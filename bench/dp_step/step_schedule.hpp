@@ -125,8 +125,8 @@ const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast,
 // as whole collectives even when the others are pipelined, so that they start as soon as their
 // gradients exist. `gemm_gated` (pipelined, not deferred, full step): bucket k-1's gather, which
 // follows bucket k's send on the copy lane, also waits for the input-gradient GEMM of bucket k's
-// lowest layer. `lockstep_layers` (full step with collectives only): a lockstep barrier on the
-// compute stream before each backward layer.
+// lowest layer. `lockstep_every` (full step with collectives only): a lockstep barrier on the
+// compute stream before every that many backward layers, from the first (0: none).
 constexpr int kPipelinedLanes = 3;
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
@@ -134,6 +134,6 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
                                  Deferral deferral = Deferral::none,
                                  int last_buckets_on_one_lane = 1, int defer_first = 0,
                                  bool own_tail_lane = false, bool gemm_gated = false,
-                                 bool lockstep_layers = false);
+                                 int lockstep_every = 0);
 
 }  // namespace collbench::dp

@@ -207,14 +207,15 @@ TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
 }
 
 TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
-  const std::vector<StepConfig> plan = ring_plan_with("--lockstep", "layers,none,layers");
+  const std::vector<StepConfig> plan = ring_plan_with("--lockstep", "2,0,2");
   ASSERT_EQ(plan.size(), 4u);
-  EXPECT_EQ(plan[0].lockstep, Lockstep::layers);
-  EXPECT_EQ(plan[1].lockstep, Lockstep::layers);
+  EXPECT_EQ(plan[0].lockstep, 2);
+  EXPECT_EQ(plan[1].lockstep, 2);
   EXPECT_EQ(plan[1].ranks, 4);
-  EXPECT_EQ(plan[2].lockstep, Lockstep::none);
-  EXPECT_EQ(parse({}).locksteps, (std::vector<Lockstep>{Lockstep::none}));
-  expect_usage_error({"--lockstep", "gemms"}, "gemms");
+  EXPECT_EQ(plan[2].lockstep, 0);
+  EXPECT_EQ(parse({}).locksteps, (std::vector<int>{0}));
+  expect_usage_error({"--lockstep", "-1"}, "--lockstep -1: must not be negative");
+  expect_usage_error({"--lockstep", "layers"}, "layers");
 }
 
 // The last bucket's implementation is swept like --algo: "same" keeps --algo's (empty in the
@@ -353,9 +354,9 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.comm_schedule = CommSchedule::gemm_gated;
   expect_named(";comm_schedule=gemm_gated", "/comm_schedule:gemm_gated");
   config.comm_schedule = CommSchedule::lanes;
-  config.lockstep = Lockstep::layers;
-  expect_named(";lockstep=layers", "/lockstep:layers");
-  config.lockstep = Lockstep::none;
+  config.lockstep = 2;
+  expect_named(";lockstep=2", "/lockstep:2");
+  config.lockstep = 0;
   config.last_bucket_algo = "ring";
   expect_named(";last_bucket_algo=ring", "/last_bucket:ring");
   config.last_buckets = 2;

@@ -334,7 +334,7 @@ TEST(DpStepGpu, LockstepTrainsLikeNoLockstep) {
     config.algo = algo;
     config.comm_schedule = CommSchedule::pipelined;
     std::vector<std::vector<double>> weights;
-    for (Lockstep lockstep : {Lockstep::none, Lockstep::layers}) {
+    for (int lockstep : {0, 1}) {
       config.lockstep = lockstep;
       const std::string what = benchmark_name(config);
       const SmallModelReport report =
@@ -343,8 +343,6 @@ TEST(DpStepGpu, LockstepTrainsLikeNoLockstep) {
       DataParallelTrainer trainer(config, communicators(ranks));
       EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u) << what;
       EXPECT_EQ(trainer.measure(StepVariant::full, 0, 3, false, kTimeoutS).size(), 3u) << what;
-      EXPECT_EQ(trainer.measure(StepVariant::compute_only, 1, 2, true, kTimeoutS).size(), 2u)
-          << what;
       EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
       weights.push_back(trainer.parameters(0));
     }

@@ -344,15 +344,15 @@ TEST(StepSchedule, GemmGatedGathersWaitForTheNextInputGradient) {
   EXPECT_EQ(asked.ops.size(), deferred.ops.size());
 }
 
-// Lockstep: one barrier on the compute stream at the start of each backward layer (before its
-// weight gradient, after the previous layer's input gradient), in the full step only; the
-// compute-only step and one rank have none.
+// Lockstep: a barrier on the compute stream at the start of every (or every Nth) backward layer
+// (before its weight gradient, after the previous layer's input gradient), in the full step only;
+// the compute-only step and one rank have none.
 TEST(StepSchedule, LockstepBarrierOpensEachBackwardLayer) {
   const ParameterLayout layout(4, 64, 2, 9000, 2);
   for (bool pipelined : {false, true}) {
     const StepSchedule full =
         build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
-                            2, pipelined, Deferral::none, 1, 0, false, false, true);
+                            2, pipelined, Deferral::none, 1, 0, false, false, 1);
     EXPECT_EQ(count_kind(full, StepOpKind::lockstep), 4);
     std::vector<std::string> compute_order;
     for (const StepOp& op : full.ops) {
@@ -369,17 +369,27 @@ TEST(StepSchedule, LockstepBarrierOpensEachBackwardLayer) {
     const StepSchedule plain = build_step_schedule(layout, SyncScheme::overlap, StepVariant::full,
                                                    true, WgradSplit::none, 2, pipelined);
     EXPECT_EQ(full.ops.size(), plain.ops.size() + 4);
+    // Every second layer: before layers 3 and 1.
+    const StepSchedule every2 =
+        build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
+                            2, pipelined, Deferral::none, 1, 0, false, false, 2);
+    std::vector<int> barrier_before;
+    for (std::size_t i = 0; i + 1 < every2.ops.size(); ++i) {
+      if (every2.ops[i].kind == StepOpKind::lockstep)
+        barrier_before.push_back(every2.ops[i + 1].layer);
+    }
+    EXPECT_EQ(barrier_before, (std::vector<int>{3, 1}));
   }
   for (StepVariant variant : {StepVariant::compute_only, StepVariant::comm_only}) {
     EXPECT_EQ(
         count_kind(build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none,
-                                       2, false, Deferral::none, 1, 0, false, false, true),
+                                       2, false, Deferral::none, 1, 0, false, false, 1),
                    StepOpKind::lockstep),
         0);
   }
   EXPECT_EQ(count_kind(build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, false,
                                            WgradSplit::none, 2, false, Deferral::none, 1, 0, false,
-                                           false, true),
+                                           false, 1),
                        StepOpKind::lockstep),
             0);
 }
