@@ -54,7 +54,8 @@ class ScheduleBuilder {
   }
   // With two lanes, odd buckets go to the second: the same alternation as a mixed pair's
   // implementations, so each lane carries one implementation. The last buckets that run one after
-  // another share the last bucket's lane.
+  // another go to a lane of their own when there is one (on_tail_lane), else share the last
+  // bucket's.
   StreamRole comm_stream_of(int bucket) const {
     if (on_tail_lane(bucket)) return lane_stream(tail_lane_);
     const int buckets = static_cast<int>(layout_.buckets().size());
