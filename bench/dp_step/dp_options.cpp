@@ -258,49 +258,61 @@ std::vector<int> rank_counts(const DpOptions& options, int visible_gpus) {
   return counts;
 }
 
-std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) {
-  std::vector<StepConfig> plan;
-  const std::vector<int> counts = rank_counts(options, visible_gpus);
-  for (SyncScheme scheme : options.schemes) {
-    // sync has one bucket: a bucket sweep would repeat the same configuration.
-    const std::vector<double> buckets =
-        uses_buckets(scheme) ? options.bucket_mib : std::vector<double>{0};
-    for (double bucket : buckets) {
-      for (const std::string& algo : options.algos) {
-        for (const LastBuckets& last : options.last_buckets) {
-          // Read here, before anything runs: a bad knob in the environment stops the plan at once.
-          const std::string knobs =
-              implementation_knobs(last.algo.empty() ? algo : algo + "+" + last.algo);
-          for (WgradSplit split : options.wgrad_splits) {
-            for (CommSchedule schedule : options.comm_schedules) {
-              for (int lockstep : options.locksteps) {
-                for (int ranks : counts) {
-                  StepConfig config;
-                  config.model = options.model;
-                  config.scheme = scheme;
-                  config.bucket_mib = bucket;
-                  config.algo = algo;
-                  config.ranks = ranks;
-                  config.nccl_max_ctas = options.nccl_max_ctas;
-                  config.gemm_sm_margin = options.gemm_sm_margin;
-                  config.wgrad_split = split;
-                  config.comm_lanes = options.comm_lanes;
-                  config.comm_schedule = schedule;
-                  config.defer_first = options.defer_first;
-                  config.last_bucket_algo = last.algo;
-                  config.last_buckets = last.count;
-                  config.lockstep = lockstep;
-                  config.algorithm_knobs = knobs;
-                  plan.push_back(config);
-                }
-              }
-            }
-          }
-        }
-      }
+namespace {
+
+// Each configuration of `plan` once per value of `values` (given by `values_for(config)`), in
+// order, with `set(config, value)` applied: one more swept setting, nested inside those before.
+template <typename ValuesFor, typename Set>
+std::vector<StepConfig> sweep(const std::vector<StepConfig>& plan, ValuesFor values_for, Set set) {
+  std::vector<StepConfig> expanded;
+  for (const StepConfig& config : plan) {
+    for (const auto& value : values_for(config)) {
+      expanded.push_back(config);
+      set(expanded.back(), value);
     }
   }
-  return plan;
+  return expanded;
+}
+
+template <typename Value, typename Set>
+std::vector<StepConfig> sweep(const std::vector<StepConfig>& plan, const std::vector<Value>& values,
+                              Set set) {
+  return sweep(
+      plan, [&values](const StepConfig&) -> const std::vector<Value>& { return values; }, set);
+}
+
+}  // namespace
+
+std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) {
+  StepConfig fixed;
+  fixed.model = options.model;
+  fixed.nccl_max_ctas = options.nccl_max_ctas;
+  fixed.gemm_sm_margin = options.gemm_sm_margin;
+  fixed.comm_lanes = options.comm_lanes;
+  fixed.defer_first = options.defer_first;
+  std::vector<StepConfig> plan = {fixed};
+  plan = sweep(plan, options.schemes, [](StepConfig& c, SyncScheme s) { c.scheme = s; });
+  // sync has one bucket: a bucket sweep would repeat the same configuration.
+  const std::vector<double> one_bucket = {0};
+  plan = sweep(
+      plan,
+      [&](const StepConfig& c) -> const std::vector<double>& {
+        return uses_buckets(c.scheme) ? options.bucket_mib : one_bucket;
+      },
+      [](StepConfig& c, double mib) { c.bucket_mib = mib; });
+  plan = sweep(plan, options.algos, [](StepConfig& c, const std::string& a) { c.algo = a; });
+  plan = sweep(plan, options.last_buckets, [](StepConfig& c, const LastBuckets& last) {
+    c.last_bucket_algo = last.algo;
+    c.last_buckets = last.count;
+    // Read here, before anything runs: a bad knob in the environment stops the plan at once.
+    c.algorithm_knobs = implementation_knobs(last.algo.empty() ? c.algo : c.algo + "+" + last.algo);
+  });
+  plan = sweep(plan, options.wgrad_splits, [](StepConfig& c, WgradSplit s) { c.wgrad_split = s; });
+  plan = sweep(plan, options.comm_schedules,
+               [](StepConfig& c, CommSchedule s) { c.comm_schedule = s; });
+  plan = sweep(plan, options.locksteps, [](StepConfig& c, int every) { c.lockstep = every; });
+  return sweep(plan, rank_counts(options, visible_gpus),
+               [](StepConfig& c, int ranks) { c.ranks = ranks; });
 }
 
 bool passes_benchmark_filter(const std::string& name, const std::string& filter) {
