@@ -153,12 +153,18 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
       compute[local].stream = resources_[local]->compute.get();
     lockstep_ = std::make_unique<ComputeLockstep>(compute, n, collective_timeout_s);
   }
+  ScheduleOptions layout_options;
+  layout_options.comm_lanes = sync_ ? sync_->lanes() : 1;
+  layout_options.pipelined = sync_ && sync_->pipelined();
+  layout_options.defer_first = config.defer_first;
+  layout_options.last_buckets_on_one_lane = sync_ ? sync_->last_buckets() : 1;
+  layout_options.own_tail_lane = sync_ && sync_->own_tail_lane();
+  layout_options.gemm_gated = config.comm_schedule == CommSchedule::gemm_gated;
+  layout_options.lockstep_every = lockstep_ ? config.lockstep : 0;
   auto build = [&](StepVariant variant, Deferral deferral) {
-    return build_step_schedule(
-        layout_, config.scheme, variant, n > 1, config.wgrad_split, sync_ ? sync_->lanes() : 1,
-        sync_ && sync_->pipelined(), deferral, sync_ ? sync_->last_buckets() : 1,
-        config.defer_first, sync_ && sync_->own_tail_lane(),
-        config.comm_schedule == CommSchedule::gemm_gated, lockstep_ ? config.lockstep : 0);
+    ScheduleOptions options = layout_options;
+    options.deferral = deferral;
+    return build_step_schedule(layout_, config.scheme, variant, n > 1, config.wgrad_split, options);
   };
   const Deferral steady = deferred_ ? Deferral::steady : Deferral::none;
   schedules_[static_cast<int>(StepShape::full)] = build(StepVariant::full, steady);

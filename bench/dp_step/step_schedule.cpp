@@ -12,18 +12,19 @@ namespace {
 
 class ScheduleBuilder {
  public:
+  // `options` as build_step_schedule settled them; `lanes` the alternating lanes they give.
   ScheduleBuilder(const ParameterLayout& layout, SyncScheme scheme, int lanes,
-                  int last_buckets_on_one_lane, bool own_tail_lane, bool gemm_gated)
+                  const ScheduleOptions& options)
       : layout_(layout),
         scheme_(scheme),
         lanes_(lanes),
-        last_buckets_on_one_lane_(last_buckets_on_one_lane),
-        gemm_gated_(gemm_gated) {
+        last_buckets_on_one_lane_(options.last_buckets_on_one_lane),
+        gemm_gated_(options.gemm_gated) {
     const int buckets = static_cast<int>(layout.buckets().size());
     schedule_.events = StepEvents{layout.layers(), buckets};
-    if (own_tail_lane && last_buckets_on_one_lane > 0) {
+    if (options.own_tail_lane && last_buckets_on_one_lane_ > 0) {
       tail_lane_ = lanes;
-      first_tail_bucket_ = std::max(0, buckets - last_buckets_on_one_lane);
+      first_tail_bucket_ = std::max(0, buckets - last_buckets_on_one_lane_);
     }
   }
 
@@ -262,23 +263,21 @@ int lane_of(StreamRole role) {
 
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
-                                 int comm_lanes, bool pipelined, Deferral deferral,
-                                 int last_buckets_on_one_lane, int defer_first, bool own_tail_lane,
-                                 bool gemm_gated, int lockstep_every) {
+                                 ScheduleOptions options) {
   // Parts exist for the all-reduce schemes only.
-  pipelined = pipelined && communicate && weight_collective_name(scheme) == nullptr;
-  if (!pipelined || variant != StepVariant::full) deferral = Deferral::none;
+  options.pipelined = options.pipelined && communicate && weight_collective_name(scheme) == nullptr;
+  if (!options.pipelined || variant != StepVariant::full) options.deferral = Deferral::none;
   // The deferred schedule keeps the copy lane's pipelined order and every bucket in parts.
-  if (!pipelined || deferral != Deferral::none) gemm_gated = false;
-  if (deferral != Deferral::none || !communicate) own_tail_lane = false;
-  const int lanes = !communicate ? 1
-                    : pipelined  ? kPipelinedLanes
-                                 : std::max(1, std::min(comm_lanes, kMaxCommLanes));
-  ScheduleBuilder b(layout, scheme, lanes, last_buckets_on_one_lane, own_tail_lane, gemm_gated);
+  if (!options.pipelined || options.deferral != Deferral::none) options.gemm_gated = false;
+  if (options.deferral != Deferral::none || !communicate) options.own_tail_lane = false;
+  const int lanes = !communicate        ? 1
+                    : options.pipelined ? kPipelinedLanes
+                                        : std::max(1, std::min(options.comm_lanes, kMaxCommLanes));
+  ScheduleBuilder b(layout, scheme, lanes, options);
   const StepEvents ev{layout.layers(), static_cast<int>(layout.buckets().size())};
   b.push(variant == StepVariant::comm_only ? "communication only" : "step");
   if (variant == StepVariant::comm_only) {
-    if (communicate) add_comm_only(b, layout, scheme, ev, pipelined);
+    if (communicate) add_comm_only(b, layout, scheme, ev, options.pipelined);
     b.pop();
     return b.take();
   }
@@ -290,16 +289,16 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   b.wait(StreamRole::optimizer, ev.fork());
   if (with_collectives) b.fork_lanes(ev.fork());
   // Buckets below `deferred` (the highest layers) finish in the next step.
-  const int deferred = deferral == Deferral::none ? 0
-                       : defer_first > 0          ? std::min(defer_first, bucket_count)
-                                                  : bucket_count;
-  const bool has_tail = deferral == Deferral::steady || deferral == Deferral::tail;
+  const int deferred = options.deferral == Deferral::none ? 0
+                       : options.defer_first > 0 ? std::min(options.defer_first, bucket_count)
+                                                 : bucket_count;
+  const bool has_tail = options.deferral == Deferral::steady || options.deferral == Deferral::tail;
   if (has_tail) {
     b.push("previous step's all-reduce tail");
     for (int bucket = deferred - 1; bucket >= 0; --bucket) b.deferred_tail(bucket);
     b.pop();
   }
-  if (deferral == Deferral::tail) {
+  if (options.deferral == Deferral::tail) {
     b.join_lanes();
     b.record(StreamRole::optimizer, ev.optimizer_done());
     b.wait(StreamRole::compute, ev.optimizer_done());
@@ -323,7 +322,8 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   for (int layer = layout.layers() - 1; layer >= 0; --layer) {
     b.push(fmt::format("backward layer {}", layer));
     const int backward_index = layout.layers() - 1 - layer;
-    if (with_collectives && lockstep_every > 0 && backward_index % lockstep_every == 0)
+    if (with_collectives && options.lockstep_every > 0 &&
+        backward_index % options.lockstep_every == 0)
       b.on(StepOpKind::lockstep, StreamRole::compute);
     // Weight gradient first: it is what the all-reduce waits for; the input gradient (the
     // critical path to the next layer) follows.
@@ -345,7 +345,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       const int bucket = static_cast<int>(next_bucket);
       if (with_collectives && bucket < deferred) {
         b.deferred_head(bucket);
-      } else if (with_collectives && pipelined && !b.on_tail_lane(bucket)) {
+      } else if (with_collectives && options.pipelined && !b.on_tail_lane(bucket)) {
         b.pipelined_bucket(bucket, true, bucket > 0 && bucket - 1 < deferred);
       } else {
         b.sync_bucket(bucket, with_collectives);
@@ -353,7 +353,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       ++next_bucket;
     }
   }
-  if (with_collectives && pipelined && deferred < bucket_count &&
+  if (with_collectives && options.pipelined && deferred < bucket_count &&
       b.last_pipelined_to_complete() >= 0)
     b.complete_pipelined(b.last_pipelined_to_complete(), true);
   if (with_collectives) b.join_lanes();

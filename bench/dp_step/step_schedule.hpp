@@ -111,29 +111,40 @@ struct StepSchedule {
 const char* gradient_collective_name(SyncScheme scheme);  // all_reduce, reduce, reduce_scatter
 const char* weight_collective_name(SyncScheme scheme);    // nullptr, broadcast, all_gather
 
+constexpr int kPipelinedLanes = 3;
+
+// How the communication of a step is laid out over streams (build_step_schedule).
+struct ScheduleOptions {
+  // Communication streams the buckets alternate over (1 to kMaxCommLanes); ignored when
+  // `pipelined`, which takes kPipelinedLanes.
+  int comm_lanes = 1;
+  // Each all-reduce in parts (all-reduce schemes only).
+  bool pipelined = false;
+  // Applies to the full step of a pipelined schedule only (elsewhere it is ignored): which of its
+  // shapes to build, with the first `defer_first` buckets deferred (the highest layers; 0 or more
+  // than there are: all) and the others completed within the step as pipelined.
+  Deferral deferral = Deferral::none;
+  int defer_first = 0;
+  // The last this many buckets (GradientSync::last_buckets(); 0 is 1) all go to the last bucket's
+  // lane, so they run one after another; with `own_tail_lane` (and at least one such bucket) they
+  // go instead to a lane of their own after the others (index comm_lanes, or kPipelinedLanes), as
+  // whole collectives even when the others are pipelined, so that they start as soon as their
+  // gradients exist.
+  int last_buckets_on_one_lane = 1;
+  bool own_tail_lane = false;
+  // Pipelined, not deferred, full step: bucket k-1's gather, which follows bucket k's send on the
+  // copy lane, also waits for the input-gradient GEMM of bucket k's lowest layer.
+  bool gemm_gated = false;
+  // Full step with collectives only: a lockstep barrier on the compute stream before every this
+  // many backward layers, from the first (0: none).
+  int lockstep_every = 0;
+};
+
 // `communicate` false for one rank: then no collective appears even in the full step, and no
 // weight-gradient GEMM is cut. With it, the layers `split` covers that span several buckets run
 // their weight gradient in pieces (in every variant, so compute-only is the same computation).
-// `comm_lanes` (1 to kMaxCommLanes): communication streams the buckets alternate over; ignored
-// when `pipelined` (all-reduce schemes only), which takes three. `deferral` applies to the full
-// step of a pipelined schedule only (elsewhere it is ignored): which of its shapes to build, with
-// the first `defer_first` buckets deferred (the highest layers; 0 or more than there are: all)
-// and the others completed within the step as pipelined. The
-// last `last_buckets_on_one_lane` buckets (GradientSync::last_buckets(); 0 is 1) all go to the last
-// bucket's lane, so they run one after another; with `own_tail_lane` (and at least one such bucket)
-// they go instead to a lane of their own after the others (index comm_lanes, or kPipelinedLanes),
-// as whole collectives even when the others are pipelined, so that they start as soon as their
-// gradients exist. `gemm_gated` (pipelined, not deferred, full step): bucket k-1's gather, which
-// follows bucket k's send on the copy lane, also waits for the input-gradient GEMM of bucket k's
-// lowest layer. `lockstep_every` (full step with collectives only): a lockstep barrier on the
-// compute stream before every that many backward layers, from the first (0: none).
-constexpr int kPipelinedLanes = 3;
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
                                  StepVariant variant, bool communicate, WgradSplit split,
-                                 int comm_lanes = 1, bool pipelined = false,
-                                 Deferral deferral = Deferral::none,
-                                 int last_buckets_on_one_lane = 1, int defer_first = 0,
-                                 bool own_tail_lane = false, bool gemm_gated = false,
-                                 int lockstep_every = 0);
+                                 ScheduleOptions options = {});
 
 }  // namespace collbench::dp

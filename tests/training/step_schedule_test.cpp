@@ -16,6 +16,38 @@ void PrintTo(SyncScheme scheme, std::ostream* out) {
 }
 namespace {
 
+// build_step_schedule's options by name (C++17 has no designated initializers).
+struct With {
+  ScheduleOptions options;
+  With& lanes(int comm_lanes) {
+    options.comm_lanes = comm_lanes;
+    return *this;
+  }
+  With& pipelined(bool on = true) {
+    options.pipelined = on;
+    return *this;
+  }
+  With& deferral(Deferral deferral, int defer_first = 0) {
+    options.deferral = deferral;
+    options.defer_first = defer_first;
+    return *this;
+  }
+  With& last_buckets(int count, bool own_lane) {
+    options.last_buckets_on_one_lane = count;
+    options.own_tail_lane = own_lane;
+    return *this;
+  }
+  With& gemm_gated() {
+    options.gemm_gated = true;
+    return *this;
+  }
+  With& lockstep(int every) {
+    options.lockstep_every = every;
+    return *this;
+  }
+  operator ScheduleOptions() const { return options; }
+};
+
 // Replays the schedule's events per stream: which events each stream has waited for (directly or
 // through the streams it waited on) at each operation.
 struct Replay {
@@ -162,16 +194,17 @@ TEST_P(EveryScheme, FullStepKeepsTheOrderingRules) {
       build_step_schedule(layout, scheme, StepVariant::full, true, WgradSplit::none));
   // Two lanes: odd buckets on the second communication stream, the same rules otherwise, and
   // the step still ends after both lanes.
-  expect_ordering_rules(
-      layout, scheme,
-      build_step_schedule(layout, scheme, StepVariant::full, true, WgradSplit::last, 2), 2);
+  expect_ordering_rules(layout, scheme,
+                        build_step_schedule(layout, scheme, StepVariant::full, true,
+                                            WgradSplit::last, With().lanes(2)),
+                        2);
 }
 
 TEST(StepSchedule, TwoLanesAlternateBucketsAndJoinBeforeTheStepEnds) {
   const ParameterLayout layout(4, 64, 2, 9000, 2);  // one layer per bucket
   for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
-    const StepSchedule schedule =
-        build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 2);
+    const StepSchedule schedule = build_step_schedule(layout, SyncScheme::overlap, variant, true,
+                                                      WgradSplit::none, With().lanes(2));
     std::map<int, StreamRole> stream_of_bucket;
     for (const StepOp& op : schedule.ops) {
       if (op.kind == StepOpKind::collective) stream_of_bucket[op.bucket] = op.stream;
@@ -187,9 +220,9 @@ TEST(StepSchedule, TwoLanesAlternateBucketsAndJoinBeforeTheStepEnds) {
   // One rank, or one lane: no second stream at all.
   for (const StepSchedule& one :
        {build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, false, WgradSplit::none,
-                            2),
+                            With().lanes(2)),
         build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
-                            1)}) {
+                            With().lanes(1))}) {
     for (const StepOp& op : one.ops) EXPECT_NE(op.stream, StreamRole::comm2);
   }
 }
@@ -198,7 +231,7 @@ TEST(StepSchedule, TwoLanesAlternateBucketsAndJoinBeforeTheStepEnds) {
 TEST(StepSchedule, ThreeLanesTakeBucketsInTurn) {
   const ParameterLayout layout(6, 64, 2, 9000, 2);  // one layer per bucket
   const StepSchedule schedule = build_step_schedule(layout, SyncScheme::overlap, StepVariant::full,
-                                                    true, WgradSplit::none, 3);
+                                                    true, WgradSplit::none, With().lanes(3));
   std::map<int, StreamRole> stream_of_bucket;
   for (const StepOp& op : schedule.ops) {
     if (op.kind == StepOpKind::collective) stream_of_bucket[op.bucket] = op.stream;
@@ -221,8 +254,8 @@ TEST(StepSchedule, LastBucketsShareTheLastBucketsLane) {
   for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
     for (int last : {1, 3, 9}) {
       const StepSchedule schedule =
-          build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 4,
-                              false, Deferral::none, last);
+          build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none,
+                              With().lanes(4).last_buckets(last, false));
       std::map<int, StreamRole> stream_of_bucket;
       std::vector<int> order_on_last_lane;
       for (const StepOp& op : schedule.ops) {
@@ -258,8 +291,8 @@ TEST(StepSchedule, LastBucketsOnALaneOfTheirOwn) {
                                   std::to_string(last) +
                                   (variant == StepVariant::full ? " full" : " comm-only");
         const StepSchedule schedule =
-            build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 4,
-                                pipelined, Deferral::none, last, 0, true);
+            build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none,
+                                With().lanes(4).pipelined(pipelined).last_buckets(last, true));
         const StreamRole own = lane_stream(pipelined ? kPipelinedLanes : 4);
         const Replay r = replay(schedule);
         std::vector<int> on_own_lane;
@@ -299,11 +332,11 @@ TEST(StepSchedule, LastBucketsOnALaneOfTheirOwn) {
 TEST(StepSchedule, GemmGatedGathersWaitForTheNextInputGradient) {
   const ParameterLayout layout(4, 64, 2, 9000, 2);  // one layer per bucket: bucket k is layer 3-k
   for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
-    const StepSchedule pipelined =
-        build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 1, true);
+    const StepSchedule pipelined = build_step_schedule(
+        layout, SyncScheme::overlap, variant, true, WgradSplit::none, With().lanes(1).pipelined());
     const StepSchedule gated =
-        build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 1, true,
-                            Deferral::none, 1, 0, false, true);
+        build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none,
+                            With().lanes(1).pipelined().gemm_gated());
     auto copy_lane_of = [](const StepSchedule& schedule) {
       std::vector<std::string> copies;
       for (const StepOp& op : schedule.ops) {
@@ -336,11 +369,11 @@ TEST(StepSchedule, GemmGatedGathersWaitForTheNextInputGradient) {
   }
   // The deferred schedule keeps the pipelined order.
   const StepSchedule deferred =
-      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none, 1,
-                          true, Deferral::steady, 1, 2, false, false);
+      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
+                          With().lanes(1).pipelined().deferral(Deferral::steady, 2));
   const StepSchedule asked =
-      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none, 1,
-                          true, Deferral::steady, 1, 2, false, true);
+      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
+                          With().lanes(1).pipelined().deferral(Deferral::steady, 2).gemm_gated());
   EXPECT_EQ(asked.ops.size(), deferred.ops.size());
 }
 
@@ -352,7 +385,7 @@ TEST(StepSchedule, LockstepBarrierOpensEachBackwardLayer) {
   for (bool pipelined : {false, true}) {
     const StepSchedule full =
         build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
-                            2, pipelined, Deferral::none, 1, 0, false, false, 1);
+                            With().lanes(2).pipelined(pipelined).lockstep(1));
     EXPECT_EQ(count_kind(full, StepOpKind::lockstep), 4);
     std::vector<std::string> compute_order;
     for (const StepOp& op : full.ops) {
@@ -366,13 +399,14 @@ TEST(StepSchedule, LockstepBarrierOpensEachBackwardLayer) {
     EXPECT_EQ(compute_order, (std::vector<std::string>{"barrier", "wgrad 3", "dgrad 3", "barrier",
                                                        "wgrad 2", "dgrad 2", "barrier", "wgrad 1",
                                                        "dgrad 1", "barrier", "wgrad 0"}));
-    const StepSchedule plain = build_step_schedule(layout, SyncScheme::overlap, StepVariant::full,
-                                                   true, WgradSplit::none, 2, pipelined);
+    const StepSchedule plain =
+        build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
+                            With().lanes(2).pipelined(pipelined));
     EXPECT_EQ(full.ops.size(), plain.ops.size() + 4);
     // Every second layer: before layers 3 and 1.
     const StepSchedule every2 =
         build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
-                            2, pipelined, Deferral::none, 1, 0, false, false, 2);
+                            With().lanes(2).pipelined(pipelined).lockstep(2));
     std::vector<int> barrier_before;
     for (std::size_t i = 0; i + 1 < every2.ops.size(); ++i) {
       if (every2.ops[i].kind == StepOpKind::lockstep)
@@ -381,15 +415,13 @@ TEST(StepSchedule, LockstepBarrierOpensEachBackwardLayer) {
     EXPECT_EQ(barrier_before, (std::vector<int>{3, 1}));
   }
   for (StepVariant variant : {StepVariant::compute_only, StepVariant::comm_only}) {
-    EXPECT_EQ(
-        count_kind(build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none,
-                                       2, false, Deferral::none, 1, 0, false, false, 1),
-                   StepOpKind::lockstep),
-        0);
+    EXPECT_EQ(count_kind(build_step_schedule(layout, SyncScheme::overlap, variant, true,
+                                             WgradSplit::none, With().lanes(2).lockstep(1)),
+                         StepOpKind::lockstep),
+              0);
   }
   EXPECT_EQ(count_kind(build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, false,
-                                           WgradSplit::none, 2, false, Deferral::none, 1, 0, false,
-                                           false, 1),
+                                           WgradSplit::none, With().lanes(2).lockstep(1)),
                        StepOpKind::lockstep),
             0);
 }
@@ -403,8 +435,8 @@ TEST(StepSchedule, PipelinedPartsKeepTheirOrder) {
     const ParameterLayout layout(4, 64, 2, static_cast<std::uint64_t>(cap), 2);
     const int buckets = static_cast<int>(layout.buckets().size());
     ASSERT_EQ(buckets, cap > 0 ? 4 : 1);
-    const StepSchedule schedule =
-        build_step_schedule(layout, scheme, StepVariant::full, true, WgradSplit::none, 2, true);
+    const StepSchedule schedule = build_step_schedule(
+        layout, scheme, StepVariant::full, true, WgradSplit::none, With().lanes(2).pipelined());
     EXPECT_EQ(count_kind(schedule, StepOpKind::collective), 0);
     EXPECT_EQ(count_kind(schedule, StepOpKind::collective_part), 4 * buckets);
     const Replay r = replay(schedule);
@@ -459,7 +491,8 @@ TEST(StepSchedule, DeferredMovesGathersAndUpdatesIntoTheNextStep) {
           "cap " + std::to_string(cap) + " defer_first " + std::to_string(defer_first);
       auto build = [&](Deferral deferral) {
         return build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true,
-                                   WgradSplit::none, 1, true, deferral, 1, defer_first);
+                                   WgradSplit::none,
+                                   With().lanes(1).pipelined().deferral(deferral, defer_first));
       };
       std::map<int, std::vector<std::string>> parts_of_bucket;  // over first, steady x2, tail
       for (Deferral deferral :
@@ -532,11 +565,12 @@ TEST(StepSchedule, DeferredMovesGathersAndUpdatesIntoTheNextStep) {
   for (bool pipelined : {false, true}) {
     for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
       if (pipelined && variant == StepVariant::full) continue;
-      const StepSchedule plain = build_step_schedule(layout, SyncScheme::overlap, variant, true,
-                                                     WgradSplit::none, 1, pipelined);
+      const StepSchedule plain =
+          build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none,
+                              With().lanes(1).pipelined(pipelined));
       const StepSchedule asked =
-          build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none, 1,
-                              pipelined, Deferral::steady);
+          build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none,
+                              With().lanes(1).pipelined(pipelined).deferral(Deferral::steady));
       EXPECT_EQ(asked.ops.size(), plain.ops.size());
     }
   }
@@ -546,8 +580,9 @@ TEST(StepSchedule, DeferredMovesGathersAndUpdatesIntoTheNextStep) {
 // (no all-reduce) and one rank ignore the request.
 TEST(StepSchedule, PipelinedAppliesToAllReduceSchemesWithPeers) {
   const ParameterLayout layout(4, 64, 2, 9000, 2);
-  const StepSchedule comm_only = build_step_schedule(
-      layout, SyncScheme::overlap, StepVariant::comm_only, true, WgradSplit::none, 1, true);
+  const StepSchedule comm_only =
+      build_step_schedule(layout, SyncScheme::overlap, StepVariant::comm_only, true,
+                          WgradSplit::none, With().lanes(1).pipelined());
   EXPECT_EQ(count_kind(comm_only, StepOpKind::collective_part), 16);
   EXPECT_EQ(count_kind(comm_only, StepOpKind::collective), 0);
   std::vector<std::string> copy_lane;
@@ -561,13 +596,14 @@ TEST(StepSchedule, PipelinedAppliesToAllReduceSchemesWithPeers) {
   const Replay r = replay(comm_only);
   EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());
   for (SyncScheme scheme : {SyncScheme::ps, SyncScheme::sharded}) {
-    const StepSchedule s =
-        build_step_schedule(layout, scheme, StepVariant::full, true, WgradSplit::none, 1, true);
+    const StepSchedule s = build_step_schedule(layout, scheme, StepVariant::full, true,
+                                               WgradSplit::none, With().lanes(1).pipelined());
     EXPECT_EQ(count_kind(s, StepOpKind::collective_part), 0) << name_of(scheme);
     EXPECT_GT(count_kind(s, StepOpKind::collective), 0) << name_of(scheme);
   }
-  const StepSchedule one_rank = build_step_schedule(layout, SyncScheme::overlap, StepVariant::full,
-                                                    false, WgradSplit::none, 1, true);
+  const StepSchedule one_rank =
+      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, false, WgradSplit::none,
+                          With().lanes(1).pipelined());
   EXPECT_EQ(count_kind(one_rank, StepOpKind::collective_part), 0);
 }
 
@@ -582,8 +618,8 @@ TEST(StepSchedule, MixedPairGivesEachImplementationItsOwnLane) {
     const int lanes = lane_plan({true, false}, second_lane ? 2 : 1);
     for (SyncScheme scheme : {SyncScheme::overlap, SyncScheme::sharded}) {
       for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
-        const StepSchedule schedule =
-            build_step_schedule(layout, scheme, variant, true, WgradSplit::none, lanes);
+        const StepSchedule schedule = build_step_schedule(layout, scheme, variant, true,
+                                                          WgradSplit::none, With().lanes(lanes));
         std::map<std::string, std::set<StreamRole>> streams_of;
         for (const StepOp& op : schedule.ops) {
           if (op.kind == StepOpKind::collective)
