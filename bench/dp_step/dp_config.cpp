@@ -109,6 +109,10 @@ bool cuts_weight_gradient(const StepConfig& config, int layer) {
   return config.ranks > 1 && split_covers(config.wgrad_split, layer);
 }
 
+int layout_last_layer_buckets(const StepConfig& config) {
+  return config.ranks > 1 ? config.last_layer_buckets : 0;
+}
+
 void validate(const ModelConfig& model) {
   if (model.layers < 1)
     throw UsageError(fmt::format("--layers {}: need at least 1 layer", model.layers));
@@ -159,6 +163,8 @@ std::string config_string(const StepConfig& config) {
   if (config.gemm_sm_margin > 0) text += fmt::format(";gemm_sm_margin={}", config.gemm_sm_margin);
   if (config.wgrad_split != StepConfig{}.wgrad_split)
     text += fmt::format(";wgrad_split={}", name_of(config.wgrad_split));
+  if (config.last_layer_buckets != StepConfig{}.last_layer_buckets)
+    text += fmt::format(";last_layer_buckets={}", config.last_layer_buckets);
   if (config.comm_lanes != StepConfig{}.comm_lanes)
     text += fmt::format(";comm_lanes={}", config.comm_lanes);
   if (config.comm_schedule != StepConfig{}.comm_schedule)
@@ -182,6 +188,10 @@ std::string benchmark_name(const StepConfig& config) {
   const std::string split = config.wgrad_split == StepConfig{}.wgrad_split
                                 ? ""
                                 : fmt::format("/wgrad_split:{}", name_of(config.wgrad_split));
+  const std::string last_layer =
+      config.last_layer_buckets == StepConfig{}.last_layer_buckets
+          ? ""
+          : fmt::format("/last_layer_buckets:{}", config.last_layer_buckets);
   const std::string schedule =
       config.comm_schedule == StepConfig{}.comm_schedule ? ""
       : config.comm_schedule == CommSchedule::deferred && config.defer_first > 0
@@ -194,9 +204,9 @@ std::string benchmark_name(const StepConfig& config) {
           : fmt::format("/last_buckets:{}:{}", config.last_buckets, config.last_bucket_algo);
   const std::string lockstep =
       config.lockstep == StepConfig{}.lockstep ? "" : fmt::format("/lockstep:{}", config.lockstep);
-  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}/ranks:{}", name_of(config.scheme),
+  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}/ranks:{}", name_of(config.scheme),
                      uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo,
-                     split, schedule, last, lockstep, config.ranks);
+                     split, last_layer, schedule, last, lockstep, config.ranks);
 }
 
 }  // namespace collbench::dp

@@ -81,6 +81,11 @@ struct StepConfig {
   // none by default: on 2xH200 neither last nor all made the step faster beyond run-to-run noise
   // (docs/dp_step.md, "Cut weight gradients").
   WgradSplit wgrad_split = WgradSplit::none;
+  // With 2+ ranks, layer 0 (the step's last gradients) in this many buckets of its own whatever
+  // the cap (ParameterLayout's last_layer_buckets), so that with wgrad_split last its GEMM is cut
+  // at their boundaries and only the last slice's all-reduce is left after backward; 0: by the
+  // cap like every layer.
+  int last_layer_buckets = 0;
   // Communication streams buckets alternate over when the algorithm's instances may run
   // concurrently (copy_engine): 2, or 1 to keep every collective on one stream.
   int comm_lanes = 2;
@@ -109,6 +114,10 @@ struct StepConfig {
 // this config: the policy allows it and there are 2+ ranks (one rank has nothing to start early).
 bool cuts_weight_gradient(const StepConfig& config, int layer);
 
+// last_layer_buckets as the layout takes it: 0 (layer 0 bucketed like every layer) with one rank,
+// so that the 1-GPU baseline keeps the plain layout, as it keeps whole GEMMs.
+int layout_last_layer_buckets(const StepConfig& config);
+
 // The SM count backward GEMMs are sized for (CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET): the GPU's
 // SMs less gemm_sm_margin, at least 1; 0 (all of them) without a margin or with one rank, where
 // no communication runs beside backward to leave SMs for.
@@ -121,13 +130,14 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 // bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
 // state could be bfloat16 have neither, so they never pair with these), then, only when they
 // differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
-// wgrad_split, comm_lanes, comm_schedule, last_bucket_algo, last_buckets, lockstep, lr, momentum.
-// The rank count is not part of it: rows of one config at several rank counts share it, which is
-// what weak-scaling efficiency is computed over.
+// wgrad_split, last_layer_buckets, comm_lanes, comm_schedule, last_bucket_algo, last_buckets,
+// lockstep, lr, momentum. The rank count is not part of it: rows of one config at several rank
+// counts share it, which is what weak-scaling efficiency is computed over.
 std::string config_string(const StepConfig& config);
 
 // Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
-// "/wgrad_split:last" (or all), "/comm_schedule:..." and "/last_bucket:NAME" (or, for several,
+// "/wgrad_split:last" (or all), "/last_layer_buckets:N", "/comm_schedule:..." and
+// "/last_bucket:NAME" (or, for several,
 // "/last_buckets:N:NAME") and "/lockstep:N" before the ranks when not the defaults.
 std::string benchmark_name(const StepConfig& config);
 

@@ -174,6 +174,12 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "sooner: last (layer 0's), all, none; 2+ GPUs")
       ->delimiter(',')
       ->capture_default_str();
+  app.add_option("--last-layer-buckets", o.last_layer_buckets,
+                 "N: layer 0's gradients (the step's last) in N buckets of their own whatever "
+                 "--bucket-mib, so that with --wgrad-split last only the last slice's all-reduce "
+                 "is left after backward; 2+ GPUs; 0: by the cap; list")
+      ->delimiter(',')
+      ->capture_default_str();
   app.add_option("--comm-lanes", o.comm_lanes,
                  "communication streams buckets alternate over, for algorithms whose instances "
                  "run concurrently (copy_engine; up to 4) and mixed pairs (A+B; 2)")
@@ -237,6 +243,13 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
     if (every < 0) throw UsageError(fmt::format("--lockstep {}: must not be negative", every));
   }
   o.locksteps = deduplicated(o.locksteps);
+  for (int buckets : o.last_layer_buckets) {
+    if (buckets < 0 || buckets > kMaxLastLayerBuckets) {
+      throw UsageError(fmt::format("--last-layer-buckets {}: must be from 0 to {}", buckets,
+                                   kMaxLastLayerBuckets));
+    }
+  }
+  o.last_layer_buckets = deduplicated(o.last_layer_buckets);
   o.bucket_mib = deduplicated(o.bucket_mib);
   o.algos = deduplicated(o.algos);
   validate_options(o);
@@ -308,6 +321,8 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
     c.algorithm_knobs = implementation_knobs(last.algo.empty() ? c.algo : c.algo + "+" + last.algo);
   });
   plan = sweep(plan, options.wgrad_splits, [](StepConfig& c, WgradSplit s) { c.wgrad_split = s; });
+  plan = sweep(plan, options.last_layer_buckets,
+               [](StepConfig& c, int buckets) { c.last_layer_buckets = buckets; });
   plan = sweep(plan, options.comm_schedules,
                [](StepConfig& c, CommSchedule s) { c.comm_schedule = s; });
   plan = sweep(plan, options.locksteps, [](StepConfig& c, int every) { c.lockstep = every; });

@@ -16,6 +16,9 @@ namespace collbench::dp {
 // --last-bucket-algo's value for "the bucket's own --algo".
 inline constexpr const char* kSameAlgo = "same";
 
+// --last-layer-buckets' largest value: each bucket has its own collective instance and events.
+inline constexpr int kMaxLastLayerBuckets = 64;
+
 // One --last-bucket-algo value: "same", "NAME" (the last bucket runs NAME) or "NAME:N" (the last
 // N buckets do, one after another on one lane).
 struct LastBuckets {
@@ -44,6 +47,7 @@ struct DpOptions {
   int nccl_max_ctas = 0;
   int gemm_sm_margin = 0;
   std::vector<WgradSplit> wgrad_splits = {WgradSplit::none};
+  std::vector<int> last_layer_buckets = {0};  // StepConfig::last_layer_buckets, swept
   int comm_lanes = 2;
   std::vector<CommSchedule> comm_schedules = {CommSchedule::lanes};
   std::vector<int> locksteps = {0};

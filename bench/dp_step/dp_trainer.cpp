@@ -94,7 +94,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
                                          double collective_timeout_s)
     : config_(config),
       layout_(config.model.layers, config.model.width, size_of(config.model.dtype),
-              bucket_cap_bytes(config), config.ranks),
+              bucket_cap_bytes(config), config.ranks, layout_last_layer_buckets(config)),
       collective_timeout_s_(collective_timeout_s),
       communicators_(&communicators) {
   validate(config.model);

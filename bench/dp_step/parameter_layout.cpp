@@ -14,12 +14,13 @@ std::uint64_t round_up(std::uint64_t value, std::uint64_t multiple) {
 }  // namespace
 
 ParameterLayout::ParameterLayout(int layers, int width, std::size_t element_bytes,
-                                 std::uint64_t bucket_cap_bytes, int nranks)
+                                 std::uint64_t bucket_cap_bytes, int nranks, int last_layer_buckets)
     : layers_(layers), nranks_(nranks), element_bytes_(element_bytes) {
   if (layers < 1 || width < 1 || element_bytes == 0 || kParameterAlignBytes % element_bytes != 0 ||
-      nranks < 1) {
+      nranks < 1 || last_layer_buckets < 0) {
     throw std::invalid_argument(
-        "parameter layout: layers, width, element size and ranks must be positive");
+        "parameter layout: layers, width, element size and ranks must be positive, the last "
+        "layer's bucket count not negative");
   }
   const std::uint64_t unit = kParameterAlignBytes / element_bytes;  // parameter alignment
   const std::uint64_t bucket_unit =
@@ -45,15 +46,20 @@ ParameterLayout::ParameterLayout(int layers, int width, std::size_t element_byte
   };
 
   for (int layer = layers - 1; layer >= 0; --layer) {
-    const bool split = cap > 0 && layer_elements > cap;
+    // Layer 0 in buckets of its own, or any layer over the cap in as many slices as it needs.
+    const bool own_buckets = layer == 0 && cap > 0 && last_layer_buckets > 0;
+    const std::uint64_t slices = own_buckets ? static_cast<std::uint64_t>(last_layer_buckets)
+                                 : cap > 0   ? (layer_elements + cap - 1) / cap
+                                             : 1;
+    const bool split = slices > 1 || own_buckets;
     if (split || (cap > 0 && open.elements + layer_elements > cap)) close_open_bucket();
     const std::uint64_t layer_begin = offset;
     parameters_[2 * layer] = Parameter{layer, false, w, w, layer_begin};
     parameters_[2 * layer + 1] = Parameter{layer, true, 1, w, layer_begin + weight_elements};
     offset += layer_elements;
     if (split) {
-      // Equal slices, each a whole number of granules and within the cap; the last one is shorter.
-      const std::uint64_t slices = (layer_elements + cap - 1) / cap;
+      // Equal slices, each a whole number of granules (so at most one per granule); the last one
+      // is shorter.
       const std::uint64_t slice = round_up((layer_elements + slices - 1) / slices, bucket_unit);
       for (std::uint64_t begin = 0; begin < layer_elements; begin += slice) {
         const std::uint64_t elements = std::min(slice, layer_elements - begin);

@@ -8,7 +8,10 @@
 //   - layers are packed into a bucket while the bucket stays within the cap;
 //   - a layer bigger than the cap is cut into equal slices no bigger than the cap, one bucket each
 //     (so a parameter may be split; its slices all become ready together);
-//   - a cap of 0 means one bucket holding everything (sync mode).
+//   - a cap of 0 means one bucket holding everything (sync mode);
+//   - `last_layer_buckets` N > 0 (with a cap) cuts layer 0, the step's last gradients, into N equal
+//     buckets of its own whatever the cap, so that with its weight-gradient GEMM cut at the same
+//     boundaries only the last slice's all-reduce is left after backward.
 // Every bucket is padded to a multiple of nranks * 256 bytes, so reduce-scatter and all-gather
 // chunks are equal and aligned. Padding is zero and stays zero (its gradient is zero).
 #pragma once
@@ -53,9 +56,10 @@ inline constexpr std::uint64_t kPieceRowAlign = 16;
 class ParameterLayout {
  public:
   // `width`-wide square layers; `element_bytes` of the model's type; `bucket_cap_bytes` 0 for one
-  // bucket. Throws std::invalid_argument for non-positive sizes.
+  // bucket; `last_layer_buckets` 0 to bucket layer 0 by the cap like every layer. Throws
+  // std::invalid_argument for non-positive sizes or a negative `last_layer_buckets`.
   ParameterLayout(int layers, int width, std::size_t element_bytes, std::uint64_t bucket_cap_bytes,
-                  int nranks);
+                  int nranks, int last_layer_buckets = 0);
 
   int layers() const { return layers_; }
   int nranks() const { return nranks_; }

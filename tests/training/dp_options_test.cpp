@@ -218,6 +218,19 @@ TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
   expect_usage_error({"--lockstep", "layers"}, "layers");
 }
 
+TEST(DpOptions, PlanSweepsLastLayerBucketsEachWithItsOwnBaseline) {
+  const std::vector<StepConfig> plan = ring_plan_with("--last-layer-buckets", "0,2,0");
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_EQ(plan[0].last_layer_buckets, 0);
+  EXPECT_EQ(plan[2].last_layer_buckets, 2);
+  EXPECT_EQ(plan[3].last_layer_buckets, 2);
+  EXPECT_EQ(plan[3].ranks, 4);
+  EXPECT_EQ(parse({}).last_layer_buckets, (std::vector<int>{0}));
+  expect_usage_error({"--last-layer-buckets", "-1"}, "--last-layer-buckets -1: must be from 0 to");
+  expect_usage_error({"--last-layer-buckets", "65"}, "--last-layer-buckets 65: must be from 0 to");
+  expect_usage_error({"--last-layer-buckets", "half"}, "half");
+}
+
 // The last bucket's implementation is swept like --algo: "same" keeps --algo's (empty in the
 // config), a registry name replaces it for that bucket, NAME:N for the last N; each with its own
 // 1-GPU baseline. "nccl:1" is "nccl".
@@ -357,6 +370,16 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.lockstep = 2;
   expect_named(";lockstep=2", "/lockstep:2");
   config.lockstep = 0;
+  config.last_layer_buckets = 3;
+  config.wgrad_split = WgradSplit::last;
+  expect_named(";wgrad_split=last;last_layer_buckets=3", "/wgrad_split:last/last_layer_buckets:3");
+  // The layout takes it with 2+ ranks only: the 1-GPU baseline keeps the plain layout.
+  EXPECT_EQ(layout_last_layer_buckets(config), 3);
+  config.ranks = 1;
+  EXPECT_EQ(layout_last_layer_buckets(config), 0);
+  config.ranks = 4;
+  config.last_layer_buckets = 0;
+  config.wgrad_split = WgradSplit::none;
   config.last_bucket_algo = "ring";
   expect_named(";last_bucket_algo=ring", "/last_bucket:ring");
   config.last_buckets = 2;

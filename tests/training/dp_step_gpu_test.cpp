@@ -163,6 +163,41 @@ TEST(DpStepGpu, CutWeightGradientsEqualOneGpu) {
   }
 }
 
+// Layer 0 in buckets of its own (1, 2, 3 of them) with its GEMM cut at their boundaries: NCCL on
+// its lane, and copy_engine's pipelined schedule with the ring for the last slice, as the 4-GPU
+// tuning runs it. The same training as one GPU, replicas identical, graphs and eager steps.
+TEST(DpStepGpu, LastLayerInBucketsOfItsOwnTrainsLikeOneGpu) {
+  SKIP_WITHOUT_GPUS(2);
+  const int ranks = largest_doubling_gpu_count();
+  for (const char* algo : {"nccl", "copy_engine"}) {
+    for (int buckets : {1, 2, 3}) {
+      StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+      config.algo = algo;
+      // The small model's bfloat16 layers fit its cap one each: only layer 0 is cut.
+      config.wgrad_split = WgradSplit::last;
+      config.last_layer_buckets = buckets;
+      if (config.algo == "copy_engine") {
+        config.comm_schedule = CommSchedule::pipelined;
+        config.last_bucket_algo = "ring";
+      }
+      const std::string what = benchmark_name(config);
+      const ParameterLayout layout(config.model.layers, config.model.width, 2,
+                                   bucket_cap_bytes(config), config.ranks,
+                                   layout_last_layer_buckets(config));
+      ASSERT_EQ(layout.buckets().size(), 2u + buckets) << what;
+      EXPECT_EQ(layout.weight_pieces(0).size(), buckets == 1 ? 0u : std::size_t(buckets)) << what;
+      const SmallModelReport report =
+          run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+      EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
+      DataParallelTrainer trainer(config, communicators(ranks));
+      EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).size(), 6u) << what;
+      EXPECT_EQ(trainer.measure(StepVariant::full, 0, 2, false, kTimeoutS).size(), 2u) << what;
+      EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).size(), 2u) << what;
+      EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
+    }
+  }
+}
+
 TEST(DpStepGpu, GraphReplaysKeepReplicasIdenticalAndMatchEagerSteps) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();

@@ -157,6 +157,43 @@ TEST(ParameterLayout, WeightPiecesCoverTheirBucketsRows) {
   EXPECT_EQ(pieces[1].bucket, halves.buckets().size() - 1);
 }
 
+// Layer 0 cut into buckets of its own whatever the cap: the other layers bucket as before, layer 0
+// in N equal slices (one with N = 1, even where the cap would pack it with layer 1), its
+// weight-gradient pieces one per slice; without a cap (sync) nothing changes.
+TEST(ParameterLayout, LastLayerInBucketsOfItsOwn) {
+  const ParameterLayout plain(8, 4096, 2, 33 * kMiB, 4);
+  for (int n : {1, 2, 4}) {
+    SCOPED_TRACE(::testing::Message() << n << " buckets");
+    const ParameterLayout layout(8, 4096, 2, 33 * kMiB, 4, n);
+    expect_consistent(layout);
+    ASSERT_EQ(layout.buckets().size(), 7u + n);
+    for (std::size_t k = 0; k < 7; ++k) {
+      EXPECT_EQ(layout.buckets()[k].begin, plain.buckets()[k].begin);
+      EXPECT_EQ(layout.buckets()[k].elements, plain.buckets()[k].elements);
+    }
+    for (std::size_t k = 7; k < layout.buckets().size(); ++k) {
+      EXPECT_EQ(layout.buckets()[k].highest_layer, 0);
+      EXPECT_EQ(layout.buckets()[k].lowest_layer, 0);
+      // Equal slices: within one granule of a layer's n-th part (the last one shorter).
+      EXPECT_LE(layout.buckets()[k].elements, (4096u * 4096u + 4096u) / n + 512u);
+    }
+    EXPECT_EQ(layout.weight_pieces(0).size(), n == 1 ? 0u : static_cast<std::size_t>(n));
+    EXPECT_TRUE(layout.weight_pieces(1).empty());
+  }
+  // 100 MiB packs layers {1, 0}; one bucket of its own leaves layer 1 alone.
+  const ParameterLayout own(8, 4096, 2, 100 * kMiB, 4, 1);
+  ASSERT_EQ(own.buckets().size(), 4u);
+  EXPECT_EQ(own.buckets()[2].highest_layer, 1);
+  EXPECT_EQ(own.buckets()[2].lowest_layer, 1);
+  EXPECT_EQ(own.buckets()[3].highest_layer, 0);
+  expect_consistent(own);
+  // More buckets than granules: one granule each.
+  const ParameterLayout tiny(2, 8, 4, 1000, 2, 64);
+  expect_consistent(tiny);
+  EXPECT_LE(tiny.buckets().size(), 1u + 64u);
+  EXPECT_EQ(ParameterLayout(8, 4096, 2, 0, 4, 2).buckets().size(), 1u);
+}
+
 TEST(ParameterLayout, CapBetweenLayerSizesClosesBucketBeforeOverflow) {
   // float layers of 64: 4096 + 64 elements = 16.6 KB; a 40 KB cap takes two layers, not three.
   const ParameterLayout layout(5, 64, 4, 40000, 2);
@@ -199,6 +236,7 @@ TEST(ParameterLayout, RejectsNonPositiveSizes) {
   EXPECT_THROW(ParameterLayout(0, 64, 4, 0, 1), std::invalid_argument);
   EXPECT_THROW(ParameterLayout(2, 0, 4, 0, 1), std::invalid_argument);
   EXPECT_THROW(ParameterLayout(2, 64, 4, 0, 0), std::invalid_argument);
+  EXPECT_THROW(ParameterLayout(2, 64, 4, 1000, 2, -1), std::invalid_argument);
 }
 
 }  // namespace
