@@ -27,6 +27,12 @@ DerivedFigures derive_figures(const StepConfig& config, const StepMeasurement& m
   return figures;
 }
 
+TimeStats run_time_stats(const MeasuredSteps& steps) {
+  TimeStats stats = time_stats(steps.slowest_rank_us);
+  stats.mean_us = steps.mean_us;
+  return stats;
+}
+
 double weak_scaling_efficiency(double baseline_step_us, double step_us) {
   return step_us > 0 ? baseline_step_us / step_us : 0;
 }
@@ -48,6 +54,7 @@ std::string extra_field(const StepConfig& config, const StepOutcome& outcome) {
   extra +=
       fmt::format(";comm_us={:.3f};compute_p50_us={:.3f};epilogue={};loss={:.6g}", m.comm.mean_us,
                   m.compute.p50_us, m.epilogues, m.loss);
+  extra += fmt::format(";step_slowest_rank_mean_us={:.3f}", m.step_slowest_rank_mean_us);
   return extra;
 }
 

@@ -20,6 +20,21 @@ struct MemoryFootprint {
   std::uint64_t optimizer_bytes = 0;  // momentum, plus float32 master weights for bfloat16
 };
 
+// A timed run of steps.
+struct MeasuredSteps {
+  // Per step, the slowest rank's time from its previous step's end to this one's (over every
+  // process): the spread of step times, for percentiles.
+  std::vector<double> slowest_rank_us;
+  // The run's mean step: each rank's time from the first timed step's start to the last one's
+  // end over the step count, the largest over the ranks, as nccl-tests times a run. The mean of
+  // slowest_rank_us is higher whenever the ranks' jitter is out of phase, though the run did not
+  // take longer.
+  double mean_us = 0;
+};
+
+// The run's figures: percentiles of the slowest rank's steps, mean of the run (mean_us).
+TimeStats run_time_stats(const MeasuredSteps& steps);
+
 struct StepMeasurement {
   TimeStats step;     // the training step
   TimeStats compute;  // the same step without collectives
@@ -30,6 +45,9 @@ struct StepMeasurement {
   MemoryFootprint memory;
   std::string epilogues = "unfused";  // ModelReplica::epilogues()
   double loss = 0;  // after the last timed step (global mean)
+  // The mean of the full step's per-step slowest-rank times (MeasuredSteps), reported beside the
+  // run's mean.
+  double step_slowest_rank_mean_us = 0;
 };
 
 struct StepOutcome {

@@ -111,17 +111,19 @@ StepOutcome DpSession::measure(const StepConfig& config,
   trainer.run_eager(1);
   trainer.synchronize(options_.timeout_s);
   const bool graphs = !options_.eager;
-  m.step = time_stats(trainer.measure(StepVariant::full, options_.warmup, options_.iters, graphs,
-                                      options_.timeout_s));
+  const MeasuredSteps steps = trainer.measure(StepVariant::full, options_.warmup, options_.iters,
+                                              graphs, options_.timeout_s);
+  m.step = run_time_stats(steps);
+  m.step_slowest_rank_mean_us = time_stats(steps.slowest_rank_us).mean_us;
   m.loss = trainer.loss();
   // Checked here, before the compute-only pass (ps and sharded replicas drift apart without
   // their weight collectives).
   if (options_.check) outcome.wrong_elements = trainer.differing_weight_elements();
-  m.compute = time_stats(trainer.measure(StepVariant::compute_only, options_.warmup, options_.iters,
-                                         graphs, options_.timeout_s));
+  m.compute = run_time_stats(trainer.measure(StepVariant::compute_only, options_.warmup,
+                                             options_.iters, graphs, options_.timeout_s));
   if (config.ranks > 1) {
-    m.comm = time_stats(trainer.measure(StepVariant::comm_only, options_.warmup, options_.iters,
-                                        graphs, options_.timeout_s));
+    m.comm = run_time_stats(trainer.measure(StepVariant::comm_only, options_.warmup, options_.iters,
+                                            graphs, options_.timeout_s));
   }
   m.gradient_bytes = trainer.gradient_bytes();
   m.bus_bytes = trainer.bus_bytes();

@@ -481,8 +481,8 @@ void DataParallelTrainer::synchronize(double timeout_s) {
   wait_for_events(waits, timeout_s);
 }
 
-std::vector<double> DataParallelTrainer::measure(StepVariant variant, int warmup, int iters,
-                                                 bool use_graphs, double timeout_s) {
+MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int iters,
+                                           bool use_graphs, double timeout_s) {
   const nvtxDomainHandle_t domain = nvtx3::domain::get<collbench_nvtx_domain>();
   // The labels outlive the attributes, which point at their text.
   static const std::string step_label = "step";
@@ -549,15 +549,21 @@ std::vector<double> DataParallelTrainer::measure(StepVariant variant, int warmup
   for (int local = 0; local < locals; ++local) last.push_back(&timing_events_[local][iters]);
   wait_for_events(last, timeout_s);
   std::vector<std::vector<double>> per_rank_us(static_cast<std::size_t>(locals));
+  std::vector<std::vector<double>> per_rank_mean_us(static_cast<std::size_t>(locals));
   for (int local = 0; local < locals; ++local) {
     ScopedDevice on(resources_[local]->device, resources_[local]->rank);
     for (int i = 0; i < iters; ++i) {
       per_rank_us[local].push_back(
           1e3 * elapsed_ms(timing_events_[local][i], timing_events_[local][i + 1]));
     }
+    per_rank_mean_us[local].push_back(
+        1e3 * elapsed_ms(timing_events_[local][0], timing_events_[local][iters]) / iters);
   }
   // A step takes as long as its slowest rank, in this process or another.
-  return reduce_over_ranks(per_rank_us, ncclMax);
+  MeasuredSteps measured;
+  measured.slowest_rank_us = reduce_over_ranks(per_rank_us, ncclMax);
+  measured.mean_us = reduce_over_ranks(per_rank_mean_us, ncclMax).front();
+  return measured;
 }
 
 // The views (dp_trainer_views.cpp) reduce these types too.

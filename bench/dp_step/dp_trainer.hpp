@@ -73,11 +73,9 @@ class DataParallelTrainer {
   // Waits until every local rank's enqueued work is done; throws CaseTimeout after `timeout_s`,
   // Interrupted on SIGINT/SIGTERM, GpuError on a CUDA or NCCL failure.
   void synchronize(double timeout_s);
-  // Per-step times in microseconds (slowest rank per step, over every process) of `iters` steps
-  // after `warmup` untimed ones; with `graphs` the step is captured once per variant and
-  // replayed. Collective.
-  std::vector<double> measure(StepVariant variant, int warmup, int iters, bool graphs,
-                              double timeout_s);
+  // Times in microseconds of `iters` steps after `warmup` untimed ones; with `graphs` the step is
+  // captured once per variant and replayed. Collective.
+  MeasuredSteps measure(StepVariant variant, int warmup, int iters, bool graphs, double timeout_s);
 
   // After synchronize(): the mean over all ranks of each rank's loss of the last forward pass.
   // Collective.

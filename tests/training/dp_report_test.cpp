@@ -23,6 +23,7 @@ StepOutcome measured() {
   m.parameters = 134250496;
   m.memory = {256ull << 20, 256ull << 20, 1024ull << 20};
   m.epilogues = "fused";
+  m.step_slowest_rank_mean_us = 3012.5;
   outcome.efficiency = 0.9;
   return outcome;
 }
@@ -35,6 +36,20 @@ TEST(DpReport, DerivedFiguresFollowTheirDefinitions) {
   EXPECT_DOUBLE_EQ(f.busbw_gbps, f.algbw_gbps * 1.5);  // all-reduce bus factor 2(n-1)/n at n = 4
   EXPECT_DOUBLE_EQ(weak_scaling_efficiency(2700, 3000), 0.9);
   EXPECT_DOUBLE_EQ(weak_scaling_efficiency(2700, 0), 0);
+}
+
+// The run's mean is the run's, not the mean of the per-step slowest ranks; the percentiles are
+// the per-step slowest ranks'.
+TEST(DpReport, RunStatsTakeTheRunsMeanAndTheStepsPercentiles) {
+  MeasuredSteps steps;
+  steps.slowest_rank_us = {3000, 3100, 2900, 3200, 3050};
+  steps.mean_us = 3010;
+  const TimeStats stats = run_time_stats(steps);
+  EXPECT_DOUBLE_EQ(stats.mean_us, 3010);
+  EXPECT_DOUBLE_EQ(stats.min_us, 2900);
+  EXPECT_DOUBLE_EQ(stats.p50_us, 3050);
+  EXPECT_DOUBLE_EQ(stats.max_us, 3200);
+  EXPECT_DOUBLE_EQ(time_stats(steps.slowest_rank_us).mean_us, 3050);
 }
 
 TEST(DpReport, RowFollowsTheSchema) {
@@ -73,6 +88,7 @@ TEST(DpReport, RowFollowsTheSchema) {
       0u)
       << row.extra;
   EXPECT_NE(row.extra.find("epilogue=fused"), std::string::npos);
+  EXPECT_NE(row.extra.find(";step_slowest_rank_mean_us=3012.500"), std::string::npos) << row.extra;
   EXPECT_EQ(make_report_row(four_gpu_config(), measured(), metadata, {10, 50, false}).graph, 0);
 }
 
