@@ -343,6 +343,12 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
     b.pop();
     while (next_bucket < buckets.size() && buckets[next_bucket].lowest_layer == layer) {
       const int bucket = static_cast<int>(next_bucket);
+      // The last pipelined bucket completes before the tail lane's first bucket is enqueued, so
+      // that its update, ready first, goes first on the optimizer stream instead of waiting there
+      // behind the tail's collective and update.
+      if (with_collectives && options.pipelined && deferred < bucket_count &&
+          bucket == b.last_pipelined_to_complete() + 1 && b.on_tail_lane(bucket) && bucket > 0)
+        b.complete_pipelined(bucket - 1, true);
       if (with_collectives && bucket < deferred) {
         b.deferred_head(bucket);
       } else if (with_collectives && options.pipelined && !b.on_tail_lane(bucket)) {
@@ -353,8 +359,9 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       ++next_bucket;
     }
   }
+  // Without a tail lane, the last bucket is the last pipelined one, completed here.
   if (with_collectives && options.pipelined && deferred < bucket_count &&
-      b.last_pipelined_to_complete() >= 0)
+      b.last_pipelined_to_complete() == bucket_count - 1)
     b.complete_pipelined(b.last_pipelined_to_complete(), true);
   if (with_collectives) b.join_lanes();
   b.record(StreamRole::optimizer, ev.optimizer_done());

@@ -280,8 +280,8 @@ TEST(StepSchedule, LastBucketsShareTheLastBucketsLane) {
 
 // On a lane of their own (after the alternating lanes), the last buckets of another
 // implementation run whole, in bucket order, as soon as their gradients exist: in the lanes
-// schedule and beside pipelined parts (whose last bucket the step then completes), in the full
-// step and the communication-only pass.
+// schedule and beside pipelined parts (whose last bucket the step completes before them), in the
+// full step and the communication-only pass; the updates keep bucket order.
 TEST(StepSchedule, LastBucketsOnALaneOfTheirOwn) {
   const ParameterLayout layout(6, 64, 2, 9000, 2);  // one layer per bucket
   for (bool pipelined : {false, true}) {
@@ -319,6 +319,13 @@ TEST(StepSchedule, LastBucketsOnALaneOfTheirOwn) {
         }
         if (variant == StepVariant::full) {
           EXPECT_EQ(count_kind(schedule, StepOpKind::update), 6) << where;
+          // One optimizer stream, updates in bucket order: the last pipelined bucket's, ready
+          // first, never waits there behind the own lane's collectives.
+          std::vector<int> updates;
+          for (const auto& [op, before] : r.ops) {
+            if (op.kind == StepOpKind::update) updates.push_back(op.bucket);
+          }
+          EXPECT_EQ(updates, (std::vector<int>{0, 1, 2, 3, 4, 5})) << where;
         }
         EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size()) << where;  // joined back
       }
