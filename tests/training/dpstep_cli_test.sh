@@ -34,6 +34,7 @@ expect_usage_error "--algo ring+: empty name" --algo ring+ --list
 expect_usage_error "--algo foo+ring: unknown all-reduce algorithm 'foo'" --algo foo+ring --list
 expect_usage_error "--algo ring+nccl+copy_engine: a mixed algorithm joins exactly two" --algo ring+nccl+copy_engine --list
 expect_usage_error "--last-bucket-algo nosuch: unknown all-reduce algorithm" --last-bucket-algo nosuch --list
+expect_usage_error "--last-layer-buckets 65: must be from 0 to 64" --last-layer-buckets 2,65 --list
 # A launcher asked for but absent from the environment.
 expect_usage_error "--launcher env: no launcher variables" --list --launcher env
 
