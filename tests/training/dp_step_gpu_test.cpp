@@ -42,6 +42,15 @@ std::vector<NcclCommunicator>& communicators(int ranks) {
   return found->second;
 }
 
+// Runs `warmup` untimed and `iters` timed steps of `variant` (replayed from graphs or launched
+// eagerly) and expects every timed step to be measured.
+void expect_timed_steps(DataParallelTrainer& trainer, StepVariant variant, int warmup, int iters,
+                        bool graphs, const std::string& what) {
+  EXPECT_EQ(trainer.measure(variant, warmup, iters, graphs, kTimeoutS).slowest_rank_us.size(),
+            static_cast<std::size_t>(iters))
+      << what;
+}
+
 StepConfig small_config(SyncScheme scheme, int ranks, DataType type) {
   StepConfig like;
   like.scheme = scheme;
@@ -190,15 +199,9 @@ TEST(DpStepGpu, LastLayerInBucketsOfItsOwnTrainsLikeOneGpu) {
           run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
       EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
       DataParallelTrainer trainer(config, communicators(ranks));
-      EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).slowest_rank_us.size(),
-                6u)
-          << what;
-      EXPECT_EQ(trainer.measure(StepVariant::full, 0, 2, false, kTimeoutS).slowest_rank_us.size(),
-                2u)
-          << what;
-      EXPECT_EQ(
-          trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).slowest_rank_us.size(), 2u)
-          << what;
+      expect_timed_steps(trainer, StepVariant::full, 2, 6, true, what);
+      expect_timed_steps(trainer, StepVariant::full, 0, 2, false, what);
+      expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, what);
       EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
     }
   }
@@ -230,11 +233,8 @@ TEST(DpStepGpu, GraphReplaysKeepReplicasIdenticalAndMatchEagerSteps) {
     EXPECT_TRUE(same.ok) << name_of(scheme) << ": " << same.worst_parameter << " "
                          << same.worst_relative_error;
     // The compute-only and communication-only variants run too.
-    EXPECT_EQ(
-        graphed.measure(StepVariant::compute_only, 1, 2, true, kTimeoutS).slowest_rank_us.size(),
-        2u);
-    EXPECT_EQ(graphed.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).slowest_rank_us.size(),
-              2u);
+    expect_timed_steps(graphed, StepVariant::compute_only, 1, 2, true, "");
+    expect_timed_steps(graphed, StepVariant::comm_only, 1, 2, true, "");
   }
 }
 
@@ -252,11 +252,8 @@ TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
       config.comm_lanes = lanes;
       DataParallelTrainer trainer(config, communicators(ranks));
       EXPECT_EQ(trainer.comm_lanes(), lanes);
-      EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).slowest_rank_us.size(),
-                6u);
-      EXPECT_EQ(
-          trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).slowest_rank_us.size(),
-          2u);
+      expect_timed_steps(trainer, StepVariant::full, 2, 6, true, "");
+      expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, "");
       EXPECT_EQ(trainer.differing_weight_elements(), 0u) << algo << ", " << lanes << " lanes";
       weights.push_back(trainer.parameters(0));
     }
@@ -293,11 +290,8 @@ TEST(DpStepGpu, LastBucketsOfTheirOwnTrainLikeOneGpu) {
     DataParallelTrainer trainer(config, communicators(ranks));
     // Every bucket on the ring: the ring's one lane.
     EXPECT_EQ(trainer.comm_lanes(), last.buckets == 1000 ? 1 : 4) << what;
-    EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).slowest_rank_us.size(), 6u)
-        << what;
-    EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).slowest_rank_us.size(),
-              2u)
-        << what;
+    expect_timed_steps(trainer, StepVariant::full, 2, 6, true, what);
+    expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, what);
     EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
     for (CommSchedule schedule : {CommSchedule::pipelined, CommSchedule::gemm_gated}) {
       config.comm_schedule = schedule;
@@ -311,13 +305,8 @@ TEST(DpStepGpu, LastBucketsOfTheirOwnTrainLikeOneGpu) {
       EXPECT_TRUE(parts.ok()) << named << ": " << parts.summary();
       DataParallelTrainer pipelined(config, communicators(ranks));
       EXPECT_EQ(pipelined.comm_lanes(), kPipelinedLanes) << named;
-      EXPECT_EQ(pipelined.measure(StepVariant::full, 2, 6, true, kTimeoutS).slowest_rank_us.size(),
-                6u)
-          << named;
-      EXPECT_EQ(
-          pipelined.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).slowest_rank_us.size(),
-          2u)
-          << named;
+      expect_timed_steps(pipelined, StepVariant::full, 2, 6, true, named);
+      expect_timed_steps(pipelined, StepVariant::comm_only, 1, 2, true, named);
       EXPECT_EQ(pipelined.differing_weight_elements(), 0u) << named;
     }
     config.comm_schedule = CommSchedule::deferred;
@@ -361,13 +350,9 @@ TEST(DpStepGpu, CopyEnginePipelinedTrainsLikeOneLane) {
       DataParallelTrainer trainer(config, communicators(ranks));
       EXPECT_EQ(trainer.comm_lanes(), s.schedule == CommSchedule::lanes ? 1 : kPipelinedLanes);
       // Graphs, then eager steps: each run closes with its deferred tail.
-      EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).slowest_rank_us.size(),
-                6u);
-      EXPECT_EQ(trainer.measure(StepVariant::full, 0, 3, false, kTimeoutS).slowest_rank_us.size(),
-                3u);
-      EXPECT_EQ(
-          trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).slowest_rank_us.size(),
-          2u);
+      expect_timed_steps(trainer, StepVariant::full, 2, 6, true, "");
+      expect_timed_steps(trainer, StepVariant::full, 0, 3, false, "");
+      expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, "");
       trainer.run_eager(2);
       trainer.synchronize(kTimeoutS);
       EXPECT_EQ(trainer.differing_weight_elements(), 0u) << benchmark_name(config);
@@ -404,12 +389,8 @@ TEST(DpStepGpu, LockstepTrainsLikeNoLockstep) {
           run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
       EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
       DataParallelTrainer trainer(config, communicators(ranks));
-      EXPECT_EQ(trainer.measure(StepVariant::full, 2, 6, true, kTimeoutS).slowest_rank_us.size(),
-                6u)
-          << what;
-      EXPECT_EQ(trainer.measure(StepVariant::full, 0, 3, false, kTimeoutS).slowest_rank_us.size(),
-                3u)
-          << what;
+      expect_timed_steps(trainer, StepVariant::full, 2, 6, true, what);
+      expect_timed_steps(trainer, StepVariant::full, 0, 3, false, what);
       EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
       weights.push_back(trainer.parameters(0));
     }
@@ -467,9 +448,8 @@ TEST_P(MixedPairOnGpus, DataParallelEqualsOneGpuAndReplicasStayIdentical) {
     EXPECT_TRUE(report.ok()) << algo << ", " << lanes << " lanes: " << report.summary();
     DataParallelTrainer trainer(config, communicators(ranks));
     EXPECT_EQ(trainer.comm_lanes(), lanes) << algo;
-    EXPECT_EQ(trainer.measure(StepVariant::full, 2, 4, true, kTimeoutS).slowest_rank_us.size(), 4u);
-    EXPECT_EQ(trainer.measure(StepVariant::comm_only, 1, 2, true, kTimeoutS).slowest_rank_us.size(),
-              2u);
+    expect_timed_steps(trainer, StepVariant::full, 2, 4, true, "");
+    expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, "");
     EXPECT_EQ(trainer.differing_weight_elements(), 0u) << algo << ", " << lanes << " lanes";
   }
 }
