@@ -93,11 +93,9 @@ class ScheduleBuilder {
   // The bucket's update, after what the optimizer stream already waits for (its collective, or its
   // gradients) and the last reader of its lowest layer's weights.
   void update_bucket(int bucket) {
-    const int layer = layout_.buckets()[bucket].lowest_layer;
-    wait(StreamRole::optimizer, schedule_.events.weights_free(layer));
-    push(fmt::format("optimizer bucket {}", bucket));
-    on(StepOpKind::update, StreamRole::optimizer, layer, bucket);
-    pop();
+    wait(StreamRole::optimizer,
+         schedule_.events.weights_free(layout_.buckets()[bucket].lowest_layer));
+    enqueue_update(bucket);
   }
 
   // Pipelined (kPipelinedLanes): which lane carries which parts.
@@ -113,17 +111,14 @@ class ScheduleBuilder {
   // starts on a GEMM boundary (the GPUs reach those together), not wherever its copies got to.
   void pipelined_bucket(int bucket, bool in_step, bool previous_deferred = false) {
     const StepEvents& ev = schedule_.events;
-    if (in_step) wait(kTransfers, ev.gradient_ready(bucket));
-    part(LaunchPart::send, kTransfers, bucket);
-    if (in_step) wait(kReductions, ev.gradient_ready(bucket));
-    part(LaunchPart::reduce, kReductions, bucket);
+    send_and_reduce(bucket, in_step);
     record(kReductions, ev.reduced(bucket));
     if (bucket == 0 || previous_deferred) return;
     if (in_step && gemm_gated_)
       wait(kTransfers, ev.weights_free(layout_.buckets()[bucket].lowest_layer));
     complete_pipelined(bucket - 1, in_step);
   }
-  // The pipelined bucket the caller completes after the loop over buckets (-1: none).
+  // The last bucket in parts, which pipelined_bucket leaves to the caller to complete (-1: none).
   int last_pipelined_to_complete() const { return first_tail_bucket_ - 1; }
   bool on_tail_lane(int bucket) const { return tail_lane_ >= 0 && bucket >= first_tail_bucket_; }
   // Bucket k's gather and finish, after its reduce; the all-reduce is done once finish is. Called
@@ -151,19 +146,11 @@ class ScheduleBuilder {
     record(kCompletions, ev.collective_done(bucket));
     wait(StreamRole::optimizer, ev.collective_done(bucket));
     // Nothing of this step has read the weights yet: no weights_free wait.
-    push(fmt::format("optimizer bucket {}", bucket));
-    on(StepOpKind::update, StreamRole::optimizer, layout_.buckets()[bucket].lowest_layer, bucket);
-    pop();
+    enqueue_update(bucket);
     record(StreamRole::optimizer, ev.updated(bucket));
   }
   // Deferred: bucket k's send and reduce in this step's backward; the rest waits for the next.
-  void deferred_head(int bucket) {
-    const StepEvents& ev = schedule_.events;
-    wait(kTransfers, ev.gradient_ready(bucket));
-    part(LaunchPart::send, kTransfers, bucket);
-    wait(kReductions, ev.gradient_ready(bucket));
-    part(LaunchPart::reduce, kReductions, bucket);
-  }
+  void deferred_head(int bucket) { send_and_reduce(bucket, true); }
 
   StepSchedule take() { return std::move(schedule_); }
 
@@ -177,6 +164,20 @@ class ScheduleBuilder {
     return label;
   }
   void add(StepOp op) { schedule_.ops.push_back(std::move(op)); }
+  // The update op itself, after whatever the optimizer stream must wait for.
+  void enqueue_update(int bucket) {
+    push(fmt::format("optimizer bucket {}", bucket));
+    on(StepOpKind::update, StreamRole::optimizer, layout_.buckets()[bucket].lowest_layer, bucket);
+    pop();
+  }
+  // Bucket k's send (copy lane) and reduce (reduction lane), in the step each after its gradients.
+  void send_and_reduce(int bucket, bool in_step) {
+    const StepEvents& ev = schedule_.events;
+    if (in_step) wait(kTransfers, ev.gradient_ready(bucket));
+    part(LaunchPart::send, kTransfers, bucket);
+    if (in_step) wait(kReductions, ev.gradient_ready(bucket));
+    part(LaunchPart::reduce, kReductions, bucket);
+  }
   void part(LaunchPart which, StreamRole stream, int bucket) {
     push(fmt::format("{} bucket {} {}", label_of(gradient_collective_name(scheme_)), bucket,
                      name_of(which)));
@@ -318,6 +319,12 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   b.on(StepOpKind::loss, StreamRole::compute);
   b.pop();
 
+  // The last pipelined bucket (-1: none here) completes just before the tail lane's first bucket
+  // is enqueued, or after the loop when it is the last bucket: its update, ready first, then goes
+  // first on the optimizer stream instead of waiting there behind the tail's collective and update.
+  const int last_pipelined = with_collectives && options.pipelined && deferred < bucket_count
+                                 ? b.last_pipelined_to_complete()
+                                 : -1;
   std::size_t next_bucket = 0;
   for (int layer = layout.layers() - 1; layer >= 0; --layer) {
     b.push(fmt::format("backward layer {}", layer));
@@ -343,12 +350,8 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
     b.pop();
     while (next_bucket < buckets.size() && buckets[next_bucket].lowest_layer == layer) {
       const int bucket = static_cast<int>(next_bucket);
-      // The last pipelined bucket completes before the tail lane's first bucket is enqueued, so
-      // that its update, ready first, goes first on the optimizer stream instead of waiting there
-      // behind the tail's collective and update.
-      if (with_collectives && options.pipelined && deferred < bucket_count &&
-          bucket == b.last_pipelined_to_complete() + 1 && b.on_tail_lane(bucket) && bucket > 0)
-        b.complete_pipelined(bucket - 1, true);
+      if (last_pipelined >= 0 && bucket == last_pipelined + 1)
+        b.complete_pipelined(last_pipelined, true);
       if (with_collectives && bucket < deferred) {
         b.deferred_head(bucket);
       } else if (with_collectives && options.pipelined && !b.on_tail_lane(bucket)) {
@@ -359,10 +362,7 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       ++next_bucket;
     }
   }
-  // Without a tail lane, the last bucket is the last pipelined one, completed here.
-  if (with_collectives && options.pipelined && deferred < bucket_count &&
-      b.last_pipelined_to_complete() == bucket_count - 1)
-    b.complete_pipelined(b.last_pipelined_to_complete(), true);
+  if (last_pipelined == bucket_count - 1) b.complete_pipelined(last_pipelined, true);
   if (with_collectives) b.join_lanes();
   b.record(StreamRole::optimizer, ev.optimizer_done());
   b.wait(StreamRole::compute, ev.optimizer_done());
