@@ -66,6 +66,15 @@ void validate_options(const DpOptions& o) {
   }
   if (o.defer_first < 0)
     throw UsageError(fmt::format("--defer-first {}: must not be negative", o.defer_first));
+  for (int every : o.locksteps) {
+    if (every < 0) throw UsageError(fmt::format("--lockstep {}: must not be negative", every));
+  }
+  for (int buckets : o.last_layer_buckets) {
+    if (buckets < 0 || buckets > kMaxLastLayerBuckets) {
+      throw UsageError(fmt::format("--last-layer-buckets {}: must be from 0 to {}", buckets,
+                                   kMaxLastLayerBuckets));
+    }
+  }
   if (o.gemm_sm_margin < 0) {
     throw UsageError(fmt::format("--gemm-sm-margin {}: must not be negative", o.gemm_sm_margin));
   }
@@ -239,16 +248,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   for (const std::string& name : comm_schedule_names)
     o.comm_schedules.push_back(parse_comm_schedule(name));
   o.comm_schedules = deduplicated(o.comm_schedules);
-  for (int every : o.locksteps) {
-    if (every < 0) throw UsageError(fmt::format("--lockstep {}: must not be negative", every));
-  }
   o.locksteps = deduplicated(o.locksteps);
-  for (int buckets : o.last_layer_buckets) {
-    if (buckets < 0 || buckets > kMaxLastLayerBuckets) {
-      throw UsageError(fmt::format("--last-layer-buckets {}: must be from 0 to {}", buckets,
-                                   kMaxLastLayerBuckets));
-    }
-  }
   o.last_layer_buckets = deduplicated(o.last_layer_buckets);
   o.bucket_mib = deduplicated(o.bucket_mib);
   o.algos = deduplicated(o.algos);
