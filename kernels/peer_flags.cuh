@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "host_device.hpp"
+
 #if defined(__CUDACC__)
 #include <cuda/atomic>
 #endif
@@ -24,6 +26,11 @@ struct PeerAbort {
   std::uint64_t timeout_ns;  // give up after waiting this long on one flag; 0: never
   int rank;                  // written into the word on a timeout, so the host can say who gave up
 };
+
+// Wrap-safe "count has reached target" for the running 32-bit counts the flags carry.
+CB_HOST_DEVICE inline bool count_reached(std::uint32_t count, std::uint32_t target) {
+  return static_cast<std::int32_t>(count - target) >= 0;
+}
 
 #if defined(__CUDACC__)
 
@@ -68,14 +75,14 @@ __device__ inline bool must_stop_waiting(const PeerAbort& abort, std::uint64_t s
 __device__ __forceinline__ bool wait_flag(std::uint32_t* flag, std::uint32_t target,
                                           const PeerAbort& abort, std::uint32_t* seen) {
   std::uint32_t value = read_flag(flag);
-  if (static_cast<std::int32_t>(value - target) >= 0) {
+  if (count_reached(value, target)) {
     *seen = value;
     return true;
   }
   const std::uint64_t started_ns = global_timer_ns();
   for (unsigned polls = 1;; ++polls) {
     value = read_flag(flag);
-    if (static_cast<std::int32_t>(value - target) >= 0) {
+    if (count_reached(value, target)) {
       *seen = value;
       return true;
     }

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "host_device.hpp"
+#include "peer_flags.cuh"  // count_reached
 
 namespace collbench::kernels {
 
@@ -124,11 +125,6 @@ CB_HOST_DEVICE inline RingTask ring_task(const RingGeometry& g, int rank, int in
   const bool last_step = task.step == ring_step_count(n) - 1;
   task.publish = last_step ? 0u : static_cast<std::uint32_t>(index + 2);
   return task;
-}
-
-// Wrap-safe "count has reached target" for the running 32-bit counts.
-CB_HOST_DEVICE inline bool count_reached(std::uint32_t count, std::uint32_t target) {
-  return static_cast<std::int32_t>(count - target) >= 0;
 }
 
 // How the ring moves data over NVLink. pull: each rank loads from rank - 1's buffers (the tasks

@@ -25,7 +25,7 @@ __global__ void lockstep_barrier_kernel(LockstepBarrier barrier) {
       if (peer == barrier.rank) continue;
       const std::uint32_t seen =
           SystemCount(barrier.own[1 + peer]).load(cuda::memory_order_relaxed);
-      all = all && static_cast<std::int32_t>(seen - entered) >= 0;
+      all = all && count_reached(seen, entered);
     }
     if (all) return;
     if ((polls & 1023u) == 0 && must_stop_waiting(barrier.abort, started_ns)) return;
