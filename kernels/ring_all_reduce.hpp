@@ -66,9 +66,12 @@ struct RingRankArgs {
   bool aligned;         // every send/recv pointer of every rank is 16-byte aligned
 };
 
-// Enqueues one all-reduce on `stream`. Throws std::invalid_argument for a geometry the kernel
-// cannot run (parts outside 1..kRingMaxParts, line size not 16 bytes of the type; push: slots not
-// a power of two in 2..kRingMaxSlots, or a missing peer/staging pointer).
+// Throws std::invalid_argument for a geometry the kernel cannot run (parts outside
+// 1..kRingMaxParts, `line_elements` not the geometry's line (16 bytes of the element type); push:
+// slots not a power of two in 2..kRingMaxSlots, or a missing peer/staging pointer).
+void check_ring_launch(const RingRankArgs& args, int line_elements);
+
+// Enqueues one all-reduce on `stream`; throws what check_ring_launch throws.
 void launch_ring_all_reduce(const RingRankArgs& args, cudaStream_t stream);
 
 }  // namespace collbench::kernels

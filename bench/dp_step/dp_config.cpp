@@ -177,6 +177,7 @@ std::string config_string(const StepConfig& config) {
     text += fmt::format(";last_buckets={}", config.last_buckets);
   if (config.lockstep != StepConfig{}.lockstep)
     text += fmt::format(";lockstep={}", config.lockstep);
+  if (config.fuse_last_update) text += ";fused_update=1";
   if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
   if (m.momentum != defaults.momentum) text += fmt::format(";momentum={}", m.momentum);
   if (!config.algorithm_knobs.empty()) text += ";" + config.algorithm_knobs;
@@ -204,9 +205,11 @@ std::string benchmark_name(const StepConfig& config) {
           : fmt::format("/last_buckets:{}:{}", config.last_buckets, config.last_bucket_algo);
   const std::string lockstep =
       config.lockstep == StepConfig{}.lockstep ? "" : fmt::format("/lockstep:{}", config.lockstep);
-  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}/ranks:{}", name_of(config.scheme),
+  const std::string fused = config.fuse_last_update ? "/fused_update" : "";
+  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}{}/ranks:{}",
+                     name_of(config.scheme),
                      uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo,
-                     split, last_layer, schedule, last, lockstep, config.ranks);
+                     split, last_layer, schedule, last, lockstep, fused, config.ranks);
 }
 
 }  // namespace collbench::dp

@@ -105,6 +105,10 @@ struct StepConfig {
   // barrier on the compute streams (kernels/training/lockstep_barrier.hpp), so that the copies the
   // GEMMs release leave every rank at the same time. 0: never.
   int lockstep = 0;
+  // The last bucket's SGD update runs inside its ring all-reduce (kernels/training/ring_sgd.hpp):
+  // extra warps of every CTA update each piece as soon as it is final, instead of one update after
+  // the whole all-reduce. Needs last_bucket_algo "ring" for one bucket.
+  bool fuse_last_update = false;
   // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;

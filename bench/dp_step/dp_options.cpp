@@ -69,6 +69,10 @@ void validate_options(const DpOptions& o) {
   for (int every : o.locksteps) {
     if (every < 0) throw UsageError(fmt::format("--lockstep {}: must not be negative", every));
   }
+  for (int fused : o.fuse_last_update) {
+    if (fused != 0 && fused != 1)
+      throw UsageError(fmt::format("--fuse-last-update {}: must be 0 or 1", fused));
+  }
   for (int buckets : o.last_layer_buckets) {
     if (buckets < 0 || buckets > kMaxLastLayerBuckets) {
       throw UsageError(fmt::format("--last-layer-buckets {}: must be from 0 to {}", buckets,
@@ -212,6 +216,11 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "at the same time (2+ GPUs that reach one another's memory); 0: none; list")
       ->delimiter(',')
       ->capture_default_str();
+  app.add_option("--fuse-last-update", o.fuse_last_update,
+                 "1: the last bucket's SGD update runs inside its ring all-reduce, each piece as "
+                 "soon as it is final (needs --last-bucket-algo ring); 0: after it; list")
+      ->delimiter(',')
+      ->capture_default_str();
   std::vector<std::string> last_bucket_values = {kSameAlgo};
   app.add_option(
          "--last-bucket-algo", last_bucket_values,
@@ -249,6 +258,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
     o.comm_schedules.push_back(parse_comm_schedule(name));
   o.comm_schedules = deduplicated(o.comm_schedules);
   o.locksteps = deduplicated(o.locksteps);
+  o.fuse_last_update = deduplicated(o.fuse_last_update);
   o.last_layer_buckets = deduplicated(o.last_layer_buckets);
   o.bucket_mib = deduplicated(o.bucket_mib);
   o.algos = deduplicated(o.algos);
@@ -260,6 +270,15 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   for (const std::string& value : last_bucket_values)
     o.last_buckets.push_back(parse_last_buckets(value, known_algorithms));
   o.last_buckets = deduplicated(o.last_buckets);
+  const bool ring_alone = o.last_buckets.size() == 1 && o.last_buckets.front().algo == "ring" &&
+                          o.last_buckets.front().count == 1;
+  const bool fused = std::find(o.fuse_last_update.begin(), o.fuse_last_update.end(), 1) !=
+                     o.fuse_last_update.end();
+  if (fused && !ring_alone) {
+    throw UsageError(
+        "--fuse-last-update 1: needs --last-bucket-algo ring (the last bucket alone, in every "
+        "configuration)");
+  }
   return o;
 }
 
@@ -326,6 +345,8 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
   plan = sweep(plan, options.comm_schedules,
                [](StepConfig& c, CommSchedule s) { c.comm_schedule = s; });
   plan = sweep(plan, options.locksteps, [](StepConfig& c, int every) { c.lockstep = every; });
+  plan = sweep(plan, options.fuse_last_update,
+               [](StepConfig& c, int fused) { c.fuse_last_update = fused != 0; });
   return sweep(plan, rank_counts(options, visible_gpus),
                [](StepConfig& c, int ranks) { c.ranks = ranks; });
 }

@@ -51,6 +51,7 @@ struct DpOptions {
   int comm_lanes = 2;
   std::vector<CommSchedule> comm_schedules = {CommSchedule::lanes};
   std::vector<int> locksteps = {0};
+  std::vector<int> fuse_last_update = {0};  // StepConfig::fuse_last_update (0 or 1), swept
   int defer_first = 0;  // StepConfig::defer_first
   // The last buckets' implementation, per configuration (--last-bucket-algo's values).
   std::vector<LastBuckets> last_buckets = {LastBuckets{}};

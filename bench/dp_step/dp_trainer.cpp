@@ -144,6 +144,11 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
                                            n, lanes, replicas, pipelined, config.last_bucket_algo,
                                            config.last_buckets);
   }
+  if (sync_ && config.fuse_last_update && !sync_->own_tail_lane()) {
+    throw UnsupportedConfig(
+        "--fuse-last-update needs the last bucket on a lane of its own, beside an --algo whose "
+        "instances run concurrently (copy_engine)");
+  }
   deferred_ = sync_ && sync_->pipelined() && config.comm_schedule == CommSchedule::deferred;
   if (n > 1 && config.lockstep > 0) {
     // The communicators carry the exchange of mappings between processes; the barriers run on the
@@ -161,6 +166,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   layout_options.own_tail_lane = sync_ && sync_->own_tail_lane();
   layout_options.gemm_gated = config.comm_schedule == CommSchedule::gemm_gated;
   layout_options.lockstep_every = lockstep_ ? config.lockstep : 0;
+  layout_options.fused_last_update = sync_ && config.fuse_last_update;
   auto build = [&](StepVariant variant, Deferral deferral) {
     ScheduleOptions options = layout_options;
     options.deferral = deferral;
@@ -330,7 +336,8 @@ void DataParallelTrainer::enqueue(const StepSchedule& schedule) {
         nvtxDomainRangePop(domain);
         break;
       case StepOpKind::collective:
-        sync_->launch(static_cast<std::size_t>(op.bucket), op.phase, lane_of(op.stream));
+        sync_->launch(static_cast<std::size_t>(op.bucket), op.phase, lane_of(op.stream),
+                      op.with_update);
         break;
       case StepOpKind::collective_part:
         sync_->launch_part(static_cast<std::size_t>(op.bucket), op.part, lane_of(op.stream));

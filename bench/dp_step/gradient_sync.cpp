@@ -7,7 +7,11 @@
 #include <exception>
 #include <stdexcept>
 
+#include "cuda_resources.hpp"
+#include "errors.hpp"
+#include "handbuilt_algorithms.hpp"
 #include "mixed_algorithm.hpp"
+#include "ring_sgd.hpp"
 #include "step_schedule.hpp"
 
 namespace collbench::dp {
@@ -272,10 +276,25 @@ void GradientSync::launch_part(std::size_t bucket, LaunchPart part, int lane) {
   call.algorithm->launch_part(lane_contexts_.at(static_cast<std::size_t>(lane)), part);
 }
 
-void GradientSync::launch(std::size_t bucket, int phase, int lane) {
+void GradientSync::launch(std::size_t bucket, int phase, int lane, bool with_update) {
   Call& call = phase == 0 ? gradient_calls_[bucket] : weight_calls_[bucket];
-  call.algorithm->launch(lane_contexts_.at(static_cast<std::size_t>(lane)), call.buffers,
-                         call.shape, 1);
+  const std::vector<RankContext>& ranks = lane_contexts_.at(static_cast<std::size_t>(lane));
+  if (!with_update) {
+    call.algorithm->launch(ranks, call.buffers, call.shape, 1);
+    return;
+  }
+  if (phase != 0)
+    throw std::invalid_argument("GradientSync: only a gradient all-reduce fuses an update");
+  for (std::size_t local = 0; local < ranks.size(); ++local) {
+    const RankContext& rank = ranks[local];
+    const UpdateRange range = update_range(layout_, scheme_, bucket, rank.rank);
+    const kernels::training::SgdTarget target =
+        replicas_[local]->sgd_target(range.begin, range.state_offset, gradient_scale_);
+    ScopedDevice on(rank.device, rank.rank);
+    kernels::training::launch_ring_all_reduce_sgd(ring_rank_arguments(*call.algorithm, rank.rank),
+                                                  target, rank.stream);
+    CB_CHECK_LAUNCH();
+  }
 }
 
 }  // namespace collbench::dp

@@ -75,8 +75,11 @@ class GradientSync {
   bool own_tail_lane() const { return own_tail_lane_; }
 
   // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank,
-  // on communication stream `lane` (< lanes()).
-  void launch(std::size_t bucket, int phase, int lane);
+  // on communication stream `lane` (< lanes()). `with_update`: the gradient all-reduce, run by the
+  // ring, also applies each rank's SGD update to the bucket as its pieces become final
+  // (kernels/training/ring_sgd.hpp); throws std::invalid_argument when the bucket's implementation
+  // is not the ring.
+  void launch(std::size_t bucket, int phase, int lane, bool with_update = false);
   // Enqueues part `part` of bucket `bucket`'s gradient all-reduce on every local rank, on lane
   // `lane` (pipelined() only).
   void launch_part(std::size_t bucket, LaunchPart part, int lane);

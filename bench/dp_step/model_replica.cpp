@@ -321,17 +321,25 @@ void ModelReplica::input_gradient(int layer, cudaStream_t stream) const {
   }
 }
 
+kernels::training::SgdTarget ModelReplica::sgd_target(std::uint64_t begin,
+                                                      std::uint64_t state_offset,
+                                                      float gradient_scale) const {
+  const ModelConfig& m = config_.model;
+  return {element_type(m.dtype),
+          element(weights_, begin),
+          master_ ? master_.as<float>() + state_offset : nullptr,
+          velocity_.as<char>() + state_offset * size_of(velocity_type()),
+          element_type(velocity_type()),
+          {m.learning_rate, m.momentum, gradient_scale}};
+}
+
 void ModelReplica::update(std::uint64_t begin, std::uint64_t count, std::uint64_t state_offset,
                           float gradient_scale, cudaStream_t stream) const {
   if (state_ == OptimizerState::none || count == 0) return;
-  const ModelConfig& m = config_.model;
-  float* master = master_ ? master_.as<float>() + state_offset : nullptr;
-  void* velocity = velocity_.as<char>() + state_offset * size_of(velocity_type());
-  const kernels::training::SgdStep step{m.learning_rate, m.momentum, gradient_scale};
+  const kernels::training::SgdTarget t = sgd_target(begin, state_offset, gradient_scale);
   // On the optimizer stream, of normal priority (dp_trainer.cpp): it yields SMs to the GEMMs.
-  kernels::training::launch_sgd_momentum(element_type(m.dtype), element(weights_, begin),
-                                         element(gradients_, begin), master, velocity,
-                                         element_type(velocity_type()), count, step, stream);
+  kernels::training::launch_sgd_momentum(t.type, t.weights, element(gradients_, begin), t.master,
+                                         t.velocity, t.velocity_type, count, t.step, stream);
   CB_CHECK_LAUNCH();
 }
 

@@ -18,6 +18,7 @@
 #include "dp_config.hpp"
 #include "dp_report.hpp"
 #include "parameter_layout.hpp"
+#include "sgd_momentum.hpp"
 
 namespace collbench::dp {
 
@@ -48,6 +49,10 @@ class ModelReplica {
   // cuts_weight_gradient(config, layer).
   void weight_gradient(int layer, int piece, cudaStream_t stream) const;
   void input_gradient(int layer, cudaStream_t stream) const;
+  // The parameters an update from element `begin` of the flat buffers writes, with optimizer state
+  // from `state_offset` (for an update fused into the all-reduce).
+  kernels::training::SgdTarget sgd_target(std::uint64_t begin, std::uint64_t state_offset,
+                                          float gradient_scale) const;
   // SGD with momentum on elements [begin, begin + count) of the flat buffers, with optimizer
   // state from `state_offset` of this rank's state buffers.
   void update(std::uint64_t begin, std::uint64_t count, std::uint64_t state_offset,

@@ -65,16 +65,25 @@ class ScheduleBuilder {
     return lane_stream(alternate_of(static_cast<std::size_t>(lane_giver), lanes_));
   }
 
-  // The bucket's collectives and update, enqueued once its lowest layer's gradients exist.
-  void sync_bucket(int bucket, bool communicate) {
+  // The bucket's collectives and update, enqueued once its lowest layer's gradients exist; with
+  // `fused_update`, the gradient collective runs the update too.
+  void sync_bucket(int bucket, bool communicate, bool fused_update = false) {
     const StepEvents& ev = schedule_.events;
     const int layer = layout_.buckets()[bucket].lowest_layer;
     const StreamRole comm = comm_stream_of(bucket);
     if (communicate) {
       wait(comm, ev.gradient_ready(bucket));
-      push(fmt::format("{} bucket {}", label_of(gradient_collective_name(scheme_)), bucket));
-      on(StepOpKind::collective, comm, layer, bucket, 0);
+      if (fused_update) wait(comm, ev.weights_free(layer));
+      push(fmt::format("{} bucket {}{}", label_of(gradient_collective_name(scheme_)), bucket,
+                       fused_update ? " with optimizer" : ""));
+      StepOp op{StepOpKind::collective, comm, layer, bucket, -1, 0, {}};
+      op.with_update = fused_update;
+      add(std::move(op));
       pop();
+      if (fused_update) {
+        record(comm, ev.collective_done(bucket));
+        return;
+      }
       record(comm, ev.collective_done(bucket));
       wait(StreamRole::optimizer, ev.collective_done(bucket));
     } else {
@@ -357,7 +366,9 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       } else if (with_collectives && options.pipelined && !b.on_tail_lane(bucket)) {
         b.pipelined_bucket(bucket, true, bucket > 0 && bucket - 1 < deferred);
       } else {
-        b.sync_bucket(bucket, with_collectives);
+        const bool fused = with_collectives && options.fused_last_update &&
+                           b.on_tail_lane(bucket) && bucket == bucket_count - 1;
+        b.sync_bucket(bucket, with_collectives, fused);
       }
       ++next_bucket;
     }

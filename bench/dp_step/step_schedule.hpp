@@ -23,7 +23,8 @@
 //   - a bucket's first collective waits for the weight gradient of its lowest layer (for a layer
 //     whose GEMM is cut, for the piece holding the bucket's rows);
 //   - its update waits for that collective and for the lowest layer's input-gradient GEMM (the
-//     last reader of the weights in this step);
+//     last reader of the weights in this step); an update fused into the last bucket's
+//     collective makes that collective wait for the GEMM too;
 //   - ps/sharded: the weight collective (broadcast / all-gather) waits for the update;
 //   - the step ends with the compute stream waiting for the other two, so the next step's
 //     forward sees every update.
@@ -78,6 +79,7 @@ struct StepOp {
   std::string label;  // NVTX ranges only
   int piece = -1;     // weight_gradient: index into ParameterLayout::weight_pieces, -1 whole
   LaunchPart part = LaunchPart::send;  // collective_part only
+  bool with_update = false;  // collective only: the bucket's update runs inside it (fused)
 };
 
 // The deferred schedule (CommSchedule::deferred, pipelined parts only) moves each bucket's gather,
@@ -138,6 +140,10 @@ struct ScheduleOptions {
   // Full step with collectives only: a lockstep barrier on the compute stream before every this
   // many backward layers, from the first (0: none).
   int lockstep_every = 0;
+  // Full step with collectives, the last bucket on a lane of its own (own_tail_lane): its
+  // gradient collective also runs its update (StepOp::with_update), after the last reader of the
+  // weights, and the optimizer stream runs none for it.
+  bool fused_last_update = false;
 };
 
 // `communicate` false for one rank: then no collective appears even in the full step, and no

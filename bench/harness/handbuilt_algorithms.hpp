@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithm.hpp"
+#include "ring_all_reduce.hpp"
 #include "ring_schedule.hpp"
 
 namespace collbench {
@@ -92,6 +93,12 @@ std::string handbuilt_config(std::string_view algorithm);
 // buffer up); enough slices that each CTA's piece is about ring_slice_bytes.
 kernels::RingGeometry ring_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
                                     int sm_count);
+
+// The kernel arguments the ring algorithm `algorithm` prepared for local rank `rank`, for a caller
+// that launches the ring kernel itself with an epilogue of its own (the training step's fused
+// update). Valid until the next prepare() or release(). Throws std::invalid_argument when
+// `algorithm` is not the ring, std::out_of_range for a rank it does not drive.
+const kernels::RingRankArgs& ring_rank_arguments(const CollectiveAlgorithm& algorithm, int rank);
 
 // copy_engine's rounds of a `count`-element buffer: the fewest rounds of at most `largest`
 // elements, each `elements` long (a whole number of `unit`s) except the last, which is shorter but

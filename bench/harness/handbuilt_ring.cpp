@@ -1,7 +1,10 @@
 // "ring": the hand-built NVLink ring all-reduce (kernels/ring_all_reduce.cu) as an all_reduce
 // implementation: flags allocated once, staging slots (push) sized to the largest case so far,
 // buffers registered per case, one kernel per rank.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 #include "errors.hpp"
 #include "handbuilt_algorithms.hpp"
@@ -36,6 +39,9 @@ class RingAlgorithm final
   }
 
   std::string_view name() const override { return "ring"; }
+  const kernels::RingRankArgs& arguments_of(int rank) const {
+    return args_.at(peers_.local_index(rank));
+  }
   std::string unsupported_reason(const CaseShape& shape) const override {
     return peers_.unsupported_reason(shape);
   }
@@ -134,6 +140,14 @@ kernels::RingGeometry ring_geometry(const CaseShape& shape, const HandbuiltTunin
       tuning.ring_protocol == kernels::RingProtocol::push ? kMaxPushSlices : kMaxPullSlices;
   const int slices = static_cast<int>(std::clamp<std::uint64_t>(wanted_slices, 1, max_slices));
   return {shape.counts.param, shape.nranks, slices, parts, static_cast<int>(16 / element_bytes)};
+}
+
+const kernels::RingRankArgs& ring_rank_arguments(const CollectiveAlgorithm& algorithm, int rank) {
+  const auto* ring = dynamic_cast<const RingAlgorithm*>(&algorithm);
+  if (ring == nullptr) {
+    throw std::invalid_argument(fmt::format("{} is not the ring algorithm", algorithm.name()));
+  }
+  return ring->arguments_of(rank);
 }
 
 std::unique_ptr<HandbuiltAlgorithm> make_ring(const std::vector<RankContext>& ranks,

@@ -3,25 +3,13 @@
 // The arithmetic is float32 whatever the stored types (as PyTorch's for a bfloat16 parameter).
 #include "element_access.cuh"
 #include "sgd_momentum.hpp"
+#include "sgd_update.cuh"
 
 namespace collbench::kernels::training {
 namespace {
 
 constexpr unsigned kThreads = 256;
 constexpr int kPack = 8;
-
-// T: the model's weights and gradients; V: the momentum (float32, or T itself).
-template <typename T, typename V>
-__device__ void update_one(T* weights, const T* gradients, float* master, V* velocity,
-                           std::uint64_t i, SgdStep step) {
-  // The weight moves by the momentum as stored (rounded to V), as PyTorch's update reads it.
-  const V v = from_float<V>(step.momentum * to_float(velocity[i]) +
-                            step.gradient_scale * to_float(gradients[i]));
-  velocity[i] = v;
-  const float w = (master ? master[i] : to_float(weights[i])) - step.learning_rate * to_float(v);
-  if (master) master[i] = w;
-  weights[i] = from_float<T>(w);
-}
 
 template <typename T, typename V>
 __global__ void sgd_momentum_kernel(T* weights, const T* gradients, float* master, V* velocity,
@@ -30,38 +18,17 @@ __global__ void sgd_momentum_kernel(T* weights, const T* gradients, float* maste
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   std::uint64_t scalar_begin = 0;
   if (vectorised) {
-    using Vec = Pack<T, kPack>;
-    using VelocityVec = Pack<V, kPack>;
-    using FloatVec = Pack<float, kPack>;
     const std::uint64_t packs = count / kPack;
     for (std::uint64_t p = thread; p < packs; p += stride) {
-      // All loads first, so each thread keeps several memory requests in flight.
-      const Vec g = reinterpret_cast<const Vec*>(gradients)[p];
-      VelocityVec v = reinterpret_cast<const VelocityVec*>(velocity)[p];
-      FloatVec w;
-      if (master) {
-        w = reinterpret_cast<const FloatVec*>(master)[p];
-      } else {
-        const Vec current = reinterpret_cast<const Vec*>(weights)[p];
-#pragma unroll
-        for (int j = 0; j < kPack; ++j) w.v[j] = to_float(current.v[j]);
-      }
-      Vec rounded;
-#pragma unroll
-      for (int j = 0; j < kPack; ++j) {
-        v.v[j] = from_float<V>(step.momentum * to_float(v.v[j]) +
-                               step.gradient_scale * to_float(g.v[j]));
-        w.v[j] = w.v[j] - step.learning_rate * to_float(v.v[j]);
-        rounded.v[j] = from_float<T>(w.v[j]);
-      }
-      reinterpret_cast<VelocityVec*>(velocity)[p] = v;
-      if (master) reinterpret_cast<FloatVec*>(master)[p] = w;
-      reinterpret_cast<Vec*>(weights)[p] = rounded;
+      SgdOperands<T, V, kPack> o;
+      o.gradient = reinterpret_cast<const Pack<T, kPack>*>(gradients)[p];
+      load_sgd_state(o, weights, master, velocity, p);
+      store_sgd_step(o, weights, master, velocity, p, step);
     }
     scalar_begin = packs * kPack;
   }
   for (std::uint64_t i = scalar_begin + thread; i < count; i += stride) {
-    update_one(weights, gradients, master, velocity, i, step);
+    sgd_step_one(weights, gradients[i], master, velocity, i, step);
   }
 }
 

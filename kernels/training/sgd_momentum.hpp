@@ -17,6 +17,17 @@ struct SgdStep {
   float gradient_scale;  // multiplies the gradient first: 1, or 1/n after a sum all-reduce
 };
 
+// The parameters one update writes, from element 0 of its range: the model copy `weights`
+// (`type`), the float32 `master` weights or null, and the momentum `velocity` (`velocity_type`).
+struct SgdTarget {
+  ElementType type;
+  void* weights;
+  float* master;
+  void* velocity;
+  ElementType velocity_type;
+  SgdStep step;
+};
+
 // For i in [0, count): v = momentum * v + gradient_scale * g;  w = w - learning_rate * v,
 // computed in float32. w is read from and written to `master` (float32) when it is not null, and
 // the model copy `weights` is written rounded to `type`; with `master` null, w is read from

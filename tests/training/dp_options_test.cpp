@@ -206,6 +206,28 @@ TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
   expect_usage_error({"--defer-first", "-1"}, "--defer-first -1: must not be negative");
 }
 
+TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTheRingForTheLastBucket) {
+  const std::vector<StepConfig> plan =
+      expand_plan(parse({"--sync", "overlap", "--algo", "nccl", "--last-bucket-algo", "ring",
+                         "--fuse-last-update", "0,1,0", "-g", "1,4"}),
+                  4);
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_FALSE(plan[0].fuse_last_update);
+  EXPECT_FALSE(plan[1].fuse_last_update);
+  EXPECT_TRUE(plan[2].fuse_last_update);
+  EXPECT_EQ(plan[3].ranks, 4);
+  EXPECT_TRUE(plan[3].fuse_last_update);
+  EXPECT_EQ(parse({}).fuse_last_update, (std::vector<int>{0}));
+  expect_usage_error({"--fuse-last-update", "2"}, "--fuse-last-update 2: must be 0 or 1");
+  const std::string needs_ring =
+      "--fuse-last-update 1: needs --last-bucket-algo ring (the last bucket alone, in every "
+      "configuration)";
+  expect_usage_error({"--fuse-last-update", "1"}, needs_ring);
+  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring:2"}, needs_ring);
+  expect_usage_error({"--fuse-last-update", "0,1", "--last-bucket-algo", "ring,same"}, needs_ring);
+  EXPECT_NO_THROW(parse({"--fuse-last-update", "0", "--last-bucket-algo", "same"}));
+}
+
 TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
   const std::vector<StepConfig> plan = ring_plan_with("--lockstep", "2,0,2");
   ASSERT_EQ(plan.size(), 4u);
@@ -370,6 +392,9 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.lockstep = 2;
   expect_named(";lockstep=2", "/lockstep:2");
   config.lockstep = 0;
+  config.fuse_last_update = true;
+  expect_named(";fused_update=1", "/fused_update");
+  config.fuse_last_update = false;
   config.last_layer_buckets = 3;
   config.wgrad_split = WgradSplit::last;
   expect_named(";wgrad_split=last;last_layer_buckets=3", "/wgrad_split:last/last_layer_buckets:3");

@@ -266,6 +266,39 @@ TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
   EXPECT_TRUE(report.ok()) << "copy_engine_ring: " << report.summary();
 }
 
+// The last bucket's update fused into its ring all-reduce (--fuse-last-update): the same weights,
+// bit for bit, as the ring followed by the separate update, identical on every rank, training like
+// one GPU; graph replays, eager steps and the comm-only pass (whose ring runs no update) as well.
+TEST(DpStepGpu, FusedLastUpdateGivesTheSeparateUpdatesWeights) {
+  SKIP_WITHOUT_GPUS(2);
+  const int ranks = largest_doubling_gpu_count();
+  for (bool master_weights : {false, true}) {
+    std::vector<std::vector<double>> weights;
+    for (bool fused : {false, true}) {
+      StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+      config.model.master_weights = master_weights;
+      config.algo = "copy_engine";
+      config.comm_schedule = CommSchedule::pipelined;
+      config.last_bucket_algo = "ring";
+      config.fuse_last_update = fused;
+      const std::string what = benchmark_name(config) + (master_weights ? " master" : "");
+      if (fused) {
+        const SmallModelReport report =
+            run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+        EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
+      }
+      DataParallelTrainer trainer(config, communicators(ranks));
+      expect_timed_steps(trainer, StepVariant::full, 2, 6, true, what);
+      expect_timed_steps(trainer, StepVariant::full, 0, 2, false, what);
+      expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, what);
+      EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
+      weights.push_back(trainer.parameters(0));
+    }
+    EXPECT_TRUE(weights[0] == weights[1])
+        << "master weights " << master_weights << ": the fused update changed the result";
+  }
+}
+
 // The last buckets' all-reduce by another implementation beside copy_engine's four lanes (NCCL
 // for the last one; the ring for the last two, one after another on a lane of their own; the ring
 // for every bucket): the same training as one GPU, replicas identical. Beside the pipelined and

@@ -45,6 +45,10 @@ struct With {
     options.lockstep_every = every;
     return *this;
   }
+  With& fused_last_update() {
+    options.fused_last_update = true;
+    return *this;
+  }
   operator ScheduleOptions() const { return options; }
 };
 
@@ -382,6 +386,62 @@ TEST(StepSchedule, GemmGatedGathersWaitForTheNextInputGradient) {
       build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
                           With().lanes(1).pipelined().deferral(Deferral::steady, 2).gemm_gated());
   EXPECT_EQ(asked.ops.size(), deferred.ops.size());
+}
+
+// The last bucket's update fused into its collective: the full step has that collective (on the
+// own lane) marked with_update, after the last bucket's gradients and the input-gradient GEMM of
+// its lowest layer, and no update op for it; every other bucket keeps its update, and the
+// compute-only and comm-only steps are as without the option.
+TEST(StepSchedule, FusedLastUpdateRunsInsideTheLastCollective) {
+  const ParameterLayout layout(4, 64, 2, 9000, 2);  // one layer per bucket: bucket 3 is layer 0
+  const ParameterLayout two_layers(4, 64, 2, 20000, 2);  // the last bucket holds layers 0 and 1
+  for (const ParameterLayout* l : {&layout, &two_layers}) {
+    const int buckets = static_cast<int>(l->buckets().size());
+    for (bool pipelined : {false, true}) {
+      const With fused =
+          With().lanes(2).pipelined(pipelined).last_buckets(1, true).fused_last_update();
+      const With plain = With().lanes(2).pipelined(pipelined).last_buckets(1, true);
+      const std::string where = pipelined ? "pipelined" : "lanes";
+      const StepSchedule full = build_step_schedule(*l, SyncScheme::overlap, StepVariant::full,
+                                                    true, WgradSplit::none, fused);
+      const Replay r = replay(full);
+      int fused_collectives = 0;
+      std::vector<int> updates;
+      for (const auto& [op, before] : r.ops) {
+        if (op.kind == StepOpKind::update) updates.push_back(op.bucket);
+        if (op.kind != StepOpKind::collective) continue;
+        EXPECT_EQ(op.with_update, op.bucket == buckets - 1) << what(op) << " " << where;
+        if (!op.with_update) continue;
+        ++fused_collectives;
+        const Bucket& bucket = l->buckets()[op.bucket];
+        for (const std::string& gradient : gradients_of(*l, full, op.bucket))
+          EXPECT_TRUE(before.count(gradient)) << what(op) << " before " << gradient;
+        for (int layer = std::max(1, bucket.lowest_layer); layer <= bucket.highest_layer; ++layer)
+          EXPECT_TRUE(before.count("dgrad " + std::to_string(layer))) << what(op) << " " << where;
+      }
+      EXPECT_EQ(fused_collectives, 1) << where;
+      std::vector<int> expected_updates;
+      for (int k = 0; k + 1 < buckets; ++k) expected_updates.push_back(k);
+      EXPECT_EQ(updates, expected_updates) << where;
+      EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size()) << where;  // joined back
+      for (StepVariant variant : {StepVariant::compute_only, StepVariant::comm_only}) {
+        const StepSchedule with =
+            build_step_schedule(*l, SyncScheme::overlap, variant, true, WgradSplit::none, fused);
+        const StepSchedule without =
+            build_step_schedule(*l, SyncScheme::overlap, variant, true, WgradSplit::none, plain);
+        ASSERT_EQ(with.ops.size(), without.ops.size()) << where;
+        for (std::size_t i = 0; i < with.ops.size(); ++i) {
+          EXPECT_EQ(what(with.ops[i]), what(without.ops[i])) << where;
+          EXPECT_FALSE(with.ops[i].with_update) << where;
+        }
+      }
+    }
+  }
+  // Without a lane of its own there is no fusing: the schedule is the plain one.
+  const StepSchedule shared =
+      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
+                          With().lanes(2).last_buckets(1, false).fused_last_update());
+  EXPECT_EQ(count_kind(shared, StepOpKind::update), 4);
 }
 
 // Lockstep: a barrier on the compute stream at the start of every (or every Nth) backward layer

@@ -1,0 +1,66 @@
+// SGD with momentum on one pack of N consecutive parameters (or one parameter), loads first so
+// that a thread keeps several memory requests in flight: shared by the standalone update
+// (sgd_momentum.cu) and the update fused into the last bucket's ring (ring_sgd.cu), so both
+// compute the same bits. The arithmetic is float32 whatever the stored types.
+#pragma once
+
+#include <cstdint>
+
+#include "element_access.cuh"
+#include "sgd_momentum.hpp"
+
+namespace collbench::kernels::training {
+
+// T: the model's weights and gradients; V: the momentum (float32, or T itself).
+template <typename T, typename V, int N>
+struct SgdOperands {
+  Pack<T, N> gradient;  // loaded by the caller, which knows where the values come from
+  Pack<V, N> velocity;
+  Pack<float, N> weight;  // the float32 master weight, or the weight widened
+};
+
+// Loads pack `pack`'s momentum and weights (from `master` when it is not null).
+template <typename T, typename V, int N>
+__device__ inline void load_sgd_state(SgdOperands<T, V, N>& o, const T* weights,
+                                      const float* master, const V* velocity, std::uint64_t pack) {
+  o.velocity = reinterpret_cast<const Pack<V, N>*>(velocity)[pack];
+  if (master) {
+    o.weight = reinterpret_cast<const Pack<float, N>*>(master)[pack];
+  } else {
+    const Pack<T, N> current = reinterpret_cast<const Pack<T, N>*>(weights)[pack];
+#pragma unroll
+    for (int j = 0; j < N; ++j) o.weight.v[j] = to_float(current.v[j]);
+  }
+}
+
+// v = momentum * v + gradient_scale * g;  w = w - learning_rate * v, stored back. The weight moves
+// by the momentum as stored (rounded to V), as PyTorch's update reads it.
+template <typename T, typename V, int N>
+__device__ inline void store_sgd_step(SgdOperands<T, V, N>& o, T* weights, float* master,
+                                      V* velocity, std::uint64_t pack, const SgdStep& step) {
+  Pack<T, N> rounded;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    o.velocity.v[j] = from_float<V>(step.momentum * to_float(o.velocity.v[j]) +
+                                    step.gradient_scale * to_float(o.gradient.v[j]));
+    o.weight.v[j] = o.weight.v[j] - step.learning_rate * to_float(o.velocity.v[j]);
+    rounded.v[j] = from_float<T>(o.weight.v[j]);
+  }
+  reinterpret_cast<Pack<V, N>*>(velocity)[pack] = o.velocity;
+  if (master) reinterpret_cast<Pack<float, N>*>(master)[pack] = o.weight;
+  reinterpret_cast<Pack<T, N>*>(weights)[pack] = rounded;
+}
+
+// The same for element `i` alone, given its gradient.
+template <typename T, typename V>
+__device__ inline void sgd_step_one(T* weights, T gradient, float* master, V* velocity,
+                                    std::uint64_t i, const SgdStep& step) {
+  const V v = from_float<V>(step.momentum * to_float(velocity[i]) +
+                            step.gradient_scale * to_float(gradient));
+  velocity[i] = v;
+  const float w = (master ? master[i] : to_float(weights[i])) - step.learning_rate * to_float(v);
+  if (master) master[i] = w;
+  weights[i] = from_float<T>(w);
+}
+
+}  // namespace collbench::kernels::training
