@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(kRingThreads) ring_pull_kernel(RingRankArgs ar
   for (int index = 0; index < tasks; ++index) {
     const RingTask task = ring_task(g, args.rank, index);
     const CountWait ready{&args.signals->ready[part], base + task.wait_for, &seen};
-    if (!wait_for_counts<WholeRingCta>(ready, no_wait(), args.abort, &stop)) return;
+    if (!wait_for_counts(ready, no_wait(), args.abort, &stop)) return;
     const ElementRange range = ring_piece(g, task.chunk, task.slice, part);
     const std::uint64_t elements = range.end - range.begin;
     const T* peer = (task.peer_input ? previous_send : previous_recv) + range.begin;

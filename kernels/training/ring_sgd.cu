@@ -1,5 +1,5 @@
-// The push ring's kernel with an SGD epilogue: 256 more threads per CTA that update the parameters
-// of each piece of the output once it is final, while the ring's threads move the next pieces.
+// The push ring's kernel with an SGD epilogue: a second CTA per part that updates the parameters
+// of each piece of the output once it is final, while the ring's CTA moves the next pieces.
 #include <stdexcept>
 
 #include "reduce_ops.cuh"
@@ -13,7 +13,7 @@ namespace {
 // The epilogue ring_push_kernel runs on each final piece [begin, end) of the output (`gradients`).
 template <typename T, typename V>
 struct SgdEpilogue {
-  static constexpr int kThreads = 128;
+  static constexpr bool kActive = true;
   static constexpr int kLine = 16 / static_cast<int>(sizeof(T));  // a piece starts on a line
   static constexpr int kUnroll = 2;  // lines in flight per thread
   T* weights;
@@ -64,7 +64,7 @@ void launch_typed(const RingRankArgs& ring, const SgdTarget& target, cudaStream_
   const Epilogue epilogue{static_cast<T*>(target.weights), target.master,
                           static_cast<V*>(target.velocity), target.step, vectorised};
   ring_push_kernel<T, SumOp, Epilogue>
-      <<<ring.geometry.parts, kRingThreads + Epilogue::kThreads, 0, stream>>>(ring, epilogue);
+      <<<2 * ring.geometry.parts, kRingThreads, 0, stream>>>(ring, epilogue);
 }
 
 }  // namespace
