@@ -139,11 +139,6 @@ int backward_gemm_sm_target(const StepConfig& config, int sm_count) {
   return std::max(1, sm_count - config.gemm_sm_margin);
 }
 
-std::size_t wgrad_workspace_bytes(const StepConfig& config, std::size_t workspace_bytes) {
-  if (config.wgrad_workspace_kib < 0) return workspace_bytes;
-  return std::min(workspace_bytes, static_cast<std::size_t>(config.wgrad_workspace_kib) * 1024);
-}
-
 std::uint64_t bucket_cap_bytes(const StepConfig& config) {
   if (!uses_buckets(config.scheme)) return 0;
   return static_cast<std::uint64_t>(std::llround(config.bucket_mib * 1024.0 * 1024.0));
@@ -166,8 +161,6 @@ std::string config_string(const StepConfig& config) {
     text += fmt::format(";epilogue={}", name_of(m.epilogue));
   if (config.nccl_max_ctas > 0) text += fmt::format(";nccl_max_ctas={}", config.nccl_max_ctas);
   if (config.gemm_sm_margin > 0) text += fmt::format(";gemm_sm_margin={}", config.gemm_sm_margin);
-  if (config.wgrad_workspace_kib >= 0)
-    text += fmt::format(";wgrad_workspace_kib={}", config.wgrad_workspace_kib);
   if (config.wgrad_split != StepConfig{}.wgrad_split)
     text += fmt::format(";wgrad_split={}", name_of(config.wgrad_split));
   if (config.last_layer_buckets != StepConfig{}.last_layer_buckets)

@@ -78,10 +78,6 @@ struct StepConfig {
   int ranks = 1;
   int nccl_max_ctas = 0;   // 0: NCCL's choice
   int gemm_sm_margin = 0;  // SMs cuBLASLt leaves to communication during backward (0: none)
-  // KiB of cuBLASLt workspace the weight-gradient GEMMs' algorithm may use; -1: the whole
-  // workspace. With less, cuBLASLt leaves out the algorithms that zero part of it before every
-  // GEMM (a memset node ahead of each dW GEMM on the compute stream).
-  int wgrad_workspace_kib = -1;
   // none by default: on 2xH200 neither last nor all made the step faster beyond run-to-run noise
   // (docs/dp_step.md, "Cut weight gradients").
   WgradSplit wgrad_split = WgradSplit::none;
@@ -131,10 +127,6 @@ int layout_last_layer_buckets(const StepConfig& config);
 // no communication runs beside backward to leave SMs for.
 int backward_gemm_sm_target(const StepConfig& config, int sm_count);
 
-// The workspace bytes the weight-gradient GEMMs are planned with: wgrad_workspace_kib, at most
-// `workspace_bytes` (all of it for -1).
-std::size_t wgrad_workspace_bytes(const StepConfig& config, std::size_t workspace_bytes);
-
 // Bytes of the bucket cap; 0 means one bucket holding every gradient (sync).
 std::uint64_t bucket_cap_bytes(const StepConfig& config);
 
@@ -142,10 +134,9 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 // bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
 // state could be bfloat16 have neither, so they never pair with these), then, only when they
 // differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
-// wgrad_workspace_kib, wgrad_split, last_layer_buckets, comm_lanes, comm_schedule,
-// last_bucket_algo, last_buckets, lockstep, fused_update, lr, momentum. The rank count is not part
-// of it: rows of one config at several rank counts share it, which is what weak-scaling efficiency
-// is computed over.
+// wgrad_split, last_layer_buckets, comm_lanes, comm_schedule, last_bucket_algo, last_buckets,
+// lockstep, lr, momentum. The rank count is not part of it: rows of one config at several rank
+// counts share it, which is what weak-scaling efficiency is computed over.
 std::string config_string(const StepConfig& config);
 
 // Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with

@@ -79,10 +79,6 @@ void validate_options(const DpOptions& o) {
                                    kMaxLastLayerBuckets));
     }
   }
-  if (o.wgrad_workspace_kib < -1 || o.wgrad_workspace_kib > kMaxWgradWorkspaceKib) {
-    throw UsageError(fmt::format("--wgrad-workspace-kib {}: must be from -1 to {}",
-                                 o.wgrad_workspace_kib, kMaxWgradWorkspaceKib));
-  }
   if (o.gemm_sm_margin < 0) {
     throw UsageError(fmt::format("--gemm-sm-margin {}: must not be negative", o.gemm_sm_margin));
   }
@@ -185,10 +181,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
       ->capture_default_str();
   app.add_option("--gemm-sm-margin", o.gemm_sm_margin,
                  "SMs backward GEMMs leave free for communication, on 2+ GPUs (0: none)")
-      ->capture_default_str();
-  app.add_option("--wgrad-workspace-kib", o.wgrad_workspace_kib,
-                 "KiB of cuBLASLt workspace the weight-gradient GEMMs may use (-1: all 32 MiB; "
-                 "0: none, which leaves out the algorithms that zero it before every GEMM)")
       ->capture_default_str();
   app.add_option("--wgrad-split", wgrad_split_names,
                  "weight-gradient GEMMs cut at bucket boundaries, so those all-reduces start "
@@ -328,7 +320,6 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
   fixed.model = options.model;
   fixed.nccl_max_ctas = options.nccl_max_ctas;
   fixed.gemm_sm_margin = options.gemm_sm_margin;
-  fixed.wgrad_workspace_kib = options.wgrad_workspace_kib;
   fixed.comm_lanes = options.comm_lanes;
   fixed.defer_first = options.defer_first;
   std::vector<StepConfig> plan = {fixed};

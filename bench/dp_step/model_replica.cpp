@@ -192,9 +192,8 @@ bool ModelReplica::build_plans(Fusion fusion) {
           CUBLASLT_EPILOGUE_BGRADB;  // db = dZ summed over the batch (B's k dimension)
       weight_grad.bias = element(gradients_, layout_.bias(layer).offset);
     }
-    const std::size_t wgrad_workspace = wgrad_workspace_bytes(config_, workspace_.bytes());
     p.weight_gradient = MatmulPlan::create(handle, m.dtype, {h, h, b, false, true, h, h, h},
-                                           weight_grad, wgrad_workspace, backward_sms);
+                                           weight_grad, workspace_.bytes(), backward_sms);
     // Rows [r0, r1) of dW are columns r0.. of the column-major product: dZ from row r0 on, dW
     // from element r0 * h on (offset at run time), and the bias gradient's slice.
     p.pieces = cuts_weight_gradient(config_, layer) ? layout_.weight_pieces(layer)
@@ -207,7 +206,7 @@ bool ModelReplica::build_plans(Fusion fusion) {
       p.piece_plans.push_back(
           rows == 0 ? std::nullopt
                     : MatmulPlan::create(handle, m.dtype, {h, rows, b, false, true, h, h, h},
-                                         piece_grad, wgrad_workspace, backward_sms));
+                                         piece_grad, workspace_.bytes(), backward_sms));
       if (rows > 0 && !p.piece_plans.back()) return false;
     }
     if (!p.forward || !p.weight_gradient) return false;

@@ -228,25 +228,6 @@ TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTheRingForTheLastBucket) {
   EXPECT_NO_THROW(parse({"--fuse-last-update", "0", "--last-bucket-algo", "same"}));
 }
 
-TEST(DpOptions, WgradWorkspaceReachesEveryConfigAndItsString) {
-  const std::vector<StepConfig> plan =
-      expand_plan(parse({"--sync", "overlap", "--wgrad-workspace-kib", "0", "-g", "1,4"}), 4);
-  ASSERT_EQ(plan.size(), 2u);
-  EXPECT_EQ(plan[0].wgrad_workspace_kib, 0);
-  EXPECT_EQ(plan[1].wgrad_workspace_kib, 0);
-  EXPECT_EQ(wgrad_workspace_bytes(plan[1], 32 << 20), 0u);
-  EXPECT_NE(config_string(plan[1]).find(";wgrad_workspace_kib=0"), std::string::npos);
-  StepConfig whole;
-  EXPECT_EQ(wgrad_workspace_bytes(whole, 32 << 20), std::size_t{32} << 20);
-  EXPECT_EQ(config_string(whole).find("wgrad_workspace"), std::string::npos);
-  whole.wgrad_workspace_kib = 1 << 20;  // more than there is: all of it
-  EXPECT_EQ(wgrad_workspace_bytes(whole, 32 << 20), std::size_t{32} << 20);
-  expect_usage_error({"--wgrad-workspace-kib", "-2"},
-                     "--wgrad-workspace-kib -2: must be from -1 to 32768");
-  expect_usage_error({"--wgrad-workspace-kib", "40000"},
-                     "--wgrad-workspace-kib 40000: must be from -1 to 32768");
-}
-
 TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
   const std::vector<StepConfig> plan = ring_plan_with("--lockstep", "2,0,2");
   ASSERT_EQ(plan.size(), 4u);
