@@ -19,10 +19,9 @@ constexpr std::array<std::pair<SyncScheme, std::string_view>, 4> kSchemes = {{
     {SyncScheme::sharded, "sharded"},
 }};
 
-constexpr std::array<std::pair<EpilogueMode, std::string_view>, 4> kEpilogues = {{
+constexpr std::array<std::pair<EpilogueMode, std::string_view>, 3> kEpilogues = {{
     {EpilogueMode::automatic, "auto"},
     {EpilogueMode::fused, "fused"},
-    {EpilogueMode::masked, "masked"},
     {EpilogueMode::unfused, "unfused"},
 }};
 

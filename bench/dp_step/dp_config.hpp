@@ -25,7 +25,7 @@ bool uses_buckets(SyncScheme scheme);
 
 // Bias and ReLU either fused into cuBLASLt epilogues, or separate kernels; auto picks fused when
 // cuBLASLt offers an algorithm for every GEMM of the model.
-enum class EpilogueMode { automatic, fused, masked, unfused };
+enum class EpilogueMode { automatic, fused, unfused };
 std::string_view name_of(EpilogueMode mode);
 EpilogueMode parse_epilogue_mode(std::string_view name);
 

@@ -171,8 +171,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   app.add_flag("--eager", o.eager,
                "launch kernels from the host every step instead of replaying CUDA graphs");
   app.add_option("--epilogue", epilogue_name,
-                 "bias/ReLU: auto, fused (cuBLASLt epilogues), masked (fused forward keeping "
-                 "ReLU's bit mask for the backward's ReLU-gradient kernel) or unfused")
+                 "bias/ReLU: auto, fused (cuBLASLt epilogues) or unfused")
       ->capture_default_str();
   app.add_flag("--master-weights,!--no-master-weights", o.model.master_weights,
                "bfloat16: float32 master weights and momentum (default: bf16 weights and momentum, "

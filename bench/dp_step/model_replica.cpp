@@ -64,12 +64,11 @@ ModelReplica::ModelReplica(const StepConfig& config, const ParameterLayout& layo
   std::vector<Fusion> levels = {Fusion::forward, Fusion::none};
   if (m.epilogue == EpilogueMode::fused) levels = {Fusion::all};
   if (m.epilogue == EpilogueMode::unfused) levels = {Fusion::none};
-  if (m.epilogue == EpilogueMode::masked) levels = {Fusion::masked};
   bool planned = false;
   for (Fusion level : levels) {
     fusion_ = level;
     masks_.clear();
-    if (level == Fusion::all || level == Fusion::masked) {
+    if (level == Fusion::all) {
       for (int layer = 0; layer + 1 < m.layers; ++layer) {
         masks_.emplace_back(device, static_cast<std::uint64_t>(mask_ld_) * batch / 8);
       }
@@ -78,10 +77,10 @@ ModelReplica::ModelReplica(const StepConfig& config, const ParameterLayout& layo
                                      probe_plans());
     if (planned) break;
   }
-  if (!planned && (m.epilogue == EpilogueMode::fused || m.epilogue == EpilogueMode::masked)) {
-    throw UsageError(
-        fmt::format("--epilogue {}: cuBLASLt offers no fused bias/ReLU epilogue for {} x {} in {}",
-                    name_of(m.epilogue), m.width, m.batch, name_of(m.dtype)));
+  if (!planned && m.epilogue == EpilogueMode::fused) {
+    throw UsageError(fmt::format(
+        "--epilogue fused: cuBLASLt offers no fused bias/ReLU epilogue for {} x {} in {}", m.width,
+        m.batch, name_of(m.dtype)));
   }
   if (!planned) {
     throw GpuError(fmt::format("cuBLASLt offers no algorithm for a {} x {} x {} {} GEMM", m.width,
@@ -152,8 +151,6 @@ std::string_view ModelReplica::epilogues() const {
   switch (fusion_) {
     case Fusion::all:
       return "fused";
-    case Fusion::masked:
-      return "masked";
     case Fusion::forward:
       return "forward";
     default:
@@ -175,9 +172,8 @@ bool ModelReplica::build_plans(Fusion fusion) {
     LayerPlans& p = plans_[layer];
     MatmulEpilogue forward;
     if (fusion != Fusion::none) {
-      // The ReLU mask is kept for a fused DRELU or the masked ReLU-gradient kernel; otherwise
-      // ReLU's gradient comes from X_l.
-      const bool mask = hidden && (fusion == Fusion::all || fusion == Fusion::masked);
+      // The ReLU mask is kept only for a fused DRELU; otherwise ReLU's gradient comes from X_l.
+      const bool mask = hidden && fusion == Fusion::all;
       forward.kind = mask     ? CUBLASLT_EPILOGUE_RELU_AUX_BIAS
                      : hidden ? CUBLASLT_EPILOGUE_RELU_BIAS
                               : CUBLASLT_EPILOGUE_BIAS;
@@ -314,20 +310,13 @@ void ModelReplica::input_gradient(int layer, cudaStream_t stream) const {
   p.input_gradient->run(handle_->get(), element(weights_, layout_.weight(layer).offset),
                         output_gradient(layer), dz_previous, workspace_.get(), workspace_.bytes(),
                         stream);
-  void* bias_gradient = element(gradients_, layout_.bias(layer - 1).offset);
-  const std::uint64_t batch = static_cast<std::uint64_t>(m.batch);
-  const std::uint64_t width = static_cast<std::uint64_t>(m.width);
-  if (fusion_ == Fusion::masked) {
-    // ReLU's gradient from the bit mask the forward GEMM kept: 1/16 of X_l's bytes to read.
-    kernels::training::launch_relu_mask_backward_bias_gradient(
-        element_type(m.dtype), dz_previous, masks_[layer - 1].get(),
-        static_cast<std::uint64_t>(mask_ld_), bias_gradient, batch, width, stream);
-    CB_CHECK_LAUNCH();
-  } else if (fusion_ != Fusion::all) {
+  if (fusion_ != Fusion::all) {
     // Layer l-1's output is X_l: ReLU's gradient is 1 where it is positive. The same pass sums
     // layer l-1's bias gradient from the masked dZ.
     kernels::training::launch_relu_backward_bias_gradient(
-        element_type(m.dtype), dz_previous, activation(layer), bias_gradient, batch, width, stream);
+        element_type(m.dtype), dz_previous, activation(layer),
+        element(gradients_, layout_.bias(layer - 1).offset), static_cast<std::uint64_t>(m.batch),
+        static_cast<std::uint64_t>(m.width), stream);
     CB_CHECK_LAUNCH();
   }
 }

@@ -81,10 +81,7 @@ class ModelReplica {
   void* output_gradient(int layer) const;  // dZ of `layer`
   // How much of bias and ReLU the GEMMs do. Backward fusion (DRELU, BGRADB) is not the default:
   // on H200 cuBLASLt runs those epilogues as separate, slower kernels and picks slower GEMMs.
-  // forward: bias and ReLU in the forward GEMMs; masked: the same keeping ReLU's bit mask, which
-  // the backward's ReLU-gradient kernel reads instead of the layer's output; all: the backward's
-  // bias gradients and ReLU gradients in the GEMMs too.
-  enum class Fusion { none, forward, masked, all };
+  enum class Fusion { none, forward, all };
   bool build_plans(Fusion fusion);
   bool probe_plans();
   void initialise(std::uint64_t first_sample);

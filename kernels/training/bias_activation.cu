@@ -1,7 +1,4 @@
 // Separate bias/ReLU forward, ReLU backward and bias-gradient kernels (see bias_activation.hpp).
-#include <stdexcept>
-#include <string>
-
 #include "bias_activation.hpp"
 #include "element_access.cuh"
 
@@ -29,36 +26,11 @@ __global__ void bias_activation_kernel(T* y, const T* bias, std::uint64_t rows, 
   }
 }
 
-// Where ReLU's gradient comes from, if anywhere: the layer's output y (1 where y > 0), or the
-// bit mask cuBLASLt's RELU_AUX epilogue kept (bit r * mask_ld + c, lowest bit first in each
-// byte, set where output (r, c) is positive) - 1/16 of y's bytes for bfloat16.
-enum class ReluGradient { none, from_output, from_mask };
-
-// Inputs of column_sum_kernel beside dz and db.
-template <typename T>
-struct ReluSource {
-  const T* y;                // from_output
-  const std::uint8_t* mask;  // from_mask
-  std::uint64_t mask_ld;     // from_mask: bits per row, a multiple of 128
-};
-
-// Whether ReLU passes the gradient of element (r, c).
-template <typename T, ReluGradient kRelu>
-__device__ inline bool relu_passes(const ReluSource<T>& source, std::uint64_t r, std::uint64_t c,
-                                   std::uint64_t cols) {
-  if constexpr (kRelu == ReluGradient::from_output) {
-    return to_float(source.y[r * cols + c]) > 0.0f;
-  } else {
-    const std::uint64_t bit = r * source.mask_ld + c;
-    return ((source.mask[bit / 8] >> (bit % 8)) & 1u) != 0;
-  }
-}
-
-// db[c] = sum over rows of dz[r][c]. With ReLU's gradient, first dz = 0 where ReLU blocked it
-// (stored back), so ReLU's gradient and the previous layer's bias gradient take one pass over dz.
-template <typename T, ReluGradient kRelu>
+// db[c] = sum over rows of dz[r][c]. kReluBackward: first dz = y > 0 ? dz : 0 (stored back), so
+// ReLU's gradient and the previous layer's bias gradient take one pass over dz.
+template <typename T, bool kReluBackward>
 __global__ void __launch_bounds__(kColumnSumThreads)
-    column_sum_kernel(T* dz, ReluSource<T> source, T* db, std::uint64_t rows, std::uint64_t cols,
+    column_sum_kernel(T* dz, const T* y, T* db, std::uint64_t rows, std::uint64_t cols,
                       bool vectorised) {
   constexpr unsigned kVector = 16 / sizeof(T);                     // elements per 16-byte pack
   constexpr unsigned kLanesPerRow = kTileColumns / kVector;        // threads covering a row's tile
@@ -75,21 +47,11 @@ __global__ void __launch_bounds__(kColumnSumThreads)
     for (std::uint64_t r = group; r < rows; r += kRowGroups) {
       Vec* at = reinterpret_cast<Vec*>(dz + r * cols + first);
       Vec gradient = *at;
-      if constexpr (kRelu == ReluGradient::from_output) {
-        const Vec output = *reinterpret_cast<const Vec*>(source.y + r * cols + first);
+      if constexpr (kReluBackward) {
+        const Vec output = *reinterpret_cast<const Vec*>(y + r * cols + first);
 #pragma unroll
         for (unsigned j = 0; j < kVector; ++j) {
           if (!(to_float(output.v[j]) > 0.0f)) gradient.v[j] = from_float<T>(0.0f);
-        }
-        *at = gradient;
-      } else if constexpr (kRelu == ReluGradient::from_mask) {
-        // The pack's kVector bits share one byte: kVector divides 8, `first` is a multiple of it
-        // and mask_ld of 128.
-        const std::uint64_t bit = r * source.mask_ld + first;
-        const unsigned bits = source.mask[bit / 8] >> (bit % 8);
-#pragma unroll
-        for (unsigned j = 0; j < kVector; ++j) {
-          if (((bits >> j) & 1u) == 0) gradient.v[j] = from_float<T>(0.0f);
         }
         *at = gradient;
       }
@@ -100,8 +62,8 @@ __global__ void __launch_bounds__(kColumnSumThreads)
     for (std::uint64_t r = group; r < rows; r += kRowGroups) {
       for (unsigned j = 0; j < kVector && first + j < cols; ++j) {
         const std::uint64_t i = r * cols + first + j;
-        if constexpr (kRelu != ReluGradient::none) {
-          if (!relu_passes<T, kRelu>(source, r, first + j, cols)) dz[i] = from_float<T>(0.0f);
+        if constexpr (kReluBackward) {
+          if (!(to_float(y[i]) > 0.0f)) dz[i] = from_float<T>(0.0f);
         }
         sum[j] += to_float(dz[i]);
       }
@@ -119,15 +81,15 @@ __global__ void __launch_bounds__(kColumnSumThreads)
   }
 }
 
-template <typename T, ReluGradient kRelu>
-void launch_column_sum(T* dz, const ReluSource<T>& source, T* db, std::uint64_t rows,
-                       std::uint64_t cols, cudaStream_t stream) {
+template <typename T, bool kReluBackward>
+void launch_column_sum(T* dz, const T* y, T* db, std::uint64_t rows, std::uint64_t cols,
+                       cudaStream_t stream) {
   const unsigned blocks = static_cast<unsigned>((cols + kTileColumns - 1) / kTileColumns);
   // Packs need every row to start on 16 bytes.
-  const bool vectorised = aligned_to(dz, 16) && (source.y == nullptr || aligned_to(source.y, 16)) &&
+  const bool vectorised = aligned_to(dz, 16) && (y == nullptr || aligned_to(y, 16)) &&
                           (cols * sizeof(T)) % 16 == 0;
-  column_sum_kernel<T, kRelu>
-      <<<blocks, kColumnSumThreads, 0, stream>>>(dz, source, db, rows, cols, vectorised);
+  column_sum_kernel<T, kReluBackward>
+      <<<blocks, kColumnSumThreads, 0, stream>>>(dz, y, db, rows, cols, vectorised);
 }
 
 }  // namespace
@@ -148,8 +110,8 @@ void launch_bias_gradient(ElementType type, const void* dz, void* db, std::uint6
   with_training_type(type, "bias_gradient", [&](auto tag) {
     using T = decltype(tag);
     // Only the ReLU variant writes dz.
-    launch_column_sum<T, ReluGradient::none>(const_cast<T*>(static_cast<const T*>(dz)), {},
-                                             static_cast<T*>(db), rows, cols, stream);
+    launch_column_sum<T, false>(const_cast<T*>(static_cast<const T*>(dz)), nullptr,
+                                static_cast<T*>(db), rows, cols, stream);
   });
 }
 
@@ -159,26 +121,8 @@ void launch_relu_backward_bias_gradient(ElementType type, void* dz, const void* 
   if (cols == 0) return;
   with_training_type(type, "relu_backward_bias_gradient", [&](auto tag) {
     using T = decltype(tag);
-    launch_column_sum<T, ReluGradient::from_output>(static_cast<T*>(dz),
-                                                    {static_cast<const T*>(y), nullptr, 0},
-                                                    static_cast<T*>(db), rows, cols, stream);
-  });
-}
-
-void launch_relu_mask_backward_bias_gradient(ElementType type, void* dz, const void* mask,
-                                             std::uint64_t mask_ld, void* db, std::uint64_t rows,
-                                             std::uint64_t cols, cudaStream_t stream) {
-  if (cols == 0) return;
-  if (mask_ld % 128 != 0 || mask_ld < cols) {
-    throw std::invalid_argument("relu_mask_backward_bias_gradient: mask_ld " +
-                                std::to_string(mask_ld) +
-                                " is not a multiple of 128 >= " + std::to_string(cols));
-  }
-  with_training_type(type, "relu_mask_backward_bias_gradient", [&](auto tag) {
-    using T = decltype(tag);
-    launch_column_sum<T, ReluGradient::from_mask>(
-        static_cast<T*>(dz), {nullptr, static_cast<const std::uint8_t*>(mask), mask_ld},
-        static_cast<T*>(db), rows, cols, stream);
+    launch_column_sum<T, true>(static_cast<T*>(dz), static_cast<const T*>(y),
+                               static_cast<T*>(db), rows, cols, stream);
   });
 }
 

@@ -24,12 +24,4 @@ void launch_relu_backward_bias_gradient(ElementType type, void* dz, const void* 
                                         std::uint64_t rows, std::uint64_t cols,
                                         cudaStream_t stream);
 
-// The same with ReLU's gradient from the bit mask cuBLASLt's RELU_AUX(_BIAS) epilogue keeps for y
-// instead of y itself (1/16 of its bytes in bfloat16): bit r * mask_ld + c, lowest bit first in
-// each byte, is set where y[r][c] is positive. Throws std::invalid_argument when mask_ld is not a
-// multiple of 128 of at least `cols` (cuBLASLt's rule).
-void launch_relu_mask_backward_bias_gradient(ElementType type, void* dz, const void* mask,
-                                             std::uint64_t mask_ld, void* db, std::uint64_t rows,
-                                             std::uint64_t cols, cudaStream_t stream);
-
 }  // namespace collbench::kernels::training

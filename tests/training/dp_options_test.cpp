@@ -96,7 +96,6 @@ TEST(DpOptions, ParsesListsAndValues) {
   EXPECT_FLOAT_EQ(o.model.learning_rate, 0.5f);
   EXPECT_TRUE(o.eager);
   EXPECT_EQ(o.model.epilogue, EpilogueMode::unfused);
-  EXPECT_EQ(parse({"--epilogue", "masked"}).model.epilogue, EpilogueMode::masked);
   EXPECT_FALSE(o.model.master_weights);
   EXPECT_EQ(o.nccl_max_ctas, 8);
   EXPECT_EQ(o.wgrad_splits, (std::vector<WgradSplit>{WgradSplit::none, WgradSplit::all}));
