@@ -11,9 +11,6 @@ namespace collbench::kernels {
 namespace {
 
 constexpr int kThreads = 512;
-// Enough threads to keep HBM busy; more would only take SMs from concurrent work (the training
-// step's backward GEMMs run beside this kernel).
-constexpr std::uint64_t kMaxBlocks = 256;
 
 // Element `k` of every source combined in rank order, rounded once.
 template <typename T, typename Op, int kRanks>
@@ -84,7 +81,10 @@ void launch_reduce_sources(const ReduceSourcesArgs& args, cudaStream_t stream) {
       using T = decltype(element);
       const std::uint64_t lines = (args.count + Pack<T>::kCount - 1) / Pack<T>::kCount;
       std::uint64_t blocks = (lines + kThreads - 1) / kThreads;
-      if (blocks > kMaxBlocks) blocks = kMaxBlocks;  // the grid-stride loop covers the rest
+      // More would only take SMs from concurrent work; the grid-stride loop covers the rest.
+      const std::uint64_t most = args.max_blocks > 0 ? static_cast<std::uint64_t>(args.max_blocks)
+                                                     : kReduceSourcesMaxBlocks;
+      if (blocks > most) blocks = most;
       reduce_sources_kernel<T, decltype(op), decltype(ranks)::value>
           <<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(args, aligned);
     });

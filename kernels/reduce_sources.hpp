@@ -22,7 +22,13 @@ struct ReduceSourcesArgs {
   int average_over = 0;
   ElementType type;
   Reduction reduction;  // not none
+  // Blocks of 512 threads at most (0: kReduceSourcesMaxBlocks): fewer leave room on the SMs for a
+  // kernel that runs beside the reduction (the training step's backward).
+  int max_blocks = 0;
 };
+
+// Enough 512-thread blocks to keep HBM busy.
+constexpr int kReduceSourcesMaxBlocks = 256;
 
 // Enqueues the reduction on `stream`; nothing for count 0. Throws std::invalid_argument for a
 // rank count out of range.

@@ -101,6 +101,8 @@ HandbuiltTuning HandbuiltTuning::from_environment() {
       {ProgrammaticLaunch::by_size, ProgrammaticLaunch::on, ProgrammaticLaunch::off});
   tuning.copy_engine_round_bytes =
       from_env("COLLBENCH_CE_ROUND_BYTES", tuning.copy_engine_round_bytes);
+  tuning.copy_engine_reduce_blocks =
+      from_env("COLLBENCH_CE_REDUCE_BLOCKS", tuning.copy_engine_reduce_blocks);
   tuning.validate();
   return tuning;
 }
@@ -113,6 +115,10 @@ void HandbuiltTuning::validate() const {
   }
   if (ring_max_ctas < 1) {
     throw UsageError(fmt::format("COLLBENCH_RING_CTAS={} is not positive", ring_max_ctas));
+  }
+  if (copy_engine_reduce_blocks < 1) {
+    throw UsageError(
+        fmt::format("COLLBENCH_CE_REDUCE_BLOCKS={} is not positive", copy_engine_reduce_blocks));
   }
   if (ring_large_ctas < 1) {
     throw UsageError(fmt::format("COLLBENCH_RING_LARGE_CTAS={} is not positive", ring_large_ctas));
@@ -150,6 +156,8 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
   }
   if (algorithm == "copy_engine" || algorithm == "copy_engine_ring") {
     add_if_changed("ce_round_bytes", copy_engine_round_bytes, defaults.copy_engine_round_bytes);
+    add_if_changed("ce_reduce_blocks", copy_engine_reduce_blocks,
+                   defaults.copy_engine_reduce_blocks);
   }
   return fmt::format("{}", fmt::join(knobs, ";"));
 }

@@ -60,6 +60,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
                       CopyEngineExchange exchange)
       : peers_(ranks, tuning.peer_timeout_s, tuning.allow_shared_gpus),
         round_bytes_(tuning.copy_engine_round_bytes),
+        reduce_blocks_(tuning.copy_engine_reduce_blocks),
         exchange_(exchange) {}
   // Queued waits must pass before the buffers they guard are freed.
   ~CopyEngineAlgorithm() override { request_abort(); }
@@ -367,6 +368,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     reduce.nranks = n;
     reduce.type = element_type_of(shape_.type);
     reduce.reduction = reduction_of(shape_.op);
+    reduce.max_blocks = reduce_blocks_;
     kernels::launch_reduce_sources(reduce, v.stream);
     CB_CHECK_LAUNCH();
   }
@@ -425,6 +427,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
       reduce.type = element_type_of(shape_.type);
       reduce.reduction =
           !last && reduction == kernels::Reduction::avg ? kernels::Reduction::sum : reduction;
+      reduce.max_blocks = reduce_blocks_;
       kernels::launch_reduce_sources(reduce, v.stream);
       CB_CHECK_LAUNCH();
       if (!last) send_partial(partial, chunk, step + 1);
@@ -464,6 +467,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
 
   PeerGroup peers_;
   std::size_t round_bytes_;
+  int reduce_blocks_;  // HandbuiltTuning::copy_engine_reduce_blocks
   CopyEngineExchange exchange_;
   std::vector<DeviceBuffer> flags_;    // CopyEngineFlags per local rank
   std::vector<DeviceBuffer> staging_;  // per local rank: nranks slots of slot_bytes_

@@ -348,6 +348,26 @@ TEST_P(CopyEngine, ManySmallRounds) {
   }
 }
 
+// Reductions of one or three blocks (COLLBENCH_CE_REDUCE_BLOCKS): the grid-stride loop covers
+// every element, in and out of place.
+TEST_P(CopyEngine, FewReductionBlocks) {
+  SKIP_WITHOUT_GPUS(2);
+  const int nranks = std::min(visible_gpu_count(), 4);
+  GpuRanks gpus(nranks, kLargeCount);
+  for (int blocks : {1, 3}) {
+    HandbuiltTuning tuning;
+    tuning.copy_engine_reduce_blocks = blocks;
+    auto algorithm = make_algorithm(GetParam(), gpus.contexts(), tuning);
+    for (DataType type : {DataType::float32, DataType::bfloat16}) {
+      for (bool in_place : {false, true}) {
+        const CaseShape shape = all_reduce_shape(type, ReduceOp::avg, 1000003, nranks, in_place);
+        EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "")
+            << describe(shape, GetParam()) << ", " << blocks << " blocks";
+      }
+    }
+  }
+}
+
 // With a timeout and no abort, a kernel gives up by itself and says which rank waited.
 TEST_P(PeerKernels, HangOnAMissingPeerEndsAtTheTimeout) {
   SKIP_WITHOUT_GPUS(2);

@@ -77,7 +77,8 @@ class TuningEnvironment : public ::testing::Test {
     for (const char* name :
          {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S",
           "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH",
-          "COLLBENCH_RING_LARGE_CTAS", "COLLBENCH_RING_LARGE_BYTES", "COLLBENCH_ONESHOT_PDL"}) {
+          "COLLBENCH_RING_LARGE_CTAS", "COLLBENCH_RING_LARGE_BYTES", "COLLBENCH_ONESHOT_PDL",
+          "COLLBENCH_CE_REDUCE_BLOCKS"}) {
       unsetenv(name);
     }
   }
@@ -235,6 +236,19 @@ TEST_F(TuningEnvironment, BadValuesNameThemselves) {
   unsetenv("COLLBENCH_RING_CTAS");
   setenv("COLLBENCH_RING_LARGE_CTAS", "0", 1);
   expect_refused("COLLBENCH_RING_LARGE_CTAS=0");
+  unsetenv("COLLBENCH_RING_LARGE_CTAS");
+  setenv("COLLBENCH_CE_REDUCE_BLOCKS", "0", 1);
+  expect_refused("COLLBENCH_CE_REDUCE_BLOCKS=0");
+}
+
+TEST_F(TuningEnvironment, CopyEngineReduceBlocks) {
+  EXPECT_EQ(HandbuiltTuning::from_environment().copy_engine_reduce_blocks,
+            kernels::kReduceSourcesMaxBlocks);
+  setenv("COLLBENCH_CE_REDUCE_BLOCKS", "64", 1);
+  const HandbuiltTuning tuning = HandbuiltTuning::from_environment();
+  EXPECT_EQ(tuning.copy_engine_reduce_blocks, 64);
+  EXPECT_EQ(tuning.config_of("copy_engine"), "ce_reduce_blocks=64");
+  EXPECT_EQ(tuning.config_of("ring").find("ce_reduce"), std::string::npos);
 }
 
 }  // namespace
