@@ -55,6 +55,7 @@ ModelReplica::ModelReplica(const StepConfig& config, const ParameterLayout& layo
     buffer = DeviceBuffer(device, matrix_elements_ * element_bytes);
   target_ = DeviceBuffer(device, matrix_elements_ * element_bytes);
   loss_partials_ = DeviceBuffer(device, tk::kLossPartials * sizeof(float));
+  column_sums_ = DeviceBuffer(device, tk::column_sum_scratch_bytes(batch, width));
   workspace_ = DeviceBuffer(device, kWorkspaceBytes);
   handle_.emplace(device);
 
@@ -108,6 +109,7 @@ void ModelReplica::initialise(std::uint64_t first_sample) {
   CB_CUDA_CHECK(cudaMemsetAsync(gradients_.get(), 0, gradients_.bytes(), stream));
   CB_CUDA_CHECK(cudaMemsetAsync(velocity_.get(), 0, velocity_.bytes(), stream));
   CB_CUDA_CHECK(cudaMemsetAsync(loss_partials_.get(), 0, loss_partials_.bytes(), stream));
+  CB_CUDA_CHECK(cudaMemsetAsync(column_sums_.get(), 0, column_sums_.bytes(), stream));  // tickets
   // Every rank draws the same weights from the same seed: the replicas start identical, as
   // after DDP's initial broadcast.
   for (int layer = 0; layer < m.layers; ++layer) {
@@ -284,7 +286,8 @@ void ModelReplica::weight_gradient(int layer, int piece, cudaStream_t stream) co
   if (fusion_ != Fusion::all && layer + 1 == m.layers && piece <= 0) {
     kernels::training::launch_bias_gradient(
         element_type(m.dtype), dz, element(gradients_, layout_.bias(layer).offset),
-        static_cast<std::uint64_t>(m.batch), static_cast<std::uint64_t>(m.width), stream);
+        static_cast<std::uint64_t>(m.batch), static_cast<std::uint64_t>(m.width),
+        column_sum_scratch(), stream);
     CB_CHECK_LAUNCH();
   }
   const std::uint64_t dw = layout_.weight(layer).offset;
@@ -316,9 +319,15 @@ void ModelReplica::input_gradient(int layer, cudaStream_t stream) const {
     kernels::training::launch_relu_backward_bias_gradient(
         element_type(m.dtype), dz_previous, activation(layer),
         element(gradients_, layout_.bias(layer - 1).offset), static_cast<std::uint64_t>(m.batch),
-        static_cast<std::uint64_t>(m.width), stream);
+        static_cast<std::uint64_t>(m.width), column_sum_scratch(), stream);
     CB_CHECK_LAUNCH();
   }
+}
+
+kernels::training::ColumnSumScratch ModelReplica::column_sum_scratch() const {
+  return kernels::training::column_sum_scratch(column_sums_.get(),
+                                               static_cast<std::uint64_t>(config_.model.batch),
+                                               static_cast<std::uint64_t>(config_.model.width));
 }
 
 kernels::training::SgdTarget ModelReplica::sgd_target(std::uint64_t begin,

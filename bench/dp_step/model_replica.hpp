@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bias_activation.hpp"
 #include "cublaslt_matmul.hpp"
 #include "cuda_resources.hpp"
 #include "dp_config.hpp"
@@ -101,6 +102,8 @@ class ModelReplica {
   std::vector<DeviceBuffer> masks_;        // ReLU bit masks of layers 0 .. L-2 (Fusion::all only)
   DeviceBuffer output_gradients_[2];       // dZ ping-pong
   DeviceBuffer target_, loss_partials_, workspace_;
+  DeviceBuffer column_sums_;  // the bias-gradient kernels' scratch (compute stream only)
+  kernels::training::ColumnSumScratch column_sum_scratch() const;
   std::optional<CublasLtHandle> handle_;
   std::vector<LayerPlans> plans_;
 };

@@ -6,13 +6,9 @@ namespace collbench::kernels::training {
 namespace {
 
 constexpr unsigned kThreads = 256;
-// Column sums (bias gradients): each block sums a tile of 32 columns over every row, so 4096
-// columns give 128 blocks and no second pass; its 1024 threads read 16-byte packs and cover many
-// rows at once (256 row groups for bfloat16), so each SM keeps enough loads in flight even while
-// the optimizer's updates compete for memory.
-constexpr unsigned kTileColumns = 32;
-constexpr unsigned kColumnSumThreads = 1024;
-
+// Column sums: 8 warps per block; a warp's 32 threads take one 16-byte pack of a row each.
+constexpr unsigned kColumnSumThreads = 256;
+constexpr unsigned kColumnSumWarpSize = 32;
 template <typename T>
 __global__ void bias_activation_kernel(T* y, const T* bias, std::uint64_t rows, std::uint64_t cols,
                                        bool relu) {
@@ -28,23 +24,33 @@ __global__ void bias_activation_kernel(T* y, const T* bias, std::uint64_t rows, 
 
 // db[c] = sum over rows of dz[r][c]. kReluBackward: first dz = y > 0 ? dz : 0 (stored back), so
 // ReLU's gradient and the previous layer's bias gradient take one pass over dz.
+//
+// Block (x, y) sums column tile x (kColumnSumWarpSize threads x one 16-byte pack of columns each)
+// over row band y, its warps taking the band's rows in turn, so every warp reads 512 contiguous
+// bytes of a row (a tile of 32-column blocks over every row read 64-byte pieces of 2048 rows,
+// which lost half its speed beside the all-reduce's copies and reductions). Each block writes its
+// band's partial sums; the last block of a tile to finish (a ticket per tile, reset by that block
+// for the next launch) adds the bands in order: the result is deterministic.
 template <typename T, bool kReluBackward>
 __global__ void __launch_bounds__(kColumnSumThreads)
     column_sum_kernel(T* dz, const T* y, T* db, std::uint64_t rows, std::uint64_t cols,
-                      bool vectorised) {
-  constexpr unsigned kVector = 16 / sizeof(T);                     // elements per 16-byte pack
-  constexpr unsigned kLanesPerRow = kTileColumns / kVector;        // threads covering a row's tile
-  constexpr unsigned kRowGroups = kColumnSumThreads / kLanesPerRow;  // rows summed side by side
-  __shared__ float partial[kRowGroups][kTileColumns + 1];  // +1: no bank conflicts below
-  const unsigned lane = threadIdx.x % kLanesPerRow;
-  const unsigned group = threadIdx.x / kLanesPerRow;
-  const std::uint64_t first =
-      static_cast<std::uint64_t>(blockIdx.x) * kTileColumns + lane * kVector;
+                      ColumnSumScratch scratch, bool vectorised) {
+  constexpr unsigned kVector = 16 / sizeof(T);  // columns per thread: one 16-byte pack
+  constexpr unsigned kWarps = kColumnSumThreads / kColumnSumWarpSize;
+  constexpr unsigned kTile = kColumnSumWarpSize * kVector;
+  __shared__ float warp_sums[kWarps][kTile + 1];  // +1: no bank conflicts below
+  __shared__ bool last_block;
+  const unsigned lane = threadIdx.x % kColumnSumWarpSize;
+  const unsigned warp = threadIdx.x / kColumnSumWarpSize;
+  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * kTile + lane * kVector;
+  const std::uint64_t bands = gridDim.y;
+  const std::uint64_t row_begin = rows * blockIdx.y / bands;
+  const std::uint64_t row_end = rows * (blockIdx.y + 1) / bands;
   float sum[kVector] = {};
   if (vectorised && first + kVector <= cols) {
     using Vec = Pack<T, kVector>;
 #pragma unroll 4
-    for (std::uint64_t r = group; r < rows; r += kRowGroups) {
+    for (std::uint64_t r = row_begin + warp; r < row_end; r += kWarps) {
       Vec* at = reinterpret_cast<Vec*>(dz + r * cols + first);
       Vec gradient = *at;
       if constexpr (kReluBackward) {
@@ -59,7 +65,7 @@ __global__ void __launch_bounds__(kColumnSumThreads)
       for (unsigned j = 0; j < kVector; ++j) sum[j] += to_float(gradient.v[j]);
     }
   } else {
-    for (std::uint64_t r = group; r < rows; r += kRowGroups) {
+    for (std::uint64_t r = row_begin + warp; r < row_end; r += kWarps) {
       for (unsigned j = 0; j < kVector && first + j < cols; ++j) {
         const std::uint64_t i = r * cols + first + j;
         if constexpr (kReluBackward) {
@@ -70,26 +76,46 @@ __global__ void __launch_bounds__(kColumnSumThreads)
     }
   }
 #pragma unroll
-  for (unsigned j = 0; j < kVector; ++j) partial[group][lane * kVector + j] = sum[j];
+  for (unsigned j = 0; j < kVector; ++j) warp_sums[warp][lane * kVector + j] = sum[j];
   __syncthreads();
-  // Row groups are added in a fixed order: the result is deterministic.
-  const std::uint64_t col = static_cast<std::uint64_t>(blockIdx.x) * kTileColumns + threadIdx.x;
-  if (threadIdx.x < kTileColumns && col < cols) {
-    float total = 0.0f;
-    for (unsigned g = 0; g < kRowGroups; ++g) total += partial[g][threadIdx.x];
-    db[col] = from_float<T>(total);
+  // The band's partial sums, warps added in a fixed order.
+  const std::uint64_t tile_first = static_cast<std::uint64_t>(blockIdx.x) * kTile;
+  for (unsigned c = threadIdx.x; c < kTile; c += blockDim.x) {
+    if (tile_first + c >= cols) continue;
+    float band = 0.0f;
+    for (unsigned w = 0; w < kWarps; ++w) band += warp_sums[w][c];
+    scratch.partials[blockIdx.y * cols + tile_first + c] = band;
   }
+  __threadfence();  // the partials are visible to whichever block of the tile finishes last
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    last_block = atomicAdd(&scratch.tickets[blockIdx.x], 1u) == gridDim.y - 1;
+  }
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();  // the other bands' partials, published before their tickets
+  for (unsigned c = threadIdx.x; c < kTile; c += blockDim.x) {
+    if (tile_first + c >= cols) continue;
+    float total = 0.0f;
+    for (std::uint64_t b = 0; b < bands; ++b) {
+      total += __ldcg(&scratch.partials[b * cols + tile_first + c]);
+    }
+    db[tile_first + c] = from_float<T>(total);
+  }
+  if (threadIdx.x == 0) scratch.tickets[blockIdx.x] = 0;  // ready for the next launch
 }
 
 template <typename T, bool kReluBackward>
 void launch_column_sum(T* dz, const T* y, T* db, std::uint64_t rows, std::uint64_t cols,
-                       cudaStream_t stream) {
-  const unsigned blocks = static_cast<unsigned>((cols + kTileColumns - 1) / kTileColumns);
+                       const ColumnSumScratch& scratch, cudaStream_t stream) {
+  constexpr unsigned kTile = kColumnSumWarpSize * (16 / sizeof(T));
+  const dim3 grid(static_cast<unsigned>((cols + kTile - 1) / kTile),
+                  static_cast<unsigned>(column_sum_bands(rows)));
   // Packs need every row to start on 16 bytes.
   const bool vectorised = aligned_to(dz, 16) && (y == nullptr || aligned_to(y, 16)) &&
                           (cols * sizeof(T)) % 16 == 0;
   column_sum_kernel<T, kReluBackward>
-      <<<blocks, kColumnSumThreads, 0, stream>>>(dz, y, db, rows, cols, vectorised);
+      <<<grid, kColumnSumThreads, 0, stream>>>(dz, y, db, rows, cols, scratch, vectorised);
 }
 
 }  // namespace
@@ -104,25 +130,41 @@ void launch_bias_activation(ElementType type, void* y, const void* bias, std::ui
   });
 }
 
+std::uint64_t column_sum_bands(std::uint64_t rows) {
+  return rows < kColumnSumMaxBands ? (rows > 0 ? rows : 1) : kColumnSumMaxBands;
+}
+
+std::size_t column_sum_scratch_bytes(std::uint64_t rows, std::uint64_t cols) {
+  const std::uint64_t narrowest_tile = kColumnSumWarpSize * 4;  // float32: 4 columns a thread
+  const std::uint64_t tiles = (cols + narrowest_tile - 1) / narrowest_tile;
+  return column_sum_bands(rows) * cols * sizeof(float) + tiles * sizeof(unsigned);
+}
+
+ColumnSumScratch column_sum_scratch(void* memory, std::uint64_t rows, std::uint64_t cols) {
+  auto* partials = static_cast<float*>(memory);
+  return {partials, reinterpret_cast<unsigned*>(partials + column_sum_bands(rows) * cols)};
+}
+
 void launch_bias_gradient(ElementType type, const void* dz, void* db, std::uint64_t rows,
-                          std::uint64_t cols, cudaStream_t stream) {
+                          std::uint64_t cols, const ColumnSumScratch& scratch,
+                          cudaStream_t stream) {
   if (cols == 0) return;
   with_training_type(type, "bias_gradient", [&](auto tag) {
     using T = decltype(tag);
     // Only the ReLU variant writes dz.
     launch_column_sum<T, false>(const_cast<T*>(static_cast<const T*>(dz)), nullptr,
-                                static_cast<T*>(db), rows, cols, stream);
+                                static_cast<T*>(db), rows, cols, scratch, stream);
   });
 }
 
 void launch_relu_backward_bias_gradient(ElementType type, void* dz, const void* y, void* db,
                                         std::uint64_t rows, std::uint64_t cols,
-                                        cudaStream_t stream) {
+                                        const ColumnSumScratch& scratch, cudaStream_t stream) {
   if (cols == 0) return;
   with_training_type(type, "relu_backward_bias_gradient", [&](auto tag) {
     using T = decltype(tag);
-    launch_column_sum<T, true>(static_cast<T*>(dz), static_cast<const T*>(y),
-                               static_cast<T*>(db), rows, cols, stream);
+    launch_column_sum<T, true>(static_cast<T*>(dz), static_cast<const T*>(y), static_cast<T*>(db),
+                               rows, cols, scratch, stream);
   });
 }
 

@@ -353,7 +353,7 @@ TEST_P(CopyEngine, ManySmallRounds) {
 TEST_P(CopyEngine, FewReductionBlocks) {
   SKIP_WITHOUT_GPUS(2);
   const int nranks = std::min(visible_gpu_count(), 4);
-  GpuRanks gpus(nranks, kLargeCount);
+  GpuRanks gpus(nranks, kLargeCount * 8);
   for (int blocks : {1, 3}) {
     HandbuiltTuning tuning;
     tuning.copy_engine_reduce_blocks = blocks;
