@@ -80,11 +80,8 @@ class ScheduleBuilder {
       op.with_update = fused_update;
       add(std::move(op));
       pop();
-      if (fused_update) {
-        record(comm, ev.collective_done(bucket));
-        return;
-      }
       record(comm, ev.collective_done(bucket));
+      if (fused_update) return;  // the collective updated the bucket itself
       wait(StreamRole::optimizer, ev.collective_done(bucket));
     } else {
       wait(StreamRole::optimizer, ev.gradient_ready(bucket));

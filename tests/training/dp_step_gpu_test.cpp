@@ -51,6 +51,14 @@ void expect_timed_steps(DataParallelTrainer& trainer, StepVariant variant, int w
       << what;
 }
 
+// Replayed, eager and communication-only passes, then the replicas compared bit for bit.
+void expect_passes_keep_replicas_identical(DataParallelTrainer& trainer, const std::string& what) {
+  expect_timed_steps(trainer, StepVariant::full, 2, 6, true, what);
+  expect_timed_steps(trainer, StepVariant::full, 0, 2, false, what);
+  expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, what);
+  EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
+}
+
 StepConfig small_config(SyncScheme scheme, int ranks, DataType type) {
   StepConfig like;
   like.scheme = scheme;
@@ -199,10 +207,7 @@ TEST(DpStepGpu, LastLayerInBucketsOfItsOwnTrainsLikeOneGpu) {
           run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
       EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
       DataParallelTrainer trainer(config, communicators(ranks));
-      expect_timed_steps(trainer, StepVariant::full, 2, 6, true, what);
-      expect_timed_steps(trainer, StepVariant::full, 0, 2, false, what);
-      expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, what);
-      EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
+      expect_passes_keep_replicas_identical(trainer, what);
     }
   }
 }
@@ -288,10 +293,7 @@ TEST(DpStepGpu, FusedLastUpdateGivesTheSeparateUpdatesWeights) {
         EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
       }
       DataParallelTrainer trainer(config, communicators(ranks));
-      expect_timed_steps(trainer, StepVariant::full, 2, 6, true, what);
-      expect_timed_steps(trainer, StepVariant::full, 0, 2, false, what);
-      expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, what);
-      EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
+      expect_passes_keep_replicas_identical(trainer, what);
       weights.push_back(trainer.parameters(0));
     }
     EXPECT_TRUE(weights[0] == weights[1])
