@@ -3,8 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <vector>
-
 #include "cuda_resources.hpp"
 #include "errors.hpp"
 
@@ -74,8 +72,7 @@ struct PreferenceDeleter {
 std::optional<MatmulPlan> MatmulPlan::create(cublasLtHandle_t handle, DataType type,
                                              const MatmulShape& shape,
                                              const MatmulEpilogue& epilogue,
-                                             std::size_t workspace_bytes, int sm_count_target,
-                                             int rank) {
+                                             std::size_t workspace_bytes, int sm_count_target) {
   MatmulPlan plan;
   const cudaDataType_t element = cuda_type_of(type);
   cublasLtMatmulDesc_t desc = nullptr;
@@ -109,15 +106,15 @@ std::optional<MatmulPlan> MatmulPlan::create(cublasLtHandle_t handle, DataType t
   const std::uint64_t workspace = workspace_bytes;
   CB_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
       preference.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof(workspace)));
-  std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<std::size_t>(rank) + 1);
+  cublasLtMatmulHeuristicResult_t result{};
   int found = 0;
   const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
       handle, desc, plan.a_layout_.get(), plan.b_layout_.get(), plan.d_layout_.get(),
-      plan.d_layout_.get(), preference.get(), rank + 1, results.data(), &found);
-  if (status == CUBLAS_STATUS_NOT_SUPPORTED || (status == CUBLAS_STATUS_SUCCESS && found <= rank))
+      plan.d_layout_.get(), preference.get(), 1, &result, &found);
+  if (status == CUBLAS_STATUS_NOT_SUPPORTED || (status == CUBLAS_STATUS_SUCCESS && found == 0))
     return std::nullopt;
   CB_CUBLAS_CHECK(status);
-  plan.algo_ = results[static_cast<std::size_t>(rank)].algo;
+  plan.algo_ = result.algo;
   return plan;
 }
 

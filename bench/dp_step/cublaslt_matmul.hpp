@@ -71,12 +71,10 @@ class MatmulPlan {
  public:
   // The plan, or nullopt when cuBLASLt has no algorithm for this shape and epilogue (then the
   // caller falls back to a plain GEMM and separate kernels). Bad arguments throw GpuError.
-  // `sm_count_target` > 0 asks the heuristic for kernels sized for that many SMs. `rank` picks
-  // the heuristic's rank-th choice (0: its first); nullopt when it offers fewer.
+  // `sm_count_target` > 0 asks the heuristic for kernels sized for that many SMs.
   static std::optional<MatmulPlan> create(cublasLtHandle_t handle, DataType type,
                                           const MatmulShape& shape, const MatmulEpilogue& epilogue,
-                                          std::size_t workspace_bytes, int sm_count_target,
-                                          int rank = 0);
+                                          std::size_t workspace_bytes, int sm_count_target);
   // Enqueues D = op(A) op(B) (+ epilogue); beta is 0, D is not read.
   void run(cublasLtHandle_t handle, const void* a, const void* b, void* d, void* workspace,
            std::size_t workspace_bytes, cudaStream_t stream) const;

@@ -161,7 +161,6 @@ std::string config_string(const StepConfig& config) {
     text += fmt::format(";epilogue={}", name_of(m.epilogue));
   if (config.nccl_max_ctas > 0) text += fmt::format(";nccl_max_ctas={}", config.nccl_max_ctas);
   if (config.gemm_sm_margin > 0) text += fmt::format(";gemm_sm_margin={}", config.gemm_sm_margin);
-  if (config.wgrad_algo > 0) text += fmt::format(";wgrad_algo={}", config.wgrad_algo);
   if (config.wgrad_split != StepConfig{}.wgrad_split)
     text += fmt::format(";wgrad_split={}", name_of(config.wgrad_split));
   if (config.last_layer_buckets != StepConfig{}.last_layer_buckets)

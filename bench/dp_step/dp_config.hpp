@@ -78,8 +78,6 @@ struct StepConfig {
   int ranks = 1;
   int nccl_max_ctas = 0;   // 0: NCCL's choice
   int gemm_sm_margin = 0;  // SMs cuBLASLt leaves to communication during backward (0: none)
-  // The weight-gradient GEMMs' algorithm: cuBLASLt's heuristic's choice of this rank (0: first).
-  int wgrad_algo = 0;
   // none by default: on 2xH200 neither last nor all made the step faster beyond run-to-run noise
   // (docs/dp_step.md, "Cut weight gradients").
   WgradSplit wgrad_split = WgradSplit::none;
@@ -135,7 +133,7 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 // "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl", then for
 // bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
 // state could be bfloat16 have neither, so they never pair with these), then, only when they
-// differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin, wgrad_algo,
+// differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
 // wgrad_split, last_layer_buckets, comm_lanes, comm_schedule, last_bucket_algo, last_buckets,
 // lockstep, lr, momentum. The rank count is not part of it: rows of one config at several rank
 // counts share it, which is what weak-scaling efficiency is computed over.

@@ -79,10 +79,6 @@ void validate_options(const DpOptions& o) {
                                    kMaxLastLayerBuckets));
     }
   }
-  if (o.wgrad_algo < 0 || o.wgrad_algo > kMaxWgradAlgo) {
-    throw UsageError(
-        fmt::format("--wgrad-algo {}: must be from 0 to {}", o.wgrad_algo, kMaxWgradAlgo));
-  }
   if (o.gemm_sm_margin < 0) {
     throw UsageError(fmt::format("--gemm-sm-margin {}: must not be negative", o.gemm_sm_margin));
   }
@@ -185,10 +181,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
       ->capture_default_str();
   app.add_option("--gemm-sm-margin", o.gemm_sm_margin,
                  "SMs backward GEMMs leave free for communication, on 2+ GPUs (0: none)")
-      ->capture_default_str();
-  app.add_option("--wgrad-algo", o.wgrad_algo,
-                 "the weight-gradient GEMMs' algorithm: cuBLASLt's heuristic choice of this rank "
-                 "(0: its first)")
       ->capture_default_str();
   app.add_option("--wgrad-split", wgrad_split_names,
                  "weight-gradient GEMMs cut at bucket boundaries, so those all-reduces start "
@@ -328,7 +320,6 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
   fixed.model = options.model;
   fixed.nccl_max_ctas = options.nccl_max_ctas;
   fixed.gemm_sm_margin = options.gemm_sm_margin;
-  fixed.wgrad_algo = options.wgrad_algo;
   fixed.comm_lanes = options.comm_lanes;
   fixed.defer_first = options.defer_first;
   std::vector<StepConfig> plan = {fixed};

@@ -32,8 +32,6 @@ struct LastBuckets {
 // ":N" for a whole N >= 1.
 LastBuckets parse_last_buckets(const std::string& value, const std::vector<std::string>& known);
 
-constexpr int kMaxWgradAlgo = 15;  // heuristic ranks --wgrad-algo may ask for
-
 struct DpOptions {
   ModelConfig model;
   std::vector<SyncScheme> schemes = {SyncScheme::sync, SyncScheme::overlap};
@@ -48,7 +46,6 @@ struct DpOptions {
   bool eager = false;  // launch every kernel from the host instead of replaying CUDA graphs
   int nccl_max_ctas = 0;
   int gemm_sm_margin = 0;
-  int wgrad_algo = 0;  // StepConfig::wgrad_algo
   std::vector<WgradSplit> wgrad_splits = {WgradSplit::none};
   std::vector<int> last_layer_buckets = {0};  // StepConfig::last_layer_buckets, swept
   int comm_lanes = 2;

@@ -194,15 +194,8 @@ bool ModelReplica::build_plans(Fusion fusion) {
           CUBLASLT_EPILOGUE_BGRADB;  // db = dZ summed over the batch (B's k dimension)
       weight_grad.bias = element(gradients_, layout_.bias(layer).offset);
     }
-    p.weight_gradient =
-        MatmulPlan::create(handle, m.dtype, {h, h, b, false, true, h, h, h}, weight_grad,
-                           workspace_.bytes(), backward_sms, config_.wgrad_algo);
-    if (!p.weight_gradient && config_.wgrad_algo > 0) {
-      throw UsageError(
-          fmt::format("--wgrad-algo {}: cuBLASLt offers fewer algorithms for the {} x "
-                      "{} x {} weight-gradient GEMM",
-                      config_.wgrad_algo, m.width, m.width, m.batch));
-    }
+    p.weight_gradient = MatmulPlan::create(handle, m.dtype, {h, h, b, false, true, h, h, h},
+                                           weight_grad, workspace_.bytes(), backward_sms);
     // Rows [r0, r1) of dW are columns r0.. of the column-major product: dZ from row r0 on, dW
     // from element r0 * h on (offset at run time), and the bias gradient's slice.
     p.pieces = cuts_weight_gradient(config_, layer) ? layout_.weight_pieces(layer)
@@ -213,10 +206,9 @@ bool ModelReplica::build_plans(Fusion fusion) {
       if (fused)
         piece_grad.bias = element(gradients_, layout_.bias(layer).offset + piece.row_begin);
       p.piece_plans.push_back(
-          rows == 0
-              ? std::nullopt
-              : MatmulPlan::create(handle, m.dtype, {h, rows, b, false, true, h, h, h}, piece_grad,
-                                   workspace_.bytes(), backward_sms, config_.wgrad_algo));
+          rows == 0 ? std::nullopt
+                    : MatmulPlan::create(handle, m.dtype, {h, rows, b, false, true, h, h, h},
+                                         piece_grad, workspace_.bytes(), backward_sms));
       if (rows > 0 && !p.piece_plans.back()) return false;
     }
     if (!p.forward || !p.weight_gradient) return false;

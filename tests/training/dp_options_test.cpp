@@ -228,18 +228,6 @@ TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTheRingForTheLastBucket) {
   EXPECT_NO_THROW(parse({"--fuse-last-update", "0", "--last-bucket-algo", "same"}));
 }
 
-TEST(DpOptions, WgradAlgoReachesEveryConfigAndItsString) {
-  const std::vector<StepConfig> plan =
-      expand_plan(parse({"--sync", "overlap", "--wgrad-algo", "2", "-g", "1,4"}), 4);
-  ASSERT_EQ(plan.size(), 2u);
-  EXPECT_EQ(plan[0].wgrad_algo, 2);
-  EXPECT_EQ(plan[1].wgrad_algo, 2);
-  EXPECT_NE(config_string(plan[1]).find(";wgrad_algo=2"), std::string::npos);
-  EXPECT_EQ(config_string(StepConfig{}).find("wgrad_algo"), std::string::npos);
-  expect_usage_error({"--wgrad-algo", "-1"}, "--wgrad-algo -1: must be from 0 to 15");
-  expect_usage_error({"--wgrad-algo", "16"}, "--wgrad-algo 16: must be from 0 to 15");
-}
-
 TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
   const std::vector<StepConfig> plan = ring_plan_with("--lockstep", "2,0,2");
   ASSERT_EQ(plan.size(), 4u);
