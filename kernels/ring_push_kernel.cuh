@@ -99,18 +99,24 @@ __device__ void run_ring_epilogue(const RingRankArgs& args, const Epilogue& epil
     const CountWait wait{&mine->arrived[part], base + count, &arrived_seen};
     return wait_for_counts(wait, no_wait(), args.abort, &stop);
   };
+  // Every count and chunk comes from the schedule the ring's CTAs run (ring_push_task).
   for (int slice = 0; slice < g.slices; ++slice) {
-    const std::uint32_t first_index = static_cast<std::uint32_t>(slice * steps);
-    // The finalize task is task n-1 of the slice; the ring's CTA publishes its index + 1.
-    const CountWait finalized{&mine->finalized[part], base + first_index + n, &finalized_seen};
+    const int first_index = slice * steps;
+    // Step n-1 stores the owned chunk's piece; the ring's CTA then publishes its arrival count.
+    const RingPushTask finalize = ring_push_task(g, args.rank, first_index + n - 1);
+    const CountWait finalized{&mine->finalized[part], base + finalize.publish_arrived,
+                              &finalized_seen};
     if (!wait_for_counts(no_wait(), finalized, args.abort, &stop)) return;
-    update(ring_owned_chunk(args.rank, n), slice);
+    update(finalize.chunk, slice);
     for (int step = n; step < steps; ++step) {
-      if (!arrived(first_index + step)) return;
-      update(((args.rank - step) % n + n) % n, slice);
+      const RingPushTask forward = ring_push_task(g, args.rank, first_index + step);
+      if (!arrived(forward.wait_arrived)) return;
+      update(forward.chunk, slice);
     }
-    if (!arrived(first_index + steps)) return;
-    update(((args.rank - steps) % n + n) % n, slice);
+    // The slice's last message: the previous rank's last task of the slice, never forwarded.
+    const RingPushTask last = ring_push_task(g, (args.rank + n - 1) % n, first_index + steps - 1);
+    if (!arrived(last.publish_arrived)) return;
+    update(last.chunk, slice);
   }
 }
 

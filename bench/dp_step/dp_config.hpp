@@ -106,8 +106,8 @@ struct StepConfig {
   // GEMMs release leave every rank at the same time. 0: never.
   int lockstep = 0;
   // The last bucket's SGD update runs inside its ring all-reduce (kernels/training/ring_sgd.hpp):
-  // extra warps of every CTA update each piece as soon as it is final, instead of one update after
-  // the whole all-reduce. Needs last_bucket_algo "ring" for one bucket.
+  // a second CTA per ring part updates each piece as soon as it is final, instead of one update
+  // after the whole all-reduce. Needs last_bucket_algo "ring" for one bucket.
   bool fuse_last_update = false;
   // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
@@ -134,15 +134,16 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 // bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
 // state could be bfloat16 have neither, so they never pair with these), then, only when they
 // differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
-// wgrad_split, last_layer_buckets, comm_lanes, comm_schedule, last_bucket_algo, last_buckets,
-// lockstep, lr, momentum. The rank count is not part of it: rows of one config at several rank
-// counts share it, which is what weak-scaling efficiency is computed over.
+// wgrad_split, last_layer_buckets, comm_lanes, comm_schedule, defer_first (deferred only),
+// last_bucket_algo, last_buckets, lockstep, fused_update, lr, momentum. The rank count is not part
+// of it: rows of one config at several rank counts share it, which is what weak-scaling efficiency
+// is computed over.
 std::string config_string(const StepConfig& config);
 
 // Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
-// "/wgrad_split:last" (or all), "/last_layer_buckets:N", "/comm_schedule:..." and
-// "/last_bucket:NAME" (or, for several,
-// "/last_buckets:N:NAME") and "/lockstep:N" before the ranks when not the defaults.
+// "/wgrad_split:last" (or all), "/last_layer_buckets:N", "/comm_schedule:..." (deferred with
+// defer_first: "deferred_first_N"), "/last_bucket:NAME" (or, for several, "/last_buckets:N:NAME"),
+// "/lockstep:N" and "/fused_update" before the ranks when not the defaults.
 std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.

@@ -345,10 +345,9 @@ kernels::training::SgdTarget ModelReplica::sgd_target(std::uint64_t begin,
 void ModelReplica::update(std::uint64_t begin, std::uint64_t count, std::uint64_t state_offset,
                           float gradient_scale, cudaStream_t stream) const {
   if (state_ == OptimizerState::none || count == 0) return;
-  const kernels::training::SgdTarget t = sgd_target(begin, state_offset, gradient_scale);
   // On the optimizer stream, of normal priority (dp_trainer.cpp): it yields SMs to the GEMMs.
-  kernels::training::launch_sgd_momentum(t.type, t.weights, element(gradients_, begin), t.master,
-                                         t.velocity, t.velocity_type, count, t.step, stream);
+  kernels::training::launch_sgd_momentum(sgd_target(begin, state_offset, gradient_scale),
+                                         element(gradients_, begin), count, stream);
   CB_CHECK_LAUNCH();
 }
 

@@ -9,6 +9,9 @@ constexpr unsigned kThreads = 256;
 // Column sums: 8 warps per block; a warp's 32 threads take one 16-byte pack of a row each.
 constexpr unsigned kColumnSumThreads = 256;
 constexpr unsigned kColumnSumWarpSize = 32;
+// Columns of one tile: a warp's threads, one 16-byte pack of columns each.
+template <typename T>
+constexpr unsigned kColumnSumTile = kColumnSumWarpSize*(16 / sizeof(T));
 template <typename T>
 __global__ void bias_activation_kernel(T* y, const T* bias, std::uint64_t rows, std::uint64_t cols,
                                        bool relu) {
@@ -37,7 +40,7 @@ __global__ void __launch_bounds__(kColumnSumThreads)
                       ColumnSumScratch scratch, bool vectorised) {
   constexpr unsigned kVector = 16 / sizeof(T);  // columns per thread: one 16-byte pack
   constexpr unsigned kWarps = kColumnSumThreads / kColumnSumWarpSize;
-  constexpr unsigned kTile = kColumnSumWarpSize * kVector;
+  constexpr unsigned kTile = kColumnSumTile<T>;
   __shared__ float warp_sums[kWarps][kTile + 1];  // +1: no bank conflicts below
   __shared__ bool last_block;
   const unsigned lane = threadIdx.x % kColumnSumWarpSize;
@@ -108,7 +111,7 @@ __global__ void __launch_bounds__(kColumnSumThreads)
 template <typename T, bool kReluBackward>
 void launch_column_sum(T* dz, const T* y, T* db, std::uint64_t rows, std::uint64_t cols,
                        const ColumnSumScratch& scratch, cudaStream_t stream) {
-  constexpr unsigned kTile = kColumnSumWarpSize * (16 / sizeof(T));
+  constexpr unsigned kTile = kColumnSumTile<T>;
   const dim3 grid(static_cast<unsigned>((cols + kTile - 1) / kTile),
                   static_cast<unsigned>(column_sum_bands(rows)));
   // Packs need every row to start on 16 bytes.
@@ -135,7 +138,7 @@ std::uint64_t column_sum_bands(std::uint64_t rows) {
 }
 
 std::size_t column_sum_scratch_bytes(std::uint64_t rows, std::uint64_t cols) {
-  const std::uint64_t narrowest_tile = kColumnSumWarpSize * 4;  // float32: 4 columns a thread
+  const std::uint64_t narrowest_tile = kColumnSumTile<float>;  // the most tiles: a ticket each
   const std::uint64_t tiles = (cols + narrowest_tile - 1) / narrowest_tile;
   return column_sum_bands(rows) * cols * sizeof(float) + tiles * sizeof(unsigned);
 }

@@ -80,18 +80,10 @@ void launch_ring_all_reduce_sgd(const RingRankArgs& ring, const SgdTarget& targe
   if (ring.type != target.type) {
     throw std::invalid_argument("ring all-reduce with SGD: gradients and weights differ in type");
   }
-  if (target.velocity_type != ElementType::float32 && target.velocity_type != target.type) {
-    throw std::invalid_argument("ring all-reduce with SGD: momentum must be float32 or the "
-                                "weights' type");
-  }
-  with_training_type(target.type, "ring all-reduce with SGD", [&](auto tag) {
-    using T = decltype(tag);
+  with_sgd_types(target, "ring all-reduce with SGD", [&](auto weight, auto momentum) {
+    using T = decltype(weight);
     check_ring_launch(ring, 16 / static_cast<int>(sizeof(T)));
-    if (target.velocity_type == ElementType::float32) {
-      launch_typed<T, float>(ring, target, stream);
-    } else {
-      launch_typed<T, T>(ring, target, stream);
-    }
+    launch_typed<T, decltype(momentum)>(ring, target, stream);
   });
 }
 

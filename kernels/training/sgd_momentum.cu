@@ -33,37 +33,30 @@ __global__ void sgd_momentum_kernel(T* weights, const T* gradients, float* maste
 }
 
 template <typename T, typename V>
-void launch_typed(T* weights, const T* gradients, float* master, V* velocity, std::uint64_t count,
-                  const SgdStep& step, cudaStream_t stream) {
-  const bool vectorised = aligned_to(weights, sizeof(Pack<T, kPack>)) &&
-                          aligned_to(gradients, sizeof(Pack<T, kPack>)) &&
-                          aligned_to(velocity, sizeof(Pack<V, kPack>)) &&
-                          (master == nullptr || aligned_to(master, sizeof(Pack<float, kPack>)));
+void launch_typed(const SgdTarget& target, const T* gradients, std::uint64_t count,
+                  cudaStream_t stream) {
+  T* weights = static_cast<T*>(target.weights);
+  V* velocity = static_cast<V*>(target.velocity);
+  const bool vectorised =
+      aligned_to(weights, sizeof(Pack<T, kPack>)) &&
+      aligned_to(gradients, sizeof(Pack<T, kPack>)) &&
+      aligned_to(velocity, sizeof(Pack<V, kPack>)) &&
+      (target.master == nullptr || aligned_to(target.master, sizeof(Pack<float, kPack>)));
   // Many short blocks (at most grid_for's 4096): an update overlapping backward fills the SMs
   // the GEMMs leave instead of holding SMs a GEMM's next blocks need.
   const unsigned blocks = grid_for(count / kPack + 1, kThreads);
-  sgd_momentum_kernel<T, V><<<blocks, kThreads, 0, stream>>>(weights, gradients, master, velocity,
-                                                             count, step, vectorised);
+  sgd_momentum_kernel<T, V><<<blocks, kThreads, 0, stream>>>(
+      weights, gradients, target.master, velocity, count, target.step, vectorised);
 }
 
 }  // namespace
 
-void launch_sgd_momentum(ElementType type, void* weights, const void* gradients, float* master,
-                         void* velocity, ElementType velocity_type, std::uint64_t count,
-                         const SgdStep& step, cudaStream_t stream) {
+void launch_sgd_momentum(const SgdTarget& target, const void* gradients, std::uint64_t count,
+                         cudaStream_t stream) {
   if (count == 0) return;
-  if (velocity_type != ElementType::float32 && velocity_type != type) {
-    throw std::invalid_argument("sgd_momentum: momentum must be float32 or the weights' type");
-  }
-  with_training_type(type, "sgd_momentum", [&](auto tag) {
-    using T = decltype(tag);
-    if (velocity_type == ElementType::float32) {
-      launch_typed(static_cast<T*>(weights), static_cast<const T*>(gradients), master,
-                   static_cast<float*>(velocity), count, step, stream);
-    } else {
-      launch_typed(static_cast<T*>(weights), static_cast<const T*>(gradients), master,
-                   static_cast<T*>(velocity), count, step, stream);
-    }
+  with_sgd_types(target, "sgd_momentum", [&](auto weight, auto momentum) {
+    using T = decltype(weight);
+    launch_typed<T, decltype(momentum)>(target, static_cast<const T*>(gradients), count, stream);
   });
 }
 

@@ -29,14 +29,13 @@ struct SgdTarget {
 };
 
 // For i in [0, count): v = momentum * v + gradient_scale * g;  w = w - learning_rate * v,
-// computed in float32. w is read from and written to `master` (float32) when it is not null, and
-// the model copy `weights` is written rounded to `type`; with `master` null, w is read from
-// `weights` itself. `velocity` holds `velocity_type` elements: float32, or `type` (then v is
-// rounded to it after each step, as PyTorch keeps a bfloat16 parameter's momentum); any other
-// type throws std::invalid_argument. Element-wise and deterministic: the same inputs give the
-// same bits on every GPU.
-void launch_sgd_momentum(ElementType type, void* weights, const void* gradients, float* master,
-                         void* velocity, ElementType velocity_type, std::uint64_t count,
-                         const SgdStep& step, cudaStream_t stream);
+// computed in float32, on `target`'s elements i. w is read from and written to `master` (float32)
+// when it is not null, and the model copy `weights` is written rounded to `type`; with `master`
+// null, w is read from `weights` itself. `velocity` holds `velocity_type` elements: float32, or
+// `type` (then v is rounded to it after each step, as PyTorch keeps a bfloat16 parameter's
+// momentum); any other type throws std::invalid_argument. `gradients` holds `type` elements.
+// Element-wise and deterministic: the same inputs give the same bits on every GPU.
+void launch_sgd_momentum(const SgdTarget& target, const void* gradients, std::uint64_t count,
+                         cudaStream_t stream);
 
 }  // namespace collbench::kernels::training

@@ -5,11 +5,31 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "element_access.cuh"
 #include "sgd_momentum.hpp"
 
 namespace collbench::kernels::training {
+
+// Calls body(T{}, V{}) with the CUDA types of `target`'s weights and momentum (float32, or the
+// weights' own type); any other momentum type throws std::invalid_argument naming `kernel`.
+template <typename Body>
+void with_sgd_types(const SgdTarget& target, const char* kernel, Body&& body) {
+  if (target.velocity_type != ElementType::float32 && target.velocity_type != target.type) {
+    throw std::invalid_argument(std::string(kernel) +
+                                ": momentum must be float32 or the weights' type");
+  }
+  with_training_type(target.type, kernel, [&](auto tag) {
+    using T = decltype(tag);
+    if (target.velocity_type == ElementType::float32) {
+      body(T{}, float{});
+    } else {
+      body(T{}, T{});
+    }
+  });
+}
 
 // T: the model's weights and gradients; V: the momentum (float32, or T itself).
 template <typename T, typename V, int N>

@@ -82,11 +82,13 @@ double worst_weight_error(const Layout& layout, std::size_t count, std::size_t o
       if (layout.bf16_weights) g[i] = round_to_bfloat16(g[i]);
     }
     upload(gradients, g, layout.bf16_weights);
-    tk::launch_sgd_momentum(type, weights.as<char>() + offset * weight_bytes,
-                            gradients.as<char>() + offset * weight_bytes,
-                            layout.master ? master.as<float>() + offset : nullptr,
-                            velocity.as<char>() + offset * momentum_bytes, momentum_type, count,
-                            step, nullptr);
+    const tk::SgdTarget target{type,
+                               weights.as<char>() + offset * weight_bytes,
+                               layout.master ? master.as<float>() + offset : nullptr,
+                               velocity.as<char>() + offset * momentum_bytes,
+                               momentum_type,
+                               step};
+    tk::launch_sgd_momentum(target, gradients.as<char>() + offset * weight_bytes, count, nullptr);
     CB_CHECK_LAUNCH();
     for (std::size_t i = offset; i < total; ++i) {
       v[i] = step.momentum * v[i] + step.gradient_scale * g[i];
@@ -138,9 +140,11 @@ INSTANTIATE_TEST_SUITE_P(Layouts, SgdMomentum,
                          });
 
 TEST(SgdMomentum, MomentumOfAnotherTypeIsRejected) {
-  EXPECT_THROW(tk::launch_sgd_momentum(tk::ElementType::float32, nullptr, nullptr, nullptr, nullptr,
-                                       tk::ElementType::bfloat16, 8, {0.1f, 0.9f, 1.0f}, nullptr),
-               std::invalid_argument);
+  tk::SgdTarget target{};
+  target.type = tk::ElementType::float32;
+  target.velocity_type = tk::ElementType::bfloat16;
+  target.step = {0.1f, 0.9f, 1.0f};
+  EXPECT_THROW(tk::launch_sgd_momentum(target, nullptr, 8, nullptr), std::invalid_argument);
 }
 
 }  // namespace
