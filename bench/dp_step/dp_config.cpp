@@ -38,6 +38,11 @@ constexpr std::array<std::pair<CommSchedule, std::string_view>, 4> kCommSchedule
     {CommSchedule::deferred, "deferred"},
 }};
 
+constexpr std::array<std::pair<GraphMemsets, std::string_view>, 2> kGraphMemsets = {{
+    {GraphMemsets::kernel, "kernel"},
+    {GraphMemsets::memset, "memset"},
+}};
+
 template <typename Table>
 std::string known_names(const Table& table) {
   std::string names;
@@ -95,6 +100,14 @@ WgradSplit parse_wgrad_split(std::string_view name) {
 
 std::string_view name_of(CommSchedule schedule) {
   return name_in(kCommSchedules, schedule);
+}
+
+std::string_view name_of(GraphMemsets memsets) {
+  return name_in(kGraphMemsets, memsets);
+}
+
+GraphMemsets parse_graph_memsets(std::string_view name) {
+  return value_in(kGraphMemsets, name, "graph memset mode");
 }
 
 CommSchedule parse_comm_schedule(std::string_view name) {
@@ -178,6 +191,8 @@ std::string config_string(const StepConfig& config) {
   if (config.lockstep != StepConfig{}.lockstep)
     text += fmt::format(";lockstep={}", config.lockstep);
   if (config.fuse_last_update) text += ";fused_update=1";
+  if (config.graph_memsets != StepConfig{}.graph_memsets)
+    text += fmt::format(";graph_memsets={}", name_of(config.graph_memsets));
   if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
   if (m.momentum != defaults.momentum) text += fmt::format(";momentum={}", m.momentum);
   if (!config.algorithm_knobs.empty()) text += ";" + config.algorithm_knobs;
@@ -206,10 +221,13 @@ std::string benchmark_name(const StepConfig& config) {
   const std::string lockstep =
       config.lockstep == StepConfig{}.lockstep ? "" : fmt::format("/lockstep:{}", config.lockstep);
   const std::string fused = config.fuse_last_update ? "/fused_update" : "";
-  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}{}/ranks:{}",
+  const std::string memsets = config.graph_memsets == StepConfig{}.graph_memsets
+                                  ? ""
+                                  : fmt::format("/graph_memsets:{}", name_of(config.graph_memsets));
+  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}{}{}/ranks:{}",
                      name_of(config.scheme),
                      uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo,
-                     split, last_layer, schedule, last, lockstep, fused, config.ranks);
+                     split, last_layer, schedule, last, lockstep, fused, memsets, config.ranks);
 }
 
 }  // namespace collbench::dp

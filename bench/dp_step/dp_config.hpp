@@ -51,6 +51,13 @@ enum class CommSchedule { lanes, pipelined, gemm_gated, deferred };
 std::string_view name_of(CommSchedule schedule);
 CommSchedule parse_comm_schedule(std::string_view name);
 
+// What becomes of the memset nodes a step's graph captures (cuBLASLt zeroes a few bytes before
+// each weight-gradient GEMM): `kernel` nodes writing the same bytes (harness graph_memsets.hpp;
+// the GEMM then starts as after any kernel) or `memset` nodes as captured. --eager has no graph.
+enum class GraphMemsets { kernel, memset };
+std::string_view name_of(GraphMemsets memsets);
+GraphMemsets parse_graph_memsets(std::string_view name);
+
 struct ModelConfig {
   int layers = 8;
   int width = 4096;
@@ -109,6 +116,7 @@ struct StepConfig {
   // a second CTA per ring part updates each piece as soon as it is final, instead of one update
   // after the whole all-reduce. Needs last_bucket_algo "ring" for one bucket.
   bool fuse_last_update = false;
+  GraphMemsets graph_memsets = GraphMemsets::kernel;
   // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;
@@ -135,15 +143,16 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 // state could be bfloat16 have neither, so they never pair with these), then, only when they
 // differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
 // wgrad_split, last_layer_buckets, comm_lanes, comm_schedule, defer_first (deferred only),
-// last_bucket_algo, last_buckets, lockstep, fused_update, lr, momentum. The rank count is not part
-// of it: rows of one config at several rank counts share it, which is what weak-scaling efficiency
-// is computed over.
+// last_bucket_algo, last_buckets, lockstep, fused_update, graph_memsets, lr, momentum. The rank
+// count is not part of it: rows of one config at several rank counts share it, which is what
+// weak-scaling efficiency is computed over.
 std::string config_string(const StepConfig& config);
 
 // Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
 // "/wgrad_split:last" (or all), "/last_layer_buckets:N", "/comm_schedule:..." (deferred with
 // defer_first: "deferred_first_N"), "/last_bucket:NAME" (or, for several, "/last_buckets:N:NAME"),
-// "/lockstep:N" and "/fused_update" before the ranks when not the defaults.
+// "/lockstep:N", "/fused_update" and "/graph_memsets:memset" before the ranks when not the
+// defaults.
 std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.

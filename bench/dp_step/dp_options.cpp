@@ -221,6 +221,13 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "soon as it is final (needs --last-bucket-algo ring); 0: after it; list")
       ->delimiter(',')
       ->capture_default_str();
+  std::vector<std::string> graph_memset_names = {"kernel"};
+  app.add_option("--graph-memsets", graph_memset_names,
+                 "the memset nodes a step's CUDA graph captures (cuBLASLt zeroes a few bytes "
+                 "before some GEMMs): kernel (kernel nodes writing the same bytes, so the next "
+                 "kernel starts as after any kernel) or memset (as captured); list")
+      ->delimiter(',')
+      ->capture_default_str();
   std::vector<std::string> last_bucket_values = {kSameAlgo};
   app.add_option(
          "--last-bucket-algo", last_bucket_values,
@@ -258,6 +265,10 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
     o.comm_schedules.push_back(parse_comm_schedule(name));
   o.comm_schedules = deduplicated(o.comm_schedules);
   o.locksteps = deduplicated(o.locksteps);
+  o.graph_memsets.clear();
+  for (const std::string& name : graph_memset_names)
+    o.graph_memsets.push_back(parse_graph_memsets(name));
+  o.graph_memsets = deduplicated(o.graph_memsets);
   o.fuse_last_update = deduplicated(o.fuse_last_update);
   o.last_layer_buckets = deduplicated(o.last_layer_buckets);
   o.bucket_mib = deduplicated(o.bucket_mib);
@@ -347,6 +358,8 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
   plan = sweep(plan, options.locksteps, [](StepConfig& c, int every) { c.lockstep = every; });
   plan = sweep(plan, options.fuse_last_update,
                [](StepConfig& c, int fused) { c.fuse_last_update = fused != 0; });
+  plan = sweep(plan, options.graph_memsets,
+               [](StepConfig& c, GraphMemsets memsets) { c.graph_memsets = memsets; });
   return sweep(plan, rank_counts(options, visible_gpus),
                [](StepConfig& c, int ranks) { c.ranks = ranks; });
 }

@@ -55,6 +55,7 @@ std::string extra_field(const StepConfig& config, const StepOutcome& outcome) {
       fmt::format(";comm_us={:.3f};compute_p50_us={:.3f};epilogue={};loss={:.6g}", m.comm.mean_us,
                   m.compute.p50_us, m.epilogues, m.loss);
   extra += fmt::format(";step_slowest_rank_mean_us={:.3f}", m.step_slowest_rank_mean_us);
+  if (m.memset_kernels > 0) extra += fmt::format(";memset_kernels={}", m.memset_kernels);
   return extra;
 }
 

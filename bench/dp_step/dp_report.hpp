@@ -44,6 +44,8 @@ struct StepMeasurement {
   std::uint64_t parameters = 0;
   MemoryFootprint memory;
   std::string epilogues = "unfused";  // ModelReplica::epilogues()
+  // Memset nodes the full step's graph ran as kernel nodes (StepConfig::graph_memsets).
+  std::size_t memset_kernels = 0;
   double loss = 0;  // after the last timed step (global mean)
   // The mean of the full step's per-step slowest-rank times (MeasuredSteps), reported beside the
   // run's mean.

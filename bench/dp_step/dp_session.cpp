@@ -130,6 +130,7 @@ StepOutcome DpSession::measure(const StepConfig& config,
   m.parameters = trainer.layout().parameter_count();
   m.memory = trainer.memory();
   m.epilogues = std::string(trainer.epilogues());
+  m.memset_kernels = trainer.full_step_memset_kernels();
   if (m.gradient_bytes == 0)
     m.gradient_bytes = trainer.layout().total_bytes();  // one rank: nothing sent
   return outcome;

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "errors.hpp"
+#include "graph_memsets.hpp"
 #include "host_collectives.hpp"
 #include "interrupt.hpp"
 #include "nvtx.hpp"
@@ -404,7 +405,13 @@ std::vector<GraphExec>& DataParallelTrainer::graphs(StepShape shape) {
     }
     StreamCapture capture(capturing);
     enqueue(schedule(shape));
-    slot = instantiate_with_node_priority(capture.finish());
+    std::vector<Graph> captured = capture.finish();
+    if (config_.graph_memsets == GraphMemsets::kernel) {
+      std::vector<std::size_t> replaced;
+      for (const Graph& graph : captured) replaced.push_back(memsets_to_kernels(graph));
+      if (shape == StepShape::full) full_step_memset_kernels_ = replaced.front();
+    }
+    slot = instantiate_with_node_priority(captured);
   }
   return *slot;
 }

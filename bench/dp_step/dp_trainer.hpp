@@ -60,6 +60,9 @@ class DataParallelTrainer {
   // Communication streams the step's buckets alternate over (GradientSync::lanes()); 1 alone.
   int comm_lanes() const { return sync_ ? sync_->lanes() : 1; }
   std::string_view epilogues() const { return replicas_.front()->epilogues(); }
+  // Memset nodes the full step's graph (this process's first rank) had as kernel nodes
+  // (StepConfig::graph_memsets); 0 before that graph is captured.
+  std::size_t full_step_memset_kernels() const { return full_step_memset_kernels_; }
   // The largest per field over the local ranks. Rank 0 holds the largest state in every scheme,
   // so the process holding rank 0 reports the run's footprint.
   MemoryFootprint memory() const;
@@ -145,6 +148,7 @@ class DataParallelTrainer {
   bool deferred_ = false;  // CommSchedule::deferred, with an algorithm that launches in parts
   StepSchedule schedules_[kStepShapes];
   std::optional<std::vector<GraphExec>> graphs_[kStepShapes];
+  std::size_t full_step_memset_kernels_ = 0;
   std::vector<std::vector<Event>> timing_events_;  // per local rank
 };
 

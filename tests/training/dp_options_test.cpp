@@ -228,6 +228,22 @@ TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTheRingForTheLastBucket) {
   EXPECT_NO_THROW(parse({"--fuse-last-update", "0", "--last-bucket-algo", "same"}));
 }
 
+TEST(DpOptions, GraphMemsetsSweepEachWithItsOwnBaseline) {
+  const std::vector<StepConfig> plan = expand_plan(
+      parse({"--sync", "overlap", "--graph-memsets", "memset,kernel,memset", "-g", "1,4"}), 4);
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_EQ(plan[0].graph_memsets, GraphMemsets::memset);
+  EXPECT_EQ(plan[1].graph_memsets, GraphMemsets::memset);
+  EXPECT_EQ(plan[1].ranks, 4);
+  EXPECT_EQ(plan[2].graph_memsets, GraphMemsets::kernel);
+  EXPECT_EQ(plan[3].graph_memsets, GraphMemsets::kernel);
+  EXPECT_EQ(config_string(plan[0]), config_string(plan[1]));
+  EXPECT_NE(config_string(plan[1]), config_string(plan[3]));
+  EXPECT_EQ(parse({}).graph_memsets, (std::vector<GraphMemsets>{GraphMemsets::kernel}));
+  expect_usage_error({"--graph-memsets", "copy"},
+                     "unknown graph memset mode 'copy' (expected kernel, memset)");
+}
+
 TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
   const std::vector<StepConfig> plan = ring_plan_with("--lockstep", "2,0,2");
   ASSERT_EQ(plan.size(), 4u);
@@ -395,6 +411,9 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.fuse_last_update = true;
   expect_named(";fused_update=1", "/fused_update");
   config.fuse_last_update = false;
+  config.graph_memsets = GraphMemsets::memset;
+  expect_named(";graph_memsets=memset", "/graph_memsets:memset");
+  config.graph_memsets = GraphMemsets::kernel;
   config.last_layer_buckets = 3;
   config.wgrad_split = WgradSplit::last;
   expect_named(";wgrad_split=last;last_layer_buckets=3", "/wgrad_split:last/last_layer_buckets:3");

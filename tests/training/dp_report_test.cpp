@@ -89,6 +89,10 @@ TEST(DpReport, RowFollowsTheSchema) {
       << row.extra;
   EXPECT_NE(row.extra.find("epilogue=fused"), std::string::npos);
   EXPECT_NE(row.extra.find(";step_slowest_rank_mean_us=3012.500"), std::string::npos) << row.extra;
+  EXPECT_EQ(row.extra.find("memset_kernels"), std::string::npos) << row.extra;  // none replaced
+  StepOutcome replaced = measured();
+  replaced.measurement.memset_kernels = 9;
+  EXPECT_NE(extra_field(four_gpu_config(), replaced).find(";memset_kernels=9"), std::string::npos);
   EXPECT_EQ(make_report_row(four_gpu_config(), measured(), metadata, {10, 50, false}).graph, 0);
 }
 

@@ -433,6 +433,38 @@ TEST(DpStepGpu, LockstepTrainsLikeNoLockstep) {
   }
 }
 
+// The layer shape, where cuBLASLt zeroes a few bytes before each weight-gradient GEMM:
+// with those memsets as kernel nodes the step trains to the same weights, bit for bit.
+TEST(DpStepGpu, MemsetsAsKernelNodesTrainLikeTheCapturedMemsets) {
+  SKIP_WITHOUT_GPUS(2);
+  const int ranks = largest_doubling_gpu_count();
+  StepConfig config;
+  config.model.layers = 3;
+  config.scheme = SyncScheme::overlap;
+  config.bucket_mib = 33;
+  config.algo = "copy_engine";
+  config.comm_schedule = CommSchedule::pipelined;
+  config.last_bucket_algo = "ring";
+  config.lockstep = 1;
+  config.ranks = ranks;
+  std::vector<std::vector<double>> weights;
+  for (GraphMemsets memsets : {GraphMemsets::memset, GraphMemsets::kernel}) {
+    config.graph_memsets = memsets;
+    const std::string what = benchmark_name(config);
+    DataParallelTrainer trainer(config, communicators(ranks));
+    expect_timed_steps(trainer, StepVariant::full, 2, 6, true, what);
+    EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
+    if (memsets == GraphMemsets::kernel) {
+      EXPECT_GT(trainer.full_step_memset_kernels(), 0u)
+          << "no memset node at this shape: the rewrite went unexercised";
+    } else {
+      EXPECT_EQ(trainer.full_step_memset_kernels(), 0u);
+    }
+    weights.push_back(trainer.parameters(0));
+  }
+  EXPECT_TRUE(weights[0] == weights[1]) << "the memset kernels changed the result";
+}
+
 TEST(DpStepGpu, EveryRegisteredAllReduceAlgorithmTrainsCorrectly) {
   SKIP_WITHOUT_GPUS(2);
   for (int ranks : {2, 4, 8}) {
