@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <nvtx3/nvtx3.hpp>
@@ -68,6 +69,19 @@ std::vector<GraphExec> instantiate_with_node_priority(const std::vector<Graph>& 
     execs.emplace_back(exec, graph.device());
   }
   return execs;
+}
+
+// COLLBENCH_DPSTEP_GRAPH_DOT=DIR writes each captured step graph as Graphviz,
+// DIR/dp_step_<shape>_rank<r>.dot: what a replay runs, with the nodes a GPU trace does not show
+// (stream memory operations, event waits, the joins between streams).
+void write_graph_dot(const Graph& graph, const char* shape, int rank) {
+  const char* dir = std::getenv("COLLBENCH_DPSTEP_GRAPH_DOT");
+  if (dir == nullptr || *dir == '\0') return;
+  const std::string path = fmt::format("{}/dp_step_{}_rank{}.dot", dir, shape, rank);
+  CB_CUDA_CHECK(cudaGraphDebugDotPrint(graph.get(), path.c_str(),
+                                       cudaGraphDebugDotFlagsKernelNodeParams |
+                                           cudaGraphDebugDotFlagsMemsetNodeParams |
+                                           cudaGraphDebugDotFlagsKernelNodeAttributes));
 }
 
 std::uint32_t range_color(const std::string& label) {
@@ -168,6 +182,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   layout_options.gemm_gated = config.comm_schedule == CommSchedule::gemm_gated;
   layout_options.lockstep_every = lockstep_ ? config.lockstep : 0;
   layout_options.fused_last_update = sync_ && config.fuse_last_update;
+  layout_options.early_gathers = config.early_gathers;
   auto build = [&](StepVariant variant, Deferral deferral) {
     ScheduleOptions options = layout_options;
     options.deferral = deferral;
@@ -395,6 +410,22 @@ void DataParallelTrainer::run_eager(int steps, StepVariant variant) {
   if (steps > 0 && ends_with_tail(variant)) enqueue(schedule(StepShape::deferred_tail));
 }
 
+const char* DataParallelTrainer::shape_name(StepShape shape) {
+  switch (shape) {
+    case StepShape::full:
+      return "full";
+    case StepShape::compute_only:
+      return "compute_only";
+    case StepShape::comm_only:
+      return "comm_only";
+    case StepShape::first_full:
+      return "first_full";
+    case StepShape::deferred_tail:
+      return "deferred_tail";
+  }
+  return "?";
+}
+
 std::vector<GraphExec>& DataParallelTrainer::graphs(StepShape shape) {
   std::optional<std::vector<GraphExec>>& slot = graphs_[static_cast<int>(shape)];
   if (!slot) {
@@ -411,6 +442,8 @@ std::vector<GraphExec>& DataParallelTrainer::graphs(StepShape shape) {
       for (const Graph& graph : captured) replaced.push_back(memsets_to_kernels(graph));
       if (shape == StepShape::full) full_step_memset_kernels_ = replaced.front();
     }
+    for (std::size_t local = 0; local < captured.size(); ++local)
+      write_graph_dot(captured[local], shape_name(shape), resources_[local]->rank);
     slot = instantiate_with_node_priority(captured);
   }
   return *slot;

@@ -109,6 +109,7 @@ class DataParallelTrainer {
   // What one enqueue or graph replay runs: a variant's step, or (deferred schedule) the first
   // full step of a run and the tail that closes it.
   enum class StepShape { full, compute_only, comm_only, first_full, deferred_tail };
+  static const char* shape_name(StepShape shape);  // "full", "compute_only" ...
   static constexpr int kStepShapes = 5;
   // Step `step` (from 0) of a run of `variant`.
   StepShape shape_of(StepVariant variant, int step) const;
