@@ -11,11 +11,6 @@ namespace collbench::kernels {
 namespace {
 
 constexpr int kThreads = 512;
-// ReduceSourcesArgs::sms: 16-byte packs each thread loads before it combines any (about 128 KiB in
-// flight per SM, where one pack per source gives 32 KiB and about 34 GB/s per SM), and the shared
-// memory a block reserves so that its SM holds nothing else of that size.
-constexpr int kPacksInFlight = 16;
-constexpr int kSmReservationBytes = 120 << 10;
 
 // Element `k` of every source combined in rank order, rounded once.
 template <typename T, typename Op, int kRanks>
@@ -27,9 +22,7 @@ __device__ inline T combine_sources(const T (&values)[kRanks], int average_over)
   return narrow<T>(value);
 }
 
-// kLines lines per thread and iteration, all loaded before any is combined: 1 for the usual grid,
-// more for a grid of a few SMs (ReduceSourcesArgs::sms).
-template <typename T, typename Op, int kRanks, int kLines>
+template <typename T, typename Op, int kRanks>
 __global__ void __launch_bounds__(kThreads)
     reduce_sources_kernel(ReduceSourcesArgs args, bool aligned) {
   const std::uint64_t worker = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
@@ -43,31 +36,21 @@ __global__ void __launch_bounds__(kThreads)
   if (aligned) {
     constexpr int kLine = Pack<T>::kCount;
     const std::uint64_t lines = args.count / kLine;
-    for (std::uint64_t first = worker; first < lines; first += workers * kLines) {
-      Pack<T> packs[kLines][kRanks];
+    for (std::uint64_t line = worker; line < lines; line += workers) {
+      Pack<T> packs[kRanks];
 #pragma unroll
-      for (int j = 0; j < kLines; ++j) {
-        const std::uint64_t line = first + j * workers;
-        if (line >= lines) break;
-#pragma unroll
-        for (int r = 0; r < kRanks; ++r) {
-          packs[j][r] = load_pack_shared(static_cast<const Pack<T>*>(args.sources[r]) + line);
-        }
+      for (int r = 0; r < kRanks; ++r) {
+        packs[r] = load_pack_shared(static_cast<const Pack<T>*>(args.sources[r]) + line);
       }
+      Pack<T> result;
 #pragma unroll
-      for (int j = 0; j < kLines; ++j) {
-        const std::uint64_t line = first + j * workers;
-        if (line >= lines) break;
-        Pack<T> result;
+      for (int k = 0; k < kLine; ++k) {
+        T values[kRanks];
 #pragma unroll
-        for (int k = 0; k < kLine; ++k) {
-          T values[kRanks];
-#pragma unroll
-          for (int r = 0; r < kRanks; ++r) values[r] = packs[j][r].elements[k];
-          result.elements[k] = combine_sources<T, Op, kRanks>(values, average_over);
-        }
-        store_pack(reinterpret_cast<Pack<T>*>(out) + line, result);
+        for (int r = 0; r < kRanks; ++r) values[r] = packs[r].elements[k];
+        result.elements[k] = combine_sources<T, Op, kRanks>(values, average_over);
       }
+      store_pack(reinterpret_cast<Pack<T>*>(out) + line, result);
     }
     scalar_begin = lines * kLine;
   }
@@ -79,13 +62,6 @@ __global__ void __launch_bounds__(kThreads)
     }
     out[i] = combine_sources<T, Op, kRanks>(values, average_over);
   }
-}
-
-// The instantiation ReduceSourcesArgs::sms runs: kPacksInFlight packs per thread.
-template <typename T, typename Op, int kRanks>
-auto few_sm_kernel() {
-  constexpr int kLines = kPacksInFlight / kRanks > 1 ? kPacksInFlight / kRanks : 1;
-  return reduce_sources_kernel<T, Op, kRanks, kLines>;
 }
 
 bool is_aligned(const void* pointer) {
@@ -103,47 +79,26 @@ void launch_reduce_sources(const ReduceSourcesArgs& args, cudaStream_t stream) {
   with_reduction(args.type, args.reduction, [&](auto element, auto op) {
     with_rank_count(args.nranks, [&](auto ranks) {
       using T = decltype(element);
-      constexpr int kRanks = decltype(ranks)::value;
-      if (args.sms > 0) {
-        const auto kernel = few_sm_kernel<T, decltype(op), kRanks>();
-        // Per device and idempotent (preload_reduce_sources does it too); a failure surfaces at
-        // the launch below.
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             kSmReservationBytes);
-        kernel<<<static_cast<unsigned>(args.sms), kThreads, kSmReservationBytes, stream>>>(args,
-                                                                                           aligned);
-        return;
-      }
       const std::uint64_t lines = (args.count + Pack<T>::kCount - 1) / Pack<T>::kCount;
       std::uint64_t blocks = (lines + kThreads - 1) / kThreads;
       // More would only take SMs from concurrent work; the grid-stride loop covers the rest.
       const std::uint64_t most = args.max_blocks > 0 ? static_cast<std::uint64_t>(args.max_blocks)
                                                      : kReduceSourcesMaxBlocks;
       if (blocks > most) blocks = most;
-      reduce_sources_kernel<T, decltype(op), kRanks, 1>
+      reduce_sources_kernel<T, decltype(op), decltype(ranks)::value>
           <<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(args, aligned);
     });
   });
 }
 
-cudaError_t preload_reduce_sources(ElementType type, Reduction reduction, int nranks, int sms) {
+cudaError_t preload_reduce_sources(ElementType type, Reduction reduction, int nranks) {
   cudaError_t status = cudaSuccess;
   with_reduction(type, reduction, [&](auto element, auto op) {
     with_rank_count(nranks, [&](auto ranks) {
-      using T = decltype(element);
-      constexpr int kRanks = decltype(ranks)::value;
       cudaFuncAttributes attributes{};
-      if (sms > 0) {
-        const auto kernel = few_sm_kernel<T, decltype(op), kRanks>();
-        status = cudaFuncGetAttributes(&attributes, kernel);
-        if (status == cudaSuccess) {
-          status = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        kSmReservationBytes);
-        }
-      } else {
-        status =
-            cudaFuncGetAttributes(&attributes, reduce_sources_kernel<T, decltype(op), kRanks, 1>);
-      }
+      status = cudaFuncGetAttributes(
+          &attributes,
+          reduce_sources_kernel<decltype(element), decltype(op), decltype(ranks)::value>);
     });
   });
   return status;

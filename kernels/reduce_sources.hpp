@@ -25,12 +25,6 @@ struct ReduceSourcesArgs {
   // Blocks of 512 threads at most (0: kReduceSourcesMaxBlocks): fewer leave room on the SMs for a
   // kernel that runs beside the reduction (the training step's backward).
   int max_blocks = 0;
-  // Run on this many SMs, one block each (its shared-memory reservation keeps a second block and
-  // any GEMM off that SM), each thread keeping several lines in flight; max_blocks then does not
-  // apply. For a reduction beside kernels that leave exactly these SMs free (the training step's
-  // backward GEMMs sized for the others: collbench_dpstep --gemm-sm-margin), so that it runs
-  // under them instead of between them. 0: the usual grid.
-  int sms = 0;
 };
 
 // Enough 512-thread blocks to keep HBM busy.
@@ -41,10 +35,9 @@ constexpr int kReduceSourcesMaxBlocks = 256;
 void launch_reduce_sources(const ReduceSourcesArgs& args, cudaStream_t stream);
 
 // Loads, on the current device, the kernel launch_reduce_sources would run for this type,
-// reduction, rank count and `sms` (ReduceSourcesArgs::sms), and lets it reserve its shared memory.
-// With lazy module loading a kernel's first launch may wait for the whole device; done before any
-// stream of the device waits on a peer, that wait cannot deadlock. Returns the first failing
-// status of cudaFuncGetAttributes and cudaFuncSetAttribute.
-cudaError_t preload_reduce_sources(ElementType type, Reduction reduction, int nranks, int sms = 0);
+// reduction and rank count. With lazy module loading a kernel's first launch may wait for the
+// whole device; done before any stream of the device waits on a peer, that wait cannot deadlock.
+// Returns cudaFuncGetAttributes' status.
+cudaError_t preload_reduce_sources(ElementType type, Reduction reduction, int nranks);
 
 }  // namespace collbench::kernels

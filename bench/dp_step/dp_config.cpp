@@ -193,8 +193,6 @@ std::string config_string(const StepConfig& config) {
   if (config.fuse_last_update) text += ";fused_update=1";
   if (config.early_gathers != StepConfig{}.early_gathers)
     text += fmt::format(";early_gathers={}", config.early_gathers);
-  if (config.tail_updates != StepConfig{}.tail_updates)
-    text += fmt::format(";tail_updates={}", config.tail_updates);
   if (config.graph_memsets != StepConfig{}.graph_memsets)
     text += fmt::format(";graph_memsets={}", name_of(config.graph_memsets));
   if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
@@ -228,16 +226,13 @@ std::string benchmark_name(const StepConfig& config) {
   const std::string early = config.early_gathers == StepConfig{}.early_gathers
                                 ? ""
                                 : fmt::format("/early_gathers:{}", config.early_gathers);
-  const std::string tail_updates = config.tail_updates == StepConfig{}.tail_updates
-                                       ? ""
-                                       : fmt::format("/tail_updates:{}", config.tail_updates);
   const std::string memsets = config.graph_memsets == StepConfig{}.graph_memsets
                                   ? ""
                                   : fmt::format("/graph_memsets:{}", name_of(config.graph_memsets));
   return fmt::format(
-      "dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}{}{}{}{}/ranks:{}", name_of(config.scheme),
+      "dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}{}{}{}/ranks:{}", name_of(config.scheme),
       uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo, split,
-      last_layer, schedule, last, lockstep, fused, early, tail_updates, memsets, config.ranks);
+      last_layer, schedule, last, lockstep, fused, early, memsets, config.ranks);
 }
 
 }  // namespace collbench::dp

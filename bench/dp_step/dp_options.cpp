@@ -69,9 +69,6 @@ void validate_options(const DpOptions& o) {
   for (int every : o.locksteps) {
     if (every < 0) throw UsageError(fmt::format("--lockstep {}: must not be negative", every));
   }
-  for (int held : o.tail_updates) {
-    if (held < 0) throw UsageError(fmt::format("--tail-updates {}: must not be negative", held));
-  }
   for (int early : o.early_gathers) {
     if (early < 0) throw UsageError(fmt::format("--early-gathers {}: must not be negative", early));
   }
@@ -233,12 +230,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "after backward; 0: none; list")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--tail-updates", o.tail_updates,
-                 "N: the updates of the N buckets before the last wait for backward's last GEMM, "
-                 "so they run beside the last all-reduce instead of between backward's GEMMs "
-                 "(2+ GPUs; not deferred); 0: none; list")
-      ->delimiter(',')
-      ->capture_default_str();
   std::vector<std::string> graph_memset_names = {"kernel"};
   app.add_option("--graph-memsets", graph_memset_names,
                  "the memset nodes a step's CUDA graph captures (cuBLASLt zeroes a few bytes "
@@ -284,7 +275,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   o.comm_schedules = deduplicated(o.comm_schedules);
   o.locksteps = deduplicated(o.locksteps);
   o.early_gathers = deduplicated(o.early_gathers);
-  o.tail_updates = deduplicated(o.tail_updates);
   o.graph_memsets.clear();
   for (const std::string& name : graph_memset_names)
     o.graph_memsets.push_back(parse_graph_memsets(name));
@@ -380,7 +370,6 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
                [](StepConfig& c, int fused) { c.fuse_last_update = fused != 0; });
   plan =
       sweep(plan, options.early_gathers, [](StepConfig& c, int early) { c.early_gathers = early; });
-  plan = sweep(plan, options.tail_updates, [](StepConfig& c, int held) { c.tail_updates = held; });
   plan = sweep(plan, options.graph_memsets,
                [](StepConfig& c, GraphMemsets memsets) { c.graph_memsets = memsets; });
   return sweep(plan, rank_counts(options, visible_gpus),

@@ -54,7 +54,6 @@ struct DpOptions {
   std::vector<int> fuse_last_update = {0};  // StepConfig::fuse_last_update (0 or 1), swept
   std::vector<GraphMemsets> graph_memsets = {GraphMemsets::kernel};  // swept
   std::vector<int> early_gathers = {0};  // StepConfig::early_gathers, swept
-  std::vector<int> tail_updates = {0};   // StepConfig::tail_updates, swept
   int defer_first = 0;  // StepConfig::defer_first
   // The last buckets' implementation, per configuration (--last-bucket-algo's values).
   std::vector<LastBuckets> last_buckets = {LastBuckets{}};

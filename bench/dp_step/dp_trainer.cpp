@@ -183,7 +183,6 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   layout_options.lockstep_every = lockstep_ ? config.lockstep : 0;
   layout_options.fused_last_update = sync_ && config.fuse_last_update;
   layout_options.early_gathers = config.early_gathers;
-  layout_options.tail_updates = config.tail_updates;
   auto build = [&](StepVariant variant, Deferral deferral) {
     ScheduleOptions options = layout_options;
     options.deferral = deferral;

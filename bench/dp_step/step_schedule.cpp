@@ -20,8 +20,7 @@ class ScheduleBuilder {
         lanes_(lanes),
         last_buckets_on_one_lane_(options.last_buckets_on_one_lane),
         gemm_gated_(options.gemm_gated),
-        early_gathers_(options.early_gathers),
-        tail_updates_(options.tail_updates) {
+        early_gathers_(options.early_gathers) {
     const int buckets = static_cast<int>(layout.buckets().size());
     schedule_.events = StepEvents{layout.layers(), buckets};
     if (options.own_tail_lane && last_buckets_on_one_lane_ > 0) {
@@ -100,29 +99,10 @@ class ScheduleBuilder {
 
   // The bucket's update, after what the optimizer stream already waits for (its collective, or its
   // gradients) and the last reader of its lowest layer's weights.
-  // With tail_updates, those of the N buckets before the last are held for release_tail_updates.
   void update_bucket(int bucket) {
-    const int last = static_cast<int>(layout_.buckets().size()) - 1;
-    if (bucket < last && bucket >= last - tail_updates_) {
-      held_updates_.push_back(bucket);
-      return;
-    }
     wait(StreamRole::optimizer,
          schedule_.events.weights_free(layout_.buckets()[bucket].lowest_layer));
     enqueue_update(bucket);
-  }
-  // The held updates, in bucket order, after the last bucket's gradients (recorded by now) and
-  // before the last bucket's update: they run beside its collective.
-  void release_tail_updates() {
-    const StepEvents& ev = schedule_.events;
-    if (!held_updates_.empty())
-      wait(StreamRole::optimizer,
-           ev.gradient_ready(static_cast<int>(layout_.buckets().size()) - 1));
-    for (int bucket : held_updates_) {
-      wait(StreamRole::optimizer, ev.weights_free(layout_.buckets()[bucket].lowest_layer));
-      enqueue_update(bucket);
-    }
-    held_updates_.clear();
   }
 
   // Pipelined (kPipelinedLanes): which lane carries which parts.
@@ -234,8 +214,6 @@ class ScheduleBuilder {
   int last_buckets_on_one_lane_;
   bool gemm_gated_;
   int early_gathers_;
-  int tail_updates_;
-  std::vector<int> held_updates_;  // tail_updates: updates waiting for release_tail_updates
   int tail_lane_ = -1;  // the last buckets' own lane, or -1: they share the last bucket's
   int first_tail_bucket_ = static_cast<int>(layout_.buckets().size());
   StepSchedule schedule_;
@@ -307,11 +285,6 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   // The deferred schedule keeps the copy lane's pipelined order and every bucket in parts.
   if (!options.pipelined || options.deferral != Deferral::none) options.gemm_gated = false;
   if (options.deferral != Deferral::none || !communicate) options.own_tail_lane = false;
-  // Held updates keep the all-reduce schemes' order only (ps and sharded follow each update with
-  // a weight collective).
-  if (options.deferral != Deferral::none || !communicate || variant != StepVariant::full ||
-      weight_collective_name(scheme) != nullptr)
-    options.tail_updates = 0;
   const int lanes = !communicate        ? 1
                     : options.pipelined ? kPipelinedLanes
                                         : std::max(1, std::min(options.comm_lanes, kMaxCommLanes));
@@ -393,9 +366,6 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       const int bucket = static_cast<int>(next_bucket);
       if (last_pipelined >= 0 && bucket == last_pipelined + 1)
         b.complete_pipelined(last_pipelined, true);
-      const bool in_parts = with_collectives && options.pipelined && !b.on_tail_lane(bucket);
-      // A last bucket in parts is completed after the loop, where the held updates go first.
-      if (bucket == bucket_count - 1 && !in_parts) b.release_tail_updates();
       if (with_collectives && bucket < deferred) {
         b.deferred_head(bucket);
       } else if (with_collectives && options.pipelined && !b.on_tail_lane(bucket)) {
@@ -408,7 +378,6 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       ++next_bucket;
     }
   }
-  b.release_tail_updates();
   if (last_pipelined == bucket_count - 1) b.complete_pipelined(last_pipelined, true);
   if (with_collectives) b.join_lanes();
   b.record(StreamRole::optimizer, ev.optimizer_done());

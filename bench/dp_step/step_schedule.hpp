@@ -148,10 +148,6 @@ struct ScheduleOptions {
   // gather goes before bucket k's send on the copy lane instead of after it, so that the copy
   // engine has less left after the last such bucket's gradients (0: none).
   int early_gathers = 0;
-  // Full step with collectives, not deferred: the updates of the this many buckets before the last
-  // also wait for the last bucket's gradients (backward's last GEMM), so that they run beside the
-  // last all-reduce, when the SMs are free, instead of between backward's GEMMs (0: none).
-  int tail_updates = 0;
 };
 
 // `communicate` false for one rank: then no collective appears even in the full step, and no

@@ -103,8 +103,6 @@ HandbuiltTuning HandbuiltTuning::from_environment() {
       from_env("COLLBENCH_CE_ROUND_BYTES", tuning.copy_engine_round_bytes);
   tuning.copy_engine_reduce_blocks =
       from_env("COLLBENCH_CE_REDUCE_BLOCKS", tuning.copy_engine_reduce_blocks);
-  tuning.copy_engine_reduce_sms =
-      from_env("COLLBENCH_CE_REDUCE_SMS", tuning.copy_engine_reduce_sms, true);
   tuning.validate();
   return tuning;
 }
@@ -160,7 +158,6 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
     add_if_changed("ce_round_bytes", copy_engine_round_bytes, defaults.copy_engine_round_bytes);
     add_if_changed("ce_reduce_blocks", copy_engine_reduce_blocks,
                    defaults.copy_engine_reduce_blocks);
-    add_if_changed("ce_reduce_sms", copy_engine_reduce_sms, defaults.copy_engine_reduce_sms);
   }
   return fmt::format("{}", fmt::join(knobs, ";"));
 }

@@ -71,16 +71,13 @@ struct HandbuiltTuning {
   std::size_t copy_engine_round_bytes = 64 << 20;
   // copy_engine: 512-thread blocks of each reduction at most (kernels/reduce_sources.hpp).
   int copy_engine_reduce_blocks = kernels::kReduceSourcesMaxBlocks;
-  // copy_engine: each reduction on this many SMs, one block each (ReduceSourcesArgs::sms), for
-  // backward GEMMs that leave them free (collbench_dpstep --gemm-sm-margin); 0: the usual grid.
-  int copy_engine_reduce_sms = 0;
 
   // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
   // COLLBENCH_RING_LARGE_CTAS, COLLBENCH_RING_LARGE_BYTES,
   // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
   // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_ONESHOT_PDL
-  // (off|on), COLLBENCH_CE_ROUND_BYTES, COLLBENCH_CE_REDUCE_BLOCKS, COLLBENCH_CE_REDUCE_SMS;
-  // throws UsageError on a bad value.
+  // (off|on), COLLBENCH_CE_ROUND_BYTES, COLLBENCH_CE_REDUCE_BLOCKS; throws UsageError on a bad
+  // value.
   static HandbuiltTuning from_environment();
   // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
   // 2..64, ring_max_ctas or ring_large_ctas < 1).

@@ -61,7 +61,6 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
       : peers_(ranks, tuning.peer_timeout_s, tuning.allow_shared_gpus),
         round_bytes_(tuning.copy_engine_round_bytes),
         reduce_blocks_(tuning.copy_engine_reduce_blocks),
-        reduce_sms_(tuning.copy_engine_reduce_sms),
         exchange_(exchange) {}
   // Queued waits must pass before the buffers they guard are freed.
   ~CopyEngineAlgorithm() override { request_abort(); }
@@ -227,7 +226,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
       const RankPlan& plan = plans_.at(peers_.local_index(rank.rank));
       for (const ReductionStep& step : reduction_steps()) {
         CB_CUDA_CHECK(kernels::preload_reduce_sources(element_type_of(shape_.type), step.reduction,
-                                                      step.sources, reduce_sms_));
+                                                      step.sources));
       }
       CopyEngineFlags* mine = flags_of(plan, rank.rank);
       // Only a slot of `arrived` no peer raises (ours in the direct exchange, the ring's unused
@@ -370,7 +369,6 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     reduce.type = element_type_of(shape_.type);
     reduce.reduction = reduction_of(shape_.op);
     reduce.max_blocks = reduce_blocks_;
-    reduce.sms = reduce_sms_;
     kernels::launch_reduce_sources(reduce, v.stream);
     CB_CHECK_LAUNCH();
   }
@@ -430,8 +428,6 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
       reduce.reduction =
           !last && reduction == kernels::Reduction::avg ? kernels::Reduction::sum : reduction;
       reduce.max_blocks = reduce_blocks_;
-      reduce.sms = reduce_sms_;
-      reduce.sms = reduce_sms_;
       kernels::launch_reduce_sources(reduce, v.stream);
       CB_CHECK_LAUNCH();
       if (!last) send_partial(partial, chunk, step + 1);
@@ -472,7 +468,6 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
   PeerGroup peers_;
   std::size_t round_bytes_;
   int reduce_blocks_;  // HandbuiltTuning::copy_engine_reduce_blocks
-  int reduce_sms_;     // HandbuiltTuning::copy_engine_reduce_sms
   CopyEngineExchange exchange_;
   std::vector<DeviceBuffer> flags_;    // CopyEngineFlags per local rank
   std::vector<DeviceBuffer> staging_;  // per local rank: nranks slots of slot_bytes_

@@ -368,26 +368,6 @@ TEST_P(CopyEngine, FewReductionBlocks) {
   }
 }
 
-// Reductions on a few SMs, one block each (COLLBENCH_CE_REDUCE_SMS), several lines per thread in
-// flight: every element, in and out of place, with counts that leave a partial last group.
-TEST_P(CopyEngine, ReductionsOnAFewSms) {
-  SKIP_WITHOUT_GPUS(2);
-  const int nranks = std::min(visible_gpu_count(), 4);
-  GpuRanks gpus(nranks, kLargeCount * 8);
-  for (int sms : {1, 4}) {
-    HandbuiltTuning tuning;
-    tuning.copy_engine_reduce_sms = sms;
-    auto algorithm = make_algorithm(GetParam(), gpus.contexts(), tuning);
-    for (DataType type : {DataType::float32, DataType::bfloat16}) {
-      for (bool in_place : {false, true}) {
-        const CaseShape shape = all_reduce_shape(type, ReduceOp::avg, 1000003, nranks, in_place);
-        EXPECT_EQ(run_and_compare(gpus, *algorithm, shape), "")
-            << describe(shape, GetParam()) << ", " << sms << " SMs";
-      }
-    }
-  }
-}
-
 // With a timeout and no abort, a kernel gives up by itself and says which rank waited.
 TEST_P(PeerKernels, HangOnAMissingPeerEndsAtTheTimeout) {
   SKIP_WITHOUT_GPUS(2);

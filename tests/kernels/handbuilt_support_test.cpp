@@ -78,7 +78,7 @@ class TuningEnvironment : public ::testing::Test {
          {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S",
           "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH",
           "COLLBENCH_RING_LARGE_CTAS", "COLLBENCH_RING_LARGE_BYTES", "COLLBENCH_ONESHOT_PDL",
-          "COLLBENCH_CE_REDUCE_BLOCKS", "COLLBENCH_CE_REDUCE_SMS"}) {
+          "COLLBENCH_CE_REDUCE_BLOCKS"}) {
       unsetenv(name);
     }
   }
@@ -249,18 +249,6 @@ TEST_F(TuningEnvironment, CopyEngineReduceBlocks) {
   EXPECT_EQ(tuning.copy_engine_reduce_blocks, 64);
   EXPECT_EQ(tuning.config_of("copy_engine"), "ce_reduce_blocks=64");
   EXPECT_EQ(tuning.config_of("ring").find("ce_reduce"), std::string::npos);
-}
-
-TEST_F(TuningEnvironment, CopyEngineReduceSms) {
-  EXPECT_EQ(HandbuiltTuning::from_environment().copy_engine_reduce_sms, 0);
-  setenv("COLLBENCH_CE_REDUCE_SMS", "4", 1);
-  const HandbuiltTuning tuning = HandbuiltTuning::from_environment();
-  EXPECT_EQ(tuning.copy_engine_reduce_sms, 4);
-  EXPECT_EQ(tuning.config_of("copy_engine"), "ce_reduce_sms=4");
-  setenv("COLLBENCH_CE_REDUCE_SMS", "0", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().copy_engine_reduce_sms, 0);
-  setenv("COLLBENCH_CE_REDUCE_SMS", "-1", 1);
-  EXPECT_THROW(HandbuiltTuning::from_environment(), UsageError);
 }
 
 }  // namespace

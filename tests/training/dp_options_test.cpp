@@ -246,11 +246,6 @@ TEST(DpOptions, GraphMemsetsSweepEachWithItsOwnBaseline) {
   EXPECT_EQ(early[0].early_gathers, 1);
   EXPECT_EQ(early[1].early_gathers, 0);
   expect_usage_error({"--early-gathers", "-1"}, "--early-gathers -1: must not be negative");
-  EXPECT_EQ(expand_plan(parse({"--sync", "overlap", "--tail-updates", "2", "-g", "4"}), 4)
-                .front()
-                .tail_updates,
-            2);
-  expect_usage_error({"--tail-updates", "-2"}, "--tail-updates -2: must not be negative");
   expect_usage_error({"--graph-memsets", "copy"},
                      "unknown graph memset mode 'copy' (expected kernel, memset)");
 }
@@ -424,9 +419,6 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.fuse_last_update = false;
   config.early_gathers = 2;
   expect_named(";early_gathers=2", "/early_gathers:2");
-  config.tail_updates = 1;
-  expect_named(";early_gathers=2;tail_updates=1", "/early_gathers:2/tail_updates:1");
-  config.tail_updates = 0;
   config.graph_memsets = GraphMemsets::memset;
   expect_named(";early_gathers=2;graph_memsets=memset", "/early_gathers:2/graph_memsets:memset");
   config.early_gathers = 0;

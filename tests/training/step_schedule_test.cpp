@@ -49,10 +49,6 @@ struct With {
     options.fused_last_update = true;
     return *this;
   }
-  With& tail_updates(int count) {
-    options.tail_updates = count;
-    return *this;
-  }
   With& early_gathers(int count) {
     options.early_gathers = count;
     return *this;
@@ -606,48 +602,6 @@ TEST(StepSchedule, EarlyGathersGoBeforeTheLastPipelinedSends) {
       EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size()) << where;
     }
   }
-}
-
-// Tail updates: in the full step the updates of the N buckets before the last wait for the last
-// bucket's gradients (layer 0's weight gradient) and the others do not; the compute-only step and
-// the deferred schedule are as without it.
-TEST(StepSchedule, TailUpdatesWaitForBackwardsLastGradients) {
-  const ParameterLayout layout(6, 64, 2, 9000, 2);  // one layer per bucket: bucket k is layer 5-k
-  for (bool pipelined : {false, true}) {
-    for (bool own_lane : {false, true}) {
-      const std::string where =
-          std::string(pipelined ? "pipelined" : "lanes") + (own_lane ? ", own tail lane" : "");
-      const StepSchedule schedule = build_step_schedule(
-          layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
-          With().lanes(2).pipelined(pipelined).last_buckets(1, own_lane).tail_updates(2));
-      const Replay r = replay(schedule);
-      std::vector<int> updates;
-      for (const auto& [op, before] : r.ops) {
-        if (op.kind != StepOpKind::update) continue;
-        updates.push_back(op.bucket);
-        const bool held = op.bucket == 3 || op.bucket == 4;
-        if (op.bucket < 5) {
-          EXPECT_EQ(before.count("wgrad 0") == 1, held) << what(op) << " " << where;
-        }
-      }
-      EXPECT_EQ(updates, (std::vector<int>{0, 1, 2, 3, 4, 5})) << where;
-      EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size()) << where;
-    }
-  }
-  const StepSchedule plain =
-      build_step_schedule(layout, SyncScheme::overlap, StepVariant::compute_only, true,
-                          WgradSplit::none, With().lanes(2));
-  const StepSchedule asked =
-      build_step_schedule(layout, SyncScheme::overlap, StepVariant::compute_only, true,
-                          WgradSplit::none, With().lanes(2).tail_updates(2));
-  EXPECT_EQ(asked.ops.size(), plain.ops.size());
-  const StepSchedule deferred =
-      build_step_schedule(layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
-                          With().lanes(1).pipelined().deferral(Deferral::steady, 2));
-  const StepSchedule deferred_asked = build_step_schedule(
-      layout, SyncScheme::overlap, StepVariant::full, true, WgradSplit::none,
-      With().lanes(1).pipelined().deferral(Deferral::steady, 2).tail_updates(2));
-  EXPECT_EQ(deferred_asked.ops.size(), deferred.ops.size());
 }
 
 // Deferred: the step sends and reduces every deferred bucket (all, or the first `defer_first`:
