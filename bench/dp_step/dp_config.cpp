@@ -191,8 +191,6 @@ std::string config_string(const StepConfig& config) {
   if (config.lockstep != StepConfig{}.lockstep)
     text += fmt::format(";lockstep={}", config.lockstep);
   if (config.fuse_last_update) text += ";fused_update=1";
-  if (config.early_gathers != StepConfig{}.early_gathers)
-    text += fmt::format(";early_gathers={}", config.early_gathers);
   if (config.graph_memsets != StepConfig{}.graph_memsets)
     text += fmt::format(";graph_memsets={}", name_of(config.graph_memsets));
   if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
@@ -223,16 +221,13 @@ std::string benchmark_name(const StepConfig& config) {
   const std::string lockstep =
       config.lockstep == StepConfig{}.lockstep ? "" : fmt::format("/lockstep:{}", config.lockstep);
   const std::string fused = config.fuse_last_update ? "/fused_update" : "";
-  const std::string early = config.early_gathers == StepConfig{}.early_gathers
-                                ? ""
-                                : fmt::format("/early_gathers:{}", config.early_gathers);
   const std::string memsets = config.graph_memsets == StepConfig{}.graph_memsets
                                   ? ""
                                   : fmt::format("/graph_memsets:{}", name_of(config.graph_memsets));
-  return fmt::format(
-      "dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}{}{}{}/ranks:{}", name_of(config.scheme),
-      uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo, split,
-      last_layer, schedule, last, lockstep, fused, early, memsets, config.ranks);
+  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}{}{}/ranks:{}",
+                     name_of(config.scheme),
+                     uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo,
+                     split, last_layer, schedule, last, lockstep, fused, memsets, config.ranks);
 }
 
 }  // namespace collbench::dp

@@ -117,9 +117,6 @@ struct StepConfig {
   // after the whole all-reduce. Needs last_bucket_algo "ring" for one bucket.
   bool fuse_last_update = false;
   GraphMemsets graph_memsets = GraphMemsets::kernel;
-  // Pipelined schedules: in the last this many pipelined buckets the previous bucket's gather goes
-  // before the bucket's send on the copy lane (ScheduleOptions::early_gathers); 0: none.
-  int early_gathers = 0;
   // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;
@@ -146,8 +143,7 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 // state could be bfloat16 have neither, so they never pair with these), then, only when they
 // differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
 // wgrad_split, last_layer_buckets, comm_lanes, comm_schedule, defer_first (deferred only),
-// last_bucket_algo, last_buckets, lockstep, fused_update, early_gathers, graph_memsets, lr,
-// momentum. The rank
+// last_bucket_algo, last_buckets, lockstep, fused_update, graph_memsets, lr, momentum. The rank
 // count is not part of it: rows of one config at several rank counts share it, which is what
 // weak-scaling efficiency is computed over.
 std::string config_string(const StepConfig& config);
@@ -155,8 +151,8 @@ std::string config_string(const StepConfig& config);
 // Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
 // "/wgrad_split:last" (or all), "/last_layer_buckets:N", "/comm_schedule:..." (deferred with
 // defer_first: "deferred_first_N"), "/last_bucket:NAME" (or, for several, "/last_buckets:N:NAME"),
-// "/lockstep:N", "/fused_update", "/early_gathers:N" and "/graph_memsets:memset" before the
-// ranks when not the defaults.
+// "/lockstep:N", "/fused_update" and "/graph_memsets:memset" before the ranks when not the
+// defaults.
 std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.

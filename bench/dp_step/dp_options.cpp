@@ -69,9 +69,6 @@ void validate_options(const DpOptions& o) {
   for (int every : o.locksteps) {
     if (every < 0) throw UsageError(fmt::format("--lockstep {}: must not be negative", every));
   }
-  for (int early : o.early_gathers) {
-    if (early < 0) throw UsageError(fmt::format("--early-gathers {}: must not be negative", early));
-  }
   for (int fused : o.fuse_last_update) {
     if (fused != 0 && fused != 1)
       throw UsageError(fmt::format("--fuse-last-update {}: must be 0 or 1", fused));
@@ -224,12 +221,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "soon as it is final (needs --last-bucket-algo ring); 0: after it; list")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--early-gathers", o.early_gathers,
-                 "pipelined: in the last N pipelined buckets the previous bucket's gather goes "
-                 "before the bucket's send on the copy lane, so the copy engine has less left "
-                 "after backward; 0: none; list")
-      ->delimiter(',')
-      ->capture_default_str();
   std::vector<std::string> graph_memset_names = {"kernel"};
   app.add_option("--graph-memsets", graph_memset_names,
                  "the memset nodes a step's CUDA graph captures (cuBLASLt zeroes a few bytes "
@@ -274,7 +265,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
     o.comm_schedules.push_back(parse_comm_schedule(name));
   o.comm_schedules = deduplicated(o.comm_schedules);
   o.locksteps = deduplicated(o.locksteps);
-  o.early_gathers = deduplicated(o.early_gathers);
   o.graph_memsets.clear();
   for (const std::string& name : graph_memset_names)
     o.graph_memsets.push_back(parse_graph_memsets(name));
@@ -368,8 +358,6 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
   plan = sweep(plan, options.locksteps, [](StepConfig& c, int every) { c.lockstep = every; });
   plan = sweep(plan, options.fuse_last_update,
                [](StepConfig& c, int fused) { c.fuse_last_update = fused != 0; });
-  plan =
-      sweep(plan, options.early_gathers, [](StepConfig& c, int early) { c.early_gathers = early; });
   plan = sweep(plan, options.graph_memsets,
                [](StepConfig& c, GraphMemsets memsets) { c.graph_memsets = memsets; });
   return sweep(plan, rank_counts(options, visible_gpus),

@@ -53,7 +53,6 @@ struct DpOptions {
   std::vector<int> locksteps = {0};
   std::vector<int> fuse_last_update = {0};  // StepConfig::fuse_last_update (0 or 1), swept
   std::vector<GraphMemsets> graph_memsets = {GraphMemsets::kernel};  // swept
-  std::vector<int> early_gathers = {0};  // StepConfig::early_gathers, swept
   int defer_first = 0;  // StepConfig::defer_first
   // The last buckets' implementation, per configuration (--last-bucket-algo's values).
   std::vector<LastBuckets> last_buckets = {LastBuckets{}};

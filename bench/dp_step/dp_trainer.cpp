@@ -182,7 +182,6 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
   layout_options.gemm_gated = config.comm_schedule == CommSchedule::gemm_gated;
   layout_options.lockstep_every = lockstep_ ? config.lockstep : 0;
   layout_options.fused_last_update = sync_ && config.fuse_last_update;
-  layout_options.early_gathers = config.early_gathers;
   auto build = [&](StepVariant variant, Deferral deferral) {
     ScheduleOptions options = layout_options;
     options.deferral = deferral;

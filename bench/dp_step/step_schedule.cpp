@@ -19,8 +19,7 @@ class ScheduleBuilder {
         scheme_(scheme),
         lanes_(lanes),
         last_buckets_on_one_lane_(options.last_buckets_on_one_lane),
-        gemm_gated_(options.gemm_gated),
-        early_gathers_(options.early_gathers) {
+        gemm_gated_(options.gemm_gated) {
     const int buckets = static_cast<int>(layout.buckets().size());
     schedule_.events = StepEvents{layout.layers(), buckets};
     if (options.own_tail_lane && last_buckets_on_one_lane_ > 0) {
@@ -116,17 +115,11 @@ class ScheduleBuilder {
   // gradients and each finished bucket's update follows. With gemm_gated, k-1's gather also waits
   // for the input-gradient GEMM of k's lowest layer, so that on every rank each group of copies
   // starts on a GEMM boundary (the GPUs reach those together), not wherever its copies got to.
-  // In the last early_gathers pipelined buckets k-1's gather goes first instead: it fills the copy
-  // engine while k's gradients are computed, so less is left to copy once they are.
   void pipelined_bucket(int bucket, bool in_step, bool previous_deferred = false) {
     const StepEvents& ev = schedule_.events;
-    const bool completes_previous = bucket > 0 && !previous_deferred;
-    const bool gather_first =
-        completes_previous && bucket > last_pipelined_to_complete() - early_gathers_;
-    if (gather_first) complete_pipelined(bucket - 1, in_step);
     send_and_reduce(bucket, in_step);
     record(kReductions, ev.reduced(bucket));
-    if (!completes_previous || gather_first) return;
+    if (bucket == 0 || previous_deferred) return;
     if (in_step && gemm_gated_)
       wait(kTransfers, ev.weights_free(layout_.buckets()[bucket].lowest_layer));
     complete_pipelined(bucket - 1, in_step);
@@ -213,7 +206,6 @@ class ScheduleBuilder {
   int lanes_;
   int last_buckets_on_one_lane_;
   bool gemm_gated_;
-  int early_gathers_;
   int tail_lane_ = -1;  // the last buckets' own lane, or -1: they share the last bucket's
   int first_tail_bucket_ = static_cast<int>(layout_.buckets().size());
   StepSchedule schedule_;

@@ -144,10 +144,6 @@ struct ScheduleOptions {
   // gradient collective also runs its update (StepOp::with_update), after the last reader of the
   // weights, and the optimizer stream runs none for it.
   bool fused_last_update = false;
-  // Pipelined: in the last this many pipelined buckets (those not on a tail lane), bucket k-1's
-  // gather goes before bucket k's send on the copy lane instead of after it, so that the copy
-  // engine has less left after the last such bucket's gradients (0: none).
-  int early_gathers = 0;
 };
 
 // `communicate` false for one rank: then no collective appears even in the full step, and no

@@ -240,12 +240,6 @@ TEST(DpOptions, GraphMemsetsSweepEachWithItsOwnBaseline) {
   EXPECT_EQ(config_string(plan[0]), config_string(plan[1]));
   EXPECT_NE(config_string(plan[1]), config_string(plan[3]));
   EXPECT_EQ(parse({}).graph_memsets, (std::vector<GraphMemsets>{GraphMemsets::kernel}));
-  const std::vector<StepConfig> early =
-      expand_plan(parse({"--sync", "overlap", "--early-gathers", "1,0", "-g", "4"}), 4);
-  ASSERT_EQ(early.size(), 2u);
-  EXPECT_EQ(early[0].early_gathers, 1);
-  EXPECT_EQ(early[1].early_gathers, 0);
-  expect_usage_error({"--early-gathers", "-1"}, "--early-gathers -1: must not be negative");
   expect_usage_error({"--graph-memsets", "copy"},
                      "unknown graph memset mode 'copy' (expected kernel, memset)");
 }
@@ -417,11 +411,8 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.fuse_last_update = true;
   expect_named(";fused_update=1", "/fused_update");
   config.fuse_last_update = false;
-  config.early_gathers = 2;
-  expect_named(";early_gathers=2", "/early_gathers:2");
   config.graph_memsets = GraphMemsets::memset;
-  expect_named(";early_gathers=2;graph_memsets=memset", "/early_gathers:2/graph_memsets:memset");
-  config.early_gathers = 0;
+  expect_named(";graph_memsets=memset", "/graph_memsets:memset");
   config.graph_memsets = GraphMemsets::kernel;
   config.last_layer_buckets = 3;
   config.wgrad_split = WgradSplit::last;

@@ -433,31 +433,6 @@ TEST(DpStepGpu, LockstepTrainsLikeNoLockstep) {
   }
 }
 
-// Early gathers change only the order of the copy lane: the same weights, bit for bit, identical
-// on every rank, with the last bucket on the copy engines or on a ring lane of its own.
-TEST(DpStepGpu, EarlyGathersTrainLikeThePipelinedOrder) {
-  SKIP_WITHOUT_GPUS(2);
-  const int ranks = largest_doubling_gpu_count();
-  for (const char* last : {"", "ring"}) {
-    StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
-    config.algo = "copy_engine";
-    config.comm_schedule = CommSchedule::pipelined;
-    config.last_bucket_algo = last;
-    std::vector<std::vector<double>> weights;
-    for (int early : {0, 2}) {
-      config.early_gathers = early;
-      const std::string what = benchmark_name(config);
-      const SmallModelReport report =
-          run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
-      EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
-      DataParallelTrainer trainer(config, communicators(ranks));
-      expect_passes_keep_replicas_identical(trainer, what);
-      weights.push_back(trainer.parameters(0));
-    }
-    EXPECT_TRUE(weights[0] == weights[1]) << last << ": early gathers changed the result";
-  }
-}
-
 // The layer shape, where cuBLASLt zeroes a few bytes before each weight-gradient GEMM:
 // with those memsets as kernel nodes the step trains to the same weights, bit for bit.
 TEST(DpStepGpu, MemsetsAsKernelNodesTrainLikeTheCapturedMemsets) {

@@ -49,10 +49,6 @@ struct With {
     options.fused_last_update = true;
     return *this;
   }
-  With& early_gathers(int count) {
-    options.early_gathers = count;
-    return *this;
-  }
   operator ScheduleOptions() const { return options; }
 };
 
@@ -542,65 +538,6 @@ TEST(StepSchedule, PipelinedPartsKeepTheirOrder) {
     expected_copy_lane.push_back("part " + std::to_string(buckets - 1) + "/gather");
     EXPECT_EQ(copy_lane, expected_copy_lane);
     EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size());  // joined back
-  }
-}
-
-// Early gathers: in the last N pipelined buckets the previous bucket's gather goes before the
-// bucket's send on the copy lane; the others keep the pipelined order, every part still follows
-// what it needs, and the updates keep bucket order. With the last bucket on a lane of its own,
-// "the last pipelined bucket" is the one before it.
-TEST(StepSchedule, EarlyGathersGoBeforeTheLastPipelinedSends) {
-  const ParameterLayout layout(5, 64, 2, 9000, 2);  // one layer per bucket
-  auto copy_lane_of = [](const StepSchedule& schedule) {
-    std::vector<std::string> copies;
-    for (const StepOp& op : schedule.ops) {
-      if (op.kind == StepOpKind::collective_part && op.stream == StreamRole::comm)
-        copies.push_back(what(op));
-    }
-    return copies;
-  };
-  auto gather = [](int k) { return "part " + std::to_string(k) + "/gather"; };
-  auto send = [](int k) { return "part " + std::to_string(k) + "/send"; };
-  for (StepVariant variant : {StepVariant::full, StepVariant::comm_only}) {
-    const std::string where = variant == StepVariant::full ? "full" : "comm-only";
-    const StepSchedule one =
-        build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none,
-                            With().lanes(1).pipelined().early_gathers(1));
-    EXPECT_EQ(copy_lane_of(one),
-              (std::vector<std::string>{send(0), send(1), gather(0), send(2), gather(1), send(3),
-                                        gather(2), gather(3), send(4), gather(4)}))
-        << where;
-    const StepSchedule two =
-        build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none,
-                            With().lanes(1).pipelined().early_gathers(2));
-    EXPECT_EQ(copy_lane_of(two),
-              (std::vector<std::string>{send(0), send(1), gather(0), send(2), gather(1), gather(2),
-                                        send(3), gather(3), send(4), gather(4)}))
-        << where;
-    // The last bucket on its own lane: bucket 3 is the last pipelined one.
-    const StepSchedule tail =
-        build_step_schedule(layout, SyncScheme::overlap, variant, true, WgradSplit::none,
-                            With().lanes(1).pipelined().last_buckets(1, true).early_gathers(1));
-    EXPECT_EQ(copy_lane_of(tail),
-              (std::vector<std::string>{send(0), send(1), gather(0), send(2), gather(1), gather(2),
-                                        send(3), gather(3)}))
-        << where;
-    for (const StepSchedule* schedule : {&one, &two, &tail}) {
-      const Replay r = replay(*schedule);
-      std::vector<int> updates;
-      for (const auto& [op, before] : r.ops) {
-        if (op.kind == StepOpKind::collective_part && op.part != LaunchPart::send &&
-            op.part != LaunchPart::reduce) {
-          EXPECT_TRUE(before.count("part " + std::to_string(op.bucket) + "/reduce"))
-              << what(op) << " " << where;
-        }
-        if (op.kind == StepOpKind::update) updates.push_back(op.bucket);
-      }
-      if (variant == StepVariant::full) {
-        EXPECT_EQ(updates, (std::vector<int>{0, 1, 2, 3, 4})) << where;
-      }
-      EXPECT_EQ(r.done.at(StreamRole::compute).size(), r.ops.size()) << where;
-    }
   }
 }
 
