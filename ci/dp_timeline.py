@@ -4,7 +4,7 @@
 ci/device-run.sh dp_timeline profiles collbench_dpstep with graph nodes traced one by one and
 exports `nsys stats --report cuda_gpu_trace --format csv`; this script reads that CSV:
 
-  dp_timeline.py TRACE.csv[.gz] [--layers 8]
+  dp_timeline.py TRACE.csv[.gz] [--layers 8] [--steps FIRST:LAST]
 
 Per GPU, it cuts the timeline into steps: every step runs one MSE-loss kernel, and the `layers`
 GEMMs before it are the forward pass, so a step starts at the first of them and ends where the
@@ -12,7 +12,9 @@ next one starts. Steps with communication (copies between GPUs, NCCL or hand-bui
 kernels) are the full step; steps without are compute-only. For each kind it prints the medians
 over its steps (microseconds): step, forward, end of backward's last GEMM, GEMM time summed, and
 the tail (step end minus end of backward: what waits for the last gradients' all-reduce and
-update), plus, for full steps, how much communication runs after backward ended.
+update), plus, for full steps, how much communication runs after backward ended. --steps keeps
+the steps of each kind numbered FIRST to LAST (from 0, in time order): a long trace's first steps
+against its last, before and after the GPUs reach their power cap.
 
 Exit status: 0, or 2 when the file is unreadable or holds no complete step.
 """
@@ -82,7 +84,7 @@ def steps_of(ops, layers):
     return steps
 
 
-def summary_lines(per_device, layers):
+def summary_lines(per_device, layers, step_range=None):
     lines = []
     keys = ["step", "forward", "backward_end", "gemm_sum", "tail", "comm_after_backward"]
     lines.append("gpu  kind          steps " + " ".join(f"{k:>19}" for k in keys))
@@ -91,6 +93,8 @@ def summary_lines(per_device, layers):
         steps = steps_of(ops, layers)
         for label, with_comm in (("full", True), ("compute-only", False)):
             chosen = [s for s in steps if s["comm"] == with_comm]
+            if step_range is not None:
+                chosen = chosen[step_range[0]:step_range[1] + 1]
             if not chosen:
                 continue
             found = True
@@ -104,9 +108,21 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trace")
     parser.add_argument("--layers", type=int, default=8)
+    parser.add_argument("--steps", help="FIRST:LAST, the steps of each kind to summarise (from 0)")
     args = parser.parse_args(argv)
+    step_range = None
+    if args.steps is not None:
+        try:
+            first, last = (int(v) for v in args.steps.split(":"))
+        except ValueError:
+            first, last = -1, -1
+        if first < 0 or last < first:
+            print(f"dp_timeline.py: --steps {args.steps}: expected FIRST:LAST, 0 <= FIRST <= LAST",
+                  file=sys.stderr)
+            return 2
+        step_range = (first, last)
     try:
-        lines = summary_lines(read_trace(args.trace), args.layers)
+        lines = summary_lines(read_trace(args.trace), args.layers, step_range)
     except (OSError, KeyError, ValueError) as error:
         print(f"dp_timeline.py: cannot read {args.trace}: {error}", file=sys.stderr)
         return 2

@@ -221,7 +221,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "soon as it is final (needs --last-bucket-algo ring); 0: after it; list")
       ->delimiter(',')
       ->capture_default_str();
-  std::vector<std::string> graph_memset_names = {"kernel"};
+  std::vector<std::string> graph_memset_names = {"memset"};
   app.add_option("--graph-memsets", graph_memset_names,
                  "the memset nodes a step's CUDA graph captures (cuBLASLt zeroes a few bytes "
                  "before some GEMMs): kernel (kernel nodes writing the same bytes, so the next "

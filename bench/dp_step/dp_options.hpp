@@ -52,7 +52,7 @@ struct DpOptions {
   std::vector<CommSchedule> comm_schedules = {CommSchedule::lanes};
   std::vector<int> locksteps = {0};
   std::vector<int> fuse_last_update = {0};  // StepConfig::fuse_last_update (0 or 1), swept
-  std::vector<GraphMemsets> graph_memsets = {GraphMemsets::kernel};  // swept
+  std::vector<GraphMemsets> graph_memsets = {GraphMemsets::memset};  // swept
   int defer_first = 0;  // StepConfig::defer_first
   // The last buckets' implementation, per configuration (--last-bucket-algo's values).
   std::vector<LastBuckets> last_buckets = {LastBuckets{}};

@@ -78,6 +78,25 @@ class DpTimelineTest(unittest.TestCase):
         self.assertEqual([float(v) for v in compute[3:]], [60.0, 25.0, 55.0, 50.0, 5.0, 0.0])
         self.assertTrue(lines[3].startswith("(1)"))
 
+    def test_steps_keeps_a_range_of_each_kind(self):
+        rows = []
+        t = 0
+        for length in (80, 80, 90, 100):  # full steps that grow longer, as at the power cap
+            rows += step_rows("NVIDIA H200 (0)", t, True)
+            t += length
+        rows += step_rows("NVIDIA H200 (0)", t, False)[:3]
+        status, out, _ = run(write_trace(rows), "--steps", "2:3")
+        self.assertEqual(status, 0)
+        full = out.splitlines()[1].split()
+        self.assertEqual(full[:3], ["(0)", "full", "2"])
+        self.assertEqual(float(full[3]), 95.0)  # the median of the last two steps
+        self.assertEqual(run(write_trace(rows), "--steps", "0:0")[1].splitlines()[1].split()[3],
+                         "80.0")
+        for bad in ("3:2", "x", "-1:2"):
+            status, _, err = run(write_trace(rows), f"--steps={bad}")
+            self.assertEqual(status, 2)
+            self.assertIn("--steps", err)
+
     def test_no_complete_step_and_unreadable_files_exit_2(self):
         one_step = step_rows("NVIDIA H200 (0)", 0, True)
         self.assertEqual(run(write_trace(one_step))[0], 2)

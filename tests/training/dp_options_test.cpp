@@ -239,7 +239,7 @@ TEST(DpOptions, GraphMemsetsSweepEachWithItsOwnBaseline) {
   EXPECT_EQ(plan[3].graph_memsets, GraphMemsets::kernel);
   EXPECT_EQ(config_string(plan[0]), config_string(plan[1]));
   EXPECT_NE(config_string(plan[1]), config_string(plan[3]));
-  EXPECT_EQ(parse({}).graph_memsets, (std::vector<GraphMemsets>{GraphMemsets::kernel}));
+  EXPECT_EQ(parse({}).graph_memsets, (std::vector<GraphMemsets>{GraphMemsets::memset}));
   expect_usage_error({"--graph-memsets", "copy"},
                      "unknown graph memset mode 'copy' (expected kernel, memset)");
 }
@@ -411,9 +411,9 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.fuse_last_update = true;
   expect_named(";fused_update=1", "/fused_update");
   config.fuse_last_update = false;
-  config.graph_memsets = GraphMemsets::memset;
-  expect_named(";graph_memsets=memset", "/graph_memsets:memset");
   config.graph_memsets = GraphMemsets::kernel;
+  expect_named(";graph_memsets=kernel", "/graph_memsets:kernel");
+  config.graph_memsets = GraphMemsets::memset;
   config.last_layer_buckets = 3;
   config.wgrad_split = WgradSplit::last;
   expect_named(";wgrad_split=last;last_layer_buckets=3", "/wgrad_split:last/last_layer_buckets:3");
