@@ -18,6 +18,9 @@
 namespace collbench::dp {
 namespace {
 
+// An hour of warm-up is more than any GPU needs to reach its steady state.
+constexpr double kMaxWarmupMs = 3.6e6;
+
 // One registry name, or a mixed pair "A+B" of two distinct ones (mixed_algorithm.hpp).
 void require_known_algorithm(const std::string& algo, const std::vector<std::string>& known) {
   const std::vector<std::string> parts = implementations_of(algo);
@@ -58,6 +61,10 @@ void validate_options(const DpOptions& o) {
   }
   if (o.warmup < 0) throw UsageError(fmt::format("--warmup {}: must not be negative", o.warmup));
   if (o.iters < 1) throw UsageError(fmt::format("--iters {}: need at least 1 timed step", o.iters));
+  if (!(o.warmup_ms >= 0) || o.warmup_ms > kMaxWarmupMs) {
+    throw UsageError(
+        fmt::format("--warmup-ms {}: must be from 0 to {:g}", o.warmup_ms, kMaxWarmupMs));
+  }
   if (o.nccl_max_ctas < 0)
     throw UsageError(fmt::format("--nccl-max-ctas {}: must not be negative", o.nccl_max_ctas));
   if (o.comm_lanes < 1 || o.comm_lanes > kMaxCommLanes) {
@@ -159,6 +166,10 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
       ->capture_default_str();
   app.add_option("-g,--gpus", o.ranks, "GPU counts (default: 1 and all visible)")->delimiter(',');
   app.add_option("--warmup", o.warmup, "untimed steps per measured pass")->capture_default_str();
+  app.add_option("--warmup-ms", o.warmup_ms,
+                 "untimed steps continue until this many ms have passed, so that the timed ones "
+                 "run in the GPUs' steady (power-capped) state; 0: --warmup steps only")
+      ->capture_default_str();
   app.add_option("--iters", o.iters, "timed steps per measured pass")->capture_default_str();
   app.add_option("--csv", o.csv_path, "write rows to this CSV file (each flushed as measured)");
   app.add_flag("--check", o.check,

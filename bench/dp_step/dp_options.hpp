@@ -39,6 +39,7 @@ struct DpOptions {
   std::vector<std::string> algos = {"nccl"};
   std::vector<int> ranks;  // empty: 1 and every visible GPU
   int warmup = 10;
+  double warmup_ms = 0;  // PassSettings::warmup_ms of every pass
   int iters = 50;
   std::string csv_path;
   bool check = false;

@@ -56,6 +56,11 @@ std::string extra_field(const StepConfig& config, const StepOutcome& outcome) {
                   m.compute.p50_us, m.epilogues, m.loss);
   extra += fmt::format(";step_slowest_rank_mean_us={:.3f}", m.step_slowest_rank_mean_us);
   if (m.memset_kernels > 0) extra += fmt::format(";memset_kernels={}", m.memset_kernels);
+  if (m.power) {
+    extra +=
+        fmt::format(";sm_mhz={:.0f};power_w={:.0f};clock_events={:#x};power_samples={}",
+                    m.power->sm_mhz, m.power->power_w, m.power->clock_events, m.power->samples);
+  }
   return extra;
 }
 

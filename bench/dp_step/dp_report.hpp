@@ -8,6 +8,7 @@
 
 #include "dp_config.hpp"
 #include "metrics.hpp"
+#include "power_sampler.hpp"
 #include "report_row.hpp"
 #include "run_metadata.hpp"
 
@@ -30,6 +31,10 @@ struct MeasuredSteps {
   // slowest_rank_us is higher whenever the ranks' jitter is out of phase, though the run did not
   // take longer.
   double mean_us = 0;
+  // The timed steps' GPU state (measure()'s PassSettings::sample_power; NVML): the lowest mean SM
+  // clock and the highest mean power over the ranks, their clock-event reasons or-ed (across
+  // processes, the largest). Empty without NVML.
+  std::optional<PowerSummary> power;
 };
 
 // The run's figures: percentiles of the slowest rank's steps, mean of the run (mean_us).
@@ -46,6 +51,8 @@ struct StepMeasurement {
   std::string epilogues = "unfused";  // ModelReplica::epilogues()
   // Memset nodes the full step's graph ran as kernel nodes (StepConfig::graph_memsets).
   std::size_t memset_kernels = 0;
+  // The GPUs' clock, power and clock-event reasons through the full step's timed steps (NVML).
+  std::optional<PowerSummary> power;
   double loss = 0;  // after the last timed step (global mean)
   // The mean of the full step's per-step slowest-rank times (MeasuredSteps), reported beside the
   // run's mean.

@@ -111,19 +111,23 @@ StepOutcome DpSession::measure(const StepConfig& config,
   trainer.run_eager(1);
   trainer.synchronize(options_.timeout_s);
   const bool graphs = !options_.eager;
+  const PassSettings full_pass{options_.warmup_ms, true};
+  const PassSettings other_pass{options_.warmup_ms, false};
   const MeasuredSteps steps = trainer.measure(StepVariant::full, options_.warmup, options_.iters,
-                                              graphs, options_.timeout_s);
+                                              graphs, options_.timeout_s, full_pass);
+  m.power = steps.power;
   m.step = run_time_stats(steps);
   m.step_slowest_rank_mean_us = time_stats(steps.slowest_rank_us).mean_us;
   m.loss = trainer.loss();
   // Checked here, before the compute-only pass (ps and sharded replicas drift apart without
   // their weight collectives).
   if (options_.check) outcome.wrong_elements = trainer.differing_weight_elements();
-  m.compute = run_time_stats(trainer.measure(StepVariant::compute_only, options_.warmup,
-                                             options_.iters, graphs, options_.timeout_s));
+  m.compute =
+      run_time_stats(trainer.measure(StepVariant::compute_only, options_.warmup, options_.iters,
+                                     graphs, options_.timeout_s, other_pass));
   if (config.ranks > 1) {
     m.comm = run_time_stats(trainer.measure(StepVariant::comm_only, options_.warmup, options_.iters,
-                                            graphs, options_.timeout_s));
+                                            graphs, options_.timeout_s, other_pass));
   }
   m.gradient_bytes = trainer.gradient_bytes();
   m.bus_bytes = trainer.bus_bytes();

@@ -528,7 +528,8 @@ void DataParallelTrainer::synchronize(double timeout_s) {
 }
 
 MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int iters,
-                                           bool use_graphs, double timeout_s) {
+                                           bool use_graphs, double timeout_s,
+                                           const PassSettings& settings) {
   const nvtxDomainHandle_t domain = nvtx3::domain::get<collbench_nvtx_domain>();
   // The labels outlive the attributes, which point at their text.
   static const std::string step_label = "step";
@@ -562,7 +563,18 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
   auto launch_step = [&] { launch(shape_of(variant, steps_run++)); };
   {
     auto range = fixed_range<nvtx_names::warmup>();
+    const auto started = std::chrono::steady_clock::now();
     for (int step = 0; step < warmup; ++step) launch_step();
+    // Time-based warm-up: more steps, in groups, until the first has been running long enough.
+    constexpr int kWarmupGroup = 10;
+    while (settings.warmup_ms > 0) {
+      synchronize(timeout_s);
+      const std::chrono::duration<double, std::milli> elapsed =
+          std::chrono::steady_clock::now() - started;
+      if (elapsed.count() >= settings.warmup_ms) break;
+      for (int step = 0; step < kWarmupGroup; ++step) launch_step();
+    }
+    if (settings.sample_power) synchronize(timeout_s);
   }
   if (timing_events_.size() != static_cast<std::size_t>(locals) ||
       timing_events_.front().size() < static_cast<std::size_t>(iters) + 1) {
@@ -581,6 +593,10 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
           cudaEventRecord(timing_events_[local][index].get(), resources_[local]->compute.get()));
     }
   };
+  std::vector<int> devices;
+  for (const auto& r : resources_) devices.push_back(r->device);
+  std::optional<PowerSampler> sampler;
+  if (settings.sample_power) sampler.emplace(devices, std::chrono::milliseconds(10));
   {
     auto range = fixed_range<nvtx_names::timed>();
     record(0);
@@ -594,6 +610,8 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
   std::vector<const Event*> last;
   for (int local = 0; local < locals; ++local) last.push_back(&timing_events_[local][iters]);
   wait_for_events(last, timeout_s);
+  const std::vector<std::optional<PowerSummary>> power =
+      sampler ? sampler->finish() : std::vector<std::optional<PowerSummary>>{};
   std::vector<std::vector<double>> per_rank_us(static_cast<std::size_t>(locals));
   std::vector<std::vector<double>> per_rank_mean_us(static_cast<std::size_t>(locals));
   for (int local = 0; local < locals; ++local) {
@@ -609,7 +627,33 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
   MeasuredSteps measured;
   measured.slowest_rank_us = reduce_over_ranks(per_rank_us, ncclMax);
   measured.mean_us = reduce_over_ranks(per_rank_mean_us, ncclMax).front();
+  if (settings.sample_power) measured.power = slowest_power_state(power);
   return measured;
+}
+
+std::optional<PowerSummary> DataParallelTrainer::slowest_power_state(
+    const std::vector<std::optional<PowerSummary>>& per_local_rank) {
+  // Every process reduces, with or without samples, so the collectives match; a rank without
+  // samples contributes neutral values and a zero count.
+  std::vector<std::vector<double>> clocks, watts, samples;
+  std::vector<std::vector<std::uint64_t>> reasons;
+  for (const std::optional<PowerSummary>& summary : per_local_rank) {
+    clocks.push_back({summary ? summary->sm_mhz : 1e12});
+    watts.push_back({summary ? summary->power_w : 0.0});
+    samples.push_back({summary ? static_cast<double>(summary->samples) : 0.0});
+    reasons.push_back({summary ? summary->clock_events : 0});
+  }
+  // Or-ed over this process's ranks first; across processes the largest stands for the rest.
+  std::uint64_t local_reasons = 0;
+  for (const auto& r : reasons) local_reasons |= r.front();
+  for (auto& r : reasons) r.front() = local_reasons;
+  PowerSummary worst;
+  worst.sm_mhz = reduce_over_ranks(clocks, ncclMin).front();
+  worst.power_w = reduce_over_ranks(watts, ncclMax).front();
+  worst.samples = static_cast<int>(reduce_over_ranks(samples, ncclMin).front());
+  worst.clock_events = reduce_over_ranks(reasons, ncclMax).front();
+  if (worst.samples == 0) return std::nullopt;
+  return worst;
 }
 
 // The views (dp_trainer_views.cpp) reduce these types too.

@@ -29,6 +29,16 @@
 
 namespace collbench::dp {
 
+// How a measured pass warms up and what it records beside the times.
+struct PassSettings {
+  // Warm-up steps continue until this much time has passed since the first (0: `warmup` steps
+  // only), so that the timed steps run in the GPUs' steady (power-capped) state.
+  double warmup_ms = 0;
+  // The GPUs' SM clock, power and clock-event reasons through the timed steps (PowerSampler);
+  // the warm-up's work is drained first so that the samples cover the timed steps alone.
+  bool sample_power = false;
+};
+
 class DataParallelTrainer {
  public:
   // config.ranks > 1: this process drives one rank per communicator in `communicators`, with that
@@ -78,7 +88,8 @@ class DataParallelTrainer {
   void synchronize(double timeout_s);
   // Times in microseconds of `iters` steps after `warmup` untimed ones; with `graphs` the step is
   // captured once per variant and replayed. Collective.
-  MeasuredSteps measure(StepVariant variant, int warmup, int iters, bool graphs, double timeout_s);
+  MeasuredSteps measure(StepVariant variant, int warmup, int iters, bool graphs, double timeout_s,
+                        const PassSettings& settings = {});
 
   // After synchronize(): the mean over all ranks of each rank's loss of the last forward pass.
   // Collective.
@@ -135,6 +146,9 @@ class DataParallelTrainer {
   std::vector<unsigned char> copy_to_host(int local, const void* device_pointer,
                                           std::size_t bytes) const;
   std::vector<double> in_model_order(const std::vector<unsigned char>& flat) const;
+  // MeasuredSteps::power from each local rank's samples (nullopt: none); collective.
+  std::optional<PowerSummary> slowest_power_state(
+      const std::vector<std::optional<PowerSummary>>& per_local_rank);
 
   StepConfig config_;
   ParameterLayout layout_;

@@ -1,8 +1,7 @@
-// Topology probing through the CUDA runtime and, opened at run time with dlopen, NVML.
+// Topology probing through the CUDA runtime and NVML (nvml_library.hpp).
 #include "topology.hpp"
 
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,117 +10,9 @@
 #include <memory>
 
 #include "errors.hpp"
+#include "nvml_library.hpp"
 
 namespace collbench {
-namespace nvml {
-
-// The few NVML declarations used here, written from nvml.h (API version 11+) so that collbench
-// builds without nvml.h and does not link libnvidia-ml: the library comes with the driver, and
-// a machine without one must still run the CPU tests and print a topology without NVLinks.
-using Return = int;  // nvmlReturn_t; 0 is NVML_SUCCESS
-struct DeviceOpaque;
-using Device = DeviceOpaque*;                      // nvmlDevice_t
-constexpr Return kSuccess = 0;                     // NVML_SUCCESS
-constexpr unsigned kMaxLinks = 18;                 // NVML_NVLINK_MAX_LINKS
-constexpr int kFeatureEnabled = 1;                 // NVML_FEATURE_ENABLED (nvmlEnableState_t)
-constexpr int kRemoteGpu = 0;                      // NVML_NVLINK_DEVICE_TYPE_GPU
-constexpr int kRemoteSwitch = 2;                   // NVML_NVLINK_DEVICE_TYPE_SWITCH
-constexpr unsigned kDriverVersionBufferSize = 80;  // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE
-
-struct PciInfo {         // nvmlPciInfo_t
-  char busIdLegacy[16];  // "0000:18:00.0"
-  unsigned int domain;
-  unsigned int bus;
-  unsigned int device;
-  unsigned int pciDeviceId;
-  unsigned int pciSubSystemId;
-  char busId[32];  // "00000000:18:00.0"
-};
-static_assert(sizeof(PciInfo) == 68, "nvmlPciInfo_t is 16 + 5 * 4 + 32 bytes");
-
-using InitFn = Return (*)();
-using ShutdownFn = Return (*)();
-using DriverVersionFn = Return (*)(char* version, unsigned int length);
-using HandleByBusIdFn = Return (*)(const char* bus_id, Device* device);
-using LinkStateFn = Return (*)(Device device, unsigned int link, int* is_active);
-using RemotePciFn = Return (*)(Device device, unsigned int link, PciInfo* pci);
-using RemoteTypeFn = Return (*)(Device device, unsigned int link, int* type);
-
-// libnvidia-ml.so.1, opened and initialised; shut down and closed on destruction.
-class Library {
- public:
-  // Null when the library or one of the required entry points is missing, or init fails.
-  static std::unique_ptr<Library> open() {
-    std::unique_ptr<Library> library(new Library());
-    library->handle_.reset(dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL));
-    if (!library->handle_) return nullptr;
-    const bool complete =
-        library->load(library->init_, "nvmlInit_v2") &&
-        library->load(library->shutdown_, "nvmlShutdown") &&
-        library->load(library->driver_version_, "nvmlSystemGetDriverVersion") &&
-        library->load(library->handle_by_bus_id_, "nvmlDeviceGetHandleByPciBusId_v2") &&
-        library->load(library->link_state_, "nvmlDeviceGetNvLinkState") &&
-        library->load(library->remote_pci_, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
-    if (!complete || library->init_() != kSuccess) return nullptr;
-    // Older drivers lack the remote device type; links are then classified by bus id alone.
-    library->load(library->remote_type_, "nvmlDeviceGetNvLinkRemoteDeviceType");
-    library->initialised_ = true;
-    return library;
-  }
-  ~Library() {
-    if (initialised_) shutdown_();
-  }
-  Library(const Library&) = delete;
-  Library& operator=(const Library&) = delete;
-
-  std::string driver_version() const {
-    char buffer[kDriverVersionBufferSize] = {};
-    if (driver_version_(buffer, sizeof buffer) != kSuccess) return "";
-    return buffer;
-  }
-  Device device(const std::string& bus_id) const {
-    Device device = nullptr;
-    return handle_by_bus_id_(bus_id.c_str(), &device) == kSuccess ? device : nullptr;
-  }
-  bool link_active(Device device, unsigned link) const {
-    int active = 0;
-    return link_state_(device, link, &active) == kSuccess && active == kFeatureEnabled;
-  }
-  std::string remote_bus_id(Device device, unsigned link) const {
-    PciInfo pci{};
-    if (remote_pci_(device, link, &pci) != kSuccess) return "";
-    pci.busId[sizeof pci.busId - 1] = '\0';
-    return pci.busId;
-  }
-  // NVML_NVLINK_DEVICE_TYPE_*, or -1 when this driver cannot tell.
-  int remote_type(Device device, unsigned link) const {
-    int type = -1;
-    if (!remote_type_ || remote_type_(device, link, &type) != kSuccess) return -1;
-    return type;
-  }
-
- private:
-  Library() = default;
-  template <typename Fn>
-  bool load(Fn& fn, const char* symbol) {
-    fn = reinterpret_cast<Fn>(dlsym(handle_.get(), symbol));
-    return fn != nullptr;
-  }
-  struct Closer {
-    void operator()(void* handle) const { dlclose(handle); }
-  };
-  std::unique_ptr<void, Closer> handle_;
-  bool initialised_ = false;
-  InitFn init_ = nullptr;
-  ShutdownFn shutdown_ = nullptr;
-  DriverVersionFn driver_version_ = nullptr;
-  HandleByBusIdFn handle_by_bus_id_ = nullptr;
-  LinkStateFn link_state_ = nullptr;
-  RemotePciFn remote_pci_ = nullptr;
-  RemoteTypeFn remote_type_ = nullptr;
-};
-
-}  // namespace nvml
 
 namespace {
 
@@ -256,7 +147,7 @@ std::string driver_version_string() {
 Topology probe_topology() {
   Topology topology;
   const std::unique_ptr<nvml::Library> library = nvml::Library::open();
-  topology.nvml_available = library != nullptr;
+  topology.nvml_available = library != nullptr && library->reads_nvlinks();
   topology.driver_version = library ? library->driver_version() : "";
   if (topology.driver_version.empty()) topology.driver_version = cuda_driver_api_version();
 

@@ -240,6 +240,10 @@ TEST(DpOptions, GraphMemsetsSweepEachWithItsOwnBaseline) {
   EXPECT_EQ(config_string(plan[0]), config_string(plan[1]));
   EXPECT_NE(config_string(plan[1]), config_string(plan[3]));
   EXPECT_EQ(parse({}).graph_memsets, (std::vector<GraphMemsets>{GraphMemsets::memset}));
+  EXPECT_EQ(parse({"--warmup-ms", "1500"}).warmup_ms, 1500.0);
+  EXPECT_EQ(parse({}).warmup_ms, 0.0);
+  expect_usage_error({"--warmup-ms=-1"}, "--warmup-ms -1: must be from 0 to 3.6e+06");
+  expect_usage_error({"--warmup-ms", "4e6"}, "--warmup-ms 4000000: must be from 0 to 3.6e+06");
   expect_usage_error({"--graph-memsets", "copy"},
                      "unknown graph memset mode 'copy' (expected kernel, memset)");
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <thread>
@@ -463,6 +464,29 @@ TEST(DpStepGpu, MemsetsAsKernelNodesTrainLikeTheCapturedMemsets) {
     weights.push_back(trainer.parameters(0));
   }
   EXPECT_TRUE(weights[0] == weights[1]) << "the memset kernels changed the result";
+}
+
+// A pass that samples power reports a plausible GPU state (NVML is on every GPU machine), and a
+// time-based warm-up runs at least as long as asked.
+TEST(DpStepGpu, MeasureReportsThePowerState) {
+  SKIP_WITHOUT_GPUS(2);
+  const int ranks = largest_doubling_gpu_count();
+  const StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+  DataParallelTrainer trainer(config, communicators(ranks));
+  const auto started = std::chrono::steady_clock::now();
+  const MeasuredSteps steps =
+      trainer.measure(StepVariant::full, 1, 20, true, kTimeoutS, PassSettings{300, true});
+  const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
+  EXPECT_GE(took.count(), 300.0);
+  ASSERT_TRUE(steps.power.has_value()) << "no NVML samples";
+  EXPECT_GE(steps.power->samples, 1);
+  EXPECT_GT(steps.power->sm_mhz, 100.0);
+  EXPECT_LT(steps.power->sm_mhz, 5000.0);
+  EXPECT_GT(steps.power->power_w, 10.0);
+  EXPECT_LT(steps.power->power_w, 2000.0);
+  EXPECT_FALSE(
+      trainer.measure(StepVariant::full, 1, 5, true, kTimeoutS).power.has_value());  // not asked
+  EXPECT_EQ(trainer.differing_weight_elements(), 0u);
 }
 
 TEST(DpStepGpu, EveryRegisteredAllReduceAlgorithmTrainsCorrectly) {
