@@ -436,13 +436,13 @@ std::vector<GraphExec>& DataParallelTrainer::graphs(StepShape shape) {
     StreamCapture capture(capturing);
     enqueue(schedule(shape));
     std::vector<Graph> captured = capture.finish();
-    if (config_.graph_memsets == GraphMemsets::kernel) {
-      std::vector<std::size_t> replaced;
-      for (const Graph& graph : captured) replaced.push_back(memsets_to_kernels(graph));
-      if (shape == StepShape::full) full_step_memset_kernels_ = replaced.front();
-    }
-    for (std::size_t local = 0; local < captured.size(); ++local)
+    for (std::size_t local = 0; local < captured.size(); ++local) {
+      if (config_.graph_memsets == GraphMemsets::kernel) {
+        const std::size_t replaced = memsets_to_kernels(captured[local]);
+        if (shape == StepShape::full && local == 0) full_step_memset_kernels_ = replaced;
+      }
       write_graph_dot(captured[local], shape_name(shape), resources_[local]->rank);
+    }
     slot = instantiate_with_node_priority(captured);
   }
   return *slot;
@@ -612,45 +612,47 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
   wait_for_events(last, timeout_s);
   const std::vector<std::optional<PowerSummary>> power =
       sampler ? sampler->finish() : std::vector<std::optional<PowerSummary>>{};
-  std::vector<std::vector<double>> per_rank_us(static_cast<std::size_t>(locals));
-  std::vector<std::vector<double>> per_rank_mean_us(static_cast<std::size_t>(locals));
+  // What the pass takes the largest of over every rank, in one all-reduce: each step's time (a
+  // step takes as long as its slowest rank, in this process or another), the run's mean and,
+  // sampled, the mean power.
+  std::vector<std::vector<double>> per_rank_max(static_cast<std::size_t>(locals));
   for (int local = 0; local < locals; ++local) {
     ScopedDevice on(resources_[local]->device, resources_[local]->rank);
+    std::vector<double>& values = per_rank_max[local];
     for (int i = 0; i < iters; ++i) {
-      per_rank_us[local].push_back(
-          1e3 * elapsed_ms(timing_events_[local][i], timing_events_[local][i + 1]));
+      values.push_back(1e3 * elapsed_ms(timing_events_[local][i], timing_events_[local][i + 1]));
     }
-    per_rank_mean_us[local].push_back(
-        1e3 * elapsed_ms(timing_events_[local][0], timing_events_[local][iters]) / iters);
+    values.push_back(1e3 * elapsed_ms(timing_events_[local][0], timing_events_[local][iters]) /
+                     iters);
+    if (settings.sample_power) values.push_back(power[local] ? power[local]->power_w : 0.0);
   }
-  // A step takes as long as its slowest rank, in this process or another.
+  const std::vector<double> maxima = reduce_over_ranks(per_rank_max, ncclMax);
   MeasuredSteps measured;
-  measured.slowest_rank_us = reduce_over_ranks(per_rank_us, ncclMax);
-  measured.mean_us = reduce_over_ranks(per_rank_mean_us, ncclMax).front();
-  if (settings.sample_power) measured.power = slowest_power_state(power);
+  measured.slowest_rank_us.assign(maxima.begin(), maxima.begin() + iters);
+  measured.mean_us = maxima[iters];
+  if (settings.sample_power) measured.power = slowest_power_state(power, maxima[iters + 1]);
   return measured;
 }
 
 std::optional<PowerSummary> DataParallelTrainer::slowest_power_state(
-    const std::vector<std::optional<PowerSummary>>& per_local_rank) {
+    const std::vector<std::optional<PowerSummary>>& per_local_rank, double highest_power_w) {
   // Every process reduces, with or without samples, so the collectives match; a rank without
   // samples contributes neutral values and a zero count.
-  std::vector<std::vector<double>> clocks, watts, samples;
-  std::vector<std::vector<std::uint64_t>> reasons;
+  std::vector<std::vector<double>> minima;  // mean SM clock, sample count
+  std::uint64_t local_reasons = 0;          // or-ed over this process's ranks
   for (const std::optional<PowerSummary>& summary : per_local_rank) {
-    clocks.push_back({summary ? summary->sm_mhz : 1e12});
-    watts.push_back({summary ? summary->power_w : 0.0});
-    samples.push_back({summary ? static_cast<double>(summary->samples) : 0.0});
-    reasons.push_back({summary ? summary->clock_events : 0});
+    minima.push_back(
+        {summary ? summary->sm_mhz : 1e12, summary ? static_cast<double>(summary->samples) : 0.0});
+    if (summary) local_reasons |= summary->clock_events;
   }
-  // Or-ed over this process's ranks first; across processes the largest stands for the rest.
-  std::uint64_t local_reasons = 0;
-  for (const auto& r : reasons) local_reasons |= r.front();
-  for (auto& r : reasons) r.front() = local_reasons;
+  // Across processes the largest stands for the or.
+  const std::vector<std::vector<std::uint64_t>> reasons(per_local_rank.size(),
+                                                        std::vector<std::uint64_t>{local_reasons});
+  const std::vector<double> lowest = reduce_over_ranks(minima, ncclMin);
   PowerSummary worst;
-  worst.sm_mhz = reduce_over_ranks(clocks, ncclMin).front();
-  worst.power_w = reduce_over_ranks(watts, ncclMax).front();
-  worst.samples = static_cast<int>(reduce_over_ranks(samples, ncclMin).front());
+  worst.sm_mhz = lowest[0];
+  worst.samples = static_cast<int>(lowest[1]);
+  worst.power_w = highest_power_w;
   worst.clock_events = reduce_over_ranks(reasons, ncclMax).front();
   if (worst.samples == 0) return std::nullopt;
   return worst;

@@ -146,9 +146,10 @@ class DataParallelTrainer {
   std::vector<unsigned char> copy_to_host(int local, const void* device_pointer,
                                           std::size_t bytes) const;
   std::vector<double> in_model_order(const std::vector<unsigned char>& flat) const;
-  // MeasuredSteps::power from each local rank's samples (nullopt: none); collective.
+  // MeasuredSteps::power from each local rank's samples (nullopt: none) and the highest mean power
+  // over every rank (measure() reduces it with the step times); collective.
   std::optional<PowerSummary> slowest_power_state(
-      const std::vector<std::optional<PowerSummary>>& per_local_rank);
+      const std::vector<std::optional<PowerSummary>>& per_local_rank, double highest_power_w);
 
   StepConfig config_;
   ParameterLayout layout_;

@@ -71,6 +71,11 @@ std::unique_ptr<Library> Library::open() {
   return library;
 }
 
+const Library* Library::shared() {
+  static const std::unique_ptr<Library> library = open();
+  return library.get();
+}
+
 bool Library::reads_nvlinks() const {
   return fn_->link_state != nullptr && fn_->remote_pci != nullptr;
 }

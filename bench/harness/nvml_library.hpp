@@ -21,9 +21,11 @@ constexpr int kRemoteSwitch = 2;    // NVML_NVLINK_DEVICE_TYPE_SWITCH
 // libnvidia-ml.so.1, opened and initialised; shut down and closed on destruction.
 class Library {
  public:
-  // Null when the library, its init, shutdown or device lookup is missing, or init fails. The
-  // other entry points are optional: each query says "unknown" when its function is missing.
-  static std::unique_ptr<Library> open();
+  // The process's one NVML session, opened on first use and kept until exit (nvmlInit takes
+  // milliseconds, and measured passes start often). Null when the library, its init, shutdown or
+  // device lookup is missing, or init fails. The other entry points are optional: each query
+  // says "unknown" when its function is missing.
+  static const Library* shared();
   ~Library();
   Library(const Library&) = delete;
   Library& operator=(const Library&) = delete;
@@ -45,6 +47,7 @@ class Library {
  private:
   struct Functions;
   Library();
+  static std::unique_ptr<Library> open();
   void* handle_ = nullptr;
   std::unique_ptr<Functions> fn_;
   bool initialised_ = false;

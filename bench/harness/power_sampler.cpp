@@ -10,12 +10,6 @@
 namespace collbench {
 namespace {
 
-// One NVML session for the process: nvmlInit takes milliseconds, and passes start often.
-const nvml::Library* shared_library() {
-  static const std::unique_ptr<nvml::Library> library = nvml::Library::open();
-  return library.get();
-}
-
 nvml::Device nvml_device(const nvml::Library& library, int cuda_device) {
   char bus_id[64] = {};
   if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, cuda_device) != cudaSuccess) {
@@ -41,7 +35,7 @@ struct PowerSampler::Sampling {
 
 PowerSampler::PowerSampler(const std::vector<int>& devices, std::chrono::milliseconds period)
     : state_(new Sampling()), period_(period) {
-  state_->library = shared_library();
+  state_->library = nvml::Library::shared();
   for (int device : devices) {
     Sampling::Totals totals;
     if (state_->library) totals.device = nvml_device(*state_->library, device);

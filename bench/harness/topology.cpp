@@ -136,7 +136,7 @@ int nvlinks_between(int direct_links_a_to_b, int nvswitch_links_a, int nvswitch_
 }
 
 std::string driver_version_string() {
-  const std::unique_ptr<nvml::Library> library = nvml::Library::open();
+  const nvml::Library* library = nvml::Library::shared();
   if (library) {
     std::string version = library->driver_version();
     if (!version.empty()) return version;
@@ -146,7 +146,7 @@ std::string driver_version_string() {
 
 Topology probe_topology() {
   Topology topology;
-  const std::unique_ptr<nvml::Library> library = nvml::Library::open();
+  const nvml::Library* library = nvml::Library::shared();
   topology.nvml_available = library != nullptr && library->reads_nvlinks();
   topology.driver_version = library ? library->driver_version() : "";
   if (topology.driver_version.empty()) topology.driver_version = cuda_driver_api_version();
