@@ -45,27 +45,30 @@ StepGraphs::StepGraphs(std::vector<Graph> graphs, std::vector<std::vector<Event>
   for (std::size_t local = 0; local < graphs_.size(); ++local) {
     ScopedDevice on(graphs_[local].device());
     record_nodes_.push_back(record_nodes(graphs_[local], own_ends_[local]));
-    // Graph kernels keep the priority of the stream they were captured from.
-    execs_.push_back(instantiate(graphs_[local], cudaGraphInstantiateFlagUseNodePriority));
     std::vector<cudaEvent_t> recording;
     for (const Event& event : own_ends_[local]) recording.push_back(event.get());
-    recording_.push_back(recording);
+    copies_.emplace_back();
+    for (int copy = 0; copy < kCopies; ++copy) {
+      // Graph kernels keep the priority of the stream they were captured from.
+      copies_[local].push_back(
+          {instantiate(graphs_[local], cudaGraphInstantiateFlagUseNodePriority), recording});
+    }
   }
+  launches_.assign(graphs_.size(), 0);
 }
 
 void StepGraphs::launch(int local, cudaStream_t stream, const Event* const* step_ends) {
-  const GraphExec& exec = execs_.at(static_cast<std::size_t>(local));
-  ScopedDevice on(exec.device());
-  std::vector<cudaEvent_t>& recording = recording_[local];
+  Copy& copy = copies_.at(static_cast<std::size_t>(local))[launches_[local]++ % kCopies];
+  ScopedDevice on(copy.exec.device());
   for (int s = 0; s < steps_; ++s) {
     const cudaEvent_t wanted = step_ends ? step_ends[s]->get() : own_ends_[local][s].get();
-    if (wanted == recording[s]) continue;
-    // Takes effect from the next launch on; a launch already enqueued keeps its events.
+    if (wanted == copy.recording[s]) continue;
+    // Takes effect from this launch on; the copy's launches already enqueued keep their events.
     CB_CUDA_CHECK(
-        cudaGraphExecEventRecordNodeSetEvent(exec.get(), record_nodes_[local][s], wanted));
-    recording[s] = wanted;
+        cudaGraphExecEventRecordNodeSetEvent(copy.exec.get(), record_nodes_[local][s], wanted));
+    copy.recording[s] = wanted;
   }
-  CB_CUDA_CHECK(cudaGraphLaunch(exec.get(), stream));
+  CB_CUDA_CHECK(cudaGraphLaunch(copy.exec.get(), stream));
 }
 
 }  // namespace collbench::dp

@@ -23,12 +23,21 @@ class StepGraphs {
   void launch(int local, cudaStream_t stream, const Event* const* step_ends);
 
  private:
+  // Executable copies per graph, launched in turn. Pointing a copy's record nodes at other
+  // events waits for that copy's last launch to finish (measured: with one copy the GPUs idled
+  // between replays); with two, the other copy keeps the GPU busy meanwhile.
+  static constexpr int kCopies = 2;
+
   int steps_ = 0;
   std::vector<std::vector<Event>> own_ends_;  // [local][step]; outlive the graphs recording them
   std::vector<Graph> graphs_;
-  std::vector<GraphExec> execs_;
   std::vector<std::vector<cudaGraphNode_t>> record_nodes_;  // [local][step]
-  std::vector<std::vector<cudaEvent_t>> recording_;         // [local][step]: what each node records
+  struct Copy {
+    GraphExec exec;
+    std::vector<cudaEvent_t> recording;  // [step]: what each record node records
+  };
+  std::vector<std::vector<Copy>> copies_;  // [local][copy]
+  std::vector<int> launches_;              // [local]
 };
 
 }  // namespace collbench::dp
