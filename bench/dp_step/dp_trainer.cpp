@@ -641,7 +641,13 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
       if (elapsed.count() >= settings.warmup_ms) break;
       launch_steps(warmup_group, nullptr);
     }
-    if (settings.sample_power) synchronize(timeout_s);
+    if (settings.sample_power) {
+      synchronize(timeout_s);
+      // The drain left every GPU idle, and this thread launches rank after rank (a replay of 10
+      // steps takes it about 2 ms per rank): without a replay ahead, the first timed step would
+      // wait at its first collective for the last rank's launch.
+      launch_steps(group, nullptr);
+    }
   }
   std::vector<int> devices;
   for (const auto& r : resources_) devices.push_back(r->device);

@@ -36,7 +36,8 @@ struct PassSettings {
   // only), so that the timed steps run in the GPUs' steady (power-capped) state.
   double warmup_ms = 0;
   // The GPUs' SM clock, power and clock-event reasons through the timed steps (PowerSampler);
-  // the warm-up's work is drained first so that the samples cover the timed steps alone.
+  // the warm-up's work is drained first so that the samples cover the timed steps (and one untimed
+  // replay that leads them, so that every GPU is busy when the first timed step starts).
   bool sample_power = false;
 };
 
