@@ -193,8 +193,6 @@ std::string config_string(const StepConfig& config) {
   if (config.fuse_last_update) text += ";fused_update=1";
   if (config.graph_memsets != StepConfig{}.graph_memsets)
     text += fmt::format(";graph_memsets={}", name_of(config.graph_memsets));
-  if (config.steps_per_graph != StepConfig{}.steps_per_graph)
-    text += fmt::format(";steps_per_graph={}", config.steps_per_graph);
   if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
   if (m.momentum != defaults.momentum) text += fmt::format(";momentum={}", m.momentum);
   if (!config.algorithm_knobs.empty()) text += ";" + config.algorithm_knobs;
@@ -226,14 +224,10 @@ std::string benchmark_name(const StepConfig& config) {
   const std::string memsets = config.graph_memsets == StepConfig{}.graph_memsets
                                   ? ""
                                   : fmt::format("/graph_memsets:{}", name_of(config.graph_memsets));
-  const std::string steps_per_graph =
-      config.steps_per_graph == StepConfig{}.steps_per_graph
-          ? ""
-          : fmt::format("/steps_per_graph:{}", config.steps_per_graph);
-  return fmt::format(
-      "dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}{}{}{}/ranks:{}", name_of(config.scheme),
-      uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo, split,
-      last_layer, schedule, last, lockstep, fused, memsets, steps_per_graph, config.ranks);
+  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}{}{}/ranks:{}",
+                     name_of(config.scheme),
+                     uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo,
+                     split, last_layer, schedule, last, lockstep, fused, memsets, config.ranks);
 }
 
 }  // namespace collbench::dp

@@ -119,10 +119,6 @@ struct StepConfig {
   // memset by default: kernel nodes made the copy-engine step faster (session 16: 36 us at 33 MiB,
   // and the ring's by 50 us at 25 MiB) but NCCL's slower (110 us at 25 MiB).
   GraphMemsets graph_memsets = GraphMemsets::memset;
-  // Steps each CUDA graph replay runs (step_graphs.hpp): a replay starts only once the previous
-  // one has finished, and within one graph the next step waits only on what it needs. 1: a graph
-  // per step, as most training loops capture.
-  int steps_per_graph = 1;
   // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;
@@ -149,8 +145,7 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config);
 // state could be bfloat16 have neither, so they never pair with these), then, only when they
 // differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
 // wgrad_split, last_layer_buckets, comm_lanes, comm_schedule, defer_first (deferred only),
-// last_bucket_algo, last_buckets, lockstep, fused_update, graph_memsets, steps_per_graph, lr,
-// momentum. The rank
+// last_bucket_algo, last_buckets, lockstep, fused_update, graph_memsets, lr, momentum. The rank
 // count is not part of it: rows of one config at several rank counts share it, which is what
 // weak-scaling efficiency is computed over.
 std::string config_string(const StepConfig& config);
@@ -158,8 +153,8 @@ std::string config_string(const StepConfig& config);
 // Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
 // "/wgrad_split:last" (or all), "/last_layer_buckets:N", "/comm_schedule:..." (deferred with
 // defer_first: "deferred_first_N"), "/last_bucket:NAME" (or, for several, "/last_buckets:N:NAME"),
-// "/lockstep:N", "/fused_update", "/graph_memsets:kernel" and "/steps_per_graph:N" before the
-// ranks when not the defaults.
+// "/lockstep:N", "/fused_update" and "/graph_memsets:kernel" before the ranks when not the
+// defaults.
 std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.

@@ -80,16 +80,6 @@ void validate_options(const DpOptions& o) {
     if (fused != 0 && fused != 1)
       throw UsageError(fmt::format("--fuse-last-update {}: must be 0 or 1", fused));
   }
-  for (int steps : o.steps_per_graph) {
-    if (steps < 1 || steps > kMaxStepsPerGraph) {
-      throw UsageError(
-          fmt::format("--steps-per-graph {}: must be from 1 to {}", steps, kMaxStepsPerGraph));
-    }
-    if (steps > 1 && o.eager) {
-      throw UsageError(fmt::format(
-          "--steps-per-graph {}: needs CUDA graphs, and --eager launches every kernel", steps));
-    }
-  }
   for (int buckets : o.last_layer_buckets) {
     if (buckets < 0 || buckets > kMaxLastLayerBuckets) {
       throw UsageError(fmt::format("--last-layer-buckets {}: must be from 0 to {}", buckets,
@@ -249,11 +239,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "kernel starts as after any kernel) or memset (as captured); list")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--steps-per-graph", o.steps_per_graph,
-                 "N: each CUDA graph replay runs N steps (each still timed), so that only one in "
-                 "N steps waits for a whole graph to end before it starts; list")
-      ->delimiter(',')
-      ->capture_default_str();
   std::vector<std::string> last_bucket_values = {kSameAlgo};
   app.add_option(
          "--last-bucket-algo", last_bucket_values,
@@ -296,7 +281,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
     o.graph_memsets.push_back(parse_graph_memsets(name));
   o.graph_memsets = deduplicated(o.graph_memsets);
   o.fuse_last_update = deduplicated(o.fuse_last_update);
-  o.steps_per_graph = deduplicated(o.steps_per_graph);
   o.last_layer_buckets = deduplicated(o.last_layer_buckets);
   o.bucket_mib = deduplicated(o.bucket_mib);
   o.algos = deduplicated(o.algos);
@@ -387,8 +371,6 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
                [](StepConfig& c, int fused) { c.fuse_last_update = fused != 0; });
   plan = sweep(plan, options.graph_memsets,
                [](StepConfig& c, GraphMemsets memsets) { c.graph_memsets = memsets; });
-  plan = sweep(plan, options.steps_per_graph,
-               [](StepConfig& c, int steps) { c.steps_per_graph = steps; });
   return sweep(plan, rank_counts(options, visible_gpus),
                [](StepConfig& c, int ranks) { c.ranks = ranks; });
 }

@@ -19,10 +19,6 @@ inline constexpr const char* kSameAlgo = "same";
 // --last-layer-buckets' largest value: each bucket has its own collective instance and events.
 inline constexpr int kMaxLastLayerBuckets = 64;
 
-// --steps-per-graph's largest value: a graph holds every node of its steps (about 150 per step on
-// 4 GPUs), captured and instantiated once per measured pass.
-inline constexpr int kMaxStepsPerGraph = 100;
-
 // One --last-bucket-algo value: "same", "NAME" (the last bucket runs NAME) or "NAME:N" (the last
 // N buckets do, one after another on one lane).
 struct LastBuckets {
@@ -58,7 +54,6 @@ struct DpOptions {
   std::vector<int> locksteps = {0};
   std::vector<int> fuse_last_update = {0};  // StepConfig::fuse_last_update (0 or 1), swept
   std::vector<GraphMemsets> graph_memsets = {GraphMemsets::memset};  // swept
-  std::vector<int> steps_per_graph = {1};                            // swept
   int defer_first = 0;  // StepConfig::defer_first
   // The last buckets' implementation, per configuration (--last-bucket-algo's values).
   std::vector<LastBuckets> last_buckets = {LastBuckets{}};

@@ -58,11 +58,23 @@ DeviceHandle<cudaEvent_t, EventTraits> ordering_event(int device) {
   return {event, device};
 }
 
+// Graph kernels keep the priority of the stream they were captured from.
+std::vector<GraphExec> instantiate_with_node_priority(const std::vector<Graph>& graphs) {
+  std::vector<GraphExec> execs;
+  for (const Graph& graph : graphs) {
+    ScopedDevice on(graph.device());
+    cudaGraphExec_t exec = nullptr;
+    CB_CUDA_CHECK(
+        cudaGraphInstantiateWithFlags(&exec, graph.get(), cudaGraphInstantiateFlagUseNodePriority));
+    execs.emplace_back(exec, graph.device());
+  }
+  return execs;
+}
+
 // COLLBENCH_DPSTEP_GRAPH_DOT=DIR writes each captured step graph as Graphviz,
-// DIR/dp_step_<shape>_rank<r>.dot (<shape>_xN for N steps in one graph): what a replay runs, with
-// the nodes a GPU trace does not show (stream memory operations, event waits, the joins between
-// streams).
-void write_graph_dot(const Graph& graph, const std::string& shape, int rank) {
+// DIR/dp_step_<shape>_rank<r>.dot: what a replay runs, with the nodes a GPU trace does not show
+// (stream memory operations, event waits, the joins between streams).
+void write_graph_dot(const Graph& graph, const char* shape, int rank) {
   const char* dir = std::getenv("COLLBENCH_DPSTEP_GRAPH_DOT");
   if (dir == nullptr || *dir == '\0') return;
   const std::string path = fmt::format("{}/dp_step_{}_rank{}.dot", dir, shape, rank);
@@ -413,57 +425,25 @@ const char* DataParallelTrainer::shape_name(StepShape shape) {
   return "?";
 }
 
-std::vector<Graph> DataParallelTrainer::capture(StepShape shape, int steps,
-                                                const std::vector<std::vector<Event>>* step_ends) {
-  auto range = fixed_range<nvtx_names::graph_capture>();
-  std::vector<RankContext> capturing;
-  for (const auto& r : resources_) {
-    capturing.push_back({r->rank, r->device, r->compute.get(), nullptr});
-  }
-  StreamCapture capture(capturing);
-  for (int step = 0; step < steps; ++step) {
-    enqueue(schedule(shape));
-    if (step_ends == nullptr) continue;
-    for (int local = 0; local < local_ranks(); ++local) {
-      ScopedDevice on(resources_[local]->device, resources_[local]->rank);
-      // External: a node of its own, which StepGraphs points at each replay's timing events.
-      CB_CUDA_CHECK(cudaEventRecordWithFlags((*step_ends)[local][step].get(),
-                                             resources_[local]->compute.get(),
-                                             cudaEventRecordExternal));
-    }
-  }
-  std::vector<Graph> captured = capture.finish();
-  const std::string name =
-      steps == 1 ? shape_name(shape) : fmt::format("{}_x{}", shape_name(shape), steps);
-  for (std::size_t local = 0; local < captured.size(); ++local) {
-    if (config_.graph_memsets == GraphMemsets::kernel) {
-      const std::size_t replaced = memsets_to_kernels(captured[local]);
-      if (shape == StepShape::full && steps == 1 && local == 0)
-        full_step_memset_kernels_ = replaced;
-    }
-    write_graph_dot(captured[local], name, resources_[local]->rank);
-  }
-  return captured;
-}
-
 std::vector<GraphExec>& DataParallelTrainer::graphs(StepShape shape) {
   std::optional<std::vector<GraphExec>>& slot = graphs_[static_cast<int>(shape)];
-  // Graph kernels keep the priority of the stream they were captured from.
-  if (!slot)
-    slot = instantiate(capture(shape, 1, nullptr), cudaGraphInstantiateFlagUseNodePriority);
-  return *slot;
-}
-
-StepGraphs& DataParallelTrainer::grouped_graphs(StepShape shape) {
-  std::optional<StepGraphs>& slot = grouped_graphs_[static_cast<int>(shape)];
   if (!slot) {
-    std::vector<std::vector<Event>> step_ends(resources_.size());
-    for (std::size_t local = 0; local < resources_.size(); ++local) {
-      for (int step = 0; step < config_.steps_per_graph; ++step)
-        step_ends[local].emplace_back(resources_[local]->device);
+    auto range = fixed_range<nvtx_names::graph_capture>();
+    std::vector<RankContext> capturing;
+    for (const auto& r : resources_) {
+      capturing.push_back({r->rank, r->device, r->compute.get(), nullptr});
     }
-    std::vector<Graph> captured = capture(shape, config_.steps_per_graph, &step_ends);
-    slot.emplace(std::move(captured), std::move(step_ends));
+    StreamCapture capture(capturing);
+    enqueue(schedule(shape));
+    std::vector<Graph> captured = capture.finish();
+    for (std::size_t local = 0; local < captured.size(); ++local) {
+      if (config_.graph_memsets == GraphMemsets::kernel) {
+        const std::size_t replaced = memsets_to_kernels(captured[local]);
+        if (shape == StepShape::full && local == 0) full_step_memset_kernels_ = replaced;
+      }
+      write_graph_dot(captured[local], shape_name(shape), resources_[local]->rank);
+    }
+    slot = instantiate_with_node_priority(captured);
   }
   return *slot;
 }
@@ -559,12 +539,6 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
       range_attributes(variant == StepVariant::comm_only ? comm_label : step_label);
   const nvtx3::event_attributes tail_replay = range_attributes(tail_label);
   const int locals = local_ranks();
-  // Steps per graph replay; the first step of a deferred run (its own shape) goes alone.
-  const int group = use_graphs ? config_.steps_per_graph : 1;
-  const StepShape steady = shape_of(variant, 1);
-  const std::string group_label =
-      fmt::format("{} x{}", variant == StepVariant::comm_only ? comm_label : step_label, group);
-  const nvtx3::event_attributes group_replay = range_attributes(group_label);
   auto launch = [&](StepShape shape) {
     if (!use_graphs) {
       enqueue(schedule(shape));
@@ -582,9 +556,25 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
   // Capture every graph the run replays before the first replay.
   if (use_graphs) {
     graphs(shape_of(variant, 0));
-    graphs(steady);
+    graphs(shape_of(variant, 1));
     if (ends_with_tail(variant)) graphs(StepShape::deferred_tail);
-    if (group > 1) grouped_graphs(steady);
+  }
+  int steps_run = 0;
+  auto launch_step = [&] { launch(shape_of(variant, steps_run++)); };
+  {
+    auto range = fixed_range<nvtx_names::warmup>();
+    const auto started = std::chrono::steady_clock::now();
+    for (int step = 0; step < warmup; ++step) launch_step();
+    // Time-based warm-up: more steps, in groups, until the first has been running long enough.
+    constexpr int kWarmupGroup = 10;
+    while (settings.warmup_ms > 0) {
+      synchronize(timeout_s);
+      const std::chrono::duration<double, std::milli> elapsed =
+          std::chrono::steady_clock::now() - started;
+      if (elapsed.count() >= settings.warmup_ms) break;
+      for (int step = 0; step < kWarmupGroup; ++step) launch_step();
+    }
+    if (settings.sample_power) synchronize(timeout_s);
   }
   if (timing_events_.size() != static_cast<std::size_t>(locals) ||
       timing_events_.front().size() < static_cast<std::size_t>(iters) + 1) {
@@ -603,52 +593,6 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
           cudaEventRecord(timing_events_[local][index].get(), resources_[local]->compute.get()));
     }
   };
-  int steps_run = 0;
-  // `count` more steps, whole groups in one replay each; with `timed` the end of the run's i-th
-  // timed step (from 1) is recorded into timing event i, the last one so far being `*timed`.
-  auto launch_steps = [&](int count, int* timed) {
-    while (count > 0) {
-      if (group == 1 || count < group || shape_of(variant, steps_run) != steady) {
-        launch(shape_of(variant, steps_run++));
-        --count;
-        if (timed) record(++*timed);
-        continue;
-      }
-      StepGraphs& grouped = grouped_graphs(steady);
-      nvtxDomainRangePushEx(domain, group_replay.get());
-      for (int local = 0; local < locals; ++local) {
-        std::vector<const Event*> ends;
-        for (int s = 1; timed && s <= group; ++s)
-          ends.push_back(&timing_events_[local][*timed + s]);
-        grouped.launch(local, resources_[local]->compute.get(), timed ? ends.data() : nullptr);
-      }
-      nvtxDomainRangePop(domain);
-      steps_run += group;
-      count -= group;
-      if (timed) *timed += group;
-    }
-  };
-  {
-    auto range = fixed_range<nvtx_names::warmup>();
-    const auto started = std::chrono::steady_clock::now();
-    launch_steps(warmup, nullptr);
-    // Time-based warm-up: more steps, in groups, until the first has been running long enough.
-    const int warmup_group = std::max(10, group);
-    while (settings.warmup_ms > 0) {
-      synchronize(timeout_s);
-      const std::chrono::duration<double, std::milli> elapsed =
-          std::chrono::steady_clock::now() - started;
-      if (elapsed.count() >= settings.warmup_ms) break;
-      launch_steps(warmup_group, nullptr);
-    }
-    if (settings.sample_power) {
-      synchronize(timeout_s);
-      // The drain left every GPU idle, and this thread launches rank after rank (a replay of 10
-      // steps takes it about 2 ms per rank): without a replay ahead, the first timed step would
-      // wait at its first collective for the last rank's launch.
-      launch_steps(group, nullptr);
-    }
-  }
   std::vector<int> devices;
   for (const auto& r : resources_) devices.push_back(r->device);
   std::optional<PowerSampler> sampler;
@@ -656,8 +600,10 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
   {
     auto range = fixed_range<nvtx_names::timed>();
     record(0);
-    int timed = 0;
-    launch_steps(iters, &timed);
+    for (int i = 0; i < iters; ++i) {
+      launch_step();
+      record(i + 1);
+    }
   }
   // Untimed: the timed steps ran as many tails (the first one's from the step before) as heads.
   if (steps_run > 0 && ends_with_tail(variant)) launch(StepShape::deferred_tail);

@@ -25,7 +25,6 @@
 #include "model_replica.hpp"
 #include "nccl_communicator.hpp"
 #include "parameter_layout.hpp"
-#include "step_graphs.hpp"
 #include "step_schedule.hpp"
 
 namespace collbench::dp {
@@ -36,8 +35,7 @@ struct PassSettings {
   // only), so that the timed steps run in the GPUs' steady (power-capped) state.
   double warmup_ms = 0;
   // The GPUs' SM clock, power and clock-event reasons through the timed steps (PowerSampler);
-  // the warm-up's work is drained first so that the samples cover the timed steps (and one untimed
-  // replay that leads them, so that every GPU is busy when the first timed step starts).
+  // the warm-up's work is drained first so that the samples cover the timed steps alone.
   bool sample_power = false;
 };
 
@@ -129,14 +127,7 @@ class DataParallelTrainer {
   // Whether a run of `variant` ends with the deferred tail.
   bool ends_with_tail(StepVariant variant) const;
   const StepSchedule& schedule(StepShape shape) const;
-  // `steps` steps of `shape` captured on every local rank (memset nodes rewritten as configured),
-  // each step followed, with `step_ends`, by an external record of step_ends[local][step].
-  std::vector<Graph> capture(StepShape shape, int steps,
-                             const std::vector<std::vector<Event>>* step_ends);
-  // One step of `shape` per replay, captured on first use.
   std::vector<GraphExec>& graphs(StepShape shape);
-  // config_.steps_per_graph steps of `shape` per replay, captured on first use.
-  StepGraphs& grouped_graphs(StepShape shape);
   void wait_for_events(const std::vector<const Event*>& events, double timeout_s);
   void wait_or_throw(const std::vector<const Event*>& events, double timeout_s);
   // The local ranks on their communication streams of `lane` (0: where every NCCL collective and
@@ -172,11 +163,9 @@ class DataParallelTrainer {
   std::unique_ptr<ComputeLockstep> lockstep_;              // StepConfig::lockstep with 2+ ranks
   bool deferred_ = false;  // CommSchedule::deferred, with an algorithm that launches in parts
   StepSchedule schedules_[kStepShapes];
-  // Per local rank; before the graphs, which record some of them, so that they outlive them.
-  std::vector<std::vector<Event>> timing_events_;
   std::optional<std::vector<GraphExec>> graphs_[kStepShapes];
-  std::optional<StepGraphs> grouped_graphs_[kStepShapes];
   std::size_t full_step_memset_kernels_ = 0;
+  std::vector<std::vector<Event>> timing_events_;  // per local rank
 };
 
 }  // namespace collbench::dp

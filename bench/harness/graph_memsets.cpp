@@ -1,15 +1,27 @@
 // Memset nodes to kernel nodes (graph_memsets.hpp).
 #include "graph_memsets.hpp"
 
+#include <cuda.h>
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
 
+#include "driver_entry_point.hpp"
 #include "errors.hpp"
-#include "graph_nodes.hpp"
 #include "memset_kernel.hpp"
 
 namespace collbench {
 namespace {
+
+std::vector<cudaGraphNode_t> nodes_of(cudaGraph_t graph) {
+  std::size_t count = 0;
+  CB_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  CB_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+  nodes.resize(count);
+  return nodes;
+}
 
 struct Edges {
   std::vector<cudaGraphNode_t> nodes;
@@ -45,6 +57,22 @@ bool on_device(const void* pointer, int device) {
   return attributes.type == cudaMemoryTypeDevice && attributes.device == device;
 }
 
+// The driver's node type: the runtime's cudaGraphNodeGetType fails with cudaErrorUnknown on the
+// batch memory-operation nodes that captured stream memory operations become (copy_engine's
+// flags, stream_memops.hpp), which it has no type for.
+CUgraphNodeType type_of(cudaGraphNode_t node, int device) {
+  using GetTypeFunction = CUresult (*)(CUgraphNode node, CUgraphNodeType * type);
+  static const auto get_type = driver_function<GetTypeFunction>("cuGraphNodeGetType");
+  CUgraphNodeType type{};
+  const CUresult status = get_type(node, &type);
+  if (status != CUDA_SUCCESS) {
+    throw GpuError(fmt::format("cuGraphNodeGetType({}) failed with CUresult {} (GPU {})",
+                               static_cast<const void*>(node), static_cast<int>(status), device),
+                   false);
+  }
+  return type;
+}
+
 // The priority the replacement runs at: that of the most urgent kernel waiting on it (a lower
 // number is a higher priority), or none when no kernel waits on it.
 void take_priority_of(cudaGraphNode_t replacement, const std::vector<cudaGraphNode_t>& waiting,
@@ -52,7 +80,7 @@ void take_priority_of(cudaGraphNode_t replacement, const std::vector<cudaGraphNo
   bool found = false;
   int priority = 0;
   for (cudaGraphNode_t node : waiting) {
-    if (node_type(node, device) != CU_GRAPH_NODE_TYPE_KERNEL) continue;
+    if (type_of(node, device) != CU_GRAPH_NODE_TYPE_KERNEL) continue;
     cudaLaunchAttributeValue value{};
     CB_CUDA_CHECK(cudaGraphKernelNodeGetAttribute(node, cudaLaunchAttributePriority, &value));
     priority = found ? std::min(priority, value.priority) : value.priority;
@@ -70,7 +98,7 @@ std::size_t memsets_to_kernels(const Graph& graph) {
   ScopedDevice on(graph.device());
   std::size_t replaced = 0;
   for (cudaGraphNode_t node : nodes_of(graph.get())) {
-    if (node_type(node, graph.device()) != CU_GRAPH_NODE_TYPE_MEMSET) continue;
+    if (type_of(node, graph.device()) != CU_GRAPH_NODE_TYPE_MEMSET) continue;
     cudaMemsetParams memset{};
     CB_CUDA_CHECK(cudaGraphMemsetNodeGetParams(node, &memset));
     const Edges before = dependencies_of(node);

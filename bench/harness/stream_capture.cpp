@@ -36,16 +36,14 @@ std::vector<Graph> StreamCapture::finish() {
   return graphs;
 }
 
-GraphExec instantiate(const Graph& graph, unsigned long long flags) {
-  ScopedDevice on(graph.device());
-  cudaGraphExec_t exec = nullptr;
-  CB_CUDA_CHECK(cudaGraphInstantiateWithFlags(&exec, graph.get(), flags));
-  return {exec, graph.device()};
-}
-
-std::vector<GraphExec> instantiate(const std::vector<Graph>& graphs, unsigned long long flags) {
+std::vector<GraphExec> instantiate(const std::vector<Graph>& graphs) {
   std::vector<GraphExec> execs;
-  for (const Graph& graph : graphs) execs.push_back(instantiate(graph, flags));
+  for (const Graph& graph : graphs) {
+    ScopedDevice on(graph.device());
+    cudaGraphExec_t exec = nullptr;
+    CB_CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
+    execs.emplace_back(exec, graph.device());
+  }
   return execs;
 }
 

@@ -25,9 +25,7 @@ class StreamCapture {
   std::size_t open_ = 0;  // streams [0, open_) are capturing
 };
 
-// Instantiates a captured graph (cudaGraphInstantiateWithFlags' `flags`).
-GraphExec instantiate(const Graph& graph, unsigned long long flags = 0);
 // Instantiates one executable graph per captured graph.
-std::vector<GraphExec> instantiate(const std::vector<Graph>& graphs, unsigned long long flags = 0);
+std::vector<GraphExec> instantiate(const std::vector<Graph>& graphs);
 
 }  // namespace collbench

@@ -248,26 +248,6 @@ TEST(DpOptions, GraphMemsetsSweepEachWithItsOwnBaseline) {
                      "unknown graph memset mode 'copy' (expected kernel, memset)");
 }
 
-TEST(DpOptions, StepsPerGraphSweepEachWithItsOwnBaseline) {
-  const std::vector<StepConfig> plan =
-      expand_plan(parse({"--sync", "overlap", "--steps-per-graph", "1,10,1", "-g", "1,4"}), 4);
-  ASSERT_EQ(plan.size(), 4u);
-  EXPECT_EQ(plan[0].steps_per_graph, 1);
-  EXPECT_EQ(plan[1].steps_per_graph, 1);
-  EXPECT_EQ(plan[1].ranks, 4);
-  EXPECT_EQ(plan[2].steps_per_graph, 10);
-  EXPECT_EQ(plan[3].steps_per_graph, 10);
-  EXPECT_EQ(config_string(plan[2]), config_string(plan[3]));
-  EXPECT_NE(config_string(plan[1]), config_string(plan[3]));
-  EXPECT_EQ(parse({}).steps_per_graph, (std::vector<int>{1}));
-  expect_usage_error({"--steps-per-graph", "0"}, "--steps-per-graph 0: must be from 1 to 100");
-  expect_usage_error({"--steps-per-graph", "1,101"},
-                     "--steps-per-graph 101: must be from 1 to 100");
-  expect_usage_error({"--steps-per-graph", "4", "--eager"},
-                     "--steps-per-graph 4: needs CUDA graphs, and --eager launches every kernel");
-  EXPECT_NO_THROW(parse({"--steps-per-graph", "1", "--eager"}));
-}
-
 TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
   const std::vector<StepConfig> plan = ring_plan_with("--lockstep", "2,0,2");
   ASSERT_EQ(plan.size(), 4u);
@@ -438,9 +418,6 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.graph_memsets = GraphMemsets::kernel;
   expect_named(";graph_memsets=kernel", "/graph_memsets:kernel");
   config.graph_memsets = GraphMemsets::memset;
-  config.steps_per_graph = 5;
-  expect_named(";steps_per_graph=5", "/steps_per_graph:5");
-  config.steps_per_graph = 1;
   config.last_layer_buckets = 3;
   config.wgrad_split = WgradSplit::last;
   expect_named(";wgrad_split=last;last_layer_buckets=3", "/wgrad_split:last/last_layer_buckets:3");

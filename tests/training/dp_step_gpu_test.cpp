@@ -466,55 +466,6 @@ TEST(DpStepGpu, MemsetsAsKernelNodesTrainLikeTheCapturedMemsets) {
   EXPECT_TRUE(weights[0] == weights[1]) << "the memset kernels changed the result";
 }
 
-// Several steps per graph replay train the very weights of one step per replay, and every step
-// is still timed: passes whose step counts leave whole groups and single steps, the deferred
-// schedule's first step (a shape of its own) and tail, compute- and communication-only passes,
-// and a second pass on the same graphs (its step ends pointed at other timing events).
-TEST(DpStepGpu, SeveralStepsPerGraphTrainLikeOneStepPerGraph) {
-  SKIP_WITHOUT_GPUS(1);
-  const int ranks = largest_doubling_gpu_count();
-  struct Case {
-    int ranks;
-    const char* algo;
-    CommSchedule schedule;
-    const char* last_bucket_algo;
-    int lockstep;
-  };
-  std::vector<Case> cases = {{1, "nccl", CommSchedule::lanes, "", 0}};
-  if (ranks >= 2) {
-    cases.push_back({ranks, "nccl", CommSchedule::lanes, "", 0});
-    cases.push_back({ranks, "copy_engine", CommSchedule::pipelined, "ring", 1});
-    cases.push_back({ranks, "copy_engine", CommSchedule::deferred, "", 0});
-  }
-  for (const Case& c : cases) {
-    StepConfig config = small_config(SyncScheme::overlap, c.ranks, DataType::bfloat16);
-    config.algo = c.algo;
-    config.comm_schedule = c.schedule;
-    config.last_bucket_algo = c.last_bucket_algo;
-    config.lockstep = c.lockstep;
-    std::vector<std::vector<double>> weights;
-    for (int steps_per_graph : {1, 4}) {
-      config.steps_per_graph = steps_per_graph;
-      const std::string what = benchmark_name(config);
-      DataParallelTrainer trainer(config, communicators(c.ranks));
-      for (const auto& [warmup, iters] : {std::pair{3, 10}, std::pair{4, 8}}) {
-        const MeasuredSteps steps =
-            trainer.measure(StepVariant::full, warmup, iters, true, kTimeoutS);
-        ASSERT_EQ(steps.slowest_rank_us.size(), static_cast<std::size_t>(iters)) << what;
-        for (double us : steps.slowest_rank_us) EXPECT_GT(us, 0.0) << what;
-        EXPECT_GT(steps.mean_us, 0.0) << what;
-      }
-      if (c.ranks > 1) expect_timed_steps(trainer, StepVariant::comm_only, 0, 5, true, what);
-      EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
-      weights.push_back(trainer.parameters(0));
-      // Last: without the all-reduce the replicas part ways.
-      expect_timed_steps(trainer, StepVariant::compute_only, 1, 9, true, what);
-    }
-    EXPECT_TRUE(weights[0] == weights[1])
-        << benchmark_name(config) << ": four steps per graph changed the result";
-  }
-}
-
 // A pass that samples power reports a plausible GPU state (NVML is on every GPU machine), and a
 // time-based warm-up runs at least as long as asked.
 TEST(DpStepGpu, MeasureReportsThePowerState) {
