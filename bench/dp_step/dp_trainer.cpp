@@ -574,7 +574,13 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
       if (elapsed.count() >= settings.warmup_ms) break;
       for (int step = 0; step < kWarmupGroup; ++step) launch_step();
     }
-    if (settings.sample_power) synchronize(timeout_s);
+    if (settings.sample_power) {
+      synchronize(timeout_s);
+      // The drain left every GPU idle, and this thread launches rank after rank (about 0.15 ms
+      // each): without a step ahead, the first timed step would wait at its first collective
+      // for the last rank's launch.
+      launch_step();
+    }
   }
   if (timing_events_.size() != static_cast<std::size_t>(locals) ||
       timing_events_.front().size() < static_cast<std::size_t>(iters) + 1) {
@@ -614,7 +620,7 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
       sampler ? sampler->finish() : std::vector<std::optional<PowerSummary>>{};
   // What the pass takes the largest of over every rank, in one all-reduce: each step's time (a
   // step takes as long as its slowest rank, in this process or another), the run's mean and,
-  // sampled, the mean power.
+  // sampled, the mean power read and the mean power from the energy used (0: none).
   std::vector<std::vector<double>> per_rank_max(static_cast<std::size_t>(locals));
   for (int local = 0; local < locals; ++local) {
     ScopedDevice on(resources_[local]->device, resources_[local]->rank);
@@ -624,36 +630,44 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
     }
     values.push_back(1e3 * elapsed_ms(timing_events_[local][0], timing_events_[local][iters]) /
                      iters);
-    if (settings.sample_power) values.push_back(power[local] ? power[local]->power_w : 0.0);
+    if (settings.sample_power) {
+      values.push_back(power[local] ? power[local]->power_w : 0.0);
+      values.push_back(power[local] ? power[local]->energy_w.value_or(0.0) : 0.0);
+    }
   }
   const std::vector<double> maxima = reduce_over_ranks(per_rank_max, ncclMax);
   MeasuredSteps measured;
   measured.slowest_rank_us.assign(maxima.begin(), maxima.begin() + iters);
   measured.mean_us = maxima[iters];
-  if (settings.sample_power) measured.power = slowest_power_state(power, maxima[iters + 1]);
+  if (settings.sample_power) {
+    measured.power = slowest_power_state(power, maxima[iters + 1], maxima[iters + 2]);
+  }
   return measured;
 }
 
 std::optional<PowerSummary> DataParallelTrainer::slowest_power_state(
-    const std::vector<std::optional<PowerSummary>>& per_local_rank, double highest_power_w) {
+    const std::vector<std::optional<PowerSummary>>& per_local_rank, double highest_power_w,
+    double highest_energy_w) {
   // Every process reduces, with or without samples, so the collectives match; a rank without
   // samples contributes neutral values and a zero count.
   std::vector<std::vector<double>> minima;  // mean SM clock, sample count
-  std::uint64_t local_reasons = 0;          // or-ed over this process's ranks
+  // One 0/1 value per clock-event reason bit: their largest over the ranks is the or.
+  std::vector<std::vector<std::uint64_t>> reason_bits;
   for (const std::optional<PowerSummary>& summary : per_local_rank) {
     minima.push_back(
         {summary ? summary->sm_mhz : 1e12, summary ? static_cast<double>(summary->samples) : 0.0});
-    if (summary) local_reasons |= summary->clock_events;
+    const std::uint64_t reasons = summary ? summary->clock_events : 0;
+    std::vector<std::uint64_t>& bits = reason_bits.emplace_back(64);
+    for (int bit = 0; bit < 64; ++bit) bits[bit] = (reasons >> bit) & 1u;
   }
-  // Across processes the largest stands for the or.
-  const std::vector<std::vector<std::uint64_t>> reasons(per_local_rank.size(),
-                                                        std::vector<std::uint64_t>{local_reasons});
   const std::vector<double> lowest = reduce_over_ranks(minima, ncclMin);
+  const std::vector<std::uint64_t> any_rank = reduce_over_ranks(reason_bits, ncclMax);
   PowerSummary worst;
   worst.sm_mhz = lowest[0];
   worst.samples = static_cast<int>(lowest[1]);
   worst.power_w = highest_power_w;
-  worst.clock_events = reduce_over_ranks(reasons, ncclMax).front();
+  for (int bit = 0; bit < 64; ++bit) worst.clock_events |= any_rank[bit] << bit;
+  if (highest_energy_w > 0) worst.energy_w = highest_energy_w;
   if (worst.samples == 0) return std::nullopt;
   return worst;
 }

@@ -35,7 +35,8 @@ struct PassSettings {
   // only), so that the timed steps run in the GPUs' steady (power-capped) state.
   double warmup_ms = 0;
   // The GPUs' SM clock, power and clock-event reasons through the timed steps (PowerSampler);
-  // the warm-up's work is drained first so that the samples cover the timed steps alone.
+  // the warm-up's work is drained first so that the samples cover the timed steps (and one untimed
+  // step that leads them, so that every GPU is busy when the first timed step starts).
   bool sample_power = false;
 };
 
@@ -147,9 +148,11 @@ class DataParallelTrainer {
                                           std::size_t bytes) const;
   std::vector<double> in_model_order(const std::vector<unsigned char>& flat) const;
   // MeasuredSteps::power from each local rank's samples (nullopt: none) and the highest mean power
-  // over every rank (measure() reduces it with the step times); collective.
+  // and energy-counter power over every rank (measure() reduces them with the step times; 0: no
+  // rank's energy counter advanced); collective.
   std::optional<PowerSummary> slowest_power_state(
-      const std::vector<std::optional<PowerSummary>>& per_local_rank, double highest_power_w);
+      const std::vector<std::optional<PowerSummary>>& per_local_rank, double highest_power_w,
+      double highest_energy_w);
 
   StepConfig config_;
   ParameterLayout layout_;

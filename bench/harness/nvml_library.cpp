@@ -36,6 +36,7 @@ struct Library::Functions {
   Return (*remote_type)(Device device, unsigned int link, int* type) = nullptr;
   Return (*clock_info)(Device device, int type, unsigned int* mhz) = nullptr;
   Return (*power_usage)(Device device, unsigned int* milliwatts) = nullptr;
+  Return (*total_energy)(Device device, unsigned long long* millijoules) = nullptr;
   Return (*clock_reasons)(Device device, unsigned long long* reasons) = nullptr;
 };
 
@@ -66,6 +67,7 @@ std::unique_ptr<Library> Library::open() {
   load(fn.remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType");
   load(fn.clock_info, "nvmlDeviceGetClockInfo");
   load(fn.power_usage, "nvmlDeviceGetPowerUsage");
+  load(fn.total_energy, "nvmlDeviceGetTotalEnergyConsumption");
   if (!load(fn.clock_reasons, "nvmlDeviceGetCurrentClocksEventReasons"))
     load(fn.clock_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
   return library;
@@ -120,6 +122,13 @@ std::optional<unsigned> Library::power_mw(Device device) const {
   unsigned milliwatts = 0;
   if (!fn_->power_usage || fn_->power_usage(device, &milliwatts) != kSuccess) return std::nullopt;
   return milliwatts;
+}
+
+std::optional<unsigned long long> Library::energy_mj(Device device) const {
+  unsigned long long millijoules = 0;
+  if (!fn_->total_energy || fn_->total_energy(device, &millijoules) != kSuccess)
+    return std::nullopt;
+  return millijoules;
 }
 
 std::optional<unsigned long long> Library::clock_event_reasons(Device device) const {

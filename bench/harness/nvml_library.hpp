@@ -39,7 +39,12 @@ class Library {
   std::string remote_bus_id(Device device, unsigned link) const;  // "" when unknown
   int remote_type(Device device, unsigned link) const;  // NVML_NVLINK_DEVICE_TYPE_*, -1 unknown
   std::optional<unsigned> sm_clock_mhz(Device device) const;
+  // nvmlDeviceGetPowerUsage: on recent GPUs a mean over about the last second, so it lags a
+  // short pass.
   std::optional<unsigned> power_mw(Device device) const;
+  // nvmlDeviceGetTotalEnergyConsumption: millijoules used since the driver loaded (Volta and
+  // later).
+  std::optional<unsigned long long> energy_mj(Device device) const;
   // nvmlDeviceGetCurrentClocksEventReasons (once "throttle reasons"): bit 0x4 is the software
   // power cap, 0x1 idle.
   std::optional<unsigned long long> clock_event_reasons(Device device) const;

@@ -28,8 +28,10 @@ struct PowerSampler::Sampling {
     double watts = 0;
     unsigned long long reasons = 0;
     int samples = 0;
+    std::optional<unsigned long long> energy_at_start_mj;
   };
   const nvml::Library* library = nullptr;
+  std::chrono::steady_clock::time_point started;
   std::vector<Totals> totals;  // per device; written by the sampling thread only until it stops
 };
 
@@ -39,8 +41,10 @@ PowerSampler::PowerSampler(const std::vector<int>& devices, std::chrono::millise
   for (int device : devices) {
     Sampling::Totals totals;
     if (state_->library) totals.device = nvml_device(*state_->library, device);
+    if (totals.device) totals.energy_at_start_mj = state_->library->energy_mj(totals.device);
     state_->totals.push_back(totals);
   }
+  state_->started = std::chrono::steady_clock::now();
   if (!state_->library) return;
   thread_ = std::thread([this] {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -77,6 +81,7 @@ void PowerSampler::stop() {
 }
 
 std::vector<std::optional<PowerSummary>> PowerSampler::finish() {
+  if (finished_) return *finished_;
   if (thread_.joinable()) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -84,15 +89,23 @@ std::vector<std::optional<PowerSummary>> PowerSampler::finish() {
     }
     stop();
   }
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - state_->started;
   std::vector<std::optional<PowerSummary>> summaries;
   for (const Sampling::Totals& totals : state_->totals) {
     if (totals.samples == 0) {
       summaries.emplace_back();
       continue;
     }
-    summaries.push_back(PowerSummary{totals.mhz / totals.samples, totals.watts / totals.samples,
-                                     totals.reasons, totals.samples});
+    PowerSummary summary{totals.mhz / totals.samples, totals.watts / totals.samples, totals.reasons,
+                         totals.samples, std::nullopt};
+    const std::optional<unsigned long long> energy_mj =
+        totals.energy_at_start_mj ? state_->library->energy_mj(totals.device) : std::nullopt;
+    if (energy_mj && *energy_mj > *totals.energy_at_start_mj && elapsed.count() > 0) {
+      summary.energy_w = (*energy_mj - *totals.energy_at_start_mj) / 1000.0 / elapsed.count();
+    }
+    summaries.push_back(summary);
   }
+  finished_ = summaries;
   return summaries;
 }
 

@@ -16,12 +16,17 @@ namespace collbench {
 
 struct PowerSummary {
   double sm_mhz = 0;                    // mean over the samples
-  double power_w = 0;                   // mean over the samples
+  double power_w = 0;                   // mean over the samples (NVML's reading lags; see energy_w)
   unsigned long long clock_events = 0;  // every sample's NVML clock-event reasons, or-ed
   int samples = 0;
+  // The energy the GPU used from construction to finish() over that time (NVML's energy counter):
+  // the pass's own mean power, where power_w trails by up to a second. None when the counter is
+  // missing or did not advance (a pass shorter than its update period).
+  std::optional<double> energy_w;
 };
 
-// Samples `devices` (CUDA ordinals) every `period` from construction until finish(). Without
+// Samples `devices` (CUDA ordinals) every `period` from construction until finish(), and reads
+// their energy counters at both ends. Without
 // NVML, or for a device NVML does not find, that device gets no summary; it never throws for it.
 class PowerSampler {
  public:
@@ -31,6 +36,7 @@ class PowerSampler {
   PowerSampler& operator=(const PowerSampler&) = delete;
 
   // Stops sampling (one last sample first); one entry per device, nullopt where none was taken.
+  // Later calls return the same.
   std::vector<std::optional<PowerSummary>> finish();
 
  private:
@@ -44,6 +50,7 @@ class PowerSampler {
   std::condition_variable wake_;
   bool stopping_ = false;
   std::thread thread_;
+  std::optional<std::vector<std::optional<PowerSummary>>> finished_;
 };
 
 }  // namespace collbench

@@ -95,9 +95,13 @@ TEST(DpReport, RowFollowsTheSchema) {
   EXPECT_NE(extra_field(four_gpu_config(), replaced).find(";memset_kernels=9"), std::string::npos);
   EXPECT_EQ(row.extra.find("sm_mhz"), std::string::npos) << row.extra;  // no NVML samples
   StepOutcome sampled = measured();
-  sampled.measurement.power = PowerSummary{1694.6, 687.2, 0x4, 15};
+  sampled.measurement.power = PowerSummary{1694.6, 687.2, 0x4, 15, std::nullopt};
   EXPECT_NE(extra_field(four_gpu_config(), sampled)
                 .find(";sm_mhz=1695;power_w=687;clock_events=0x4;power_samples=15"),
+            std::string::npos);
+  EXPECT_EQ(extra_field(four_gpu_config(), sampled).find("energy_w"), std::string::npos);
+  sampled.measurement.power->energy_w = 702.4;  // the energy counter advanced
+  EXPECT_NE(extra_field(four_gpu_config(), sampled).find(";power_samples=15;energy_w=702"),
             std::string::npos);
   EXPECT_EQ(make_report_row(four_gpu_config(), measured(), metadata, {10, 50, false}).graph, 0);
 }
