@@ -60,7 +60,8 @@ std::string extra_field(const StepConfig& config, const StepOutcome& outcome) {
     extra +=
         fmt::format(";sm_mhz={:.0f};power_w={:.0f};clock_events={:#x};power_samples={}",
                     m.power->sm_mhz, m.power->power_w, m.power->clock_events, m.power->samples);
-    if (m.power->energy_w) extra += fmt::format(";energy_w={:.0f}", *m.power->energy_w);
+    if (m.power->instant_power_w)
+      extra += fmt::format(";instant_power_w={:.0f}", *m.power->instant_power_w);
   }
   return extra;
 }

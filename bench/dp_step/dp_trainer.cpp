@@ -620,7 +620,7 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
       sampler ? sampler->finish() : std::vector<std::optional<PowerSummary>>{};
   // What the pass takes the largest of over every rank, in one all-reduce: each step's time (a
   // step takes as long as its slowest rank, in this process or another), the run's mean and,
-  // sampled, the mean power read and the mean power from the energy used (0: none).
+  // sampled, the mean power and the mean instantaneous power (0: none).
   std::vector<std::vector<double>> per_rank_max(static_cast<std::size_t>(locals));
   for (int local = 0; local < locals; ++local) {
     ScopedDevice on(resources_[local]->device, resources_[local]->rank);
@@ -632,7 +632,7 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
                      iters);
     if (settings.sample_power) {
       values.push_back(power[local] ? power[local]->power_w : 0.0);
-      values.push_back(power[local] ? power[local]->energy_w.value_or(0.0) : 0.0);
+      values.push_back(power[local] ? power[local]->instant_power_w.value_or(0.0) : 0.0);
     }
   }
   const std::vector<double> maxima = reduce_over_ranks(per_rank_max, ncclMax);
@@ -647,7 +647,7 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
 
 std::optional<PowerSummary> DataParallelTrainer::slowest_power_state(
     const std::vector<std::optional<PowerSummary>>& per_local_rank, double highest_power_w,
-    double highest_energy_w) {
+    double highest_instant_power_w) {
   // Every process reduces, with or without samples, so the collectives match; a rank without
   // samples contributes neutral values and a zero count.
   std::vector<std::vector<double>> minima;  // mean SM clock, sample count
@@ -667,7 +667,7 @@ std::optional<PowerSummary> DataParallelTrainer::slowest_power_state(
   worst.samples = static_cast<int>(lowest[1]);
   worst.power_w = highest_power_w;
   for (int bit = 0; bit < 64; ++bit) worst.clock_events |= any_rank[bit] << bit;
-  if (highest_energy_w > 0) worst.energy_w = highest_energy_w;
+  if (highest_instant_power_w > 0) worst.instant_power_w = highest_instant_power_w;
   if (worst.samples == 0) return std::nullopt;
   return worst;
 }

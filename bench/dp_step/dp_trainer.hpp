@@ -148,11 +148,11 @@ class DataParallelTrainer {
                                           std::size_t bytes) const;
   std::vector<double> in_model_order(const std::vector<unsigned char>& flat) const;
   // MeasuredSteps::power from each local rank's samples (nullopt: none) and the highest mean power
-  // and energy-counter power over every rank (measure() reduces them with the step times; 0: no
-  // rank's energy counter advanced); collective.
+  // and instantaneous power over every rank (measure() reduces them with the step times; 0: no
+  // rank read the instantaneous power); collective.
   std::optional<PowerSummary> slowest_power_state(
       const std::vector<std::optional<PowerSummary>>& per_local_rank, double highest_power_w,
-      double highest_energy_w);
+      double highest_instant_power_w);
 
   StepConfig config_;
   ParameterLayout layout_;

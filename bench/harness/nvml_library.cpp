@@ -26,6 +26,23 @@ static_assert(sizeof(PciInfo) == 68, "nvmlPciInfo_t is 16 + 5 * 4 + 32 bytes");
 
 }  // namespace
 
+// nvmlFieldValue_t, for one field whose value is an unsigned int.
+struct FieldValue {
+  unsigned int field_id;
+  unsigned int scope_id;
+  long long timestamp;
+  long long latency_us;
+  int value_type;
+  Return status;
+  union {
+    double d;
+    unsigned int ui;
+    unsigned long long ull;
+  } value;
+};
+static_assert(sizeof(FieldValue) == 40, "nvmlFieldValue_t is 4 + 4 + 8 + 8 + 4 + 4 + 8 bytes");
+constexpr unsigned kFieldPowerInstant = 186;  // NVML_FI_DEV_POWER_INSTANT, milliwatts
+
 struct Library::Functions {
   Return (*init)() = nullptr;
   Return (*shutdown)() = nullptr;
@@ -36,7 +53,7 @@ struct Library::Functions {
   Return (*remote_type)(Device device, unsigned int link, int* type) = nullptr;
   Return (*clock_info)(Device device, int type, unsigned int* mhz) = nullptr;
   Return (*power_usage)(Device device, unsigned int* milliwatts) = nullptr;
-  Return (*total_energy)(Device device, unsigned long long* millijoules) = nullptr;
+  Return (*field_values)(Device device, int count, FieldValue* values) = nullptr;
   Return (*clock_reasons)(Device device, unsigned long long* reasons) = nullptr;
 };
 
@@ -67,7 +84,7 @@ std::unique_ptr<Library> Library::open() {
   load(fn.remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType");
   load(fn.clock_info, "nvmlDeviceGetClockInfo");
   load(fn.power_usage, "nvmlDeviceGetPowerUsage");
-  load(fn.total_energy, "nvmlDeviceGetTotalEnergyConsumption");
+  load(fn.field_values, "nvmlDeviceGetFieldValues");
   if (!load(fn.clock_reasons, "nvmlDeviceGetCurrentClocksEventReasons"))
     load(fn.clock_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
   return library;
@@ -124,11 +141,13 @@ std::optional<unsigned> Library::power_mw(Device device) const {
   return milliwatts;
 }
 
-std::optional<unsigned long long> Library::energy_mj(Device device) const {
-  unsigned long long millijoules = 0;
-  if (!fn_->total_energy || fn_->total_energy(device, &millijoules) != kSuccess)
+std::optional<unsigned> Library::instant_power_mw(Device device) const {
+  FieldValue field{};
+  field.field_id = kFieldPowerInstant;
+  if (!fn_->field_values || fn_->field_values(device, 1, &field) != kSuccess ||
+      field.status != kSuccess)
     return std::nullopt;
-  return millijoules;
+  return field.value.ui;
 }
 
 std::optional<unsigned long long> Library::clock_event_reasons(Device device) const {

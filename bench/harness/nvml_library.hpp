@@ -42,9 +42,9 @@ class Library {
   // nvmlDeviceGetPowerUsage: on recent GPUs a mean over about the last second, so it lags a
   // short pass.
   std::optional<unsigned> power_mw(Device device) const;
-  // nvmlDeviceGetTotalEnergyConsumption: millijoules used since the driver loaded (Volta and
-  // later).
-  std::optional<unsigned long long> energy_mj(Device device) const;
+  // The NVML_FI_DEV_POWER_INSTANT field (nvmlDeviceGetFieldValues): the power now, refreshed
+  // some 50 times a second (Hopper and later drivers).
+  std::optional<unsigned> instant_power_mw(Device device) const;
   // nvmlDeviceGetCurrentClocksEventReasons (once "throttle reasons"): bit 0x4 is the software
   // power cap, 0x1 idle.
   std::optional<unsigned long long> clock_event_reasons(Device device) const;

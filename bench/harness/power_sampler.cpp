@@ -28,10 +28,10 @@ struct PowerSampler::Sampling {
     double watts = 0;
     unsigned long long reasons = 0;
     int samples = 0;
-    std::optional<unsigned long long> energy_at_start_mj;
+    double instant_watts = 0;
+    int instant_samples = 0;
   };
   const nvml::Library* library = nullptr;
-  std::chrono::steady_clock::time_point started;
   std::vector<Totals> totals;  // per device; written by the sampling thread only until it stops
 };
 
@@ -41,10 +41,8 @@ PowerSampler::PowerSampler(const std::vector<int>& devices, std::chrono::millise
   for (int device : devices) {
     Sampling::Totals totals;
     if (state_->library) totals.device = nvml_device(*state_->library, device);
-    if (totals.device) totals.energy_at_start_mj = state_->library->energy_mj(totals.device);
     state_->totals.push_back(totals);
   }
-  state_->started = std::chrono::steady_clock::now();
   if (!state_->library) return;
   thread_ = std::thread([this] {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -67,6 +65,10 @@ void PowerSampler::sample_all() {
     totals.watts += *milliwatts / 1000.0;
     totals.reasons |= state_->library->clock_event_reasons(totals.device).value_or(0);
     ++totals.samples;
+    if (const std::optional<unsigned> now_mw = state_->library->instant_power_mw(totals.device)) {
+      totals.instant_watts += *now_mw / 1000.0;
+      ++totals.instant_samples;
+    }
   }
 }
 
@@ -89,7 +91,6 @@ std::vector<std::optional<PowerSummary>> PowerSampler::finish() {
     }
     stop();
   }
-  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - state_->started;
   std::vector<std::optional<PowerSummary>> summaries;
   for (const Sampling::Totals& totals : state_->totals) {
     if (totals.samples == 0) {
@@ -98,11 +99,8 @@ std::vector<std::optional<PowerSummary>> PowerSampler::finish() {
     }
     PowerSummary summary{totals.mhz / totals.samples, totals.watts / totals.samples, totals.reasons,
                          totals.samples, std::nullopt};
-    const std::optional<unsigned long long> energy_mj =
-        totals.energy_at_start_mj ? state_->library->energy_mj(totals.device) : std::nullopt;
-    if (energy_mj && *energy_mj > *totals.energy_at_start_mj && elapsed.count() > 0) {
-      summary.energy_w = (*energy_mj - *totals.energy_at_start_mj) / 1000.0 / elapsed.count();
-    }
+    if (totals.instant_samples > 0)
+      summary.instant_power_w = totals.instant_watts / totals.instant_samples;
     summaries.push_back(summary);
   }
   finished_ = summaries;

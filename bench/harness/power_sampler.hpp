@@ -16,17 +16,17 @@ namespace collbench {
 
 struct PowerSummary {
   double sm_mhz = 0;                    // mean over the samples
-  double power_w = 0;                   // mean over the samples (NVML's reading lags; see energy_w)
+  // Mean over the samples of NVML's power reading, which on recent GPUs is itself a mean over
+  // about the last second: it trails a short pass.
+  double power_w = 0;
   unsigned long long clock_events = 0;  // every sample's NVML clock-event reasons, or-ed
   int samples = 0;
-  // The energy the GPU used from construction to finish() over that time (NVML's energy counter):
-  // the pass's own mean power, where power_w trails by up to a second. None when the counter is
-  // missing or did not advance (a pass shorter than its update period).
-  std::optional<double> energy_w;
+  // Mean over the samples of the instantaneous power (NVML_FI_DEV_POWER_INSTANT): the pass's own;
+  // none where the driver does not give it.
+  std::optional<double> instant_power_w;
 };
 
-// Samples `devices` (CUDA ordinals) every `period` from construction until finish(), and reads
-// their energy counters at both ends. Without
+// Samples `devices` (CUDA ordinals) every `period` from construction until finish(). Without
 // NVML, or for a device NVML does not find, that device gets no summary; it never throws for it.
 class PowerSampler {
  public:

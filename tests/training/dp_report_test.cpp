@@ -99,9 +99,9 @@ TEST(DpReport, RowFollowsTheSchema) {
   EXPECT_NE(extra_field(four_gpu_config(), sampled)
                 .find(";sm_mhz=1695;power_w=687;clock_events=0x4;power_samples=15"),
             std::string::npos);
-  EXPECT_EQ(extra_field(four_gpu_config(), sampled).find("energy_w"), std::string::npos);
-  sampled.measurement.power->energy_w = 702.4;  // the energy counter advanced
-  EXPECT_NE(extra_field(four_gpu_config(), sampled).find(";power_samples=15;energy_w=702"),
+  EXPECT_EQ(extra_field(four_gpu_config(), sampled).find("instant_power_w"), std::string::npos);
+  sampled.measurement.power->instant_power_w = 702.4;  // the driver gives it
+  EXPECT_NE(extra_field(four_gpu_config(), sampled).find(";power_samples=15;instant_power_w=702"),
             std::string::npos);
   EXPECT_EQ(make_report_row(four_gpu_config(), measured(), metadata, {10, 50, false}).graph, 0);
 }
