@@ -32,8 +32,8 @@ struct MeasuredSteps {
   // take longer.
   double mean_us = 0;
   // The timed steps' GPU state (measure()'s PassSettings::sample_power; NVML): the lowest mean SM
-  // clock and the highest mean power over the ranks, their clock-event reasons or-ed (across
-  // processes, the largest). Empty without NVML.
+  // clock, the highest mean power and mean instantaneous power over the ranks, their clock-event
+  // reasons or-ed. Empty without NVML.
   std::optional<PowerSummary> power;
 };
 

@@ -24,8 +24,6 @@ struct PciInfo {         // nvmlPciInfo_t
 };
 static_assert(sizeof(PciInfo) == 68, "nvmlPciInfo_t is 16 + 5 * 4 + 32 bytes");
 
-}  // namespace
-
 // nvmlFieldValue_t, for one field whose value is an unsigned int.
 struct FieldValue {
   unsigned int field_id;
@@ -42,6 +40,8 @@ struct FieldValue {
 };
 static_assert(sizeof(FieldValue) == 40, "nvmlFieldValue_t is 4 + 4 + 8 + 8 + 4 + 4 + 8 bytes");
 constexpr unsigned kFieldPowerInstant = 186;  // NVML_FI_DEV_POWER_INSTANT, milliwatts
+
+}  // namespace
 
 struct Library::Functions {
   Return (*init)() = nullptr;

@@ -83,7 +83,6 @@ void PowerSampler::stop() {
 }
 
 std::vector<std::optional<PowerSummary>> PowerSampler::finish() {
-  if (finished_) return *finished_;
   if (thread_.joinable()) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -103,7 +102,6 @@ std::vector<std::optional<PowerSummary>> PowerSampler::finish() {
       summary.instant_power_w = totals.instant_watts / totals.instant_samples;
     summaries.push_back(summary);
   }
-  finished_ = summaries;
   return summaries;
 }
 

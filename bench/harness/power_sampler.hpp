@@ -36,7 +36,6 @@ class PowerSampler {
   PowerSampler& operator=(const PowerSampler&) = delete;
 
   // Stops sampling (one last sample first); one entry per device, nullopt where none was taken.
-  // Later calls return the same.
   std::vector<std::optional<PowerSummary>> finish();
 
  private:
@@ -50,7 +49,6 @@ class PowerSampler {
   std::condition_variable wake_;
   bool stopping_ = false;
   std::thread thread_;
-  std::optional<std::vector<std::optional<PowerSummary>>> finished_;
 };
 
 }  // namespace collbench
