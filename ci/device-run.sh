@@ -110,7 +110,7 @@ for want in "$@"; do
       mpi=("${mpirun[@]}" -np "$gpus")
       step mpi_algos_check "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 \
         -g "$every_count" -w 1 -n 2 --timeout 60 --csv "$work/reports/mpi_algos_check.csv"
-      step mpi_algos "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot -d float \
+      step mpi_algos "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot,twoshot -d float \
         -b 8 -e 8G -f 4 -g "${ALGOS_COUNTS:-$every_count}" --in-place out --csv "$work/reports/$machine/allreduce_algos_mpi.csv"
       step mpi_algos_graph "${mpi[@]}" "$bin/collbench" --ops all_reduce --algo nccl,oneshot,ring -d float -b 8 -e 64K \
         -f 8 -g "$doubling" --in-place out -G 20 --csv "$work/reports/$machine/allreduce_algos_graph_mpi.csv" ;;
@@ -136,7 +136,7 @@ for want in "$@"; do
         -w 1 -n 2 --csv "$work/reports/algos_check.csv" ;;
     algos)
       mkdir -p "$work/reports/$machine"
-      step algos "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot,copy_engine \
+      step algos "$bin/collbench" --ops all_reduce --algo nccl,ring,ring_sendrecv,oneshot,twoshot,copy_engine \
         -d float,bfloat16 -b 8 -e 8G -f 2 -g "${ALGOS_COUNTS:-$every_count}" --in-place out -n "${ALGOS_ITERS:-20}" \
         --csv "$work/reports/$machine/allreduce_algos.csv"
       step algos_graph "$bin/collbench" --ops all_reduce --algo nccl,oneshot -d float,bfloat16 -b 8 -e 64K -f 2 \

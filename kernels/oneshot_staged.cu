@@ -3,6 +3,7 @@
 // that portion from every rank and reduces it in rank order. Protocol: README.md, "oneshot".
 #include "oneshot_all_reduce.hpp"
 #include "programmatic_launch.cuh"
+#include "rank_order_reduce.cuh"
 #include "reduce_dispatch.cuh"
 #include "ring_schedule.hpp"
 
@@ -38,61 +39,6 @@ __device__ inline void stage_input(T* scratch, const T* send, ElementRange range
     scratch[i] = send[i];
 }
 
-// Reduces element i of every rank's scratch in rank order 0..n-1: the same order on every rank,
-// so every rank's result is bitwise identical.
-template <typename T, typename Op, int kRanks>
-__device__ inline T reduce_element(T* const (&sources)[kRanks], std::uint64_t i, bool average) {
-  accumulator_t<T> value = widen(load_element_shared(sources[0] + i));
-#pragma unroll
-  for (int r = 1; r < kRanks; ++r)
-    value = Op::apply(value, widen(load_element_shared(sources[r] + i)));
-  if (average) value = divide_by_ranks(value, kRanks);
-  return narrow<T>(value);
-}
-
-template <typename T, typename Op, int kRanks>
-__device__ inline void reduce_portion(T* recv, T* const (&sources)[kRanks], ElementRange range,
-                                      bool average, bool aligned) {
-  constexpr int kLine = Pack<T>::kCount;
-  std::uint64_t scalar_begin = range.begin;
-  if (aligned) {
-    const std::uint64_t last = range.end / kLine;
-    for (std::uint64_t line = range.begin / kLine + threadIdx.x; line < last;
-         line += blockDim.x * kOneshotUnroll) {
-      Pack<T> in[kOneshotUnroll][kRanks];
-#pragma unroll
-      for (int u = 0; u < kOneshotUnroll; ++u) {
-        const std::uint64_t at = line + u * blockDim.x;
-#pragma unroll
-        for (int r = 0; r < kRanks; ++r) {
-          if (at < last) {
-            in[u][r] = load_pack_shared(reinterpret_cast<const Pack<T>*>(sources[r]) + at);
-          }
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < kOneshotUnroll; ++u) {
-        const std::uint64_t at = line + u * blockDim.x;
-        if (at >= last) continue;
-        Pack<T> out;
-#pragma unroll
-        for (int e = 0; e < Pack<T>::kCount; ++e) {
-          accumulator_t<T> value = widen(in[u][0].elements[e]);
-#pragma unroll
-          for (int r = 1; r < kRanks; ++r) value = Op::apply(value, widen(in[u][r].elements[e]));
-          if (average) value = divide_by_ranks(value, kRanks);
-          out.elements[e] = narrow<T>(value);
-        }
-        store_pack(reinterpret_cast<Pack<T>*>(recv) + at, out);
-      }
-    }
-    if (last * kLine > scalar_begin) scalar_begin = last * kLine;
-  }
-  for (std::uint64_t i = scalar_begin + threadIdx.x; i < range.end; i += blockDim.x) {
-    recv[i] = reduce_element<T, Op, kRanks>(sources, i, average);
-  }
-}
-
 template <typename T, typename Op, int kRanks>
 __global__ void __launch_bounds__(kOneshotThreads) oneshot_staged_kernel(OneshotRankArgs args) {
   if (args.programmatic) programmatic_launch_prologue();
@@ -126,8 +72,13 @@ __global__ void __launch_bounds__(kOneshotThreads) oneshot_staged_kernel(Oneshot
   __syncthreads();  // every peer's portion is staged; the acquires above cover all threads
   if (stop) return;
 
-  reduce_portion<T, Op, kRanks>(static_cast<T*>(args.recv), sources, range,
-                                args.reduction == Reduction::avg, args.aligned);
+  const T* portions[kRanks];
+#pragma unroll
+  for (int r = 0; r < kRanks; ++r) portions[r] = sources[r] + range.begin;
+  T* const outputs[1] = {static_cast<T*>(args.recv) + range.begin};
+  reduce_in_rank_order<T, Op, kRanks, 1, kOneshotUnroll>(
+      outputs, portions, range.end - range.begin, args.reduction == Reduction::avg ? kRanks : 0,
+      args.aligned, threadIdx.x, blockDim.x);
   if (threadIdx.x == 0) mine->staged_launches[block] = launch;
 }
 

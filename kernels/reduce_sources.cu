@@ -2,25 +2,14 @@
 // this GPU's memory (the copy engines moved them), so the kernel is bound by local HBM, not NVLink.
 #include <cstdint>
 
+#include "rank_order_reduce.cuh"
 #include "reduce_dispatch.cuh"
-#include "reduce_ops.cuh"
-#include "reduce_pack.cuh"
 #include "reduce_sources.hpp"
 
 namespace collbench::kernels {
 namespace {
 
 constexpr int kThreads = 512;
-
-// Element `k` of every source combined in rank order, rounded once.
-template <typename T, typename Op, int kRanks>
-__device__ inline T combine_sources(const T (&values)[kRanks], int average_over) {
-  accumulator_t<T> value = widen(values[0]);
-#pragma unroll
-  for (int r = 1; r < kRanks; ++r) value = Op::apply(value, widen(values[r]));
-  if (average_over != 0) value = divide_by_ranks(value, average_over);
-  return narrow<T>(value);
-}
 
 template <typename T, typename Op, int kRanks>
 __global__ void __launch_bounds__(kThreads)
@@ -31,37 +20,12 @@ __global__ void __launch_bounds__(kThreads)
   const int average_over = args.reduction != Reduction::avg ? 0
                            : args.average_over != 0         ? args.average_over
                                                             : kRanks;
-  T* out = static_cast<T*>(args.out);
-  std::uint64_t scalar_begin = 0;
-  if (aligned) {
-    constexpr int kLine = Pack<T>::kCount;
-    const std::uint64_t lines = args.count / kLine;
-    for (std::uint64_t line = worker; line < lines; line += workers) {
-      Pack<T> packs[kRanks];
+  T* const outputs[1] = {static_cast<T*>(args.out)};
+  const T* sources[kRanks];
 #pragma unroll
-      for (int r = 0; r < kRanks; ++r) {
-        packs[r] = load_pack_shared(static_cast<const Pack<T>*>(args.sources[r]) + line);
-      }
-      Pack<T> result;
-#pragma unroll
-      for (int k = 0; k < kLine; ++k) {
-        T values[kRanks];
-#pragma unroll
-        for (int r = 0; r < kRanks; ++r) values[r] = packs[r].elements[k];
-        result.elements[k] = combine_sources<T, Op, kRanks>(values, average_over);
-      }
-      store_pack(reinterpret_cast<Pack<T>*>(out) + line, result);
-    }
-    scalar_begin = lines * kLine;
-  }
-  for (std::uint64_t i = scalar_begin + worker; i < args.count; i += workers) {
-    T values[kRanks];
-#pragma unroll
-    for (int r = 0; r < kRanks; ++r) {
-      values[r] = load_element_shared(static_cast<const T*>(args.sources[r]) + i);
-    }
-    out[i] = combine_sources<T, Op, kRanks>(values, average_over);
-  }
+  for (int r = 0; r < kRanks; ++r) sources[r] = static_cast<const T*>(args.sources[r]);
+  reduce_in_rank_order<T, Op, kRanks, 1, 1>(outputs, sources, args.count, average_over, aligned,
+                                            worker, workers);
 }
 
 bool is_aligned(const void* pointer) {

@@ -30,6 +30,7 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
     entries.push_back(
         {"ring_sendrecv", OpKind::all_reduce, make_ring_sendrecv_algorithm, handbuilt_config});
     entries.push_back({"oneshot", OpKind::all_reduce, make_oneshot_algorithm, handbuilt_config});
+    entries.push_back({"twoshot", OpKind::all_reduce, make_twoshot_algorithm, handbuilt_config});
     entries.push_back(
         {"copy_engine", OpKind::all_reduce, make_copy_engine_algorithm, handbuilt_config});
     entries.push_back({"copy_engine_ring", OpKind::all_reduce, make_copy_engine_ring_algorithm,

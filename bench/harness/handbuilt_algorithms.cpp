@@ -93,6 +93,9 @@ HandbuiltTuning HandbuiltTuning::from_environment() {
       from_env("COLLBENCH_RING_MIN_PART_BYTES", tuning.ring_min_part_bytes);
   tuning.ring_slice_bytes = from_env("COLLBENCH_RING_SLICE_BYTES", tuning.ring_slice_bytes);
   tuning.ring_slots = from_env("COLLBENCH_RING_SLOTS", tuning.ring_slots);
+  tuning.twoshot_ctas = from_env("COLLBENCH_TWOSHOT_CTAS", tuning.twoshot_ctas);
+  tuning.twoshot_slice_bytes =
+      from_env("COLLBENCH_TWOSHOT_SLICE_BYTES", tuning.twoshot_slice_bytes);
   tuning.peer_timeout_s = from_env("COLLBENCH_PEER_TIMEOUT_S", tuning.peer_timeout_s, true);
   tuning.peer_kernel_launch = choice_from_env("COLLBENCH_PEER_LAUNCH", tuning.peer_kernel_launch,
                                               {PeerKernelLaunch::graph, PeerKernelLaunch::direct});
@@ -123,6 +126,9 @@ void HandbuiltTuning::validate() const {
   if (ring_large_ctas < 1) {
     throw UsageError(fmt::format("COLLBENCH_RING_LARGE_CTAS={} is not positive", ring_large_ctas));
   }
+  if (twoshot_ctas < 1) {
+    throw UsageError(fmt::format("COLLBENCH_TWOSHOT_CTAS={} is not positive", twoshot_ctas));
+  }
 }
 
 std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
@@ -142,13 +148,18 @@ std::string HandbuiltTuning::config_of(std::string_view algorithm) const {
       add_if_changed("ring_slots", ring_slots, defaults.ring_slots);
     }
   }
+  if (algorithm == "twoshot") {
+    add_if_changed("twoshot_ctas", twoshot_ctas, defaults.twoshot_ctas);
+    add_if_changed("twoshot_slice_bytes", twoshot_slice_bytes, defaults.twoshot_slice_bytes);
+    add_if_changed("ring_min_part_bytes", ring_min_part_bytes, defaults.ring_min_part_bytes);
+  }
   if (algorithm == "oneshot") {
     add_if_changed("oneshot_pdl", name_of(oneshot_programmatic),
                    name_of(defaults.oneshot_programmatic));
   }
   // Always programmatic, oneshot launches directly, whatever peer_launch says.
   const bool peer_launch_applies =
-      algorithm == "ring" ||
+      algorithm == "ring" || algorithm == "twoshot" ||
       (algorithm == "oneshot" && oneshot_programmatic != ProgrammaticLaunch::on);
   if (peer_launch_applies) {
     add_if_changed("peer_launch", name_of(peer_kernel_launch),
@@ -176,6 +187,9 @@ std::unique_ptr<CollectiveAlgorithm> make_ring_sendrecv_algorithm(
 std::unique_ptr<CollectiveAlgorithm> make_oneshot_algorithm(const std::vector<RankContext>& ranks) {
   return make_oneshot(ranks, HandbuiltTuning::from_environment());
 }
+std::unique_ptr<CollectiveAlgorithm> make_twoshot_algorithm(const std::vector<RankContext>& ranks) {
+  return make_twoshot(ranks, HandbuiltTuning::from_environment());
+}
 
 std::unique_ptr<CollectiveAlgorithm> make_copy_engine_algorithm(
     const std::vector<RankContext>& ranks) {
@@ -192,11 +206,12 @@ std::unique_ptr<HandbuiltAlgorithm> make_handbuilt_algorithm(std::string_view na
   if (name == "ring") return make_ring(ranks, tuning);
   if (name == "ring_sendrecv") return make_ring_sendrecv(ranks, tuning);
   if (name == "oneshot") return make_oneshot(ranks, tuning);
+  if (name == "twoshot") return make_twoshot(ranks, tuning);
   if (name == "copy_engine") return make_copy_engine(ranks, tuning, CopyEngineExchange::direct);
   if (name == "copy_engine_ring") return make_copy_engine(ranks, tuning, CopyEngineExchange::ring);
   throw UsageError(fmt::format(
-      "unknown hand-built algorithm '{}' (expected ring, ring_sendrecv, oneshot, copy_engine or "
-      "copy_engine_ring)",
+      "unknown hand-built algorithm '{}' (expected ring, ring_sendrecv, oneshot, twoshot, "
+      "copy_engine or copy_engine_ring)",
       name));
 }
 

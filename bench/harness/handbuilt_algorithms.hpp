@@ -1,7 +1,9 @@
 // The hand-built all-reduce algorithms (kernels/README.md) as implementations of all_reduce:
 // "ring" (NVLink peer stores or loads, device flags), "ring_sendrecv" (the same ring on NCCL
-// send/recv) and "oneshot" (small messages: every rank reduces every rank's input), plus their
-// knobs and the hook that stops kernels waiting on a peer that will never come.
+// send/recv), "oneshot" (small messages: every rank reduces every rank's input), "twoshot" (each
+// rank reduces its chunk of every rank's input and stores it into every output) and the
+// copy-engine ones, plus their knobs and the hook that stops kernels waiting on a peer that will
+// never come.
 #pragma once
 
 #include <cstddef>
@@ -55,6 +57,11 @@ struct HandbuiltTuning {
   std::size_t ring_min_part_bytes = 32 << 10;  // fewer CTAs below this much of a chunk per CTA
   std::size_t ring_slice_bytes = 512 << 10;  // a CTA's piece per slice (pipelining unit), aimed at
   int ring_slots = 8;  // push: staging slots per CTA (a power of two, 2..64), each one piece
+  // twoshot: CTAs per launch at most (fewer for small buffers, as the ring's ring_min_part_bytes
+  // decides), and a CTA's piece of each chunk per slice, aimed at: staging is (ranks - 1) x CTAs
+  // x 2 slices of it per rank.
+  int twoshot_ctas = 64;
+  std::size_t twoshot_slice_bytes = 64 << 10;
   double peer_timeout_s = 30;  // a kernel waiting longer on one peer gives up; 0: never
   PeerKernelLaunch peer_kernel_launch = PeerKernelLaunch::graph;
   // oneshot: launched directly with programmatic dependent launch, so back-to-back launches
@@ -75,12 +82,13 @@ struct HandbuiltTuning {
   // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
   // COLLBENCH_RING_LARGE_CTAS, COLLBENCH_RING_LARGE_BYTES,
   // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
+  // COLLBENCH_TWOSHOT_CTAS, COLLBENCH_TWOSHOT_SLICE_BYTES,
   // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_ONESHOT_PDL
   // (off|on), COLLBENCH_CE_ROUND_BYTES, COLLBENCH_CE_REDUCE_BLOCKS; throws UsageError on a bad
   // value.
   static HandbuiltTuning from_environment();
   // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
-  // 2..64, ring_max_ctas or ring_large_ctas < 1).
+  // 2..64, ring_max_ctas, ring_large_ctas or twoshot_ctas < 1).
   void validate() const;
   // The knobs that differ from the defaults and change what `algorithm` measures, as the CSV
   // config column writes them ("ring_protocol=pull;ring_ctas=32"); empty at the defaults.
@@ -97,6 +105,15 @@ std::string handbuilt_config(std::string_view algorithm);
 // buffer up); enough slices that each CTA's piece is about ring_slice_bytes.
 kernels::RingGeometry ring_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
                                     int sm_count);
+// What both use: enough parts that each moves at least `min_part_bytes` of a chunk, at most
+// `max_ctas` and `sm_count`; enough slices (at most `max_slices`) that each part's piece of a
+// chunk is about `slice_bytes`.
+kernels::RingGeometry split_into_pieces(const CaseShape& shape, int max_ctas,
+                                        std::size_t min_part_bytes, std::size_t slice_bytes,
+                                        int max_slices, int sm_count);
+// twoshot's split: at most twoshot_ctas parts and slices of about twoshot_slice_bytes.
+kernels::RingGeometry twoshot_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
+                                       int sm_count);
 
 // The kernel arguments the ring algorithm `algorithm` prepared for local rank `rank`, for a caller
 // that launches the ring kernel itself with an epilogue of its own (the training step's fused
@@ -125,18 +142,21 @@ std::unique_ptr<CollectiveAlgorithm> make_ring_algorithm(const std::vector<RankC
 std::unique_ptr<CollectiveAlgorithm> make_ring_sendrecv_algorithm(
     const std::vector<RankContext>& ranks);
 std::unique_ptr<CollectiveAlgorithm> make_oneshot_algorithm(const std::vector<RankContext>& ranks);
+std::unique_ptr<CollectiveAlgorithm> make_twoshot_algorithm(const std::vector<RankContext>& ranks);
 std::unique_ptr<CollectiveAlgorithm> make_copy_engine_algorithm(
     const std::vector<RankContext>& ranks);
 std::unique_ptr<CollectiveAlgorithm> make_copy_engine_ring_algorithm(
     const std::vector<RankContext>& ranks);
 
 // Each algorithm with explicit tuning (defined in handbuilt_ring.cpp, handbuilt_ring_sendrecv.cpp,
-// handbuilt_oneshot.cpp, handbuilt_copy_engine.cpp).
+// handbuilt_oneshot.cpp, handbuilt_twoshot.cpp, handbuilt_copy_engine.cpp).
 std::unique_ptr<HandbuiltAlgorithm> make_ring(const std::vector<RankContext>& ranks,
                                               const HandbuiltTuning& tuning);
 std::unique_ptr<HandbuiltAlgorithm> make_ring_sendrecv(const std::vector<RankContext>& ranks,
                                                        const HandbuiltTuning& tuning);
 std::unique_ptr<HandbuiltAlgorithm> make_oneshot(const std::vector<RankContext>& ranks,
+                                                 const HandbuiltTuning& tuning);
+std::unique_ptr<HandbuiltAlgorithm> make_twoshot(const std::vector<RankContext>& ranks,
                                                  const HandbuiltTuning& tuning);
 // Which ranks copy_engine's copies go to: every other rank's (copy_engine), or only the next
 // rank's, round a ring (copy_engine_ring).
@@ -145,7 +165,8 @@ std::unique_ptr<HandbuiltAlgorithm> make_copy_engine(const std::vector<RankConte
                                                      const HandbuiltTuning& tuning,
                                                      CopyEngineExchange exchange);
 
-// "ring", "ring_sendrecv", "oneshot", "copy_engine" or "copy_engine_ring" with explicit tuning
+// "ring", "ring_sendrecv", "oneshot", "twoshot", "copy_engine" or "copy_engine_ring" with explicit
+// tuning
 // (tests); throws UsageError otherwise.
 std::unique_ptr<HandbuiltAlgorithm> make_handbuilt_algorithm(std::string_view name,
                                                              const std::vector<RankContext>& ranks,

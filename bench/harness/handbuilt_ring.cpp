@@ -123,23 +123,31 @@ class RingAlgorithm final
 
 }  // namespace
 
-kernels::RingGeometry ring_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
-                                    int sm_count) {
+kernels::RingGeometry split_into_pieces(const CaseShape& shape, int max_ctas,
+                                        std::size_t min_part_bytes, std::size_t slice_bytes,
+                                        int max_slices, int sm_count) {
   const std::uint64_t element_bytes = size_of(shape.type);
-  const std::uint64_t buffer_bytes = shape.counts.param * element_bytes;
-  const std::uint64_t chunk_bytes = buffer_bytes / shape.nranks;
-  const int ctas =
-      buffer_bytes >= tuning.ring_large_bytes ? tuning.ring_large_ctas : tuning.ring_max_ctas;
-  const int max_parts = std::max(1, std::min({ctas, sm_count, kernels::kRingMaxParts}));
+  const std::uint64_t chunk_bytes = shape.counts.param * element_bytes / shape.nranks;
+  const int max_parts = std::max(1, std::min(max_ctas, sm_count));
   const std::uint64_t wanted_parts =
-      ceil_div(chunk_bytes, std::max<std::size_t>(tuning.ring_min_part_bytes, 1));
+      ceil_div(chunk_bytes, std::max<std::size_t>(min_part_bytes, 1));
   const int parts = static_cast<int>(std::clamp<std::uint64_t>(wanted_parts, 1, max_parts));
   const std::uint64_t wanted_slices =
-      ceil_div(chunk_bytes, parts * std::max<std::size_t>(tuning.ring_slice_bytes, 1));
-  const int max_slices =
-      tuning.ring_protocol == kernels::RingProtocol::push ? kMaxPushSlices : kMaxPullSlices;
+      ceil_div(chunk_bytes, parts * std::max<std::size_t>(slice_bytes, 1));
   const int slices = static_cast<int>(std::clamp<std::uint64_t>(wanted_slices, 1, max_slices));
   return {shape.counts.param, shape.nranks, slices, parts, static_cast<int>(16 / element_bytes)};
+}
+
+kernels::RingGeometry ring_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
+                                    int sm_count) {
+  const std::uint64_t buffer_bytes = shape.counts.param * size_of(shape.type);
+  const int ctas =
+      buffer_bytes >= tuning.ring_large_bytes ? tuning.ring_large_ctas : tuning.ring_max_ctas;
+  const int max_slices =
+      tuning.ring_protocol == kernels::RingProtocol::push ? kMaxPushSlices : kMaxPullSlices;
+  return split_into_pieces(shape, std::min(ctas, kernels::kRingMaxParts),
+                           tuning.ring_min_part_bytes, tuning.ring_slice_bytes, max_slices,
+                           sm_count);
 }
 
 const kernels::RingRankArgs& ring_rank_arguments(const CollectiveAlgorithm& algorithm, int rank) {

@@ -72,8 +72,9 @@ TEST_P(EveryAlgorithm, MatchesNcclForEveryTypeReductionCountAndPlace) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, EveryAlgorithm,
                          ::testing::Combine(::testing::Values("ring", "ring_pull", "ring_sendrecv",
-                                                              "oneshot", "oneshot_pdl",
-                                                              "copy_engine", "copy_engine_ring"),
+                                                              "oneshot", "oneshot_pdl", "twoshot",
+                                                              "twoshot_slices", "copy_engine",
+                                                              "copy_engine_ring"),
                                             ::testing::Values(2, 3, 4, 8)),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_" +
@@ -150,8 +151,8 @@ TEST(Ring, PushAndPullAreBitwiseIdentical) {
 TEST(AllAlgorithms, UnalignedBuffers) {
   SKIP_WITHOUT_GPUS(2);
   GpuRanks gpus(2, kLargeCount * 8);
-  for (const char* name :
-       {"ring", "ring_pull", "ring_sendrecv", "oneshot", "copy_engine", "copy_engine_ring"}) {
+  for (const char* name : {"ring", "ring_pull", "ring_sendrecv", "oneshot", "twoshot",
+                           "copy_engine", "copy_engine_ring"}) {
     auto algorithm = make_algorithm(name, gpus.contexts(), default_tuning());
     for (DataType type : {DataType::float32, DataType::half}) {
       for (bool in_place : {false, true}) {
@@ -271,8 +272,9 @@ TEST_P(Repeated, GraphOfTenLaunchesReplayedFiftyTimes) {
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, Repeated,
                          ::testing::Values("ring", "ring_pull", "ring_sendrecv", "oneshot",
-                                           "copy_engine", "copy_engine_ring", "ring_direct",
-                                           "oneshot_direct", "oneshot_pdl", "oneshot_nopdl"),
+                                           "twoshot", "twoshot_slices", "copy_engine",
+                                           "copy_engine_ring", "ring_direct", "oneshot_direct",
+                                           "twoshot_direct", "oneshot_pdl", "oneshot_nopdl"),
                          [](const auto& info) { return info.param; });
 
 class PeerKernels : public ::testing::TestWithParam<std::string> {};
@@ -421,7 +423,8 @@ INSTANTIATE_TEST_SUITE_P(Exchanges, CopyEngine,
                          ::testing::Values("copy_engine", "copy_engine_ring"),
                          [](const auto& info) { return info.param; });
 
-INSTANTIATE_TEST_SUITE_P(Algorithms, PeerKernels, ::testing::Values("ring", "ring_pull", "oneshot"),
+INSTANTIATE_TEST_SUITE_P(Algorithms, PeerKernels,
+                         ::testing::Values("ring", "ring_pull", "oneshot", "twoshot"),
                          [](const auto& info) { return info.param; });
 
 // Above kMaxPeerRanks the peer algorithms skip the case with the reason (every process agrees:
@@ -430,7 +433,7 @@ TEST(AllAlgorithms, MoreRanksThanPeerKernelsTakeAreSkippedWithAReason) {
   SKIP_WITHOUT_GPUS(1);  // the algorithms map an abort word into the GPUs' address space
   const int too_many = kernels::kMaxPeerRanks + 1;
   const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 1024, too_many, false);
-  for (const char* name : {"ring", "oneshot", "copy_engine", "copy_engine_ring"}) {
+  for (const char* name : {"ring", "oneshot", "twoshot", "copy_engine", "copy_engine_ring"}) {
     auto algorithm = make_handbuilt_algorithm(name, {}, default_tuning());
     EXPECT_NE(algorithm->unsupported_reason(shape).find("at most 8 ranks"), std::string::npos)
         << name << ": " << algorithm->unsupported_reason(shape);

@@ -176,6 +176,11 @@ std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
         label == "oneshot_pdl" ? ProgrammaticLaunch::on : ProgrammaticLaunch::off;
     return make_handbuilt_algorithm("oneshot", ranks, tuning);
   }
+  if (label == "twoshot_slices") {
+    tuning.twoshot_ctas = 8;
+    tuning.twoshot_slice_bytes = 4096;
+    return make_handbuilt_algorithm("twoshot", ranks, tuning);
+  }
   if (label == "ring_pull") {
     tuning.ring_protocol = kernels::RingProtocol::pull;
     return make_handbuilt_algorithm("ring", ranks, tuning);

@@ -66,8 +66,9 @@ constexpr std::uint64_t kSeed = 0x5EED;  // of the inputs' pattern
 // An algorithm by test label: "ring" is the ring with its default (push) protocol, "ring_pull"
 // the ring with COLLBENCH_RING_PROTOCOL=pull, "<name>_direct" the algorithm with
 // COLLBENCH_PEER_LAUNCH=direct (a kernel launch instead of its one-kernel graph), "oneshot_pdl"
-// and "oneshot_nopdl" oneshot with COLLBENCH_ONESHOT_PDL=on and off ("oneshot" chooses by size);
-// other labels are algorithm names. `tuning` holds every other knob.
+// and "oneshot_nopdl" oneshot with COLLBENCH_ONESHOT_PDL=on and off ("oneshot" chooses by size),
+// "twoshot_slices" twoshot with 8 CTAs and 4 KiB slices (many slices per launch, so both staging
+// slots are reused); other labels are algorithm names. `tuning` holds every other knob.
 std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
                                                    const std::vector<RankContext>& ranks,
                                                    HandbuiltTuning tuning);

@@ -28,6 +28,8 @@ std::unique_ptr<HandbuiltAlgorithm> make_shared(const std::string& label,
   tuning.ring_min_part_bytes = 256;
   tuning.ring_slice_bytes = 4096;
   tuning.ring_slots = 2;
+  tuning.twoshot_ctas = 4;  // twoshot's CTAs of every rank sharing a GPU must fit on it too
+  tuning.twoshot_slice_bytes = 4096;
   tuning.peer_timeout_s = 20;
   return make_algorithm(label, ranks, tuning);
 }
@@ -78,7 +80,8 @@ TEST_P(SharedGpus, TwoHundredLaunchesWithBuffersReusedAtOnce) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, SharedGpus,
                          ::testing::Combine(::testing::Values("ring", "ring_pull", "oneshot",
-                                                              "copy_engine", "copy_engine_ring"),
+                                                              "twoshot", "copy_engine",
+                                                              "copy_engine_ring"),
                                             ::testing::Values(3, 5, 8)),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_" +

@@ -2,12 +2,15 @@
 // tuning knobs read from the environment.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <vector>
 
 #include "collective_registry.hpp"
 #include "errors.hpp"
 #include "handbuilt_algorithms.hpp"
 #include "handbuilt_peer_group.hpp"
+#include "twoshot_all_reduce.hpp"
 
 namespace collbench {
 namespace {
@@ -78,7 +81,8 @@ class TuningEnvironment : public ::testing::Test {
          {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S",
           "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH",
           "COLLBENCH_RING_LARGE_CTAS", "COLLBENCH_RING_LARGE_BYTES", "COLLBENCH_ONESHOT_PDL",
-          "COLLBENCH_CE_REDUCE_BLOCKS"}) {
+          "COLLBENCH_CE_REDUCE_BLOCKS", "COLLBENCH_TWOSHOT_CTAS",
+          "COLLBENCH_TWOSHOT_SLICE_BYTES"}) {
       unsetenv(name);
     }
   }
@@ -106,7 +110,8 @@ TEST_F(TuningEnvironment, DefaultsWhenUnset) {
 // Only what changes a measurement, only for the algorithm it changes, in a fixed order.
 TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
   HandbuiltTuning tuning;
-  for (const char* name : {"ring", "ring_sendrecv", "oneshot", "copy_engine", "copy_engine_ring"}) {
+  for (const char* name :
+       {"ring", "ring_sendrecv", "oneshot", "twoshot", "copy_engine", "copy_engine_ring"}) {
     EXPECT_EQ(tuning.config_of(name), "") << name << " at the defaults";
   }
   tuning.peer_timeout_s = 0;  // changes no measurement
@@ -138,6 +143,14 @@ TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
   EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432");
   EXPECT_EQ(tuning.config_of("copy_engine_ring"), "ce_round_bytes=33554432");
   EXPECT_EQ(tuning.config_of("ring_sendrecv"), "");
+  // twoshot takes the ring's smallest part, and its own CTAs and slices.
+  EXPECT_EQ(tuning.config_of("twoshot"), "ring_min_part_bytes=4096;peer_launch=direct");
+  tuning.twoshot_ctas = 32;
+  tuning.twoshot_slice_bytes = 1 << 20;
+  EXPECT_EQ(tuning.config_of("twoshot"),
+            "twoshot_ctas=32;twoshot_slice_bytes=1048576;ring_min_part_bytes=4096;"
+            "peer_launch=direct");
+  EXPECT_EQ(tuning.config_of("ring").find("twoshot"), std::string::npos);
 }
 
 TEST_F(TuningEnvironment, PeerKernelLaunch) {
@@ -218,11 +231,84 @@ TEST(RingGeometry, LargeBuffersTakeMoreCtas) {
   EXPECT_EQ(parts(16, 2, 132), 1);
 }
 
+// twoshot: at most twoshot_ctas CTAs (and kTwoshotMaxParts), each piece of a chunk per slice about
+// twoshot_slice_bytes.
+TEST(TwoshotGeometry, CtasAndSlicesFollowTheKnobs) {
+  HandbuiltTuning tuning;
+  auto geometry = [&tuning](std::size_t bytes, int nranks) {
+    CaseShape shape{};
+    shape.counts.param = bytes / 2;
+    shape.type = DataType::bfloat16;
+    shape.nranks = nranks;
+    return twoshot_geometry(shape, tuning, 132);
+  };
+  // A 32 MiB bucket on 4 GPUs: 8 MiB chunks, 128 KiB per CTA, two 64 KiB slices.
+  EXPECT_EQ(geometry(32u << 20, 4).parts, tuning.twoshot_ctas);
+  EXPECT_EQ(geometry(32u << 20, 4).slices, 2);
+  EXPECT_EQ(geometry(32u << 20, 4).line_elements, 8);
+  tuning.twoshot_ctas = 500;  // above the flag rows
+  EXPECT_EQ(geometry(std::size_t{1} << 30, 2).parts, 128);
+  tuning.twoshot_ctas = 16;
+  tuning.twoshot_slice_bytes = 1 << 20;
+  EXPECT_EQ(geometry(std::size_t{1} << 30, 4).parts, 16);
+  EXPECT_EQ(geometry(std::size_t{1} << 30, 4).slices, 16);  // 256 MiB chunk / 16 CTAs / 1 MiB
+  EXPECT_EQ(geometry(16, 2).parts, 1);
+  EXPECT_EQ(geometry(16, 2).slices, 1);
+}
+
+// Every (source, part, slot) of an owner's staging is its own run of lines, inside the staging,
+// large enough for any piece; each source other than the owner has one index.
+TEST(TwoshotStaging, SlotsTileTheStagingWithoutOverlap) {
+  for (const int nranks : {2, 3, 4, 8}) {
+    for (const std::uint64_t count :
+         {std::uint64_t{1}, std::uint64_t{1021}, std::uint64_t{1} << 20}) {
+      const kernels::RingGeometry g{count, nranks, 3, 5, 4};
+      const std::uint64_t slot_elements = kernels::ring_max_piece_lines(g) * g.line_elements;
+      std::vector<std::uint64_t> starts;
+      for (int source = 0; source < nranks - 1; ++source) {
+        for (int part = 0; part < g.parts; ++part) {
+          for (int slot = 0; slot < kernels::kTwoshotSlots; ++slot) {
+            starts.push_back(kernels::twoshot_slot_offset(g, source, part, slot));
+          }
+        }
+      }
+      std::sort(starts.begin(), starts.end());
+      for (std::size_t i = 1; i < starts.size(); ++i) {
+        EXPECT_GE(starts[i], starts[i - 1] + slot_elements) << nranks << " ranks, " << count;
+      }
+      EXPECT_LE((starts.back() + slot_elements) * 4, kernels::twoshot_staging_bytes(g));
+      for (int chunk = 0; chunk < nranks; ++chunk) {
+        for (int slice = 0; slice < g.slices; ++slice) {
+          for (int part = 0; part < g.parts; ++part) {
+            const kernels::ElementRange piece = kernels::ring_piece(g, chunk, slice, part);
+            EXPECT_LE(piece.end - piece.begin, slot_elements);
+          }
+        }
+      }
+      for (int owner = 0; owner < nranks; ++owner) {
+        std::vector<int> seen(nranks - 1, 0);
+        for (int source = 0; source < nranks; ++source) {
+          if (source == owner) continue;
+          const int index = kernels::twoshot_source_index(source, owner, nranks);
+          ASSERT_GE(index, 0);
+          ASSERT_LT(index, nranks - 1);
+          ++seen[index];
+        }
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), nranks - 1);
+      }
+    }
+  }
+}
+
 TEST_F(TuningEnvironment, ValuesAreRead) {
   setenv("COLLBENCH_RING_CTAS", "16", 1);
   setenv("COLLBENCH_RING_SLICE_BYTES", "131072", 1);
   setenv("COLLBENCH_PEER_TIMEOUT_S", "0", 1);
+  setenv("COLLBENCH_TWOSHOT_CTAS", "32", 1);
+  setenv("COLLBENCH_TWOSHOT_SLICE_BYTES", "32768", 1);
   const HandbuiltTuning tuning = HandbuiltTuning::from_environment();
+  EXPECT_EQ(tuning.twoshot_ctas, 32);
+  EXPECT_EQ(tuning.twoshot_slice_bytes, 32768u);
   EXPECT_EQ(tuning.ring_max_ctas, 16);
   EXPECT_EQ(tuning.ring_slice_bytes, 131072u);
   EXPECT_EQ(tuning.peer_timeout_s, 0.0);
@@ -239,6 +325,9 @@ TEST_F(TuningEnvironment, BadValuesNameThemselves) {
   unsetenv("COLLBENCH_RING_LARGE_CTAS");
   setenv("COLLBENCH_CE_REDUCE_BLOCKS", "0", 1);
   expect_refused("COLLBENCH_CE_REDUCE_BLOCKS=0");
+  unsetenv("COLLBENCH_CE_REDUCE_BLOCKS");
+  setenv("COLLBENCH_TWOSHOT_CTAS", "0", 1);
+  expect_refused("COLLBENCH_TWOSHOT_CTAS=0");
 }
 
 TEST_F(TuningEnvironment, CopyEngineReduceBlocks) {
