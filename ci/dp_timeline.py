@@ -26,8 +26,8 @@ import gzip
 import statistics
 import sys
 
-COMM_MARKERS = ("nccl", "ring_push", "ring_pull", "oneshot", "reduce_sources", "ring_sendrecv",
-                "Peer-to-Peer", "Device-to-Device")
+COMM_MARKERS = ("nccl", "ring_push", "ring_pull", "oneshot", "twoshot", "reduce_sources",
+                "ring_sendrecv", "Peer-to-Peer", "Device-to-Device")
 
 
 def kind_of(name):
