@@ -45,12 +45,7 @@ class OneshotAlgorithm final
     }
     // Also orders this case after the last: a block's portion and parity differ between cases.
     peers_.synchronize(ranks);
-    if (signals_.empty()) {
-      signals_ = peers_.allocate_zeroed(sizeof(kernels::OneshotSignals));
-    } else if (peers_.aborted()) {
-      zero_buffers(signals_);
-    }
-    peers_.clear_abort();
+    peers_.ready_flags(signals_, sizeof(kernels::OneshotSignals));
     const std::size_t bytes = shape.counts.param * size_of(shape.type);
     const bool low_latency = bytes <= kernels::kOneshotLowLatencyMaxBytes;
     if (low_latency) {

@@ -264,6 +264,21 @@ std::vector<DeviceBuffer> PeerGroup::allocate_zeroed(std::size_t bytes) const {
   return buffers;
 }
 
+void PeerGroup::ready_flags(std::vector<DeviceBuffer>& flags, std::size_t bytes) {
+  if (flags.empty()) {
+    flags = allocate_zeroed(bytes);
+  } else if (aborted()) {
+    zero_buffers(flags);
+  }
+  clear_abort();
+}
+
+void PeerGroup::grow(std::vector<DeviceBuffer>& buffers, std::size_t bytes) const {
+  if (!buffers.empty() && buffers.front().bytes() >= bytes) return;
+  buffers.clear();
+  buffers = allocate_zeroed(bytes);
+}
+
 void zero_buffers(std::vector<DeviceBuffer>& buffers) {
   for (DeviceBuffer& buffer : buffers) {
     ScopedDevice on(buffer.device());

@@ -81,6 +81,16 @@ class PeerGroup {
 
   // One zeroed allocation of `bytes` per local rank, on its device, indexed like local_index().
   std::vector<DeviceBuffer> allocate_zeroed(std::size_t bytes) const;
+  // The kernels' flags for the next case (`bytes` per local rank): allocated zeroed the first
+  // time, zeroed again after an aborted launch left counts that no longer agree across ranks;
+  // then the abort is cleared. Only from prepare(), after synchronize().
+  void ready_flags(std::vector<DeviceBuffer>& flags, std::size_t bytes);
+  // Grows every local rank's buffer in `buffers` to at least `bytes`, freeing the old ones first
+  // (the GPUs may not hold both). Only between cases: prepare() has synchronised this process's
+  // streams, and across processes the previous case ended with release() and the runner's
+  // barrier, so no kernel still uses the old buffers and no peer still maps them. The contents
+  // start zeroed; the kernels never leave a message in staging when a case ends.
+  void grow(std::vector<DeviceBuffer>& buffers, std::size_t bytes) const;
 
   // Waits until every rank's stream is idle (prepare only: no earlier case's kernel may run on).
   void synchronize(const std::vector<RankContext>& ranks) const;

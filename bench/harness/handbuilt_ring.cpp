@@ -51,15 +51,10 @@ class RingAlgorithm final
                          const std::vector<RankBuffers>& buffers, const CaseShape& shape) override {
     if (std::string why = unsupported_reason(shape); !why.empty()) throw UsageError("ring: " + why);
     peers_.synchronize(ranks);
-    if (signals_.empty()) {
-      signals_ = peers_.allocate_zeroed(sizeof(kernels::RingSignals));
-    } else if (peers_.aborted()) {
-      zero_buffers(signals_);  // an aborted launch left counts that no longer agree across ranks
-    }
-    peers_.clear_abort();
+    peers_.ready_flags(signals_, sizeof(kernels::RingSignals));
     const kernels::RingGeometry geometry = ring_geometry(shape, tuning_, peers_.min_sm_count());
     const bool push = tuning_.ring_protocol == kernels::RingProtocol::push;
-    if (push) ensure_staging(kernels::ring_push_staging_bytes(geometry, tuning_.ring_slots));
+    if (push) peers_.grow(staging_, kernels::ring_push_staging_bytes(geometry, tuning_.ring_slots));
 
     std::vector<void*> sends, recvs, signals, staging;
     for (std::size_t local = 0; local < ranks.size(); ++local) {
@@ -105,17 +100,6 @@ class RingAlgorithm final
   }
 
  private:
-  // Grows every local rank's staging buffer to `bytes`. Only between cases: prepare() has
-  // synchronised this process's streams, and across processes the previous case ended with
-  // release() and the runner's barrier, so no kernel still uses the old slots and no peer still
-  // maps them. No message is ever left in a slot when a case ends (every kernel waits for all of
-  // its arrivals), so a new slot size or layout starts clean; the contents need no zeroing.
-  void ensure_staging(std::size_t bytes) {
-    if (!staging_.empty() && staging_.front().bytes() >= bytes) return;
-    staging_.clear();  // free the old slots before allocating the larger ones
-    staging_ = peers_.allocate_zeroed(bytes);
-  }
-
   HandbuiltTuning tuning_;
   std::vector<DeviceBuffer> signals_;        // kernels::RingSignals per local rank
   std::vector<DeviceBuffer> staging_;        // push: per local rank, written by its rank - 1

@@ -39,15 +39,10 @@ class TwoshotAlgorithm final
       throw UsageError("twoshot: " + why);
     }
     peers_.synchronize(ranks);
-    if (signals_.empty()) {
-      signals_ = peers_.allocate_zeroed(sizeof(kernels::TwoshotSignals));
-    } else if (peers_.aborted()) {
-      zero_buffers(signals_);  // an aborted launch left counts that no longer agree across ranks
-    }
-    peers_.clear_abort();
+    peers_.ready_flags(signals_, sizeof(kernels::TwoshotSignals));
     const kernels::RingGeometry geometry =
         twoshot_geometry(shape, tuning_, peers_.min_sm_count());
-    ensure_staging(kernels::twoshot_staging_bytes(geometry));
+    peers_.grow(staging_, kernels::twoshot_staging_bytes(geometry));
 
     std::vector<void*> sends, recvs, signals, staging;
     for (std::size_t local = 0; local < ranks.size(); ++local) {
@@ -88,13 +83,6 @@ class TwoshotAlgorithm final
   }
 
  private:
-  // Grows every local rank's staging to `bytes`, between cases only (see the ring's).
-  void ensure_staging(std::size_t bytes) {
-    if (!staging_.empty() && staging_.front().bytes() >= bytes) return;
-    staging_.clear();  // free the old staging before allocating the larger one
-    staging_ = peers_.allocate_zeroed(bytes);
-  }
-
   HandbuiltTuning tuning_;
   std::vector<DeviceBuffer> signals_;  // kernels::TwoshotSignals per local rank
   std::vector<DeviceBuffer> staging_;  // per local rank, written by every other rank
