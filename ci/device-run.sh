@@ -7,7 +7,7 @@
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
 #          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
-#          launch_modes ring_ctas ce_trace ce_mpi_probe oneshot_pdl dp_mixed dp_grid
+#          launch_modes ring_ctas ce_trace ce_mpi_probe oneshot_pdl dp_mixed dp_grid dp_last_bucket
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -421,6 +421,28 @@ for want in "$@"; do
             --csv "$work/reports/ce_margin_grid/lanes${lanes}_margin$margin.csv"
         done
       done ;;
+    dp_last_bucket)
+      # The training step's best configuration with each choice for layer 0's bucket: the ring,
+      # twoshot, or layer 0 in two SM buckets of either (the first half's update beside the
+      # second half's all-reduce), on 1 GPU and all of them. The GPUs warm up through a run,
+      # so a configuration measured later measures slower: each repeat runs the configurations
+      # in the opposite order to the one before (DP_LAST_BUCKET_REPEATS, 2).
+      mkdir -p "$work/reports/$machine/dp_last_bucket"
+      best="--sync overlap --bucket-mib 33 --algo copy_engine --comm-schedule pipelined --lockstep 1"
+      best+=" --graph-memsets kernel"
+      choices=("--last-bucket-algo ring" "--last-bucket-algo twoshot"
+        "--last-layer-buckets 2 --last-bucket-algo ring:2" "--last-layer-buckets 2 --last-bucket-algo twoshot:2")
+      for ((repeat = 0; repeat < ${DP_LAST_BUCKET_REPEATS:-2}; repeat++)); do
+        for ((i = 0; i < ${#choices[@]}; i++)); do
+          choice=$((repeat % 2 == 0 ? i : ${#choices[@]} - 1 - i))
+          # shellcheck disable=SC2086  # the flags split into words
+          step "dp_last_bucket_${repeat}_${choice}" "$bin/collbench_dpstep" -g "1,$gpus" $best ${choices[choice]} \
+            --csv "$work/reports/$machine/dp_last_bucket/repeat${repeat}_choice${choice}.csv"
+        done
+      done
+      # shellcheck disable=SC2086
+      step dp_last_bucket_check "$bin/collbench_dpstep" -g "$gpus" $best --last-bucket-algo twoshot --check \
+        --csv "$work/reports/$machine/dp_last_bucket/twoshot_check.csv" ;;
     dp_timeline)
       # Where a multi-GPU overlap step loses time against compute-only: every kernel and copy of
       # a few replayed steps (graph nodes traced one by one), per algorithm, as CSV for
