@@ -118,7 +118,8 @@ __global__ void __launch_bounds__(kTwoshotThreads) twoshot_kernel(TwoshotRankArg
   if (threadIdx.x == 0) mine->slices_done[part] = base + g.slices;
 }
 
-bool any_missing(void* const (&pointers)[kMaxPeerRanks], int nranks) {
+template <typename Pointer>
+bool any_missing(Pointer const (&pointers)[kMaxPeerRanks], int nranks) {
   for (int r = 0; r < nranks; ++r) {
     if (pointers[r] == nullptr) return true;
   }
@@ -140,10 +141,8 @@ void check_twoshot_launch(const TwoshotRankArgs& args, int line_elements) {
                                 std::to_string(g.line_elements) +
                                 " does not match the element type");
   }
-  void* signals[kMaxPeerRanks];
-  for (int r = 0; r < kMaxPeerRanks; ++r) signals[r] = args.signals[r];
   if (any_missing(args.outputs, g.nranks) || any_missing(args.staging, g.nranks) ||
-      any_missing(signals, g.nranks) || args.own_signals == nullptr ||
+      any_missing(args.signals, g.nranks) || args.own_signals == nullptr ||
       args.own_staging == nullptr) {
     throw std::invalid_argument("twoshot all-reduce: a rank's output, staging or flags is missing");
   }
