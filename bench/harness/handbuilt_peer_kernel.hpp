@@ -72,6 +72,18 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
   // graphs (oneshot's programmatic launches).
   virtual bool launches_directly(const CaseShape& /*shape*/) const { return false; }
 
+  // The arguments every geometry-cut kernel (ring, twoshot) takes alike, for rank `rank`.
+  template <typename GeometryArgs>
+  void fill_case_fields(GeometryArgs& a, int rank, const kernels::RingGeometry& geometry,
+                        const CaseShape& shape, bool aligned) const {
+    a.abort = peers_.abort_for(rank);
+    a.geometry = geometry;
+    a.rank = rank;
+    a.type = element_type_of(shape.type);
+    a.reduction = reduction_of(shape.op);
+    a.aligned = aligned;
+  }
+
   // A base member: destroyed after every buffer of the derived algorithm, whose destructor must
   // call peers_.request_abort() first so that a kernel still waiting on a peer lets them be freed.
   PeerGroup peers_;

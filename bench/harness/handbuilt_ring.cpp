@@ -90,12 +90,7 @@ class RingAlgorithm final
       a.signals = static_cast<kernels::RingSignals*>(signals[local]);
       a.next_signals = static_cast<kernels::RingSignals*>(signal_table[local][next]);
       a.previous_signals = static_cast<kernels::RingSignals*>(signal_table[local][previous]);
-      a.abort = peers_.abort_for(rank);
-      a.geometry = geometry;
-      a.rank = rank;
-      a.type = element_type_of(shape.type);
-      a.reduction = reduction_of(shape.op);
-      a.aligned = aligned;
+      fill_case_fields(a, rank, geometry, shape, aligned);
     }
   }
 

@@ -73,12 +73,7 @@ class TwoshotAlgorithm final
       }
       a.own_signals = static_cast<kernels::TwoshotSignals*>(signals[local]);
       a.own_staging = staging[local];
-      a.abort = peers_.abort_for(rank);
-      a.geometry = geometry;
-      a.rank = rank;
-      a.type = element_type_of(shape.type);
-      a.reduction = reduction_of(shape.op);
-      a.aligned = aligned;
+      fill_case_fields(a, rank, geometry, shape, aligned);
     }
   }
 
