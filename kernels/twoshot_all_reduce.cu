@@ -52,8 +52,8 @@ __global__ void __launch_bounds__(kTwoshotThreads) twoshot_kernel(TwoshotRankArg
   const int part = blockIdx.x;
   const int rank = args.rank;
   const T* send = static_cast<const T*>(args.send);
-  const T* own_staging = static_cast<const T*>(args.own_staging);
-  TwoshotSignals* mine = args.own_signals;
+  const T* own_staging = static_cast<const T*>(args.staging[rank]);
+  TwoshotSignals* mine = args.signals[rank];
 
   __shared__ std::uint32_t base;  // slices this part completed before this launch
   __shared__ bool stop;
@@ -142,8 +142,7 @@ void check_twoshot_launch(const TwoshotRankArgs& args, int line_elements) {
                                 " does not match the element type");
   }
   if (any_missing(args.outputs, g.nranks) || any_missing(args.staging, g.nranks) ||
-      any_missing(args.signals, g.nranks) || args.own_signals == nullptr ||
-      args.own_staging == nullptr) {
+      any_missing(args.signals, g.nranks)) {
     throw std::invalid_argument("twoshot all-reduce: a rank's output, staging or flags is missing");
   }
 }

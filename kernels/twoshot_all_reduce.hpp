@@ -43,8 +43,6 @@ struct TwoshotRankArgs {
   void* outputs[kMaxPeerRanks];               // every rank's recv
   void* staging[kMaxPeerRanks];               // every rank's staging (twoshot_staging_bytes)
   TwoshotSignals* signals[kMaxPeerRanks];     // every rank's flags
-  TwoshotSignals* own_signals;                // signals[rank]
-  const void* own_staging;                    // staging[rank]
   PeerAbort abort;
   RingGeometry geometry;  // chunk c is rank c's; geometry.parts CTAs are launched
   int rank;

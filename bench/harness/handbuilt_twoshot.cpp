@@ -71,8 +71,6 @@ class TwoshotAlgorithm final
         a.staging[r] = staging_table[local][r];
         a.signals[r] = static_cast<kernels::TwoshotSignals*>(signal_table[local][r]);
       }
-      a.own_signals = static_cast<kernels::TwoshotSignals*>(signals[local]);
-      a.own_staging = staging[local];
       fill_case_fields(a, rank, geometry, shape, aligned);
     }
   }
