@@ -423,14 +423,16 @@ for want in "$@"; do
       done ;;
     dp_last_bucket)
       # The training step's best configuration with each choice for layer 0's bucket: the ring,
-      # twoshot, or layer 0 in two SM buckets of either (the first half's update beside the
-      # second half's all-reduce), on 1 GPU and all of them. The GPUs warm up through a run,
+      # twoshot, twoshot with the update sharded into it (--fuse-last-update), or layer 0 in two
+      # SM buckets of the ring or twoshot (the first half's update beside the second half's
+      # all-reduce), on 1 GPU and all of them. The GPUs warm up through a run,
       # so a configuration measured later measures slower: each repeat runs the configurations
       # in the opposite order to the one before (DP_LAST_BUCKET_REPEATS, 2).
       mkdir -p "$work/reports/$machine/dp_last_bucket"
       best="--sync overlap --bucket-mib 33 --algo copy_engine --comm-schedule pipelined --lockstep 1"
       best+=" --graph-memsets kernel"
       choices=("--last-bucket-algo ring" "--last-bucket-algo twoshot"
+        "--last-bucket-algo twoshot --fuse-last-update 1"
         "--last-layer-buckets 2 --last-bucket-algo ring:2" "--last-layer-buckets 2 --last-bucket-algo twoshot:2")
       for ((repeat = 0; repeat < ${DP_LAST_BUCKET_REPEATS:-2}; repeat++)); do
         for ((i = 0; i < ${#choices[@]}; i++)); do
@@ -441,8 +443,8 @@ for want in "$@"; do
         done
       done
       # shellcheck disable=SC2086
-      step dp_last_bucket_check "$bin/collbench_dpstep" -g "$gpus" $best --last-bucket-algo twoshot --check \
-        --csv "$work/reports/$machine/dp_last_bucket/twoshot_check.csv" ;;
+      step dp_last_bucket_check "$bin/collbench_dpstep" -g "$gpus" $best --last-bucket-algo twoshot \
+        --fuse-last-update 0,1 --check --csv "$work/reports/$machine/dp_last_bucket/twoshot_check.csv" ;;
     dp_timeline)
       # Where a multi-GPU overlap step loses time against compute-only: every kernel and copy of
       # a few replayed steps (graph nodes traced one by one), per algorithm, as CSV for

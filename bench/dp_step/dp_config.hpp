@@ -112,9 +112,11 @@ struct StepConfig {
   // barrier on the compute streams (kernels/training/lockstep_barrier.hpp), so that the copies the
   // GEMMs release leave every rank at the same time. 0: never.
   int lockstep = 0;
-  // The last bucket's SGD update runs inside its ring all-reduce (kernels/training/ring_sgd.hpp):
-  // a second CTA per ring part updates each piece as soon as it is final, instead of one update
-  // after the whole all-reduce. Needs last_bucket_algo "ring" for one bucket.
+  // The last bucket's SGD update runs inside its all-reduce instead of after it; needs
+  // last_bucket_algo "ring" or "twoshot" for one bucket. The ring (kernels/training/ring_sgd.hpp):
+  // a second CTA per ring part updates each piece on every rank as soon as it is final. twoshot
+  // (kernels/training/twoshot_sgd.hpp): each rank updates its own chunk and stores the new
+  // weights into every rank's copy, so each rank updates 1/n of the bucket.
   bool fuse_last_update = false;
   // memset by default: kernel nodes made the copy-engine step faster (session 16: 36 us at 33 MiB,
   // and the ring's by 50 us at 25 MiB) but NCCL's slower (110 us at 25 MiB).

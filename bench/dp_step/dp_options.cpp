@@ -228,8 +228,10 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--fuse-last-update", o.fuse_last_update,
-                 "1: the last bucket's SGD update runs inside its ring all-reduce, each piece as "
-                 "soon as it is final (needs --last-bucket-algo ring); 0: after it; list")
+                 "1: the last bucket's SGD update runs inside its all-reduce (needs "
+                 "--last-bucket-algo ring: every rank updates each piece as soon as it is final; "
+                 "or twoshot: each rank updates its own chunk and stores the weights into every "
+                 "rank's copy); 0: after it; list")
       ->delimiter(',')
       ->capture_default_str();
   std::vector<std::string> graph_memset_names = {"memset"};
@@ -292,14 +294,15 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   for (const std::string& value : last_bucket_values)
     o.last_buckets.push_back(parse_last_buckets(value, known_algorithms));
   o.last_buckets = deduplicated(o.last_buckets);
-  const bool ring_alone = o.last_buckets.size() == 1 && o.last_buckets.front().algo == "ring" &&
-                          o.last_buckets.front().count == 1;
+  const LastBuckets& last = o.last_buckets.front();
+  const bool fusable_alone = o.last_buckets.size() == 1 && last.count == 1 &&
+                             (last.algo == "ring" || last.algo == "twoshot");
   const bool fused = std::find(o.fuse_last_update.begin(), o.fuse_last_update.end(), 1) !=
                      o.fuse_last_update.end();
-  if (fused && !ring_alone) {
+  if (fused && !fusable_alone) {
     throw UsageError(
-        "--fuse-last-update 1: needs --last-bucket-algo ring (the last bucket alone, in every "
-        "configuration)");
+        "--fuse-last-update 1: needs --last-bucket-algo ring or twoshot (the last bucket alone, in "
+        "every configuration)");
   }
   return o;
 }

@@ -164,6 +164,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
         "--fuse-last-update needs the last bucket on a lane of its own, beside an --algo whose "
         "instances run concurrently (copy_engine)");
   }
+  if (sync_ && config.fuse_last_update) sync_->prepare_fused_update();
   deferred_ = sync_ && sync_->pipelined() && config.comm_schedule == CommSchedule::deferred;
   if (n > 1 && config.lockstep > 0) {
     // The communicators carry the exchange of mappings between processes; the barriers run on the

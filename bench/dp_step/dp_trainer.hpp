@@ -140,7 +140,10 @@ class DataParallelTrainer {
   template <typename Value>
   std::vector<Value> reduce_over_ranks(const std::vector<std::vector<Value>>& per_local_rank,
                                        ncclRedOp_t op);
-  std::vector<unsigned char> gathered_gradient_shards();
+  // Every rank's gradients with each of `owned` broadcast from its owner (the reduced pieces of
+  // schemes and updates that leave them on one rank), rank 0's copy on the host. Collective.
+  std::vector<unsigned char> gradient_from_owners(
+      const std::vector<GradientSync::OwnedRange>& owned);
   void release_collectives() noexcept;
   void abort_communication() noexcept;
   int local_index(int rank) const;

@@ -67,7 +67,8 @@ std::vector<double> DataParallelTrainer::in_model_order(
 
 // Each bucket's reduced chunk r lives on rank r only: every rank copies its gradients into a
 // scratch buffer and all-gathers the chunks there, bucket by bucket, in place.
-std::vector<unsigned char> DataParallelTrainer::gathered_gradient_shards() {
+std::vector<unsigned char> DataParallelTrainer::gradient_from_owners(
+    const std::vector<GradientSync::OwnedRange>& owned) {
   const std::size_t bytes = layout_.total_bytes();
   const std::size_t element_bytes = layout_.element_bytes();
   const std::vector<RankContext> ranks = comm_contexts();
@@ -80,14 +81,12 @@ std::vector<unsigned char> DataParallelTrainer::gathered_gradient_shards() {
   }
   {
     NcclGroupScope group;
-    for (const Bucket& bucket : layout_.buckets()) {
-      const std::size_t chunk_bytes = layout_.chunk_elements(bucket) * element_bytes;
+    for (const GradientSync::OwnedRange& range : owned) {
       for (std::size_t local = 0; local < ranks.size(); ++local) {
         ScopedDevice on(ranks[local].device, ranks[local].rank);
-        char* base = scratch[local].as<char>();
-        char* mine = base + layout_.chunk_begin(bucket, ranks[local].rank) * element_bytes;
-        CB_NCCL_CHECK(ncclAllGather(mine, base + bucket.begin * element_bytes, chunk_bytes,
-                                    ncclUint8, ranks[local].comm, ranks[local].stream));
+        char* at = scratch[local].as<char>() + range.begin * element_bytes;
+        CB_NCCL_CHECK(ncclBroadcast(at, at, range.count * element_bytes, ncclUint8, range.owner,
+                                    ranks[local].comm, ranks[local].stream));
       }
     }
     group.end();
@@ -99,7 +98,15 @@ std::vector<unsigned char> DataParallelTrainer::gathered_gradient_shards() {
 std::vector<double> DataParallelTrainer::applied_gradient() {
   std::vector<unsigned char> flat;
   if (config_.scheme == SyncScheme::sharded && config_.ranks > 1) {
-    flat = gathered_gradient_shards();
+    // Each rank holds the reduced chunk of every bucket it updates.
+    std::vector<GradientSync::OwnedRange> owned;
+    for (const Bucket& bucket : layout_.buckets()) {
+      for (int rank = 0; rank < config_.ranks; ++rank)
+        owned.push_back({layout_.chunk_begin(bucket, rank), layout_.chunk_elements(bucket), rank});
+    }
+    flat = gradient_from_owners(owned);
+  } else if (sync_ && !sync_->gradient_owners().empty()) {
+    flat = gradient_from_owners(sync_->gradient_owners());
   } else if (holds_rank(0)) {
     // After an all-reduce every rank holds it; after ps' reduce, rank 0 does.
     flat = copy_to_host(local_index(0), replicas_[local_index(0)]->gradients(),

@@ -13,6 +13,7 @@
 #include "mixed_algorithm.hpp"
 #include "ring_sgd.hpp"
 #include "step_schedule.hpp"
+#include "twoshot_sgd.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -276,6 +277,25 @@ void GradientSync::launch_part(std::size_t bucket, LaunchPart part, int lane) {
   call.algorithm->launch_part(lane_contexts_.at(static_cast<std::size_t>(lane)), part);
 }
 
+void GradientSync::prepare_fused_update() {
+  const std::size_t last = gradient_calls_.size() - 1;
+  const std::string& implementation = implementation_for(last);
+  if (implementation == "twoshot") {
+    std::vector<void*> weights;
+    for (std::size_t local = 0; local < ranks().size(); ++local) {
+      const UpdateRange range = update_range(layout_, scheme_, last, ranks()[local].rank);
+      weights.push_back(
+          replicas_[local]->sgd_target(range.begin, range.state_offset, gradient_scale_).weights);
+    }
+    fused_weight_tables_ = twoshot_peer_table(*gradient_calls_[last].algorithm, ranks(), weights);
+  } else if (implementation != "ring") {
+    throw UnsupportedConfig(fmt::format(
+        "--fuse-last-update: the last bucket's all-reduce must be ring or twoshot, not {}",
+        implementation));
+  }
+  fused_prepared_ = true;
+}
+
 void GradientSync::launch(std::size_t bucket, int phase, int lane, bool with_update) {
   Call& call = phase == 0 ? gradient_calls_[bucket] : weight_calls_[bucket];
   const std::vector<RankContext>& ranks = lane_contexts_.at(static_cast<std::size_t>(lane));
@@ -283,18 +303,45 @@ void GradientSync::launch(std::size_t bucket, int phase, int lane, bool with_upd
     call.algorithm->launch(ranks, call.buffers, call.shape, 1);
     return;
   }
-  if (phase != 0)
-    throw std::invalid_argument("GradientSync: only a gradient all-reduce fuses an update");
+  if (phase != 0 || bucket + 1 != gradient_calls_.size() || !fused_prepared_) {
+    throw std::invalid_argument(
+        "GradientSync: only the last bucket's gradient all-reduce fuses an update, after "
+        "prepare_fused_update()");
+  }
+  const bool twoshot = implementation_for(bucket) == "twoshot";
   for (std::size_t local = 0; local < ranks.size(); ++local) {
     const RankContext& rank = ranks[local];
     const UpdateRange range = update_range(layout_, scheme_, bucket, rank.rank);
     const kernels::training::SgdTarget target =
         replicas_[local]->sgd_target(range.begin, range.state_offset, gradient_scale_);
     ScopedDevice on(rank.device, rank.rank);
-    kernels::training::launch_ring_all_reduce_sgd(ring_rank_arguments(*call.algorithm, rank.rank),
-                                                  target, rank.stream);
+    if (twoshot) {
+      kernels::training::TwoshotSgdTarget shared{target, {}};
+      const std::vector<void*>& table = fused_weight_tables_.at(local);
+      std::copy(table.begin(), table.end(), shared.weights);
+      kernels::training::launch_twoshot_all_reduce_sgd(
+          twoshot_rank_arguments(*call.algorithm, rank.rank), shared, rank.stream);
+    } else {
+      kernels::training::launch_ring_all_reduce_sgd(ring_rank_arguments(*call.algorithm, rank.rank),
+                                                    target, rank.stream);
+    }
     CB_CHECK_LAUNCH();
   }
+}
+
+std::vector<GradientSync::OwnedRange> GradientSync::gradient_owners() const {
+  if (fused_weight_tables_.empty()) return {};
+  const std::size_t last = gradient_calls_.size() - 1;
+  const kernels::RingGeometry& geometry =
+      twoshot_rank_arguments(*gradient_calls_[last].algorithm, ranks().front().rank).geometry;
+  const std::uint64_t bucket_begin = layout_.buckets()[last].begin;
+  std::vector<OwnedRange> owned;
+  for (int owner = 0; owner < geometry.nranks; ++owner) {
+    const kernels::ElementRange chunk = kernels::ring_chunk(geometry, owner);
+    if (chunk.end > chunk.begin)
+      owned.push_back({bucket_begin + chunk.begin, chunk.end - chunk.begin, owner});
+  }
+  return owned;
 }
 
 }  // namespace collbench::dp

@@ -74,12 +74,29 @@ class GradientSync {
   // as soon as their gradients exist instead of queueing behind another bucket's transfers.
   bool own_tail_lane() const { return own_tail_lane_; }
 
+  // Readies the last bucket's all-reduce to run its SGD update (launch(..., with_update)): the
+  // ring needs nothing; twoshot maps every rank's weights of the bucket into every rank's kernel,
+  // since each chunk's owner writes them all. Once, after construction, outside capture;
+  // collective across processes. Throws UnsupportedConfig for any other implementation.
+  void prepare_fused_update();
   // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank,
-  // on communication stream `lane` (< lanes()). `with_update`: the gradient all-reduce, run by the
-  // ring, also applies each rank's SGD update to the bucket as its pieces become final
-  // (kernels/training/ring_sgd.hpp); throws std::invalid_argument when the bucket's implementation
-  // is not the ring.
+  // on communication stream `lane` (< lanes()). `with_update` (the last bucket, after
+  // prepare_fused_update()): the gradient all-reduce also applies the SGD update to the bucket:
+  //   ring: each rank updates each piece of its output as it becomes final
+  //     (kernels/training/ring_sgd.hpp);
+  //   twoshot: each rank updates its own chunk and stores the weights into every rank's copy
+  //     (kernels/training/twoshot_sgd.hpp): the bucket's momentum is then current on the chunk's
+  //     owner only, and its reduced gradient is in the owner's buffer only (gradient_owners()).
+  // Throws std::invalid_argument for another bucket or implementation.
   void launch(std::size_t bucket, int phase, int lane, bool with_update = false);
+  // Where the all-reduced gradient is when it is not on every rank: after a twoshot all-reduce
+  // with its update, each chunk of the last bucket is on its owner only. Empty otherwise.
+  struct OwnedRange {
+    std::uint64_t begin;  // element in the flat buffers
+    std::uint64_t count;
+    int owner;
+  };
+  std::vector<OwnedRange> gradient_owners() const;
   // Enqueues part `part` of bucket `bucket`'s gradient all-reduce on every local rank, on lane
   // `lane` (pipelined() only).
   void launch_part(std::size_t bucket, LaunchPart part, int lane);
@@ -145,6 +162,10 @@ class GradientSync {
   std::uint64_t gradient_bytes_ = 0;
   double bus_bytes_ = 0;
   bool released_ = false;
+  // prepare_fused_update() for twoshot: every rank's weights at the last bucket's first element,
+  // as each local rank addresses them ([local][rank]).
+  std::vector<std::vector<void*>> fused_weight_tables_;
+  bool fused_prepared_ = false;
 };
 
 }  // namespace collbench::dp

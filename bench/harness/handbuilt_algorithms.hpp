@@ -17,6 +17,7 @@
 #include "reduce_sources.hpp"
 #include "ring_all_reduce.hpp"
 #include "ring_schedule.hpp"
+#include "twoshot_all_reduce.hpp"
 
 namespace collbench {
 
@@ -120,6 +121,16 @@ kernels::RingGeometry twoshot_geometry(const CaseShape& shape, const HandbuiltTu
 // update). Valid until the next prepare() or release(). Throws std::invalid_argument when
 // `algorithm` is not the ring, std::out_of_range for a rank it does not drive.
 const kernels::RingRankArgs& ring_rank_arguments(const CollectiveAlgorithm& algorithm, int rank);
+// The same for twoshot (the training step's update sharded into it).
+const kernels::TwoshotRankArgs& twoshot_rank_arguments(const CollectiveAlgorithm& algorithm,
+                                                       int rank);
+// Where every rank's entry of `pointers` (one per rank of `ranks`, this process's ranks, as
+// prepare() was given them) appears to each of `ranks`, through twoshot's peer mappings:
+// table[local][rank]. Collective across processes like prepare(), after it; valid until release().
+// Throws std::invalid_argument when `algorithm` is not twoshot.
+std::vector<std::vector<void*>> twoshot_peer_table(CollectiveAlgorithm& algorithm,
+                                                   const std::vector<RankContext>& ranks,
+                                                   const std::vector<void*>& pointers);
 
 // copy_engine's rounds of a `count`-element buffer: the fewest rounds of at most `largest`
 // elements, each `elements` long (a whole number of `unit`s) except the last, which is shorter but

@@ -130,11 +130,7 @@ kernels::RingGeometry ring_geometry(const CaseShape& shape, const HandbuiltTunin
 }
 
 const kernels::RingRankArgs& ring_rank_arguments(const CollectiveAlgorithm& algorithm, int rank) {
-  const auto* ring = dynamic_cast<const RingAlgorithm*>(&algorithm);
-  if (ring == nullptr) {
-    throw std::invalid_argument(fmt::format("{} is not the ring algorithm", algorithm.name()));
-  }
-  return ring->arguments_of(rank);
+  return algorithm_as<const RingAlgorithm>(algorithm, "ring").arguments_of(rank);
 }
 
 std::unique_ptr<HandbuiltAlgorithm> make_ring(const std::vector<RankContext>& ranks,

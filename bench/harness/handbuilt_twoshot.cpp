@@ -28,6 +28,14 @@ class TwoshotAlgorithm final
   ~TwoshotAlgorithm() override { peers_.request_abort(); }  // see RingAlgorithm
 
   std::string_view name() const override { return "twoshot"; }
+  const kernels::TwoshotRankArgs& arguments_of(int rank) const {
+    return args_.at(peers_.local_index(rank));
+  }
+  std::vector<std::vector<void*>> peer_table(const std::vector<RankContext>& ranks,
+                                             const std::vector<void*>& pointers) {
+    if (args_.empty()) throw std::logic_error("twoshot: peer_table() before prepare()");
+    return peers_.exchange(ranks, {pointers}, args_.front().geometry.nranks).front();
+  }
   std::string unsupported_reason(const CaseShape& shape) const override {
     return peers_.unsupported_reason(shape);
   }
@@ -88,6 +96,17 @@ kernels::RingGeometry twoshot_geometry(const CaseShape& shape, const HandbuiltTu
   return split_into_pieces(shape, std::min(tuning.twoshot_ctas, kernels::kTwoshotMaxParts),
                            tuning.ring_min_part_bytes, tuning.twoshot_slice_bytes,
                            kTwoshotMaxSlices, sm_count);
+}
+
+const kernels::TwoshotRankArgs& twoshot_rank_arguments(const CollectiveAlgorithm& algorithm,
+                                                       int rank) {
+  return algorithm_as<const TwoshotAlgorithm>(algorithm, "twoshot").arguments_of(rank);
+}
+
+std::vector<std::vector<void*>> twoshot_peer_table(CollectiveAlgorithm& algorithm,
+                                                   const std::vector<RankContext>& ranks,
+                                                   const std::vector<void*>& pointers) {
+  return algorithm_as<TwoshotAlgorithm>(algorithm, "twoshot").peer_table(ranks, pointers);
 }
 
 std::unique_ptr<HandbuiltAlgorithm> make_twoshot(const std::vector<RankContext>& ranks,

@@ -53,11 +53,10 @@ __device__ inline void load_sgd_state(SgdOperands<T, V, N>& o, const T* weights,
   }
 }
 
-// v = momentum * v + gradient_scale * g;  w = w - learning_rate * v, stored back. The weight moves
-// by the momentum as stored (rounded to V), as PyTorch's update reads it.
+// v = momentum * v + gradient_scale * g;  w = w - learning_rate * v, in `o`; returns w rounded to
+// T. The weight moves by the momentum as stored (rounded to V), as PyTorch's update reads it.
 template <typename T, typename V, int N>
-__device__ inline void store_sgd_step(SgdOperands<T, V, N>& o, T* weights, float* master,
-                                      V* velocity, std::uint64_t pack, const SgdStep& step) {
+__device__ inline Pack<T, N> apply_sgd_step(SgdOperands<T, V, N>& o, const SgdStep& step) {
   Pack<T, N> rounded;
 #pragma unroll
   for (int j = 0; j < N; ++j) {
@@ -66,21 +65,39 @@ __device__ inline void store_sgd_step(SgdOperands<T, V, N>& o, T* weights, float
     o.weight.v[j] = o.weight.v[j] - step.learning_rate * to_float(o.velocity.v[j]);
     rounded.v[j] = from_float<T>(o.weight.v[j]);
   }
+  return rounded;
+}
+
+// Stores pack `pack`'s momentum and master weight after apply_sgd_step (the model copy is the
+// caller's: it may go to several ranks).
+template <typename T, typename V, int N>
+__device__ inline void store_sgd_state(const SgdOperands<T, V, N>& o, float* master, V* velocity,
+                                       std::uint64_t pack) {
   reinterpret_cast<Pack<V, N>*>(velocity)[pack] = o.velocity;
   if (master) reinterpret_cast<Pack<float, N>*>(master)[pack] = o.weight;
+}
+
+// The step on pack `pack`, stored back.
+template <typename T, typename V, int N>
+__device__ inline void store_sgd_step(SgdOperands<T, V, N>& o, T* weights, float* master,
+                                      V* velocity, std::uint64_t pack, const SgdStep& step) {
+  const Pack<T, N> rounded = apply_sgd_step(o, step);
+  store_sgd_state(o, master, velocity, pack);
   reinterpret_cast<Pack<T, N>*>(weights)[pack] = rounded;
 }
 
-// The same for element `i` alone, given its gradient.
+// The same for element `i` alone, given its gradient, stored back; returns the new weight.
 template <typename T, typename V>
-__device__ inline void sgd_step_one(T* weights, T gradient, float* master, V* velocity,
-                                    std::uint64_t i, const SgdStep& step) {
+__device__ inline T sgd_step_one(T* weights, T gradient, float* master, V* velocity,
+                                 std::uint64_t i, const SgdStep& step) {
   const V v = from_float<V>(step.momentum * to_float(velocity[i]) +
                             step.gradient_scale * to_float(gradient));
   velocity[i] = v;
   const float w = (master ? master[i] : to_float(weights[i])) - step.learning_rate * to_float(v);
   if (master) master[i] = w;
-  weights[i] = from_float<T>(w);
+  const T rounded = from_float<T>(w);
+  weights[i] = rounded;
+  return rounded;
 }
 
 }  // namespace collbench::kernels::training

@@ -8,7 +8,7 @@
 namespace collbench::dp {
 namespace {
 
-const std::vector<std::string> kAlgorithms = {"nccl", "ring"};
+const std::vector<std::string> kAlgorithms = {"nccl", "ring", "twoshot"};
 
 // The config string of a default StepConfig (4 ranks or any other count).
 const std::string kDefaultConfig =
@@ -206,7 +206,7 @@ TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
   expect_usage_error({"--defer-first", "-1"}, "--defer-first -1: must not be negative");
 }
 
-TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTheRingForTheLastBucket) {
+TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTheRingOrTwoshotForTheLastBucket) {
   const std::vector<StepConfig> plan =
       expand_plan(parse({"--sync", "overlap", "--algo", "nccl", "--last-bucket-algo", "ring",
                          "--fuse-last-update", "0,1,0", "-g", "1,4"}),
@@ -220,12 +220,16 @@ TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTheRingForTheLastBucket) {
   EXPECT_EQ(parse({}).fuse_last_update, (std::vector<int>{0}));
   expect_usage_error({"--fuse-last-update", "2"}, "--fuse-last-update 2: must be 0 or 1");
   const std::string needs_ring =
-      "--fuse-last-update 1: needs --last-bucket-algo ring (the last bucket alone, in every "
-      "configuration)";
+      "--fuse-last-update 1: needs --last-bucket-algo ring or twoshot (the last bucket alone, in "
+      "every configuration)";
   expect_usage_error({"--fuse-last-update", "1"}, needs_ring);
   expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring:2"}, needs_ring);
+  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "twoshot:2"}, needs_ring);
+  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "nccl"}, needs_ring);
   expect_usage_error({"--fuse-last-update", "0,1", "--last-bucket-algo", "ring,same"}, needs_ring);
+  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring,twoshot"}, needs_ring);
   EXPECT_NO_THROW(parse({"--fuse-last-update", "0", "--last-bucket-algo", "same"}));
+  EXPECT_NO_THROW(parse({"--fuse-last-update", "1", "--last-bucket-algo", "twoshot"}));
 }
 
 TEST(DpOptions, GraphMemsetsSweepEachWithItsOwnBaseline) {

@@ -272,33 +272,45 @@ TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
   EXPECT_TRUE(report.ok()) << "copy_engine_ring: " << report.summary();
 }
 
-// The last bucket's update fused into its ring all-reduce (--fuse-last-update): the same weights,
-// bit for bit, as the ring followed by the separate update, identical on every rank, training like
-// one GPU; graph replays, eager steps and the comm-only pass (whose ring runs no update) as well.
+// The last bucket's update fused into its all-reduce (--fuse-last-update), by the ring (every
+// rank updates each piece) and by twoshot (each chunk's owner updates it and stores the weights
+// into every rank's copy): the same weights, bit for bit, as the all-reduce followed by the
+// separate update, identical on every rank, training like one GPU (the check gathers twoshot's
+// gradient from the chunks' owners); graph replays, eager steps and the comm-only pass (whose
+// all-reduce runs no update) as well. Width 36 leaves partial lines, so twoshot's element-wise
+// path runs too.
 TEST(DpStepGpu, FusedLastUpdateGivesTheSeparateUpdatesWeights) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
-  for (bool master_weights : {false, true}) {
-    std::vector<std::vector<double>> weights;
-    for (bool fused : {false, true}) {
-      StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
-      config.model.master_weights = master_weights;
-      config.algo = "copy_engine";
-      config.comm_schedule = CommSchedule::pipelined;
-      config.last_bucket_algo = "ring";
-      config.fuse_last_update = fused;
-      const std::string what = benchmark_name(config) + (master_weights ? " master" : "");
-      if (fused) {
-        const SmallModelReport report =
-            run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
-        EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
+  struct Fused {
+    const char* algo;
+    int width;  // 0: small_config's
+  };
+  for (const Fused last : {Fused{"ring", 0}, Fused{"twoshot", 0}, Fused{"twoshot", 36}}) {
+    for (bool master_weights : {false, true}) {
+      std::vector<std::vector<double>> weights;
+      for (bool fused : {false, true}) {
+        StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+        if (last.width != 0) config.model.width = last.width;
+        config.model.master_weights = master_weights;
+        config.algo = "copy_engine";
+        config.comm_schedule = CommSchedule::pipelined;
+        config.last_bucket_algo = last.algo;
+        config.fuse_last_update = fused;
+        const std::string what = benchmark_name(config) + (master_weights ? " master" : "");
+        if (fused) {
+          const SmallModelReport report =
+              run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+          EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
+        }
+        DataParallelTrainer trainer(config, communicators(ranks));
+        expect_passes_keep_replicas_identical(trainer, what);
+        weights.push_back(trainer.parameters(0));
       }
-      DataParallelTrainer trainer(config, communicators(ranks));
-      expect_passes_keep_replicas_identical(trainer, what);
-      weights.push_back(trainer.parameters(0));
+      EXPECT_TRUE(weights[0] == weights[1])
+          << last.algo << " width " << last.width << " master weights " << master_weights
+          << ": the fused update changed the result";
     }
-    EXPECT_TRUE(weights[0] == weights[1])
-        << "master weights " << master_weights << ": the fused update changed the result";
   }
 }
 
