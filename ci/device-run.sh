@@ -423,9 +423,10 @@ for want in "$@"; do
       done ;;
     dp_last_bucket)
       # The training step's best configuration with each choice for layer 0's bucket: the ring,
-      # twoshot, twoshot with the update sharded into it (--fuse-last-update), or layer 0 in two
-      # SM buckets of the ring or twoshot (the first half's update beside the second half's
-      # all-reduce), on 1 GPU and all of them. The GPUs warm up through a run,
+      # twoshot, twoshot with the update sharded into it (--fuse-last-update) at its default 64
+      # CTAs and at 96, or layer 0 in two SM buckets of the ring or twoshot (the first half's
+      # update beside the second half's all-reduce), on 1 GPU and all of them. A choice's leading
+      # NAME=VALUE words are its environment. The GPUs warm up through a run,
       # so a configuration measured later measures slower: each repeat runs the configurations
       # in the opposite order to the one before (DP_LAST_BUCKET_REPEATS, 2).
       mkdir -p "$work/reports/$machine/dp_last_bucket"
@@ -433,13 +434,19 @@ for want in "$@"; do
       best+=" --graph-memsets kernel"
       choices=("--last-bucket-algo ring" "--last-bucket-algo twoshot"
         "--last-bucket-algo twoshot --fuse-last-update 1"
+        "COLLBENCH_TWOSHOT_CTAS=96 --last-bucket-algo twoshot --fuse-last-update 1"
         "--last-layer-buckets 2 --last-bucket-algo ring:2" "--last-layer-buckets 2 --last-bucket-algo twoshot:2")
       for ((repeat = 0; repeat < ${DP_LAST_BUCKET_REPEATS:-2}; repeat++)); do
         for ((i = 0; i < ${#choices[@]}; i++)); do
           choice=$((repeat % 2 == 0 ? i : ${#choices[@]} - 1 - i))
+          read -ra words <<<"${choices[choice]}"
+          environment=() flags=()
+          for word in "${words[@]}"; do
+            if [[ $word =~ ^[A-Z_]+= ]]; then environment+=("$word"); else flags+=("$word"); fi
+          done
           # shellcheck disable=SC2086  # the flags split into words
-          step "dp_last_bucket_${repeat}_${choice}" "$bin/collbench_dpstep" -g "1,$gpus" $best ${choices[choice]} \
-            --csv "$work/reports/$machine/dp_last_bucket/repeat${repeat}_choice${choice}.csv"
+          step "dp_last_bucket_${repeat}_${choice}" env "${environment[@]}" "$bin/collbench_dpstep" -g "1,$gpus" \
+            $best "${flags[@]}" --csv "$work/reports/$machine/dp_last_bucket/repeat${repeat}_choice${choice}.csv"
         done
       done
       # shellcheck disable=SC2086
