@@ -65,8 +65,8 @@ std::vector<double> DataParallelTrainer::in_model_order(
   return values;
 }
 
-// Each bucket's reduced chunk r lives on rank r only: every rank copies its gradients into a
-// scratch buffer and all-gathers the chunks there, bucket by bucket, in place.
+// Every rank copies its gradients into a scratch buffer, and each owned range is broadcast there
+// from its owner, in place.
 std::vector<unsigned char> DataParallelTrainer::gradient_from_owners(
     const std::vector<GradientSync::OwnedRange>& owned) {
   const std::size_t bytes = layout_.total_bytes();
@@ -97,16 +97,10 @@ std::vector<unsigned char> DataParallelTrainer::gradient_from_owners(
 
 std::vector<double> DataParallelTrainer::applied_gradient() {
   std::vector<unsigned char> flat;
-  if (config_.scheme == SyncScheme::sharded && config_.ranks > 1) {
-    // Each rank holds the reduced chunk of every bucket it updates.
-    std::vector<GradientSync::OwnedRange> owned;
-    for (const Bucket& bucket : layout_.buckets()) {
-      for (int rank = 0; rank < config_.ranks; ++rank)
-        owned.push_back({layout_.chunk_begin(bucket, rank), layout_.chunk_elements(bucket), rank});
-    }
+  const std::vector<GradientSync::OwnedRange> owned =
+      sync_ ? sync_->gradient_owners() : std::vector<GradientSync::OwnedRange>{};
+  if (!owned.empty()) {
     flat = gradient_from_owners(owned);
-  } else if (sync_ && !sync_->gradient_owners().empty()) {
-    flat = gradient_from_owners(sync_->gradient_owners());
   } else if (holds_rank(0)) {
     // After an all-reduce every rank holds it; after ps' reduce, rank 0 does.
     flat = copy_to_host(local_index(0), replicas_[local_index(0)]->gradients(),

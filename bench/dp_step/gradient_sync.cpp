@@ -330,12 +330,21 @@ void GradientSync::launch(std::size_t bucket, int phase, int lane, bool with_upd
 }
 
 std::vector<GradientSync::OwnedRange> GradientSync::gradient_owners() const {
-  if (fused_weight_tables_.empty()) return {};
+  std::vector<OwnedRange> owned;
+  if (scheme_ == SyncScheme::sharded) {
+    for (std::size_t bucket = 0; bucket < layout_.buckets().size(); ++bucket) {
+      for (int rank = 0; rank < nranks_; ++rank) {
+        const UpdateRange range = update_range(layout_, scheme_, bucket, rank);
+        owned.push_back({range.begin, range.count, rank});
+      }
+    }
+    return owned;
+  }
+  if (fused_weight_tables_.empty()) return owned;
   const std::size_t last = gradient_calls_.size() - 1;
   const kernels::RingGeometry& geometry =
       twoshot_rank_arguments(*gradient_calls_[last].algorithm, ranks().front().rank).geometry;
   const std::uint64_t bucket_begin = layout_.buckets()[last].begin;
-  std::vector<OwnedRange> owned;
   for (int owner = 0; owner < geometry.nranks; ++owner) {
     const kernels::ElementRange chunk = kernels::ring_chunk(geometry, owner);
     if (chunk.end > chunk.begin)

@@ -89,8 +89,9 @@ class GradientSync {
   //     owner only, and its reduced gradient is in the owner's buffer only (gradient_owners()).
   // Throws std::invalid_argument for another bucket or implementation.
   void launch(std::size_t bucket, int phase, int lane, bool with_update = false);
-  // Where the all-reduced gradient is when it is not on every rank: after a twoshot all-reduce
-  // with its update, each chunk of the last bucket is on its owner only. Empty otherwise.
+  // Where the reduced gradient is when it is not on every rank nor on rank 0: under sharded, each
+  // bucket's chunk r is on rank r only (update_range); after a twoshot all-reduce with its
+  // update, each chunk of the last bucket is on its owner only. Empty otherwise.
   struct OwnedRange {
     std::uint64_t begin;  // element in the flat buffers
     std::uint64_t count;
