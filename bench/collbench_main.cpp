@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "errors.hpp"
-#include "interrupt.hpp"
-#include "options.hpp"
-#include "sweep_session.hpp"
+#include "core/errors.hpp"
+#include "launch/interrupt.hpp"
+#include "sweep/options.hpp"
+#include "sweep/sweep_session.hpp"
 
 int main(int argc, char** argv) {
   collbench::install_interrupt_handlers();

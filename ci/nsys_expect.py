@@ -31,8 +31,8 @@ import sqlite3
 import sys
 
 # ---------------------------------------------------------------------------------------------
-# What the profile must contain. Keep in sync with bench/harness/nvtx.hpp (range names),
-# bench/harness/sweep_plan.cpp display_name() (case names) and bench/dp_step/step_schedule.cpp.
+# What the profile must contain. Keep in sync with bench/telemetry/nvtx.hpp (range names),
+# bench/sweep/sweep_plan.cpp display_name() (case names) and bench/dp_step/step_schedule.cpp.
 # ---------------------------------------------------------------------------------------------
 DOMAIN = "collbench"
 CASE_CHILD_RANGES = ("warmup", "timed", "check")  # each at least once per ok case
@@ -166,7 +166,7 @@ def read_collbench_csv(path):
 
 
 def format_size(size_bytes):
-    """bench/harness/byte_size.cpp format_byte_size(): "8 B", "64 KiB", "1.50 MiB"."""
+    """bench/core/byte_size.cpp format_byte_size(): "8 B", "64 KiB", "1.50 MiB"."""
     value, unit = float(size_bytes), 0
     while value >= 1024.0 and unit < len(SIZE_UNITS) - 1:
         value /= 1024.0

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runner.hpp"
+#include "sweep/runner.hpp"
 
 namespace collbench {
 // The most of 2, 4 and 8 GPUs that are visible (2 when fewer): where a test runs at one rank

@@ -7,9 +7,9 @@
 #include <optional>
 #include <utility>
 
-#include "cuda_resources.hpp"
-#include "errors.hpp"
-#include "nvtx.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "core/errors.hpp"
+#include "telemetry/nvtx.hpp"
 
 namespace collbench::dp {
 

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "nccl_communicator.hpp"
-#include "process_group.hpp"
+#include "runtime/nccl_communicator.hpp"
+#include "launch/process_group.hpp"
 
 namespace collbench::dp {
 

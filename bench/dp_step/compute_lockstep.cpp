@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "errors.hpp"
+#include "core/errors.hpp"
 #include "gradient_sync.hpp"
 
 namespace collbench::dp {

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "handbuilt_peer_group.hpp"
+#include "algorithms/handbuilt_peer_group.hpp"
 #include "lockstep_barrier.hpp"
 
 namespace collbench::dp {

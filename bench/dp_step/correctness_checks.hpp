@@ -9,7 +9,7 @@
 
 #include "check_rules.hpp"
 #include "dp_config.hpp"
-#include "nccl_communicator.hpp"
+#include "runtime/nccl_communicator.hpp"
 #include "parameter_layout.hpp"
 
 namespace collbench::dp {

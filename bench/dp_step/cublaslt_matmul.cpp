@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "cuda_resources.hpp"
-#include "errors.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "core/errors.hpp"
 
 namespace collbench::dp {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "data_type.hpp"
+#include "core/data_type.hpp"
 
 namespace collbench::dp {
 

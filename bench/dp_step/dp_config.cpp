@@ -7,7 +7,7 @@
 #include <array>
 #include <cmath>
 
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace collbench::dp {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "data_type.hpp"
+#include "core/data_type.hpp"
 
 namespace collbench::dp {
 

@@ -9,10 +9,10 @@
 #include <regex>
 #include <string>
 
-#include "errors.hpp"
-#include "launch_environment.hpp"
+#include "core/errors.hpp"
+#include "launch/launch_environment.hpp"
 #include "mixed_algorithm.hpp"
-#include "run_settings.hpp"
+#include "sweep/run_settings.hpp"
 #include "step_schedule.hpp"
 
 namespace collbench::dp {

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "dp_config.hpp"
-#include "metrics.hpp"
-#include "power_sampler.hpp"
+#include "core/metrics.hpp"
+#include "telemetry/power_sampler.hpp"
 #include "report_row.hpp"
-#include "run_metadata.hpp"
+#include "telemetry/run_metadata.hpp"
 
 namespace collbench::dp {
 

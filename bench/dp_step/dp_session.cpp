@@ -7,9 +7,9 @@
 #include "communicators.hpp"
 #include "correctness_checks.hpp"
 #include "dp_trainer.hpp"
-#include "errors.hpp"
-#include "interrupt.hpp"
-#include "runner.hpp"
+#include "core/errors.hpp"
+#include "launch/interrupt.hpp"
+#include "sweep/runner.hpp"
 
 namespace collbench::dp {
 namespace {

@@ -18,11 +18,11 @@
 #include "csv_writer.hpp"
 #include "dp_options.hpp"
 #include "dp_report.hpp"
-#include "nccl_communicator.hpp"
+#include "runtime/nccl_communicator.hpp"
 #include "outcome_agreement.hpp"
-#include "process_group.hpp"
+#include "launch/process_group.hpp"
 #include "process_plan.hpp"
-#include "run_metadata.hpp"
+#include "telemetry/run_metadata.hpp"
 
 namespace collbench::dp {
 

@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "algorithm.hpp"
-#include "benchmark_frame.hpp"
+#include "core/algorithm.hpp"
+#include "sweep/benchmark_frame.hpp"
 #include "dp_options.hpp"
 #include "dp_session.hpp"
-#include "errors.hpp"
-#include "interrupt.hpp"
-#include "process_launch.hpp"
-#include "runner.hpp"
+#include "core/errors.hpp"
+#include "launch/interrupt.hpp"
+#include "launch/process_launch.hpp"
+#include "sweep/runner.hpp"
 
 namespace {
 

@@ -14,13 +14,13 @@
 #include <stdexcept>
 #include <thread>
 
-#include "errors.hpp"
-#include "graph_memsets.hpp"
-#include "host_collectives.hpp"
-#include "interrupt.hpp"
-#include "nvtx.hpp"
-#include "runner.hpp"
-#include "stream_capture.hpp"
+#include "core/errors.hpp"
+#include "runtime/graph_memsets.hpp"
+#include "runtime/host_collectives.hpp"
+#include "launch/interrupt.hpp"
+#include "telemetry/nvtx.hpp"
+#include "sweep/runner.hpp"
+#include "runtime/stream_capture.hpp"
 
 namespace collbench::dp {
 

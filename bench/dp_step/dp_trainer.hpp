@@ -18,12 +18,12 @@
 #include <vector>
 
 #include "compute_lockstep.hpp"
-#include "cuda_resources.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "dp_config.hpp"
 #include "dp_report.hpp"
 #include "gradient_sync.hpp"
 #include "model_replica.hpp"
-#include "nccl_communicator.hpp"
+#include "runtime/nccl_communicator.hpp"
 #include "parameter_layout.hpp"
 #include "step_schedule.hpp"
 

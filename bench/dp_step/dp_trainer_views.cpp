@@ -4,10 +4,10 @@
 // a process or not.
 #include <cstring>
 
-#include "cuda_resources.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "dp_trainer.hpp"
-#include "errors.hpp"
-#include "nccl_group.hpp"
+#include "core/errors.hpp"
+#include "runtime/nccl_group.hpp"
 
 namespace collbench::dp {
 namespace {

@@ -7,9 +7,9 @@
 #include <exception>
 #include <stdexcept>
 
-#include "cuda_resources.hpp"
-#include "errors.hpp"
-#include "handbuilt_algorithms.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "core/errors.hpp"
+#include "algorithms/handbuilt_algorithms.hpp"
 #include "mixed_algorithm.hpp"
 #include "ring_sgd.hpp"
 #include "step_schedule.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithm.hpp"
+#include "core/algorithm.hpp"
 #include "dp_config.hpp"
 #include "model_replica.hpp"
 #include "parameter_layout.hpp"

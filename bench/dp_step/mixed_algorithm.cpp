@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "algorithm.hpp"
+#include "core/algorithm.hpp"
 
 namespace collbench::dp {
 namespace {

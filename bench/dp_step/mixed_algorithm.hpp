@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "data_type.hpp"
+#include "core/data_type.hpp"
 
 namespace collbench::dp {
 

@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "bias_activation.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 #include "init_kernels.hpp"
 #include "mse_loss.hpp"
 #include "sgd_momentum.hpp"

@@ -15,7 +15,7 @@
 
 #include "bias_activation.hpp"
 #include "cublaslt_matmul.hpp"
-#include "cuda_resources.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "dp_config.hpp"
 #include "dp_report.hpp"
 #include "parameter_layout.hpp"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "host_collectives.hpp"
+#include "runtime/host_collectives.hpp"
 #include "process_plan.hpp"
 
 namespace collbench::dp {

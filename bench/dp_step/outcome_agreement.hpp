@@ -6,10 +6,10 @@
 
 #include <optional>
 
-#include "cuda_resources.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "dp_report.hpp"
-#include "nccl_communicator.hpp"
-#include "process_group.hpp"
+#include "runtime/nccl_communicator.hpp"
+#include "launch/process_group.hpp"
 
 namespace collbench::dp {
 

@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithm.hpp"
+#include "core/algorithm.hpp"
 #include "dp_config.hpp"
 #include "parameter_layout.hpp"
 

@@ -4,7 +4,7 @@
 #include <cuda/atomic>
 
 #include "copy_kernels.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace collbench::link_peak {
 namespace {

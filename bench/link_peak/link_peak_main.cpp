@@ -15,12 +15,12 @@
 #include <sstream>
 
 #include "build_info.hpp"
-#include "byte_size.hpp"
+#include "core/byte_size.hpp"
 #include "csv_writer.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 #include "link_peak_probe.hpp"
 #include "link_peak_report.hpp"
-#include "topology.hpp"
+#include "telemetry/topology.hpp"
 
 namespace collbench::link_peak {
 namespace {

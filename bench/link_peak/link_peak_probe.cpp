@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "copy_kernels.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 #include "fill_check.hpp"
 
 namespace collbench::link_peak {

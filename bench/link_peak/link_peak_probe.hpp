@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda_resources.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "peer_access.hpp"
 #include "start_gate.hpp"
 

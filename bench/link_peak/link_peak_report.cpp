@@ -7,9 +7,9 @@
 #include <map>
 #include <utility>
 
-#include "errors.hpp"
-#include "link_peak_table.hpp"
-#include "metrics.hpp"
+#include "core/errors.hpp"
+#include "telemetry/link_peak_table.hpp"
+#include "core/metrics.hpp"
 
 namespace collbench::link_peak {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "link_peak_probe.hpp"
 #include "report_row.hpp"
-#include "run_metadata.hpp"
+#include "telemetry/run_metadata.hpp"
 
 namespace collbench::link_peak {
 

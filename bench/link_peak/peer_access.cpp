@@ -5,8 +5,8 @@
 
 #include <utility>
 
-#include "cuda_resources.hpp"
-#include "errors.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "core/errors.hpp"
 
 namespace collbench::link_peak {
 

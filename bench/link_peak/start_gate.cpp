@@ -2,7 +2,7 @@
 #include "start_gate.hpp"
 
 #include "copy_kernels.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace collbench::link_peak {
 namespace {

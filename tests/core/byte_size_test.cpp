@@ -1,8 +1,8 @@
 // Tests of byte-size parsing and formatting.
 #include <gtest/gtest.h>
 
-#include "byte_size.hpp"
-#include "errors.hpp"
+#include "core/byte_size.hpp"
+#include "core/errors.hpp"
 
 namespace collbench {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <set>
 
-#include "collective_registry.hpp"
+#include "core/collective_registry.hpp"
 #include "test_values.cuh"
 
 namespace collbench {

@@ -9,8 +9,8 @@
 #include <memory>
 
 #include "report_row.hpp"
-#include "runner.hpp"
-#include "sweep_plan.hpp"
+#include "sweep/runner.hpp"
+#include "sweep/sweep_plan.hpp"
 #include "gpu_test_support.hpp"
 
 namespace collbench {

@@ -1,7 +1,7 @@
 // Tests of time statistics and bandwidth metrics.
 #include <gtest/gtest.h>
 
-#include "metrics.hpp"
+#include "core/metrics.hpp"
 
 namespace collbench {
 namespace {

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "errors.hpp"
-#include "options.hpp"
-#include "sweep_plan.hpp"
+#include "core/errors.hpp"
+#include "sweep/options.hpp"
+#include "sweep/sweep_plan.hpp"
 
 namespace collbench {
 namespace {

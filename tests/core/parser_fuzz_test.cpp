@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "byte_size.hpp"
+#include "core/byte_size.hpp"
 #include "csv_reader.hpp"
 #include "csv_writer.hpp"
-#include "errors.hpp"
-#include "options.hpp"
+#include "core/errors.hpp"
+#include "sweep/options.hpp"
 #include "schema.hpp"
-#include "sweep_plan.hpp"
+#include "sweep/sweep_plan.hpp"
 
 namespace collbench {
 namespace {

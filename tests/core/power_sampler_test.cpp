@@ -1,11 +1,11 @@
 // PowerSampler on a machine without a GPU (CI): one entry per device asked for, none sampled,
 // nothing thrown, and finish() may be called twice. On the GPU machine the training suite checks
 // real samples (DpStepGpu.MeasureReportsThePowerState).
-#include "power_sampler.hpp"
+#include "telemetry/power_sampler.hpp"
 
 #include <gtest/gtest.h>
 
-#include "runner.hpp"
+#include "sweep/runner.hpp"
 
 namespace collbench {
 namespace {

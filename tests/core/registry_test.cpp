@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "collective_registry.hpp"
-#include "errors.hpp"
+#include "core/collective_registry.hpp"
+#include "core/errors.hpp"
 
 namespace collbench {
 namespace {

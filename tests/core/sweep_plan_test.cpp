@@ -1,5 +1,5 @@
 // Tests of sweep expansion: sizes, order, and what each case carries.
-#include "sweep_plan.hpp"
+#include "sweep/sweep_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "case_sinks.hpp"
-#include "errors.hpp"
+#include "output/case_sinks.hpp"
+#include "core/errors.hpp"
 
 namespace collbench {
 namespace {

@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuda_ipc.hpp"
-#include "cuda_resources.hpp"
+#include "runtime/cuda_ipc.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "gpu_test_support.hpp"
-#include "nccl_communicator.hpp"
-#include "process_all_gather.hpp"
+#include "runtime/nccl_communicator.hpp"
+#include "runtime/process_all_gather.hpp"
 
 namespace collbench::testing {
 namespace {

@@ -6,12 +6,12 @@
 #include <cstring>
 #include <vector>
 
-#include "cuda_resources.hpp"
-#include "errors.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "core/errors.hpp"
 #include "fill_check.hpp"
 #include "gpu_test_support.hpp"
-#include "graph_memsets.hpp"
-#include "stream_memops.hpp"
+#include "runtime/graph_memsets.hpp"
+#include "runtime/stream_memops.hpp"
 
 namespace collbench::testing {
 namespace {

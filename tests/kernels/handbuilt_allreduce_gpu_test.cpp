@@ -13,8 +13,8 @@
 #include <string_view>
 #include <thread>
 
-#include "errors.hpp"
-#include "handbuilt_algorithms.hpp"
+#include "core/errors.hpp"
+#include "algorithms/handbuilt_algorithms.hpp"
 #include "handbuilt_gpu_fixture.hpp"
 #include "peer_flags.cuh"
 

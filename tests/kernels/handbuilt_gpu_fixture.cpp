@@ -10,10 +10,10 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "collective_registry.hpp"
-#include "errors.hpp"
+#include "core/collective_registry.hpp"
+#include "core/errors.hpp"
 #include "fill_check.hpp"
-#include "runner.hpp"
+#include "sweep/runner.hpp"
 
 namespace collbench::testing {
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "algorithm.hpp"
-#include "cuda_resources.hpp"
+#include "core/algorithm.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "gpu_test_support.hpp"
-#include "handbuilt_algorithms.hpp"
-#include "nccl_communicator.hpp"
+#include "algorithms/handbuilt_algorithms.hpp"
+#include "runtime/nccl_communicator.hpp"
 #include "test_values.cuh"
 
 namespace collbench::testing {

@@ -10,7 +10,7 @@
 #include <string>
 #include <tuple>
 
-#include "handbuilt_algorithms.hpp"
+#include "algorithms/handbuilt_algorithms.hpp"
 #include "handbuilt_gpu_fixture.hpp"
 
 namespace collbench::testing {

@@ -6,10 +6,10 @@
 #include <cstdlib>
 #include <vector>
 
-#include "collective_registry.hpp"
-#include "errors.hpp"
-#include "handbuilt_algorithms.hpp"
-#include "handbuilt_peer_group.hpp"
+#include "core/collective_registry.hpp"
+#include "core/errors.hpp"
+#include "algorithms/handbuilt_algorithms.hpp"
+#include "algorithms/handbuilt_peer_group.hpp"
 #include "twoshot_all_reduce.hpp"
 
 namespace collbench {

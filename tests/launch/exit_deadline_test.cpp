@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-#include "exit_deadline.hpp"
+#include "launch/exit_deadline.hpp"
 
 namespace collbench {
 namespace {

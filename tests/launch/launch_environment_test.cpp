@@ -4,8 +4,8 @@
 #include <map>
 #include <string>
 
-#include "errors.hpp"
-#include "launch_environment.hpp"
+#include "core/errors.hpp"
+#include "launch/launch_environment.hpp"
 
 namespace collbench {
 namespace {

@@ -1,7 +1,7 @@
 // Tests of the Chrome trace writer: the file parses back as a valid trace (structure, metadata,
 // positive durations, no overlap per process), cases follow one another on the timeline, and a
 // file read in the middle of a run is already valid JSON.
-#include "chrome_trace.hpp"
+#include "output/chrome_trace.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "link_peak_probe.hpp"
-#include "runner.hpp"
+#include "sweep/runner.hpp"
 
 namespace collbench::link_peak {
 namespace {

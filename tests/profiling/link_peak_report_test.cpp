@@ -14,7 +14,7 @@
 
 #include "csv_reader.hpp"
 #include "csv_writer.hpp"
-#include "link_peak_table.hpp"
+#include "telemetry/link_peak_table.hpp"
 
 namespace collbench::link_peak {
 namespace {

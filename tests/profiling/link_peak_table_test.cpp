@@ -1,6 +1,6 @@
 // Tests of reading the per-GPU link peak back from a link-peak CSV: which rows count, and that
 // bad input is one error naming the file.
-#include "link_peak_table.hpp"
+#include "telemetry/link_peak_table.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "csv_writer.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace collbench {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "topology.hpp"
+#include "telemetry/topology.hpp"
 
 namespace collbench {
 namespace {

@@ -7,8 +7,8 @@
 #include <regex>
 #include <string>
 
-#include "topology.hpp"
-#include "runner.hpp"
+#include "telemetry/topology.hpp"
+#include "sweep/runner.hpp"
 
 namespace collbench {
 namespace {

@@ -27,8 +27,8 @@ tree() {
   mkdir -p "$work/$1/h200x4"
   cp "$fixtures/$2" "$work/$1/h200x4/sweep.csv"
   if [ $# -ge 3 ]; then
-    mkdir -p "$work/$1/baselines/h200x4"
-    cp "$fixtures/$3" "$work/$1/baselines/h200x4/sweep.csv"
+    mkdir -p "$work/$1/h200x4/baseline"
+    cp "$fixtures/$3" "$work/$1/h200x4/baseline/sweep.csv"
   fi
 }
 

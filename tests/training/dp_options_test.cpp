@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "errors.hpp"
+#include "core/errors.hpp"
 
 namespace collbench::dp {
 namespace {

@@ -12,13 +12,13 @@
 #include <thread>
 #include <vector>
 
-#include "algorithm.hpp"
+#include "core/algorithm.hpp"
 #include "communicators.hpp"
 #include "correctness_checks.hpp"
 #include "dp_trainer.hpp"
 #include "gpu_test_support.hpp"
 #include "mlp_reference.hpp"
-#include "runner.hpp"
+#include "sweep/runner.hpp"
 
 namespace collbench {
 // Readable test parameters in ctest's and gtest's output.

@@ -10,8 +10,8 @@
 #include <cstring>
 #include <vector>
 
-#include "cuda_resources.hpp"
-#include "errors.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "core/errors.hpp"
 #include "gpu_test_support.hpp"
 #include "mlp_reference.hpp"
 #include "sgd_momentum.hpp"

@@ -1,0 +1,186 @@
+// The hand-built all-reduce algorithms (kernels/README.md) as implementations of all_reduce:
+// "ring" (NVLink peer stores or loads, device flags), "ring_sendrecv" (the same ring on NCCL
+// send/recv), "oneshot" (small messages: every rank reduces every rank's input), "twoshot" (each
+// rank reduces its chunk of every rank's input and stores it into every output) and the
+// copy-engine ones, plus their knobs and the hook that stops kernels waiting on a peer that will
+// never come.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/algorithm.hpp"
+#include "reduce_sources.hpp"
+#include "ring_all_reduce.hpp"
+#include "ring_schedule.hpp"
+#include "twoshot_all_reduce.hpp"
+
+namespace collbench {
+
+// How ring and oneshot enqueue their kernel when the caller's stream is not being captured.
+enum class PeerKernelLaunch {
+  // Through a one-kernel graph instantiated at prepare(): on the lent H200 hosts it cut oneshot's
+  // launched latency at 8 B - 1 KiB by 0.2-0.5 us, 4-8% (reports/h200x2/tuning/launch_modes/).
+  graph,
+  direct,  // a kernel launch every time
+};
+
+// Whether oneshot launches its kernel with programmatic dependent launch (kernels/
+// programmatic_launch.cuh), directly rather than through a one-kernel graph: never, always, or
+// (`by_size`) when the kernel is long enough to hide the next launch (oneshot_is_programmatic).
+enum class ProgrammaticLaunch { off, on, by_size };
+
+// by_size: programmatic from this many bytes sent to peers per rank ((nranks - 1) x buffer).
+// Launched normally on 4xH200 (reports/h200x4/tuning/oneshot_pdl/), a programmatic launch costs
+// the host about 4.5 us whatever the size, while a one-kernel graph's time grows with the kernel:
+// programmatic was faster from 32 KiB on 4 GPUs (64 KiB: 6.1 -> 5.0 us) and at 64 KiB on 3, and
+// slower at every size up to 64 KiB on 2 (64 KiB: 4.0 -> 4.6 us).
+constexpr std::size_t kOneshotProgrammaticMinPeerBytes = 96 << 10;
+bool oneshot_is_programmatic(ProgrammaticLaunch mode, int nranks, std::size_t bytes);
+
+// Knobs for experiments; the defaults are what the benchmark runs.
+struct HandbuiltTuning {
+  // How the ring moves data: push (remote stores into the next rank's staging slots and output)
+  // or pull (remote loads from the previous rank's buffers), kept for comparison.
+  kernels::RingProtocol ring_protocol = kernels::RingProtocol::push;
+  // Push defaults measured best on 4xH200 (reports/h200x4/tuning/ring_protocols/, 2026-11-22):
+  // 64 CTAs, 512 KiB slices, 8 slots. The pull ring did best with 32 CTAs and 1 MiB slices.
+  int ring_max_ctas = 64;                      // CTAs (parts) per ring launch, at most
+  // From ring_large_bytes of buffer up, at most ring_large_ctas instead: more bytes in flight lift
+  // 4 GPUs from 361-364 to 366-368 GB/s at 1-8 GiB (reports/h200x4/tuning/ring_ctas/), while at
+  // 25-33 MiB buckets 128 CTAs slowed the training step by 10-20% (the GEMMs lose the SMs).
+  int ring_large_ctas = 128;
+  std::size_t ring_large_bytes = std::size_t{512} << 20;
+  std::size_t ring_min_part_bytes = 32 << 10;  // fewer CTAs below this much of a chunk per CTA
+  std::size_t ring_slice_bytes = 512 << 10;  // a CTA's piece per slice (pipelining unit), aimed at
+  int ring_slots = 8;  // push: staging slots per CTA (a power of two, 2..64), each one piece
+  // twoshot: CTAs per launch at most (fewer for small buffers, as the ring's ring_min_part_bytes
+  // decides), and a CTA's piece of each chunk per slice, aimed at: staging is (ranks - 1) x CTAs
+  // x 2 slices of it per rank.
+  int twoshot_ctas = 64;
+  std::size_t twoshot_slice_bytes = 64 << 10;
+  double peer_timeout_s = 30;  // a kernel waiting longer on one peer gives up; 0: never
+  PeerKernelLaunch peer_kernel_launch = PeerKernelLaunch::graph;
+  // oneshot: launched directly with programmatic dependent launch, so back-to-back launches
+  // overlap the next one's scheduling with the current one's work (then peer_kernel_launch does
+  // not apply).
+  ProgrammaticLaunch oneshot_programmatic = ProgrammaticLaunch::by_size;
+  // Tests only: let several ranks share a GPU (PeerGroup), to run rank counts above the GPUs
+  // there are. Every rank's grid must then fit on the GPU beside the others' (small ring_max_ctas
+  // and ring_large_ctas).
+  bool allow_shared_gpus = false;
+  // copy_engine: the buffer moves in equal rounds of at most this many bytes, one after another,
+  // so staging holds one round. 64 MiB keeps a training-step bucket (one 32 MiB layer and its
+  // bias) in one round: each round is a serial chain of copies, waits and a reduction.
+  std::size_t copy_engine_round_bytes = 64 << 20;
+  // copy_engine: 512-thread blocks of each reduction at most (kernels/reduce_sources.hpp).
+  int copy_engine_reduce_blocks = kernels::kReduceSourcesMaxBlocks;
+
+  // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
+  // COLLBENCH_RING_LARGE_CTAS, COLLBENCH_RING_LARGE_BYTES,
+  // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
+  // COLLBENCH_TWOSHOT_CTAS, COLLBENCH_TWOSHOT_SLICE_BYTES,
+  // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_ONESHOT_PDL
+  // (off|on), COLLBENCH_CE_ROUND_BYTES, COLLBENCH_CE_REDUCE_BLOCKS; throws UsageError on a bad
+  // value.
+  static HandbuiltTuning from_environment();
+  // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
+  // 2..64, ring_max_ctas, ring_large_ctas or twoshot_ctas < 1).
+  void validate() const;
+  // The knobs that differ from the defaults and change what `algorithm` measures, as the CSV
+  // config column writes them ("ring_protocol=pull;ring_ctas=32"); empty at the defaults.
+  // peer_timeout_s and allow_shared_gpus change no measurement and never appear.
+  std::string config_of(std::string_view algorithm) const;
+};
+
+// HandbuiltTuning::from_environment().config_of(algorithm): AlgorithmEntry::config.
+std::string handbuilt_config(std::string_view algorithm);
+
+// The ring's split of `shape` on GPUs of `sm_count` SMs: enough CTAs (parts) that each moves at
+// least ring_min_part_bytes of a chunk, at most one per SM (every CTA must be resident: it may
+// wait for its peer CTAs) and at most ring_max_ctas (ring_large_ctas from ring_large_bytes of
+// buffer up); enough slices that each CTA's piece is about ring_slice_bytes.
+kernels::RingGeometry ring_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
+                                    int sm_count);
+// What both use: enough parts that each moves at least `min_part_bytes` of a chunk, at most
+// `max_ctas` and `sm_count`; enough slices (at most `max_slices`) that each part's piece of a
+// chunk is about `slice_bytes`.
+kernels::RingGeometry split_into_pieces(const CaseShape& shape, int max_ctas,
+                                        std::size_t min_part_bytes, std::size_t slice_bytes,
+                                        int max_slices, int sm_count);
+// twoshot's split: at most twoshot_ctas parts and slices of about twoshot_slice_bytes.
+kernels::RingGeometry twoshot_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
+                                       int sm_count);
+
+// The kernel arguments the ring algorithm `algorithm` prepared for local rank `rank`, for a caller
+// that launches the ring kernel itself with an epilogue of its own (the training step's fused
+// update). Valid until the next prepare() or release(). Throws std::invalid_argument when
+// `algorithm` is not the ring, std::out_of_range for a rank it does not drive.
+const kernels::RingRankArgs& ring_rank_arguments(const CollectiveAlgorithm& algorithm, int rank);
+// The same for twoshot (the training step's update sharded into it).
+const kernels::TwoshotRankArgs& twoshot_rank_arguments(const CollectiveAlgorithm& algorithm,
+                                                       int rank);
+// Where every rank's entry of `pointers` (one per rank of `ranks`, this process's ranks, as
+// prepare() was given them) appears to each of `ranks`, through twoshot's peer mappings:
+// table[local][rank]. Collective across processes like prepare(), after it; valid until release().
+// Throws std::invalid_argument when `algorithm` is not twoshot.
+std::vector<std::vector<void*>> twoshot_peer_table(CollectiveAlgorithm& algorithm,
+                                                   const std::vector<RankContext>& ranks,
+                                                   const std::vector<void*>& pointers);
+
+// copy_engine's rounds of a `count`-element buffer: the fewest rounds of at most `largest`
+// elements, each `elements` long (a whole number of `unit`s) except the last, which is shorter but
+// never empty. Equal rounds: a buffer just over one round must not pay a round's latency for its
+// last few lines.
+struct RoundSplit {
+  std::uint64_t elements;
+  int rounds;
+};
+RoundSplit equal_rounds(std::uint64_t count, std::uint64_t largest, std::uint64_t unit);
+
+// The hand-built algorithms: each overrides CollectiveAlgorithm::request_abort (kernels waiting
+// on a peer return within microseconds; the next prepare() resets the flags so the algorithm can
+// run again) and check_health (throws when a kernel gave up: abort requested, or a peer silent
+// past peer_timeout_s).
+class HandbuiltAlgorithm : public CollectiveAlgorithm {};
+
+// Registry factories (algorithm_registry.cpp); tuning from the environment.
+std::unique_ptr<CollectiveAlgorithm> make_ring_algorithm(const std::vector<RankContext>& ranks);
+std::unique_ptr<CollectiveAlgorithm> make_ring_sendrecv_algorithm(
+    const std::vector<RankContext>& ranks);
+std::unique_ptr<CollectiveAlgorithm> make_oneshot_algorithm(const std::vector<RankContext>& ranks);
+std::unique_ptr<CollectiveAlgorithm> make_twoshot_algorithm(const std::vector<RankContext>& ranks);
+std::unique_ptr<CollectiveAlgorithm> make_copy_engine_algorithm(
+    const std::vector<RankContext>& ranks);
+std::unique_ptr<CollectiveAlgorithm> make_copy_engine_ring_algorithm(
+    const std::vector<RankContext>& ranks);
+
+// Each algorithm with explicit tuning (defined in handbuilt_ring.cpp, handbuilt_ring_sendrecv.cpp,
+// handbuilt_oneshot.cpp, handbuilt_twoshot.cpp, handbuilt_copy_engine.cpp).
+std::unique_ptr<HandbuiltAlgorithm> make_ring(const std::vector<RankContext>& ranks,
+                                              const HandbuiltTuning& tuning);
+std::unique_ptr<HandbuiltAlgorithm> make_ring_sendrecv(const std::vector<RankContext>& ranks,
+                                                       const HandbuiltTuning& tuning);
+std::unique_ptr<HandbuiltAlgorithm> make_oneshot(const std::vector<RankContext>& ranks,
+                                                 const HandbuiltTuning& tuning);
+std::unique_ptr<HandbuiltAlgorithm> make_twoshot(const std::vector<RankContext>& ranks,
+                                                 const HandbuiltTuning& tuning);
+// Which ranks copy_engine's copies go to: every other rank's (copy_engine), or only the next
+// rank's, round a ring (copy_engine_ring).
+enum class CopyEngineExchange { direct, ring };
+std::unique_ptr<HandbuiltAlgorithm> make_copy_engine(const std::vector<RankContext>& ranks,
+                                                     const HandbuiltTuning& tuning,
+                                                     CopyEngineExchange exchange);
+
+// "ring", "ring_sendrecv", "oneshot", "twoshot", "copy_engine" or "copy_engine_ring" with explicit
+// tuning
+// (tests); throws UsageError otherwise.
+std::unique_ptr<HandbuiltAlgorithm> make_handbuilt_algorithm(std::string_view name,
+                                                             const std::vector<RankContext>& ranks,
+                                                             const HandbuiltTuning& tuning);
+
+}  // namespace collbench

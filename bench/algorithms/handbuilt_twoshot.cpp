@@ -1,0 +1,117 @@
+// "twoshot": the hand-built two-shot all-reduce (kernels/twoshot_all_reduce.cu) as an all_reduce
+// implementation: flags allocated once, staging sized to the largest case so far, buffers
+// registered per case, one kernel per rank.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+#include "algorithms/handbuilt_algorithms.hpp"
+#include "algorithms/handbuilt_peer_group.hpp"
+#include "algorithms/handbuilt_peer_kernel.hpp"
+#include "twoshot_all_reduce.hpp"
+
+namespace collbench {
+namespace {
+
+// A slice's pieces are the staging slots, so the slice count keeps them near twoshot_slice_bytes
+// however large the buffer (the bound only keeps counts far from wrapping within a launch).
+constexpr int kTwoshotMaxSlices = 1 << 16;
+
+class TwoshotAlgorithm final
+    : public PeerKernelAlgorithm<kernels::TwoshotRankArgs, kernels::launch_twoshot_all_reduce> {
+ public:
+  TwoshotAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
+      : PeerKernelAlgorithm(ranks, tuning), tuning_(tuning) {
+    tuning_.validate();
+  }
+  ~TwoshotAlgorithm() override { peers_.request_abort(); }  // see RingAlgorithm
+
+  std::string_view name() const override { return "twoshot"; }
+  const kernels::TwoshotRankArgs& arguments_of(int rank) const {
+    return args_.at(peers_.local_index(rank));
+  }
+  std::vector<std::vector<void*>> peer_table(const std::vector<RankContext>& ranks,
+                                             const std::vector<void*>& pointers) {
+    if (args_.empty()) throw std::logic_error("twoshot: peer_table() before prepare()");
+    return peers_.exchange(ranks, {pointers}, args_.front().geometry.nranks).front();
+  }
+  std::string unsupported_reason(const CaseShape& shape) const override {
+    return peers_.unsupported_reason(shape);
+  }
+
+ protected:
+  void prepare_arguments(const std::vector<RankContext>& ranks,
+                         const std::vector<RankBuffers>& buffers, const CaseShape& shape) override {
+    if (std::string why = unsupported_reason(shape); !why.empty()) {
+      throw UsageError("twoshot: " + why);
+    }
+    peers_.synchronize(ranks);
+    peers_.ready_flags(signals_, sizeof(kernels::TwoshotSignals));
+    const kernels::RingGeometry geometry =
+        twoshot_geometry(shape, tuning_, peers_.min_sm_count());
+    peers_.grow(staging_, kernels::twoshot_staging_bytes(geometry));
+
+    std::vector<void*> sends, recvs, signals, staging;
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      const int index = peers_.local_index(ranks[local].rank);
+      sends.push_back(const_cast<void*>(buffers[local].send));
+      recvs.push_back(buffers[local].recv);
+      signals.push_back(signals_[index].get());
+      staging.push_back(staging_[index].get());
+    }
+    // Every process exchanges the same sets in the same order (exchange is collective).
+    const auto tables = peers_.exchange(ranks, {recvs, signals, staging}, shape.nranks);
+    const PeerGroup::PeerTable& recv_table = tables[0];
+    const PeerGroup::PeerTable& signal_table = tables[1];
+    const PeerGroup::PeerTable& staging_table = tables[2];
+    // Packs are stored into every rank's output; the inputs are only read locally.
+    const bool aligned = all_aligned(recv_table) && all_aligned({sends});
+
+    args_.assign(peers_.size(), {});
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      const int rank = ranks[local].rank;
+      kernels::TwoshotRankArgs& a = args_[peers_.local_index(rank)];
+      a.send = buffers[local].send;
+      a.recv = buffers[local].recv;
+      for (int r = 0; r < shape.nranks; ++r) {
+        a.outputs[r] = recv_table[local][r];
+        a.staging[r] = staging_table[local][r];
+        a.signals[r] = static_cast<kernels::TwoshotSignals*>(signal_table[local][r]);
+      }
+      fill_case_fields(a, rank, geometry, shape, aligned);
+    }
+  }
+
+ private:
+  HandbuiltTuning tuning_;
+  std::vector<DeviceBuffer> signals_;  // kernels::TwoshotSignals per local rank
+  std::vector<DeviceBuffer> staging_;  // per local rank, written by every other rank
+};
+
+}  // namespace
+
+kernels::RingGeometry twoshot_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
+                                       int sm_count) {
+  return split_into_pieces(shape, std::min(tuning.twoshot_ctas, kernels::kTwoshotMaxParts),
+                           tuning.ring_min_part_bytes, tuning.twoshot_slice_bytes,
+                           kTwoshotMaxSlices, sm_count);
+}
+
+const kernels::TwoshotRankArgs& twoshot_rank_arguments(const CollectiveAlgorithm& algorithm,
+                                                       int rank) {
+  return algorithm_as<const TwoshotAlgorithm>(algorithm, "twoshot").arguments_of(rank);
+}
+
+std::vector<std::vector<void*>> twoshot_peer_table(CollectiveAlgorithm& algorithm,
+                                                   const std::vector<RankContext>& ranks,
+                                                   const std::vector<void*>& pointers) {
+  return algorithm_as<TwoshotAlgorithm>(algorithm, "twoshot").peer_table(ranks, pointers);
+}
+
+std::unique_ptr<HandbuiltAlgorithm> make_twoshot(const std::vector<RankContext>& ranks,
+                                                 const HandbuiltTuning& tuning) {
+  return std::make_unique<TwoshotAlgorithm>(ranks, tuning);
+}
+
+}  // namespace collbench

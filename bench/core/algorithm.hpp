@@ -1,0 +1,114 @@
+// The interface every implementation of a collective follows: NCCL itself, and the hand-built
+// all-reduce algorithms (ring, ring_sendrecv, oneshot). The runner owns GPUs, streams,
+// communicators and buffers; an algorithm only prepares its own state and enqueues work.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/collective_registry.hpp"
+#include "core/data_type.hpp"
+
+namespace collbench {
+
+// One rank driven by this process.
+struct RankContext {
+  int rank;    // rank in the communicator
+  int device;  // CUDA device of this rank
+  cudaStream_t stream;
+  ncclComm_t comm;
+};
+
+// One rank's buffers for the current case (in-place: both point into one allocation).
+struct RankBuffers {
+  const void* send;
+  void* recv;
+};
+
+// What is being run, the same on every rank.
+struct CaseShape {
+  const CollectiveSpec* spec;
+  ElementCounts counts;
+  DataType type;
+  ReduceOp op;  // ReduceOp::none for ops that do not reduce
+  int root;     // -1 for ops without a root
+  int nranks;   // ranks in the communicator (all processes)
+  bool in_place;
+};
+
+// The parts of one launch, for a caller that puts them on streams of its own (the training
+// step's pipelined schedule: one stream carries every bucket's transfers in the same order on
+// every rank, another the reductions). On each rank, send and reduce may be enqueued at once
+// (reduce waits for the peers' sends itself); gather must follow this rank's reduce, and finish
+// must follow it too; the next launch of the same instance must follow this rank's gather and
+// finish. The operation is complete on a rank once its finish is.
+enum class LaunchPart { send, reduce, gather, finish };
+std::string_view name_of(LaunchPart part);
+
+class CollectiveAlgorithm {
+ public:
+  virtual ~CollectiveAlgorithm() = default;
+  virtual std::string_view name() const = 0;
+  // Empty when this algorithm can run `shape`; otherwise why not (the case is reported skipped).
+  virtual std::string unsupported_reason(const CaseShape& shape) const = 0;
+  // Once per case, before warm-up, outside timing and graph capture: register buffers, exchange
+  // handles, size scratch space. `ranks` and `buffers` are this process's ranks, index-aligned.
+  virtual void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
+                       const CaseShape& shape) = 0;
+  // Enqueues one iteration on every rank's stream: `aggregate` operations back to back (NCCL:
+  // inside one group). Must be capturable into a CUDA graph: no host synchronisation.
+  virtual void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
+                      const CaseShape& shape, int aggregate) = 0;
+  // Once per prepared case, after its last launch has completed on this process's ranks: gives
+  // back what prepare() took from other processes (CUDA IPC mappings of their memory). Freeing
+  // memory another process still maps is undefined, so before any process frees or reallocates
+  // a buffer it passed to prepare(), every process must have released: the caller passes a
+  // barrier across processes in between. A no-op within one process.
+  virtual void release() {}
+  // Makes every kernel of this algorithm that waits on a peer return soon, leaving its output
+  // undefined; safe from any thread (the watchdog). NCCL's kernels end with ncclCommAbort instead.
+  virtual void request_abort() noexcept {}
+  // Throws GpuError when a kernel of this algorithm gave up waiting on a peer.
+  virtual void check_health() const {}
+  // Whether separately prepared instances may run at once on different streams of one rank (the
+  // training step then alternates buckets over two streams): true when an instance waits only on
+  // its own flags and holds no SM while it waits, so neither instance can starve the other.
+  virtual bool instances_run_concurrently() const { return false; }
+  // Whether this algorithm has parts at all (LaunchPart), whatever the case: those without keep
+  // the training step's lanes when the pipelined schedule is asked for.
+  virtual bool has_launch_parts() const { return false; }
+  // Whether the prepared case can be launched in parts (launch_part); launch() always works.
+  virtual bool launches_in_parts() const { return false; }
+  // Enqueues one part of one operation (aggregate 1) of the prepared case on every rank's stream
+  // (rules at LaunchPart). Only when launches_in_parts().
+  virtual void launch_part(const std::vector<RankContext>& ranks, LaunchPart part);
+};
+
+// Implementations of one operation, by name ("nccl", "ring" ...). Made once per set of ranks
+// (communicator), so an algorithm may keep state such as peer mappings across cases.
+struct AlgorithmEntry {
+  std::string_view name;
+  OpKind op;
+  std::unique_ptr<CollectiveAlgorithm> (*make)(const std::vector<RankContext>& ranks);
+  // The knobs the algorithm `name` takes from the environment that differ from its defaults, as
+  // the CSV config column writes them ("ring_ctas=32;peer_launch=direct"); empty at the defaults.
+  // Throws UsageError naming a bad setting.
+  std::string (*config)(std::string_view name);
+};
+const std::vector<AlgorithmEntry>& algorithm_registry();
+// The names of the algorithms that implement `op` (always "nccl" first).
+std::vector<std::string> algorithm_names(OpKind op);
+// The first entry called `name` (every entry of one name makes the same algorithm for its op),
+// or null when none is.
+const AlgorithmEntry* find_algorithm(std::string_view name);
+// The entry called `name` that implements `op`, or null when none does.
+const AlgorithmEntry* find_algorithm(std::string_view name, OpKind op);
+// AlgorithmEntry::config of the algorithm called `name` ("" for a name no entry has).
+std::string algorithm_config(std::string_view name);
+
+}  // namespace collbench

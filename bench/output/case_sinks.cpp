@@ -1,0 +1,102 @@
+// The console table and CSV sinks.
+#include "output/case_sinks.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "report_row.hpp"
+
+namespace collbench {
+
+report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings& settings, const Case& c,
+                                  const CaseOutcome& outcome, const CaseMetrics& metrics) {
+  report::ReportRow row = row_with_metadata(metadata);
+  row.op = std::string(c.spec->name);
+  row.algo = c.algo;
+  row.ranks = c.ranks;
+  row.dtype = std::string(name_of(c.type));
+  row.redop = std::string(name_of(c.op));
+  row.root = c.root;
+  row.in_place = c.in_place;
+  row.bytes = c.bytes();
+  row.count = c.counts.param;
+  row.warmup = settings.warmup_iters;
+  row.iters = settings.iters;
+  row.agg_iters = settings.agg_iters;
+  row.graph = settings.graph_replays;
+  // Loop timing measures differently: a curve of its own (graph replays are timed alike either
+  // way).
+  row.config = c.config;
+  if (times_whole_loop(settings)) {
+    row.config += row.config.empty() ? "timing=loop" : ";timing=loop";
+  }
+  row.time_us_mean = metrics.time.mean_us;
+  row.time_us_min = metrics.time.min_us;
+  row.time_us_p50 = metrics.time.p50_us;
+  row.time_us_p99 = metrics.time.p99_us;
+  row.time_us_max = metrics.time.max_us;
+  row.algbw_gbps = metrics.algbw_gbps;
+  row.busbw_gbps = metrics.busbw_gbps;
+  row.peak_fraction = metrics.peak_fraction;
+  row.wrong_elements = outcome.wrong_elements;
+  row.status = outcome.status;
+  row.reason = outcome.reason;
+  return row;
+}
+
+CsvSink::CsvSink(const std::string& path, const RunMetadata& metadata, const RunSettings& settings)
+    : writer_(path), metadata_(metadata), settings_(settings) {}
+
+void CsvSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
+  writer_.write(make_report_row(metadata_, settings_, c, outcome, metrics));
+}
+
+void TraceSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
+  if (outcome.status != report::kStatusOk) return;
+  const std::map<std::string, std::string> args = {
+      {"bytes", std::to_string(c.bytes())},
+      {"busbw_gbps", fmt::format("{:.2f}", metrics.busbw_gbps)},
+      {"p50_us", fmt::format("{:.2f}", metrics.time.p50_us)},
+      {"wrong_elements", std::to_string(outcome.wrong_elements)}};
+  for (std::size_t local = 0; local < outcome.rank_start_us.size(); ++local) {
+    writer_.add_case(display_name(c), outcome.local_ranks[local], outcome.local_devices[local],
+                     outcome.rank_start_us[local], outcome.rank_duration_us[local], args);
+  }
+}
+
+std::string ConsoleTable::column_header() {
+  return fmt::format("#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>10} {:>9} {:>9} {:>7}  {}\n"
+                     "#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>10} {:>9} {:>9} {:>7}  {}",
+                     "size", "count", "type", "redop", "root", "place", "time", "p50", "p99", "algbw", "busbw",
+                     "#wrong", "status", "(B)", "(elements)", "", "", "", "", "(us)", "(us)", "(us)", "(GB/s)",
+                     "(GB/s)", "", "");
+}
+
+std::string ConsoleTable::format_line(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
+  const std::string root = c.root >= 0 ? std::to_string(c.root) : "-";
+  const bool measured = !outcome.iteration_us.empty();
+  auto number = [&](double value, int decimals) {
+    return measured ? fmt::format("{:.{}f}", value, decimals) : std::string("-");
+  };
+  std::string line = fmt::format(
+      " {:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>10} {:>9} {:>9} {:>7}  {}", c.bytes(), c.counts.param,
+      name_of(c.type), name_of(c.op), root, c.in_place ? "in" : "out", number(metrics.time.mean_us, 2),
+      number(metrics.time.p50_us, 2), number(metrics.time.p99_us, 2), number(metrics.algbw_gbps, 2),
+      number(metrics.busbw_gbps, 2), measured || outcome.wrong_elements ? std::to_string(outcome.wrong_elements) : "-",
+      outcome.status);
+  if (!outcome.reason.empty()) line += fmt::format("\n#   {}: {}", outcome.status, outcome.reason);
+  return line;
+}
+
+void ConsoleTable::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
+  const std::string group = fmt::format("{} | {} | {} ranks", c.spec->name, c.algo, c.ranks);
+  if (group != group_) {
+    fmt::print(out_, "#\n# {}\n{}\n", group, column_header());
+    group_ = group;
+  }
+  fmt::print(out_, "{}\n", format_line(c, outcome, metrics));
+  std::fflush(out_);
+}
+
+}  // namespace collbench

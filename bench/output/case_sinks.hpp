@@ -1,0 +1,61 @@
+// Where measured cases go: the console table, the CSV report (and the trace, when asked).
+// Sinks only read what the runner produced; none reaches back into it.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "output/chrome_trace.hpp"
+#include "csv_writer.hpp"
+#include "core/metrics.hpp"
+#include "telemetry/run_metadata.hpp"
+#include "sweep/runner.hpp"
+
+namespace collbench {
+
+class CaseSink {
+ public:
+  virtual ~CaseSink() = default;
+  virtual void on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) = 0;
+};
+
+// The CSV row for a case (the one place a Case and its outcome become a ReportRow).
+report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings& settings, const Case& c,
+                                  const CaseOutcome& outcome, const CaseMetrics& metrics);
+
+class CsvSink final : public CaseSink {
+ public:
+  CsvSink(const std::string& path, const RunMetadata& metadata, const RunSettings& settings);
+  void on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) override;
+
+ private:
+  report::CsvWriter writer_;
+  RunMetadata metadata_;
+  RunSettings settings_;
+};
+
+// A Chrome/Perfetto trace: each rank's timed iterations as complete events (main thread only).
+class TraceSink final : public CaseSink {
+ public:
+  explicit TraceSink(const std::string& path) : writer_(path) {}
+  void on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) override;
+
+ private:
+  ChromeTraceWriter writer_;
+};
+
+// The nccl-tests-like table: one aligned line per case, a heading per (op, algo, ranks) group.
+class ConsoleTable final : public CaseSink {
+ public:
+  explicit ConsoleTable(std::FILE* out) : out_(out) {}
+  void on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) override;
+  static std::string column_header();
+  static std::string format_line(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics);
+
+ private:
+  std::FILE* out_;
+  std::string group_;
+};
+
+}  // namespace collbench

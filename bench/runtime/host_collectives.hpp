@@ -1,0 +1,34 @@
+// A few host values all-reduced across every rank of NCCL communicators, wherever the ranks run
+// (all in this process, or one per process): step times, losses, counts, agreement flags and
+// barriers. Bookkeeping outside timing and graph capture, never measured traffic.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "core/algorithm.hpp"
+
+namespace collbench {
+
+// Each rank this process drives (`per_rank` index-aligned with `ranks`) contributes its values;
+// every rank of every process gets the same result. The all-reduces of the local ranks form one
+// NCCL group on their streams; `wait_until_done` must return once those streams are idle, and if
+// they never get there it must abort the communicators before it throws (the scratch buffers are
+// freed on the way out, and freeing waits for the kernels using them). Collective: every rank
+// calls it with the same length, type and operation, in the same order as its other collectives
+// on that communicator. Defined for double, std::uint64_t, std::int32_t and std::uint8_t.
+template <typename Value>
+std::vector<Value> all_reduce_host_values(const std::vector<RankContext>& ranks,
+                                          const std::vector<std::vector<Value>>& per_rank,
+                                          ncclRedOp_t op,
+                                          const std::function<void()>& wait_until_done);
+
+// Polls the ranks' streams until they are idle, never blocking, so that a peer that never comes
+// ends in an error rather than a hang: throws CaseTimeout naming `waiting_for` after `timeout_s`,
+// Interrupted on SIGINT/SIGTERM, GpuError on a CUDA error or an NCCL asynchronous error.
+void wait_for_streams(const std::vector<RankContext>& ranks, double timeout_s,
+                      std::string_view waiting_for);
+
+}  // namespace collbench

@@ -1,0 +1,61 @@
+// NCCL communicator ownership: creation for one process driving several GPUs, destroy, abort.
+#include "runtime/nccl_communicator.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <utility>
+
+#include "runtime/cuda_resources.hpp"
+#include "core/errors.hpp"
+
+namespace collbench {
+
+NcclCommunicator::~NcclCommunicator() {
+  if (!comm_) return;
+  ScopedDevice on(device_, rank_);
+  const ncclResult_t status = ncclCommDestroy(comm_);
+  if (status != ncclSuccess) {
+    std::fprintf(stderr, "collbench: warning: ncclCommDestroy failed on rank %d: %s\n", rank_,
+                 ncclGetErrorString(status));
+  }
+}
+
+NcclCommunicator::NcclCommunicator(NcclCommunicator&& other) noexcept
+    : comm_(std::exchange(other.comm_, nullptr)), device_(other.device_), rank_(other.rank_) {}
+
+void NcclCommunicator::abort() noexcept {
+  if (!comm_) return;
+  ncclCommAbort(comm_);  // nothing useful to do if abort itself fails
+  comm_ = nullptr;
+}
+
+void NcclCommunicator::check_async_error() const {
+  if (!comm_) return;
+  ncclResult_t async_error = ncclSuccess;
+  CB_NCCL_CHECK(ncclCommGetAsyncError(comm_, &async_error));
+  if (async_error != ncclSuccess && async_error != ncclInProgress) {
+    ScopedDevice on(device_, rank_);
+    throw_nccl_error(async_error, "ncclCommGetAsyncError (asynchronous failure)", __FILE__, __LINE__);
+  }
+}
+
+std::vector<NcclCommunicator> create_single_process_communicators(const std::vector<int>& devices) {
+  std::vector<ncclComm_t> comms(devices.size(), nullptr);
+  CB_NCCL_CHECK(ncclCommInitAll(comms.data(), static_cast<int>(devices.size()), devices.data()));
+  std::vector<NcclCommunicator> owned;
+  owned.reserve(devices.size());
+  for (std::size_t rank = 0; rank < devices.size(); ++rank) {
+    owned.emplace_back(comms[rank], devices[rank], static_cast<int>(rank));
+  }
+  return owned;
+}
+
+std::string nccl_runtime_version() {
+  int code = 0;
+  CB_NCCL_CHECK(ncclGetVersion(&code));
+  // NCCL >= 2.9 encodes major*10000 + minor*100 + patch.
+  return fmt::format("{}.{}.{}", code / 10000, (code % 10000) / 100, code % 100);
+}
+
+}  // namespace collbench

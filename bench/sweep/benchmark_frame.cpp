@@ -1,0 +1,67 @@
+// The per-case benchmark body.
+#include "sweep/benchmark_frame.hpp"
+
+#include "launch/interrupt.hpp"
+#include "report_row.hpp"
+
+namespace collbench {
+namespace {
+
+void tally(SweepTotals& totals, const CaseOutcome& outcome) {
+  ++totals.cases;
+  totals.wrong_elements += outcome.wrong_elements;
+  if (outcome.status == report::kStatusOk) ++totals.ok;
+  if (outcome.status == report::kStatusSkipped) ++totals.skipped;
+  if (outcome.status == report::kStatusOom) ++totals.oom;
+  if (outcome.status == report::kStatusError) ++totals.errors;
+  if (outcome.status == report::kStatusTimeout) ++totals.timeouts;
+}
+
+void run_case(benchmark::State& state, const Case& c, SweepContext& context) {
+  Runner& runner = *context.runner;
+  if (runner.stopped() || context.totals.interrupt_signal) {
+    state.SkipWithError("not run: the sweep stopped earlier");
+    return;
+  }
+  CaseOutcome outcome;
+  for (auto _ : state) {
+    try {
+      outcome = runner.run(c);
+    } catch (const Interrupted& interrupted) {
+      context.totals.interrupt_signal = interrupted.signal();
+      state.SkipWithError(interrupted.what());
+      return;
+    }
+    const CaseMetrics metrics = case_metrics(c, outcome.iteration_us);
+    state.SetIterationTime(metrics.time.mean_us * 1e-6);
+  }
+  if (!outcome.participated) {
+    state.SkipWithError("this process holds none of the case's ranks");
+    return;
+  }
+  const CaseMetrics metrics = case_metrics(c, outcome.iteration_us, context.link_peak_gbps);
+  tally(context.totals, outcome);
+  for (auto& sink : context.sinks) sink->on_case(c, outcome, metrics);
+
+  state.counters["bytes"] = static_cast<double>(c.bytes());
+  state.counters["p50_us"] = metrics.time.p50_us;
+  state.counters["p99_us"] = metrics.time.p99_us;
+  state.counters["algbw_gbps"] = metrics.algbw_gbps;
+  state.counters["busbw_gbps"] = metrics.busbw_gbps;
+  state.counters["wrong"] = static_cast<double>(outcome.wrong_elements);
+  if (outcome.status != report::kStatusOk) state.SkipWithError((outcome.status + ": " + outcome.reason).c_str());
+}
+
+}  // namespace
+
+void register_case_benchmarks(const std::vector<Case>& cases, SweepContext& context) {
+  for (const Case& c : cases) {
+    benchmark::RegisterBenchmark(benchmark_name(c).c_str(),
+                                 [c, &context](benchmark::State& state) { run_case(state, c, context); })
+        ->UseManualTime()
+        ->Iterations(1)  // one benchmark iteration = one measured case (warm-up + timed iterations)
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+}  // namespace collbench

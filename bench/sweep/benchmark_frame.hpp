@@ -1,0 +1,45 @@
+// Google Benchmark as the frame: one benchmark registered per case, manual (GPU) time, a fixed
+// iteration count, bandwidths as counters. The benchmark body asks the runner for the case and
+// hands the outcome to the sinks.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "output/case_sinks.hpp"
+#include "sweep/runner.hpp"
+
+namespace collbench {
+
+struct SweepTotals {
+  int cases = 0;
+  int ok = 0;
+  int skipped = 0;
+  int oom = 0;
+  int errors = 0;
+  int timeouts = 0;
+  std::uint64_t wrong_elements = 0;
+  int interrupt_signal = 0;
+};
+
+struct SweepContext {
+  Runner* runner = nullptr;  // null when only listing
+  double link_peak_gbps = 0;  // for peak_fraction; 0 when unknown
+  std::vector<std::unique_ptr<CaseSink>> sinks;
+  SweepTotals totals;
+};
+
+// Registers one benchmark per case, named benchmark_name(case), in sweep order.
+void register_case_benchmarks(const std::vector<Case>& cases, SweepContext& context);
+
+// A display reporter that prints nothing: the console table sink is collbench's display.
+class SilentReporter final : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+}  // namespace collbench

@@ -1,0 +1,253 @@
+// Command-line parsing with CLI11; every rejection is one line naming the bad value.
+#include "sweep/options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "core/byte_size.hpp"
+#include "core/collective_registry.hpp"
+#include "core/errors.hpp"
+#include "launch/launch_environment.hpp"
+
+namespace collbench {
+
+int parse_non_negative_int(const std::string& text, std::string_view what) {
+  std::size_t used = 0;
+  long value = -1;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || value < 0 || value > 1'000'000) {
+    throw UsageError(fmt::format("{} '{}' is not a non-negative integer", what, text));
+  }
+  return static_cast<int>(value);
+}
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& text, std::string_view what) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    if (item.empty()) throw UsageError(fmt::format("{} '{}' has an empty entry", what, text));
+    items.push_back(item);
+  }
+  if (items.empty()) throw UsageError(fmt::format("{} is empty", what));
+  if (text.back() == ',') throw UsageError(fmt::format("{} '{}' has an empty entry", what, text));
+  return items;
+}
+
+int parse_positive_int(const std::string& text, std::string_view what) {
+  const int value = parse_non_negative_int(text, what);
+  if (value < 1) throw UsageError(fmt::format("{} '{}' is not a positive integer", what, text));
+  return value;
+}
+
+std::vector<std::string> parse_ops(const std::string& text) {
+  std::vector<std::string> ops;
+  for (const std::string& name : split_list(text, "--ops")) {
+    if (name == "all") {
+      for (const CollectiveSpec& spec : collective_registry()) ops.emplace_back(spec.name);
+    } else {
+      ops.emplace_back(find_collective(name).name);
+    }
+  }
+  return ops;
+}
+
+std::vector<DataType> parse_types(const std::string& text) {
+  std::vector<DataType> types;
+  for (const std::string& name : split_list(text, "--dtype")) {
+    if (name == "all") {
+      types = all_data_types();
+    } else {
+      types.push_back(parse_data_type(name));
+    }
+  }
+  return types;
+}
+
+std::vector<ReduceOp> parse_reduce_ops(const std::string& text) {
+  std::vector<ReduceOp> ops;
+  for (const std::string& name : split_list(text, "--redop")) {
+    if (name == "all") {
+      ops = all_reduce_ops();
+    } else {
+      ops.push_back(parse_reduce_op(name));
+    }
+  }
+  return ops;
+}
+
+FaultInjection parse_fault(const std::string& name) {
+  if (name.empty()) return FaultInjection::none;
+  if (name == "corrupt_output") return FaultInjection::corrupt_output;
+  if (name == "skip_rank") return FaultInjection::skip_rank;
+  if (name == "fail_allocation") return FaultInjection::fail_allocation;
+  throw UsageError(fmt::format("--inject-fault '{}' is not corrupt_output, skip_rank or fail_allocation", name));
+}
+
+InPlaceMode parse_in_place(const std::string& text) {
+  if (text == "out" || text == "0") return InPlaceMode::out_of_place;
+  if (text == "in" || text == "1") return InPlaceMode::in_place;
+  if (text == "both") return InPlaceMode::both;
+  throw UsageError(fmt::format("--in-place '{}' is not one of out, in, both", text));
+}
+
+IterationTiming parse_timing(const std::string& text) {
+  if (text == "each") return IterationTiming::each;
+  if (text == "loop") return IterationTiming::loop;
+  throw UsageError(fmt::format("--timing '{}' is not one of each, loop", text));
+}
+
+bool parse_flag_value(const std::string& text, std::string_view what) {
+  if (text == "1" || text == "on" || text == "true") return true;
+  if (text == "0" || text == "off" || text == "false") return false;
+  throw UsageError(fmt::format("{} '{}' is not 0 or 1", what, text));
+}
+
+template <typename T>
+void dedupe(std::vector<T>& values) {
+  std::vector<T> unique;
+  for (const T& v : values) {
+    if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(v);
+  }
+  values = std::move(unique);
+}
+
+}  // namespace
+
+std::vector<int> parse_gpu_counts(const std::string& text, int visible) {
+  std::vector<int> counts;
+  for (const std::string& item : split_list(text, "--gpus")) {
+    if (item == "all") {
+      if (visible < 1) throw UsageError("--gpus all: no CUDA GPU is visible");
+      counts.push_back(visible);
+      continue;
+    }
+    const std::size_t dash = item.find('-');
+    if (dash == std::string::npos) {
+      counts.push_back(parse_positive_int(item, "--gpus"));
+      continue;
+    }
+    const int first = parse_positive_int(item.substr(0, dash), "--gpus range start");
+    const int last = parse_positive_int(item.substr(dash + 1), "--gpus range end");
+    if (first > last) throw UsageError(fmt::format("--gpus range '{}' runs backwards", item));
+    for (int n = first; n <= last; ++n) counts.push_back(n);
+  }
+  dedupe(counts);
+  return counts;
+}
+
+Options parse_command_line(int argc, char** argv, bool& help_printed) {
+  help_printed = false;
+  Options options;
+  std::string ops = "all_reduce", algos = "nccl", types = "float", reduce_ops = "sum";
+  std::string min_bytes = "8", max_bytes = "128M", step_bytes, in_place = "both", check = "1", inject_fault;
+  std::string timing = "each";
+
+  CLI::App app{
+      "collbench: benchmark and check GPU collectives (NCCL and hand-built) with nccl-tests' "
+      "definitions of size, algbw and busbw.\nGoogle Benchmark flags (--benchmark_filter=REGEX, "
+      "--benchmark_out=FILE, ...) are accepted too.",
+      "collbench"};
+  app.add_option("--ops", ops, "Operations: all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, "
+                               "gather, scatter, sendrecv, or all (comma separated)")
+      ->capture_default_str();
+  app.add_option("--algo", algos, "Implementations: nccl, or hand-built all_reduce ones (ring, ...), or all")
+      ->capture_default_str();
+  app.add_option("-b,--min-bytes", min_bytes, "Smallest size (K/M/G suffixes)")->capture_default_str();
+  app.add_option("-e,--max-bytes", max_bytes, "Largest size")->capture_default_str();
+  app.add_option("-f,--step-factor", options.step_factor, "Multiply the size by this each step")
+      ->capture_default_str();
+  app.add_option("-i,--step-bytes", step_bytes, "Add this many bytes each step (instead of -f)");
+  app.add_option("-g,--gpus", options.gpus, "GPU counts to sweep: 2,4 or 1-4 or all")->capture_default_str();
+  app.add_option("-d,--dtype", types, "Data types: int8, uint8, int32, uint32, int64, uint64, half, float, "
+                                      "double, bfloat16, or all")
+      ->capture_default_str();
+  app.add_option("-o,--redop", reduce_ops, "Reductions: sum, prod, max, min, avg, or all")->capture_default_str();
+  app.add_option("-r,--root", options.roots, "Root rank of rooted operations, or all")->capture_default_str();
+  app.add_option("--in-place", in_place, "out, in or both")->capture_default_str();
+  app.add_option("-w,--warmup", options.run.warmup_iters, "Warm-up iterations per case")->capture_default_str();
+  app.add_option("-n,--iters", options.run.iters, "Timed iterations per case")->capture_default_str();
+  app.add_option("-m,--agg-iters", options.run.agg_iters, "Operations grouped in one ncclGroupStart/End per iteration")
+      ->capture_default_str();
+  app.add_option("-G,--graph", options.run.graph_replays,
+                 "Capture the timed iterations in a CUDA graph and replay it this many times (0: no graph)")
+      ->capture_default_str();
+  app.add_option(
+         "--timing", timing,
+         "Iterations launched normally: each (an event between iterations: p50, p99) or loop "
+         "(nccl-tests: events around the whole loop, mean only)")
+      ->capture_default_str();
+  app.add_option("-c,--check", check, "Check every result (1) or not (0)")->capture_default_str();
+  app.add_option("--seed", options.run.seed, "Seed of the input pattern")->capture_default_str();
+  app.add_option("--timeout", options.run.timeout_s, "Seconds a case may take before every communicator is aborted")
+      ->capture_default_str();
+  app.add_option("--csv", options.csv_path, "Write one CSV row per case to this file");
+  app.add_option("--trace", options.trace_path, "Write a Chrome/Perfetto trace of the timed iterations (JSON)");
+  app.add_option("--link-peak", options.link_peak_path,
+                 "collbench_linkpeak CSV of this machine: each row gets peak_fraction = busbw / link peak");
+  app.add_flag("--topology", options.topology, "Print the GPUs, peer access and NVLinks, then exit");
+  // Test-only fault injection; the empty group keeps it out of --help.
+  app.add_option("--inject-fault", inject_fault)->group("");
+  app.add_option("--launcher", options.launcher, kLauncherOptionHelp)->capture_default_str();
+  app.add_flag("--list", options.list, "List the cases this command line would run, without touching a GPU");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    help_printed = true;
+    return options;
+  } catch (const CLI::ParseError& error) {
+    throw UsageError(error.what());
+  }
+
+  options.ops = parse_ops(ops);
+  dedupe(options.ops);
+  options.algos = split_list(algos, "--algo");
+  options.types = parse_types(types);
+  dedupe(options.types);
+  options.reduce_ops = parse_reduce_ops(reduce_ops);
+  dedupe(options.reduce_ops);
+  options.min_bytes = parse_byte_size(min_bytes, "--min-bytes");
+  options.max_bytes = parse_byte_size(max_bytes, "--max-bytes");
+  if (!step_bytes.empty()) options.step_bytes = parse_byte_size(step_bytes, "--step-bytes");
+  options.in_place = parse_in_place(in_place);
+  options.run.check = parse_flag_value(check, "--check");
+  options.run.timing = parse_timing(timing);
+  options.run.fault = parse_fault(inject_fault);
+
+  if (options.min_bytes > options.max_bytes) {
+    throw UsageError(fmt::format("--min-bytes {} is larger than --max-bytes {}", min_bytes, max_bytes));
+  }
+  if (options.step_bytes == 0 && options.min_bytes < options.max_bytes && !(options.step_factor > 1.0)) {
+    throw UsageError(fmt::format("--step-factor {} must be greater than 1", options.step_factor));
+  }
+  if (options.run.warmup_iters < 0) throw UsageError(fmt::format("--warmup {} must not be negative", options.run.warmup_iters));
+  if (options.run.iters < 1) throw UsageError(fmt::format("--iters {} must be at least 1", options.run.iters));
+  if (options.run.agg_iters < 1) throw UsageError(fmt::format("--agg-iters {} must be at least 1", options.run.agg_iters));
+  if (options.run.graph_replays < 0) throw UsageError(fmt::format("--graph {} must not be negative", options.run.graph_replays));
+  if (!(options.run.timeout_s > 0)) throw UsageError(fmt::format("--timeout {} must be positive", options.run.timeout_s));
+  if (options.run.timeout_s > kMaxTimeoutS) {
+    throw UsageError(
+        fmt::format("--timeout {} is more than {:g} s", options.run.timeout_s, kMaxTimeoutS));
+  }
+  if (options.run.timing == IterationTiming::loop && options.run.graph_replays > 0) {
+    throw UsageError("--timing loop with --graph: graph replays are timed per replay already");
+  }
+  parse_gpu_counts(options.gpus, 1);  // syntax only; counts are checked against the GPUs later
+  if (options.roots != "all") parse_non_negative_int(options.roots, "--root");
+  check_launcher_name(options.launcher);
+  return options;
+}
+
+}  // namespace collbench

@@ -1,0 +1,50 @@
+// The collbench command line, parsed into plain values (no GPU is touched here).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/data_type.hpp"
+#include "sweep/run_settings.hpp"
+
+namespace collbench {
+
+enum class InPlaceMode { out_of_place, in_place, both };
+
+struct Options {
+  std::vector<std::string> ops = {"all_reduce"};  // registry names; "all" expands
+  std::vector<std::string> algos = {"nccl"};      // "all" expands per op
+  std::size_t min_bytes = 8;
+  std::size_t max_bytes = 128u << 20;
+  double step_factor = 2.0;    // used when step_bytes == 0
+  std::size_t step_bytes = 0;  // -i: arithmetic steps instead of a factor
+  std::string gpus = "all";    // "2,4", "1-4", "all"
+  std::vector<DataType> types = {DataType::float32};
+  std::vector<ReduceOp> reduce_ops = {ReduceOp::sum};
+  std::string roots = "0";  // a rank or "all"
+  InPlaceMode in_place = InPlaceMode::both;
+  RunSettings run;  // -w -n -m -G -c --seed --timeout (and the hidden --inject-fault)
+  std::string csv_path;
+  std::string trace_path;
+  std::string link_peak_path;  // a collbench_linkpeak CSV: rows get peak_fraction
+  bool topology = false;       // print the GPU topology and exit
+  bool list = false;
+  std::string launcher = "auto";  // auto, single, mpi, env (see launch_environment.hpp)
+};
+
+// Parses argv (after Google Benchmark removed its --benchmark_* flags). Throws UsageError with a
+// one-line message naming the bad value. `--help` output goes to stdout and returns nullopt-like
+// via `help_printed`.
+Options parse_command_line(int argc, char** argv, bool& help_printed);
+
+// A rank number or count; throws UsageError naming `what` and the text when it is not one.
+int parse_non_negative_int(const std::string& text, std::string_view what);
+
+// "2,4", "1-4", "1,2-4" or "all" (= every visible GPU only); throws UsageError when malformed.
+// `visible` may be 0 when only listing; "all" then needs a GPU.
+std::vector<int> parse_gpu_counts(const std::string& text, int visible);
+
+}  // namespace collbench

@@ -1,0 +1,121 @@
+// Creation and buffer management of a set of ranks.
+#include "sweep/rank_set.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "core/errors.hpp"
+#include "telemetry/nvtx.hpp"
+
+namespace collbench {
+namespace {
+
+std::vector<int> first_devices(int count) {
+  std::vector<int> devices(count);
+  for (int d = 0; d < count; ++d) devices[d] = d;
+  return devices;
+}
+
+// Grows `buffer` on `device` to at least `bytes` (freeing first, so peak memory stays one copy).
+void ensure_capacity(DeviceBuffer& buffer, int device, std::size_t bytes) {
+  if (buffer && buffer.bytes() >= bytes) return;
+  buffer.reset();
+  buffer = DeviceBuffer(device, bytes);
+}
+
+}  // namespace
+
+Runner::RankSet::RankSet(int ranks) {
+  auto range = named_range(fmt::format("communicator init {}r", ranks), 0x404040, ranks);
+  const std::vector<int> devices = first_devices(ranks);
+  communicators_ = create_single_process_communicators(devices);
+  adopt(devices, first_devices(ranks));
+}
+
+Runner::RankSet::RankSet(ProcessGroup& group, int ranks) {
+  auto range = named_range(fmt::format("communicator init {}r", ranks), 0x404040, ranks);
+  if (std::optional<NcclCommunicator> communicator = group.split_first(ranks)) {
+    communicators_.push_back(std::move(*communicator));
+    adopt({group.device()}, {group.rank()});
+  }
+}
+
+void Runner::RankSet::adopt(const std::vector<int>& devices, const std::vector<int>& rank_numbers) {
+  const int local_ranks = static_cast<int>(devices.size());
+  for (int local = 0; local < local_ranks; ++local) {
+    streams_.emplace_back(devices[local]);
+    contexts_.push_back({rank_numbers[local], devices[local], streams_[local].get(), communicators_[local].get()});
+    single_contexts_.push_back({contexts_.back()});
+    counters_.emplace_back(devices[local], sizeof(unsigned long long));
+  }
+  primary_.resize(local_ranks);
+  secondary_.resize(local_ranks);
+  buffers_.resize(local_ranks);
+  events_.resize(local_ranks);
+  workers_ = std::make_unique<RankWorkers>(devices, rank_numbers);
+}
+
+CollectiveAlgorithm& Runner::RankSet::algorithm(const std::string& name) {
+  auto found = algorithms_.find(name);
+  if (found != algorithms_.end()) return *found->second;
+  const AlgorithmEntry* entry = find_algorithm(name);
+  if (!entry) throw UsageError(fmt::format("unknown algorithm '{}'", name));
+  return *algorithms_.emplace(name, entry->make(contexts_)).first->second;
+}
+
+const std::vector<RankBuffers>& Runner::RankSet::buffers_for(const Case& c) {
+  auto range = fixed_range<nvtx_names::allocate>(0x404040, c.bytes());
+  const std::size_t element = size_of(c.type);
+  for (int local = 0; local < size(); ++local) {
+    const RankContext& rank = contexts_[local];
+    if (c.in_place) {
+      const std::size_t elements = std::max(c.counts.send, c.counts.recv);
+      ensure_capacity(primary_[local], rank.device, elements * element);
+      const InPlaceOffsets offsets = in_place_offsets(*c.spec, c.counts, rank.rank);
+      char* base = primary_[local].as<char>();
+      buffers_[local] = {base + offsets.send * element, base + offsets.recv * element};
+    } else {
+      ensure_capacity(primary_[local], rank.device, c.counts.recv * element);
+      ensure_capacity(secondary_[local], rank.device, c.counts.send * element);
+      buffers_[local] = {secondary_[local].get(), primary_[local].get()};
+    }
+  }
+  return buffers_;
+}
+
+void Runner::RankSet::poison_outputs(const Case& c) {
+  const std::size_t element = size_of(c.type);
+  const auto poison = kernels::poison_byte(static_cast<kernels::ElementType>(c.type));
+  for (int local = 0; local < size(); ++local) {
+    ScopedDevice on(contexts_[local].device, contexts_[local].rank);
+    // In place, the whole buffer is poisoned and the input then written over its own part.
+    void* target = c.in_place ? primary_[local].get() : buffers_[local].recv;
+    const std::size_t bytes = c.in_place ? std::max(c.counts.send, c.counts.recv) * element : c.counts.recv * element;
+    CB_CUDA_CHECK(cudaMemsetAsync(target, poison, bytes, contexts_[local].stream));
+  }
+}
+
+void Runner::RankSet::release_buffers() {
+  for (auto& buffer : primary_) buffer.reset();
+  for (auto& buffer : secondary_) buffer.reset();
+}
+
+std::vector<Event>& Runner::RankSet::events(int local_rank, int count) {
+  auto& events = events_[local_rank];
+  while (static_cast<int>(events.size()) < count) events.emplace_back(contexts_[local_rank].device);
+  return events;
+}
+
+unsigned long long* Runner::RankSet::mismatch_counter(int local_rank) {
+  return counters_[local_rank].as<unsigned long long>();
+}
+
+void Runner::RankSet::abort_all() noexcept {
+  // Hand-built kernels first: they may be spinning on flags that NCCL's abort cannot reach.
+  for (auto& [name, algorithm] : algorithms_) algorithm->request_abort();
+  for (auto& communicator : communicators_) communicator.abort();
+}
+
+}  // namespace collbench

@@ -1,0 +1,69 @@
+// The ranks of one GPU count driven by this process: devices, streams, NCCL communicators,
+// per-rank case buffers and timing events, and the algorithm objects made for them.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/algorithm.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "runtime/nccl_communicator.hpp"
+#include "launch/process_group.hpp"
+#include "launch/rank_workers.hpp"
+#include "sweep/runner.hpp"
+
+namespace collbench {
+
+class Runner::RankSet {
+ public:
+  // Creates streams and communicators for GPUs 0..ranks-1 (one process drives them all).
+  explicit RankSet(int ranks);
+  // This process's rank among world ranks [0, ranks) (one GPU per process), or no local rank at
+  // all when the process is not among them. Collective over every process of `group`.
+  RankSet(ProcessGroup& group, int ranks);
+
+  int size() const { return static_cast<int>(contexts_.size()); }
+  const std::vector<RankContext>& contexts() const { return contexts_; }
+  // Rank `local` alone, for work its own thread enqueues.
+  const std::vector<RankContext>& context_of(int local) const { return single_contexts_[local]; }
+  // One host thread per rank (see rank_workers.hpp).
+  RankWorkers& workers() { return *workers_; }
+  std::vector<NcclCommunicator>& communicators() { return communicators_; }
+
+  // The algorithm named `name` for these ranks, made on first use.
+  CollectiveAlgorithm& algorithm(const std::string& name);
+
+  // Sizes (grow-only) each rank's buffers for `c` and returns the send/recv pointers; throws
+  // GpuError with out_of_memory() when the GPU cannot hold them.
+  const std::vector<RankBuffers>& buffers_for(const Case& c);
+  // Overwrites every rank's output region for `c` with the poison byte (see test_values.cuh).
+  void poison_outputs(const Case& c);
+  void release_buffers();
+
+  // Timing events: `count` per rank, created on demand.
+  std::vector<Event>& events(int local_rank, int count);
+  // One device counter per rank for the check's mismatch count.
+  unsigned long long* mismatch_counter(int local_rank);
+
+  void abort_all() noexcept;
+
+ private:
+  // Streams, contexts, per-rank buffers and workers for `devices` once communicators exist.
+  void adopt(const std::vector<int>& devices, const std::vector<int>& rank_numbers);
+
+  std::vector<RankContext> contexts_;
+  std::vector<std::vector<RankContext>> single_contexts_;
+  std::vector<Stream> streams_;
+  std::vector<NcclCommunicator> communicators_;
+  std::vector<DeviceBuffer> primary_;    // recv buffer, or the one in-place buffer
+  std::vector<DeviceBuffer> secondary_;  // send buffer when out of place
+  std::vector<RankBuffers> buffers_;
+  std::vector<std::vector<Event>> events_;
+  std::vector<DeviceBuffer> counters_;
+  std::map<std::string, std::unique_ptr<CollectiveAlgorithm>> algorithms_;
+  std::unique_ptr<RankWorkers> workers_;  // last: its threads stop before anything they use goes
+};
+
+}  // namespace collbench

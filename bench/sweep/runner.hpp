@@ -1,0 +1,74 @@
+// The runner: owns the GPUs' communicators, streams, events and buffers, and measures one case
+// at a time (warm-up, timed iterations with CUDA events or a CUDA graph, then a checked run).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sweep/run_settings.hpp"
+#include "sweep/sweep_plan.hpp"
+
+namespace collbench {
+
+class ProcessGroup;
+
+
+// A case did not finish within the timeout; every communicator has been aborted.
+class CaseTimeout : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct CaseOutcome {
+  bool participated = true;  // false: this process holds none of the case's ranks
+  std::string status;        // report::kStatus*
+  std::string reason;
+  std::vector<double> iteration_us;  // per operation, slowest rank, every timed iteration
+  std::uint64_t wrong_elements = 0;
+  // Per local rank (its rank number and GPU), the timed iterations' start offsets and
+  // durations (us) for traces; graph mode: one entry per replay.
+  std::vector<int> local_ranks;
+  std::vector<int> local_devices;
+  std::vector<std::vector<double>> rank_start_us;
+  std::vector<std::vector<double>> rank_duration_us;
+};
+
+class Runner {
+ public:
+  // `group`: the processes of a multi-process run (one GPU each), or null when this process
+  // drives every GPU itself.
+  explicit Runner(const RunSettings& settings, ProcessGroup* group = nullptr);
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Measures `c`. Out-of-memory and unsupported cases come back as rows (oom, skipped) and the
+  // sweep goes on; a CUDA/NCCL error or a timeout comes back as a row (error, timeout) and stops
+  // the runner (stopped() turns true, communicators are aborted). Throws Interrupted on a signal.
+  // With several processes, every process calls run() for every case in the same order; times
+  // are the maximum over processes and wrong elements their sum, identical on every process.
+  CaseOutcome run(const Case& c);
+  bool stopped() const { return !stop_reason_.empty(); }
+  const std::string& stop_reason() const { return stop_reason_; }
+  // Aborts every communicator so no GPU waits on a peer that will never come.
+  void abort_all() noexcept;
+
+  class RankSet;  // the ranks of one GPU count: communicators, streams, buffers, events
+
+ private:
+  RankSet& rank_set(int ranks);
+  CaseOutcome measure(RankSet& set, const Case& c);
+
+  RunSettings settings_;
+  ProcessGroup* group_;
+  std::map<int, std::unique_ptr<RankSet>> sets_;
+  std::string stop_reason_;
+};
+
+int visible_gpu_count();
+
+}  // namespace collbench

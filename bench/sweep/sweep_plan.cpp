@@ -1,0 +1,141 @@
+// Expansion of options into cases.
+#include "sweep/sweep_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "core/algorithm.hpp"
+#include "core/byte_size.hpp"
+#include "core/errors.hpp"
+
+namespace collbench {
+namespace {
+
+std::vector<int> roots_for(const CollectiveSpec& spec, const std::string& roots, int ranks) {
+  if (!spec.rooted) return {-1};
+  if (roots == "all") {
+    std::vector<int> every(ranks);
+    for (int r = 0; r < ranks; ++r) every[r] = r;
+    return every;
+  }
+  const int root = parse_non_negative_int(roots, "--root");
+  if (root >= ranks) {
+    throw UsageError(fmt::format("--root {} is outside the {} ranks of a {}-GPU case", root, ranks, ranks));
+  }
+  return {root};
+}
+
+std::vector<std::string> algos_for(const CollectiveSpec& spec, const std::vector<std::string>& requested) {
+  const std::vector<std::string> available = algorithm_names(spec.kind);
+  std::vector<std::string> algos;
+  for (const std::string& algo : requested) {
+    if (algo == "all") {
+      algos.insert(algos.end(), available.begin(), available.end());
+    } else if (std::find(available.begin(), available.end(), algo) != available.end()) {
+      algos.push_back(algo);
+    } else {
+      // Unknown everywhere is bad input; known for another op only means "not for this op".
+      if (!find_algorithm(algo))
+        throw UsageError(fmt::format("unknown algorithm '{}' (see --help)", algo));
+    }
+  }
+  return algos;
+}
+
+// In-place variants that mean something for `spec` (alltoall and sendrecv have none).
+std::vector<bool> in_place_variants(const CollectiveSpec& spec, InPlaceMode mode) {
+  const bool can_be_in_place = spec.in_place != InPlaceLayout::unsupported;
+  switch (mode) {
+    case InPlaceMode::out_of_place: return {false};
+    case InPlaceMode::in_place: return can_be_in_place ? std::vector<bool>{true} : std::vector<bool>{};
+    default: return can_be_in_place ? std::vector<bool>{false, true} : std::vector<bool>{false};
+  }
+}
+
+}  // namespace
+
+std::string benchmark_name(const Case& c) {
+  return fmt::format("{}/{}/ranks:{}/{}/{}/root:{}/{}/bytes:{}", c.spec->name, c.algo, c.ranks, name_of(c.type),
+                     name_of(c.op), c.root, c.in_place ? "in_place" : "out_of_place", c.requested_bytes);
+}
+
+std::string display_name(const Case& c) {
+  std::string name = fmt::format("{} {} {} {} {}r {}", c.spec->name, c.algo, name_of(c.type), name_of(c.op),
+                                 c.ranks, format_byte_size(c.bytes()));
+  if (c.root >= 0) name += fmt::format(" root {}", c.root);
+  if (c.in_place) name += " in-place";
+  if (!c.config.empty()) name += " " + c.config;
+  return name;
+}
+
+std::vector<std::size_t> sweep_sizes(const Options& options) {
+  std::vector<std::size_t> sizes;
+  std::size_t size = options.min_bytes;
+  while (size <= options.max_bytes) {
+    if (sizes.size() == kMaxSizes) {
+      throw UsageError(fmt::format("-b {} -e {} with this step gives more than {} sizes; use a larger step",
+                                   options.min_bytes, options.max_bytes, kMaxSizes));
+    }
+    sizes.push_back(size);
+    std::size_t next = options.step_bytes > 0 ? size + options.step_bytes
+                                              : static_cast<std::size_t>(std::floor(size * options.step_factor));
+    if (next <= size) break;  // factor 1 or overflow: one size only
+    size = next;
+  }
+  return sizes;
+}
+
+std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool listing) {
+  const std::vector<int> gpu_counts = parse_gpu_counts(options.gpus, visible_gpus);
+  if (!listing) {
+    for (int n : gpu_counts) {
+      if (n > visible_gpus) {
+        // In a multi-process run `visible_gpus` is the process count, one GPU each.
+        throw UsageError(
+            fmt::format("--gpus asks for {} GPUs but {} {} available (visible GPUs, "
+                        "or processes when launched as several)",
+                        n, visible_gpus, visible_gpus == 1 ? "is" : "are"));
+      }
+    }
+  }
+  const std::vector<std::size_t> sizes = sweep_sizes(options);
+  std::vector<Case> cases;
+  for (int ranks : gpu_counts) {
+    for (const std::string& op_name : options.ops) {
+      const CollectiveSpec& spec = find_collective(op_name);
+      const std::vector<ReduceOp> reduce_ops = spec.reduces ? options.reduce_ops : std::vector<ReduceOp>{ReduceOp::none};
+      for (const std::string& algo : algos_for(spec, options.algos)) {
+        // Read here, before anything runs: a bad knob in the environment stops the sweep at once.
+        const std::string config = algorithm_config(algo);
+        for (DataType type : options.types) {
+          for (ReduceOp op : reduce_ops) {
+            for (int root : roots_for(spec, options.roots, ranks)) {
+              std::optional<std::size_t> previous_param;
+              for (std::size_t bytes : sizes) {
+                const ElementCounts counts = spec.counts(bytes / size_of(type), size_of(type), ranks);
+                // Sizes that round to the same counts (8 B and 16 B of all_gather on 2 ranks both
+                // move nothing) are one case, measured once.
+                if (previous_param == counts.param) continue;
+                previous_param = counts.param;
+                for (bool in_place : in_place_variants(spec, options.in_place)) {
+                  cases.push_back(
+                      {&spec, algo, ranks, type, op, root, in_place, bytes, counts, config});
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  if (cases.empty()) throw UsageError("the command line selects no case (check --algo against --ops)");
+  if (cases.size() > kMaxCases) {
+    throw UsageError(fmt::format("the command line selects {} cases (more than {}); narrow it", cases.size(), kMaxCases));
+  }
+  return cases;
+}
+
+}  // namespace collbench

@@ -1,0 +1,45 @@
+// The sweep plan: the command line expanded into a flat list of cases (pure data, no GPU).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/collective_registry.hpp"
+#include "sweep/options.hpp"
+
+namespace collbench {
+
+struct Case {
+  const CollectiveSpec* spec;
+  std::string algo;
+  int ranks;
+  DataType type;
+  ReduceOp op;  // ReduceOp::none when the collective does not reduce
+  int root;     // -1 when it has no root
+  bool in_place;
+  std::size_t requested_bytes;  // the sweep's size before nccl-tests' rounding
+  ElementCounts counts;         // what is actually moved
+  std::string config;           // the algorithm's non-default knobs (algorithm_config), CSV config
+  std::size_t bytes() const { return case_bytes(*spec, counts, type); }
+};
+
+// Limits that turn a typo (-f 1.0001, -i 1) into an error instead of an endless sweep.
+inline constexpr std::size_t kMaxSizes = 10'000;
+inline constexpr std::size_t kMaxCases = 1'000'000;
+
+// Unique, filterable name: "all_reduce/nccl/ranks:4/float/sum/root:-1/out_of_place/bytes:1048576".
+std::string benchmark_name(const Case& c);
+// Human name for consoles and NVTX: "all_reduce nccl float sum 4r 1 MiB in-place".
+std::string display_name(const Case& c);
+
+// Sizes from min to max: multiplied by the factor (nccl-tests: size *= factor) or stepped by bytes.
+std::vector<std::size_t> sweep_sizes(const Options& options);
+
+// Every case, grouped by rank count (so communicators are made once per count), then op, algo,
+// dtype, redop, root, size, in/out of place. Sizes whose nccl-tests rounding gives the same
+// element counts as the size before are dropped, so no two cases measure the same thing. Throws UsageError when a GPU count exceeds `visible`
+// (unless `listing`: a list needs no GPU), a root is outside the ranks, or an algo does not exist.
+std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool listing = false);
+
+}  // namespace collbench

@@ -1,0 +1,160 @@
+// NVML through dlopen (nvml_library.hpp).
+#include "telemetry/nvml_library.hpp"
+
+#include <dlfcn.h>
+
+#include <type_traits>
+
+namespace collbench::nvml {
+namespace {
+
+constexpr Return kSuccess = 0;                     // NVML_SUCCESS
+constexpr int kFeatureEnabled = 1;                 // NVML_FEATURE_ENABLED (nvmlEnableState_t)
+constexpr unsigned kDriverVersionBufferSize = 80;  // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE
+constexpr int kClockSm = 1;                        // NVML_CLOCK_SM (nvmlClockType_t)
+
+struct PciInfo {         // nvmlPciInfo_t
+  char busIdLegacy[16];  // "0000:18:00.0"
+  unsigned int domain;
+  unsigned int bus;
+  unsigned int device;
+  unsigned int pciDeviceId;
+  unsigned int pciSubSystemId;
+  char busId[32];  // "00000000:18:00.0"
+};
+static_assert(sizeof(PciInfo) == 68, "nvmlPciInfo_t is 16 + 5 * 4 + 32 bytes");
+
+// nvmlFieldValue_t, for one field whose value is an unsigned int.
+struct FieldValue {
+  unsigned int field_id;
+  unsigned int scope_id;
+  long long timestamp;
+  long long latency_us;
+  int value_type;
+  Return status;
+  union {
+    double d;
+    unsigned int ui;
+    unsigned long long ull;
+  } value;
+};
+static_assert(sizeof(FieldValue) == 40, "nvmlFieldValue_t is 4 + 4 + 8 + 8 + 4 + 4 + 8 bytes");
+constexpr unsigned kFieldPowerInstant = 186;  // NVML_FI_DEV_POWER_INSTANT, milliwatts
+
+}  // namespace
+
+struct Library::Functions {
+  Return (*init)() = nullptr;
+  Return (*shutdown)() = nullptr;
+  Return (*driver_version)(char* version, unsigned int length) = nullptr;
+  Return (*handle_by_bus_id)(const char* bus_id, Device* device) = nullptr;
+  Return (*link_state)(Device device, unsigned int link, int* is_active) = nullptr;
+  Return (*remote_pci)(Device device, unsigned int link, PciInfo* pci) = nullptr;
+  Return (*remote_type)(Device device, unsigned int link, int* type) = nullptr;
+  Return (*clock_info)(Device device, int type, unsigned int* mhz) = nullptr;
+  Return (*power_usage)(Device device, unsigned int* milliwatts) = nullptr;
+  Return (*field_values)(Device device, int count, FieldValue* values) = nullptr;
+  Return (*clock_reasons)(Device device, unsigned long long* reasons) = nullptr;
+};
+
+Library::Library() : fn_(new Functions()) {}
+
+Library::~Library() {
+  if (initialised_) fn_->shutdown();
+  if (handle_) dlclose(handle_);
+}
+
+std::unique_ptr<Library> Library::open() {
+  std::unique_ptr<Library> library(new Library());
+  library->handle_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library->handle_) return nullptr;
+  auto load = [&library](auto& fn, const char* symbol) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(library->handle_, symbol));
+    return fn != nullptr;
+  };
+  Functions& fn = *library->fn_;
+  const bool required = load(fn.init, "nvmlInit_v2") && load(fn.shutdown, "nvmlShutdown") &&
+                        load(fn.handle_by_bus_id, "nvmlDeviceGetHandleByPciBusId_v2");
+  if (!required || fn.init() != kSuccess) return nullptr;
+  library->initialised_ = true;
+  load(fn.driver_version, "nvmlSystemGetDriverVersion");
+  load(fn.link_state, "nvmlDeviceGetNvLinkState");
+  load(fn.remote_pci, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+  // Older drivers lack the remote device type; links are then classified by bus id alone.
+  load(fn.remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType");
+  load(fn.clock_info, "nvmlDeviceGetClockInfo");
+  load(fn.power_usage, "nvmlDeviceGetPowerUsage");
+  load(fn.field_values, "nvmlDeviceGetFieldValues");
+  if (!load(fn.clock_reasons, "nvmlDeviceGetCurrentClocksEventReasons"))
+    load(fn.clock_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  return library;
+}
+
+const Library* Library::shared() {
+  static const std::unique_ptr<Library> library = open();
+  return library.get();
+}
+
+bool Library::reads_nvlinks() const {
+  return fn_->link_state != nullptr && fn_->remote_pci != nullptr;
+}
+
+std::string Library::driver_version() const {
+  char buffer[kDriverVersionBufferSize] = {};
+  if (!fn_->driver_version || fn_->driver_version(buffer, sizeof buffer) != kSuccess) return "";
+  return buffer;
+}
+
+Device Library::device(const std::string& bus_id) const {
+  Device device = nullptr;
+  return fn_->handle_by_bus_id(bus_id.c_str(), &device) == kSuccess ? device : nullptr;
+}
+
+bool Library::link_active(Device device, unsigned link) const {
+  int active = 0;
+  return fn_->link_state && fn_->link_state(device, link, &active) == kSuccess &&
+         active == kFeatureEnabled;
+}
+
+std::string Library::remote_bus_id(Device device, unsigned link) const {
+  PciInfo pci{};
+  if (!fn_->remote_pci || fn_->remote_pci(device, link, &pci) != kSuccess) return "";
+  pci.busId[sizeof pci.busId - 1] = '\0';
+  return pci.busId;
+}
+
+int Library::remote_type(Device device, unsigned link) const {
+  int type = -1;
+  if (!fn_->remote_type || fn_->remote_type(device, link, &type) != kSuccess) return -1;
+  return type;
+}
+
+std::optional<unsigned> Library::sm_clock_mhz(Device device) const {
+  unsigned mhz = 0;
+  if (!fn_->clock_info || fn_->clock_info(device, kClockSm, &mhz) != kSuccess) return std::nullopt;
+  return mhz;
+}
+
+std::optional<unsigned> Library::power_mw(Device device) const {
+  unsigned milliwatts = 0;
+  if (!fn_->power_usage || fn_->power_usage(device, &milliwatts) != kSuccess) return std::nullopt;
+  return milliwatts;
+}
+
+std::optional<unsigned> Library::instant_power_mw(Device device) const {
+  FieldValue field{};
+  field.field_id = kFieldPowerInstant;
+  if (!fn_->field_values || fn_->field_values(device, 1, &field) != kSuccess ||
+      field.status != kSuccess)
+    return std::nullopt;
+  return field.value.ui;
+}
+
+std::optional<unsigned long long> Library::clock_event_reasons(Device device) const {
+  unsigned long long reasons = 0;
+  if (!fn_->clock_reasons || fn_->clock_reasons(device, &reasons) != kSuccess)
+    return std::nullopt;
+  return reasons;
+}
+
+}  // namespace collbench::nvml
