@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI gate on committed reports: every reports/<machine>/<name>.csv with an accepted baseline
-# reports/baselines/<machine>/<name>.csv is judged by `collreport compare BASELINE REPORT`; the
+# reports/<machine>/baseline/<name>.csv is judged by `collreport compare BASELINE REPORT`; the
 # Markdown summaries go to the log (and to $GITHUB_STEP_SUMMARY when set).
 # Usage: ci/gate-reports.sh [--reports-dir DIR] [COLLREPORT] [-- COMPARE_OPTIONS...]
 #   COLLREPORT: the collreport binary; default $COLLREPORT, else build/reports/collreport.
@@ -19,10 +19,9 @@ while (($#)); do
     *) collreport=$1; shift ;;
   esac
 done
-baselines_dir=$reports_dir/baselines
-mapfile -t baselines < <([ -d "$baselines_dir" ] && find "$baselines_dir" -name '*.csv' | sort)
+mapfile -t baselines < <(find "$reports_dir" -mindepth 3 -maxdepth 3 -path '*/baseline/*.csv' | sort)
 if ((${#baselines[@]} == 0)); then
-  echo "ci/gate-reports.sh: no baselines under $baselines_dir/<machine>/ yet: nothing to gate (pass)"
+  echo "ci/gate-reports.sh: no baselines under $reports_dir/<machine>/baseline/ yet: nothing to gate (pass)"
   exit 0
 fi
 
@@ -42,10 +41,11 @@ trap 'rm -f "$summary_file"' EXIT
 worst=0
 gated=0
 for baseline in "${baselines[@]}"; do
-  relative=${baseline#"$baselines_dir"/}
+  machine_dir=$(dirname "$(dirname "$baseline")")
+  relative=${machine_dir#"$reports_dir"/}/$(basename "$baseline")
   report=$reports_dir/$relative
   if [ ! -f "$report" ]; then
-    echo "ci/gate-reports.sh: baseline $relative has no report reports/$relative (not gated)"
+    echo "ci/gate-reports.sh: baseline of $relative has no report reports/$relative (not gated)"
     continue
   fi
   status=0
@@ -61,13 +61,13 @@ for baseline in "${baselines[@]}"; do
   ((status > worst)) && worst=$status
 done
 
-# Reports (reports/<machine>/*.csv; not logs, tuning probes or Nsight stats) that no baseline
-# covers are listed so that a forgotten baseline is noticed.
+# Reports (reports/<machine>/*.csv) that no baseline covers are listed so that a forgotten
+# baseline is noticed.
 while IFS= read -r report; do
   relative=${report#"$reports_dir"/}
-  [ -f "$baselines_dir/$relative" ] || echo "ci/gate-reports.sh: $relative has no baseline (not gated)"
-done < <(find "$reports_dir" -mindepth 2 -maxdepth 2 -name '*.csv' -not -path "$baselines_dir/*" \
-  -not -path "$reports_dir/traces/*" | sort)
+  [ -f "$(dirname "$report")/baseline/$(basename "$report")" ] ||
+    echo "ci/gate-reports.sh: $relative has no baseline (not gated)"
+done < <(find "$reports_dir" -mindepth 2 -maxdepth 2 -name '*.csv' | sort)
 
 case $worst in
   0) echo "ci/gate-reports.sh: PASS ($gated report(s) compared)" ;;

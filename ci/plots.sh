@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Regenerates plots/out/<machine>/ from the committed reports reports/<machine>/*.csv, and overlays
-# each report on its baseline (reports/baselines/<machine>/, same file name) when the two differ.
-# Usage: ci/plots.sh [REPORTS_DIR [OUT_DIR]]   (defaults: reports, plots/out of this checkout)
+# Regenerates reports/<machine>/plots/ from the committed reports reports/<machine>/*.csv, and
+# overlays each report on its baseline (reports/<machine>/baseline/, same file name) when the two
+# differ.
+# Usage: ci/plots.sh [REPORTS_DIR [OUT_ROOT]]   (defaults: reports of this checkout; plots go to
+# REPORTS_DIR/<machine>/plots, or OUT_ROOT/<machine> when given)
 # PYTHON may name a python3 with matplotlib; otherwise /usr/bin/python3, then python3 on PATH.
 set -euo pipefail
 shopt -s nullglob
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 reports_dir=${1:-$root/reports}
-out_root=${2:-$root/plots/out}
+out_root=${2:-}
 collplot=$root/plots/collplot.py
 
 python=${PYTHON:-}
@@ -25,11 +27,10 @@ export MPLBACKEND=Agg
 plotted=0
 for machine_dir in "$reports_dir"/*/; do
   machine=$(basename "$machine_dir")
-  [ "$machine" = baselines ] && continue
-  [ "$machine" = traces ] && continue  # Nsight stats, not reports
   mapfile -t csvs < <(find "$machine_dir" -maxdepth 1 -name '*.csv' | sort)
   ((${#csvs[@]})) || continue  # source folders such as reports/collreport hold no reports
-  out=$out_root/$machine
+  out=${out_root:+$out_root/$machine}
+  out=${out:-$machine_dir/plots}
   # Plots of reports since removed must not linger beside the fresh ones.
   mkdir -p "$out"
   rm -rf "$out"/*.png "$out"/*.svg "$out"/compare_*
@@ -39,7 +40,7 @@ for machine_dir in "$reports_dir"/*/; do
     name=$(basename "$csv" .csv)
     # One folder per report: runs of different kinds (MPI, network, probes) never share a plot.
     "$python" "$collplot" "$csv" -o "$out/$name" >/dev/null
-    baseline=$reports_dir/baselines/$machine/$name.csv
+    baseline=$machine_dir/baseline/$name.csv
     if [ -f "$baseline" ] && ! cmp -s "$baseline" "$csv"; then
       "$python" "$collplot" --compare "$baseline" "$csv" -o "$out/compare_$name" >/dev/null
     fi
