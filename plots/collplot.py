@@ -16,7 +16,7 @@ import os
 import sys
 from collections import OrderedDict, defaultdict
 
-# The columns read here; their names and meaning are defined once, in reports/schema.cpp.
+# The columns read here; their names and meaning are defined once, in reports/lib/schema.cpp.
 SCHEMA_VERSION = "1"
 NEEDED_COLUMNS = [
     "schema_version", "timestamp", "gpu_name", "nccl_version", "op", "algo", "ranks", "dtype",
