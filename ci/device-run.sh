@@ -39,7 +39,11 @@ step() {  # step NAME COMMAND...: runs, logs to logs/NAME.log, records exit stat
 
 # GPU counts come from this machine, so every step runs on 2, 4 or 8 GPUs alike.
 gpus=$(bash "$root/ci/gpu-count.sh")
-machine=h200x$gpus
+# Reports go under reports/<model>x<count> of the GPUs that actually ran ("NVIDIA H100 80GB HBM3"
+# -> h100x2), whatever kind was asked for.
+model=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | sed -E 's/^NVIDIA //' |
+  awk '{print tolower($1)}' | cut -d- -f1)
+machine=${model:-gpu}x$gpus
 every_count=$(seq -s, 2 "$gpus")                                  # 2,3,...,all
 doubling=$(for g in 2 4 8; do ((g <= gpus)) && echo $g; done | paste -sd,)    # 2,4,8 up to all
 dp_counts=$(for g in 1 2 4 8; do ((g <= gpus)) && echo $g; done | paste -sd,) # 1,2,4,8 up to all
@@ -403,7 +407,7 @@ for want in "$@"; do
     dp_split)
       # Weight-gradient GEMMs cut at bucket boundaries (--wgrad-split) against whole ones, per
       # algorithm and bucket size, on 1 and all GPUs; copy_engine also with an SM margin.
-      gpus=${machine#h200x}
+      gpus=${machine##*x}
       mkdir -p "$work/reports/dp_split"
       step dp_split "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap --bucket-mib 16,25 \
         --algo nccl,ring,copy_engine --wgrad-split none,last,all --csv "$work/reports/dp_split/split.csv"
@@ -412,7 +416,7 @@ for want in "$@"; do
     ce_margin_grid)
       # copy_engine's reductions need free SMs beside backward's GEMMs (how few will do), and its
       # buckets may alternate over two streams (--comm-lanes): both, per bucket size.
-      gpus=${machine#h200x}
+      gpus=${machine##*x}
       mkdir -p "$work/reports/ce_margin_grid"
       for lanes in 1 2; do
         for margin in 0 4 8; do
@@ -458,7 +462,7 @@ for want in "$@"; do
       # ci/dp_timeline.py (run here after fetching). DP_TIMELINE_ALGOS picks the algorithms,
       # DP_TIMELINE_ARGS adds flags, DP_TIMELINE_CE_ARGS replaces them for copy_engine,
       # DP_TIMELINE_BUCKET_MIB is the bucket size (25).
-      gpus=${machine#h200x}
+      gpus=${machine##*x}
       mkdir -p "$work/reports/dp_timeline"
       for algo in ${DP_TIMELINE_ALGOS:-nccl ring copy_engine}; do
         extra=${DP_TIMELINE_ARGS:-}

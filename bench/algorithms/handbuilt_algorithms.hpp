@@ -2,18 +2,20 @@
 // "ring" (NVLink peer stores or loads, device flags), "ring_sendrecv" (the same ring on NCCL
 // send/recv), "oneshot" (small messages: every rank reduces every rank's input), "twoshot" (each
 // rank reduces its chunk of every rank's input and stores it into every output) and the
-// copy-engine ones, plus their knobs and the hook that stops kernels waiting on a peer that will
-// never come.
+// copy-engine ones. Each declares itself once, at the end of its own file, as a
+// HandbuiltDescriptor: name, summary, settings (each bound to a HandbuiltTuning field) and maker.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/algorithm.hpp"
+#include "core/algorithm_settings.hpp"
 #include "reduce_sources.hpp"
 #include "ring_all_reduce.hpp"
 #include "ring_schedule.hpp"
@@ -23,8 +25,8 @@ namespace collbench {
 
 // How ring and oneshot enqueue their kernel when the caller's stream is not being captured.
 enum class PeerKernelLaunch {
-  // Through a one-kernel graph instantiated at prepare(): on the lent H200 hosts it cut oneshot's
-  // launched latency at 8 B - 1 KiB by 0.2-0.5 us, 4-8% (reports/h200x2/tuning/launch_modes/).
+  // Through a one-kernel graph instantiated at prepare(): cheaper to launch than the kernel
+  // itself at small sizes (kernels/README.md, oneshot).
   graph,
   direct,  // a kernel launch every time
 };
@@ -34,25 +36,21 @@ enum class PeerKernelLaunch {
 // (`by_size`) when the kernel is long enough to hide the next launch (oneshot_is_programmatic).
 enum class ProgrammaticLaunch { off, on, by_size };
 
-// by_size: programmatic from this many bytes sent to peers per rank ((nranks - 1) x buffer).
-// Launched normally on 4xH200 (reports/h200x4/tuning/oneshot_pdl/), a programmatic launch costs
-// the host about 4.5 us whatever the size, while a one-kernel graph's time grows with the kernel:
-// programmatic was faster from 32 KiB on 4 GPUs (64 KiB: 6.1 -> 5.0 us) and at 64 KiB on 3, and
-// slower at every size up to 64 KiB on 2 (64 KiB: 4.0 -> 4.6 us).
+// by_size: programmatic from this many bytes sent to peers per rank ((nranks - 1) x buffer). A
+// programmatic launch costs the host a fixed few microseconds, a one-kernel graph's time grows
+// with the kernel: the crossover measured on 2-4 GPUs (kernels/README.md, oneshot).
 constexpr std::size_t kOneshotProgrammaticMinPeerBytes = 96 << 10;
 bool oneshot_is_programmatic(ProgrammaticLaunch mode, int nranks, std::size_t bytes);
 
-// Knobs for experiments; the defaults are what the benchmark runs.
+// The values every hand-built algorithm is made with; each algorithm's descriptor declares which
+// of them are its settings. The defaults are the measured best.
 struct HandbuiltTuning {
   // How the ring moves data: push (remote stores into the next rank's staging slots and output)
-  // or pull (remote loads from the previous rank's buffers), kept for comparison.
+  // or pull (remote loads from the previous rank's buffers).
   kernels::RingProtocol ring_protocol = kernels::RingProtocol::push;
-  // Push defaults measured best on 4xH200 (reports/h200x4/tuning/ring_protocols/, 2026-11-22):
-  // 64 CTAs, 512 KiB slices, 8 slots. The pull ring did best with 32 CTAs and 1 MiB slices.
-  int ring_max_ctas = 64;                      // CTAs (parts) per ring launch, at most
-  // From ring_large_bytes of buffer up, at most ring_large_ctas instead: more bytes in flight lift
-  // 4 GPUs from 361-364 to 366-368 GB/s at 1-8 GiB (reports/h200x4/tuning/ring_ctas/), while at
-  // 25-33 MiB buckets 128 CTAs slowed the training step by 10-20% (the GEMMs lose the SMs).
+  int ring_max_ctas = 64;  // CTAs (parts) per ring launch, at most
+  // From ring_large_bytes of buffer up, at most ring_large_ctas instead: more bytes in flight
+  // help large buffers, while the training step's buckets need SMs left for the GEMMs.
   int ring_large_ctas = 128;
   std::size_t ring_large_bytes = std::size_t{512} << 20;
   std::size_t ring_min_part_bytes = 32 << 10;  // fewer CTAs below this much of a chunk per CTA
@@ -80,25 +78,10 @@ struct HandbuiltTuning {
   // copy_engine: 512-thread blocks of each reduction at most (kernels/reduce_sources.hpp).
   int copy_engine_reduce_blocks = kernels::kReduceSourcesMaxBlocks;
 
-  // Defaults overridden by COLLBENCH_RING_PROTOCOL (push|pull), COLLBENCH_RING_CTAS,
-  // COLLBENCH_RING_LARGE_CTAS, COLLBENCH_RING_LARGE_BYTES,
-  // COLLBENCH_RING_MIN_PART_BYTES, COLLBENCH_RING_SLICE_BYTES, COLLBENCH_RING_SLOTS,
-  // COLLBENCH_TWOSHOT_CTAS, COLLBENCH_TWOSHOT_SLICE_BYTES,
-  // COLLBENCH_PEER_TIMEOUT_S, COLLBENCH_PEER_LAUNCH (graph|direct), COLLBENCH_ONESHOT_PDL
-  // (off|on), COLLBENCH_CE_ROUND_BYTES, COLLBENCH_CE_REDUCE_BLOCKS; throws UsageError on a bad
-  // value.
-  static HandbuiltTuning from_environment();
-  // Throws UsageError naming the knob when a value cannot run (ring_slots not a power of two in
-  // 2..64, ring_max_ctas, ring_large_ctas or twoshot_ctas < 1).
+  // Throws UsageError naming the setting when values cannot run together or a value set directly
+  // (tests) is out of range: ring_slots not a power of two in 2..64, CTA counts below 1.
   void validate() const;
-  // The knobs that differ from the defaults and change what `algorithm` measures, as the CSV
-  // config column writes them ("ring_protocol=pull;ring_ctas=32"); empty at the defaults.
-  // peer_timeout_s and allow_shared_gpus change no measurement and never appear.
-  std::string config_of(std::string_view algorithm) const;
 };
-
-// HandbuiltTuning::from_environment().config_of(algorithm): AlgorithmEntry::config.
-std::string handbuilt_config(std::string_view algorithm);
 
 // The ring's split of `shape` on GPUs of `sm_count` SMs: enough CTAs (parts) that each moves at
 // least ring_min_part_bytes of a chunk, at most one per SM (every CTA must be resident: it may
@@ -148,17 +131,6 @@ RoundSplit equal_rounds(std::uint64_t count, std::uint64_t largest, std::uint64_
 // past peer_timeout_s).
 class HandbuiltAlgorithm : public CollectiveAlgorithm {};
 
-// Registry factories (algorithm_registry.cpp); tuning from the environment.
-std::unique_ptr<CollectiveAlgorithm> make_ring_algorithm(const std::vector<RankContext>& ranks);
-std::unique_ptr<CollectiveAlgorithm> make_ring_sendrecv_algorithm(
-    const std::vector<RankContext>& ranks);
-std::unique_ptr<CollectiveAlgorithm> make_oneshot_algorithm(const std::vector<RankContext>& ranks);
-std::unique_ptr<CollectiveAlgorithm> make_twoshot_algorithm(const std::vector<RankContext>& ranks);
-std::unique_ptr<CollectiveAlgorithm> make_copy_engine_algorithm(
-    const std::vector<RankContext>& ranks);
-std::unique_ptr<CollectiveAlgorithm> make_copy_engine_ring_algorithm(
-    const std::vector<RankContext>& ranks);
-
 // Each algorithm with explicit tuning (defined in handbuilt_ring.cpp, handbuilt_ring_sendrecv.cpp,
 // handbuilt_oneshot.cpp, handbuilt_twoshot.cpp, handbuilt_copy_engine.cpp).
 std::unique_ptr<HandbuiltAlgorithm> make_ring(const std::vector<RankContext>& ranks,
@@ -176,9 +148,46 @@ std::unique_ptr<HandbuiltAlgorithm> make_copy_engine(const std::vector<RankConte
                                                      const HandbuiltTuning& tuning,
                                                      CopyEngineExchange exchange);
 
-// "ring", "ring_sendrecv", "oneshot", "twoshot", "copy_engine" or "copy_engine_ring" with explicit
-// tuning
-// (tests); throws UsageError otherwise.
+// One setting of a hand-built algorithm: its declaration and the HandbuiltTuning field it sets.
+struct TuningSetting {
+  SettingSpec spec;
+  std::function<void(HandbuiltTuning&, const SettingValues&)> apply;
+};
+TuningSetting integer_setting(std::string name, int HandbuiltTuning::*field, int min_value,
+                              int max_value, std::string help);
+TuningSetting bytes_setting(std::string name, std::size_t HandbuiltTuning::*field,
+                            std::size_t min_value, std::size_t max_value, std::string help);
+// The settings every peer-kernel algorithm (ring, oneshot, twoshot, copy_engine) shares.
+TuningSetting peer_launch_setting();
+TuningSetting peer_timeout_setting();
+
+// A hand-built algorithm, declared once at the end of its own file.
+struct HandbuiltDescriptor {
+  std::string_view name;
+  std::string_view summary;         // one line for --help
+  std::string_view setting_prefix;  // "ring" for ring_ctas: --algo ring:ctas=64
+  std::vector<TuningSetting> settings;
+  std::function<std::unique_ptr<HandbuiltAlgorithm>(const std::vector<RankContext>& ranks,
+                                                    const HandbuiltTuning& tuning)>
+      make;
+};
+const HandbuiltDescriptor& ring_descriptor();
+const HandbuiltDescriptor& ring_sendrecv_descriptor();
+const HandbuiltDescriptor& oneshot_descriptor();
+const HandbuiltDescriptor& twoshot_descriptor();
+const HandbuiltDescriptor& copy_engine_descriptor();
+const HandbuiltDescriptor& copy_engine_ring_descriptor();
+// Every hand-built algorithm, in --help order: the registry's entries after NCCL's.
+const std::vector<const HandbuiltDescriptor*>& handbuilt_descriptors();
+// The descriptor called `name`; throws UsageError naming the known ones otherwise.
+const HandbuiltDescriptor& find_handbuilt(std::string_view name);
+// The registry's entry for `descriptor`: its settings' specs, and a maker that applies resolved
+// values to a default HandbuiltTuning and validates it.
+AlgorithmEntry registry_entry(const HandbuiltDescriptor& descriptor);
+// HandbuiltTuning{} with `settings` (resolved for `descriptor`) applied, validated.
+HandbuiltTuning tuning_from(const HandbuiltDescriptor& descriptor, const SettingValues& settings);
+
+// The algorithm called `name` with explicit tuning (tests); throws UsageError for an unknown name.
 std::unique_ptr<HandbuiltAlgorithm> make_handbuilt_algorithm(std::string_view name,
                                                              const std::vector<RankContext>& ranks,
                                                              const HandbuiltTuning& tuning);

@@ -489,4 +489,37 @@ std::unique_ptr<HandbuiltAlgorithm> make_copy_engine(const std::vector<RankConte
   return std::make_unique<CopyEngineAlgorithm>(ranks, tuning, exchange);
 }
 
+namespace {
+
+// copy_engine and copy_engine_ring take the same settings.
+std::vector<TuningSetting> copy_engine_settings() {
+  return {bytes_setting("ce_round_bytes", &HandbuiltTuning::copy_engine_round_bytes, 4096, std::size_t{1} << 34,
+                        "the buffer moves in equal rounds of at most this many bytes"),
+          integer_setting("ce_reduce_blocks", &HandbuiltTuning::copy_engine_reduce_blocks, 1,
+                          kernels::kReduceSourcesMaxBlocks, "512-thread blocks of each reduction at most"),
+          peer_timeout_setting()};
+}
+
+}  // namespace
+
+const HandbuiltDescriptor& copy_engine_descriptor() {
+  static const HandbuiltDescriptor descriptor{
+      "copy_engine", "copy engines move every rank's input to every peer; a small kernel reduces", "ce",
+      copy_engine_settings(),
+      [](const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning) {
+        return make_copy_engine(ranks, tuning, CopyEngineExchange::direct);
+      }};
+  return descriptor;
+}
+
+const HandbuiltDescriptor& copy_engine_ring_descriptor() {
+  static const HandbuiltDescriptor descriptor{
+      "copy_engine_ring", "copy engines round a ring (each rank copies to the next only); kernels reduce", "ce",
+      copy_engine_settings(),
+      [](const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning) {
+        return make_copy_engine(ranks, tuning, CopyEngineExchange::ring);
+      }};
+  return descriptor;
+}
+
 }  // namespace collbench

@@ -124,4 +124,26 @@ std::unique_ptr<HandbuiltAlgorithm> make_oneshot(const std::vector<RankContext>&
   return std::make_unique<OneshotAlgorithm>(ranks, tuning);
 }
 
+const HandbuiltDescriptor& oneshot_descriptor() {
+  static const HandbuiltDescriptor descriptor = [] {
+    const SettingSpec programmatic =
+        choice_setting("oneshot_pdl", {"auto", "on", "off"}, "auto",
+                       "programmatic dependent launch: auto (from 96 KiB sent to peers), on or off");
+    return HandbuiltDescriptor{
+        "oneshot",
+        "small messages: every rank reads every rank's input and reduces it in rank order",
+        "oneshot",
+        {{programmatic,
+          [](HandbuiltTuning& tuning, const SettingValues& values) {
+            const std::string& mode = values.text("oneshot_pdl");
+            tuning.oneshot_programmatic = mode == "on"    ? ProgrammaticLaunch::on
+                                          : mode == "off" ? ProgrammaticLaunch::off
+                                                          : ProgrammaticLaunch::by_size;
+          }},
+         peer_launch_setting(), peer_timeout_setting()},
+        make_oneshot};
+  }();
+  return descriptor;
+}
+
 }  // namespace collbench

@@ -138,4 +138,37 @@ std::unique_ptr<HandbuiltAlgorithm> make_ring(const std::vector<RankContext>& ra
   return std::make_unique<RingAlgorithm>(ranks, tuning);
 }
 
+const HandbuiltDescriptor& ring_descriptor() {
+  static const HandbuiltDescriptor descriptor = [] {
+    const SettingSpec protocol =
+        choice_setting("ring_protocol", {"push", "pull"}, "push",
+                       "push: stores into the next rank's staging and output; pull: loads from the previous rank");
+    constexpr std::size_t kGiB = std::size_t{1} << 30;
+    return HandbuiltDescriptor{
+        "ring",
+        "ring over NVLink peer stores (push) or loads (pull), device flags, pipelined in slices",
+        "ring",
+        {{protocol,
+          [](HandbuiltTuning& tuning, const SettingValues& values) {
+            tuning.ring_protocol =
+                values.text("ring_protocol") == "push" ? kernels::RingProtocol::push : kernels::RingProtocol::pull;
+          }},
+         integer_setting("ring_ctas", &HandbuiltTuning::ring_max_ctas, 1, kernels::kRingMaxParts,
+                         "CTAs per launch at most (below large_bytes)"),
+         integer_setting("ring_large_ctas", &HandbuiltTuning::ring_large_ctas, 1, kernels::kRingMaxParts,
+                         "CTAs per launch at most from large_bytes up"),
+         bytes_setting("ring_large_bytes", &HandbuiltTuning::ring_large_bytes, 1, 64 * kGiB,
+                       "buffer size from which large_ctas applies"),
+         bytes_setting("ring_min_part_bytes", &HandbuiltTuning::ring_min_part_bytes, 16, kGiB,
+                       "fewer CTAs below this much of a chunk per CTA"),
+         bytes_setting("ring_slice_bytes", &HandbuiltTuning::ring_slice_bytes, 16, kGiB,
+                       "a CTA's piece per slice (the pipelining unit), aimed at"),
+         integer_setting("ring_slots", &HandbuiltTuning::ring_slots, 2, kernels::kRingMaxSlots,
+                         "push: staging slots per CTA (a power of two)"),
+         peer_launch_setting(), peer_timeout_setting()},
+        make_ring};
+  }();
+  return descriptor;
+}
+
 }  // namespace collbench

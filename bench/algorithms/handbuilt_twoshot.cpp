@@ -114,4 +114,21 @@ std::unique_ptr<HandbuiltAlgorithm> make_twoshot(const std::vector<RankContext>&
   return std::make_unique<TwoshotAlgorithm>(ranks, tuning);
 }
 
+const HandbuiltDescriptor& twoshot_descriptor() {
+  constexpr std::size_t kGiB = std::size_t{1} << 30;
+  static const HandbuiltDescriptor descriptor{
+      "twoshot",
+      "each rank reduces its chunk of every rank's input and stores it into every rank's output",
+      "twoshot",
+      {integer_setting("twoshot_ctas", &HandbuiltTuning::twoshot_ctas, 1, kernels::kTwoshotMaxParts,
+                       "CTAs per launch at most"),
+       bytes_setting("twoshot_slice_bytes", &HandbuiltTuning::twoshot_slice_bytes, 16, kGiB,
+                     "a CTA's piece of each chunk per slice, aimed at"),
+       bytes_setting("twoshot_min_part_bytes", &HandbuiltTuning::ring_min_part_bytes, 16, kGiB,
+                     "fewer CTAs below this much of a chunk per CTA"),
+       peer_launch_setting(), peer_timeout_setting()},
+      make_twoshot};
+  return descriptor;
+}
+
 }  // namespace collbench

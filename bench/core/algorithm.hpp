@@ -6,11 +6,13 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/algorithm_settings.hpp"
 #include "core/collective_registry.hpp"
 #include "core/data_type.hpp"
 
@@ -89,16 +91,19 @@ class CollectiveAlgorithm {
   virtual void launch_part(const std::vector<RankContext>& ranks, LaunchPart part);
 };
 
-// Implementations of one operation, by name ("nccl", "ring" ...). Made once per set of ranks
-// (communicator), so an algorithm may keep state such as peer mappings across cases.
+// One implementation of one operation, declared once: registration, --algo, --help, the
+// environment overrides and the CSV config column all read this. Made once per set of ranks
+// (communicator), so an implementation may keep state such as peer mappings across cases.
 struct AlgorithmEntry {
-  std::string_view name;
+  std::string_view name;  // the CSV algo column and --algo's name ("nccl", "ring" ...)
   OpKind op;
-  std::unique_ptr<CollectiveAlgorithm> (*make)(const std::vector<RankContext>& ranks);
-  // The knobs the algorithm `name` takes from the environment that differ from its defaults, as
-  // the CSV config column writes them ("ring_ctas=32;peer_launch=direct"); empty at the defaults.
-  // Throws UsageError naming a bad setting.
-  std::string (*config)(std::string_view name);
+  std::string_view summary;  // one line for --help
+  // The settings' common prefix, which --algo lets the user leave out ("ring" for ring_ctas).
+  std::string_view setting_prefix;
+  std::vector<SettingSpec> settings;
+  std::function<std::unique_ptr<CollectiveAlgorithm>(const std::vector<RankContext>& ranks,
+                                                     const SettingValues& settings)>
+      make;
 };
 const std::vector<AlgorithmEntry>& algorithm_registry();
 // The names of the algorithms that implement `op` (always "nccl" first).
@@ -108,7 +113,27 @@ std::vector<std::string> algorithm_names(OpKind op);
 const AlgorithmEntry* find_algorithm(std::string_view name);
 // The entry called `name` that implements `op`, or null when none does.
 const AlgorithmEntry* find_algorithm(std::string_view name, OpKind op);
-// AlgorithmEntry::config of the algorithm called `name` ("" for a name no entry has).
-std::string algorithm_config(std::string_view name);
+
+// One --algo entry resolved against the registry: which implementation, with which settings.
+struct AlgorithmChoice {
+  const AlgorithmEntry* entry = nullptr;
+  SettingValues settings;
+  std::string_view name() const { return entry->name; }
+  // The CSV config column: the settings that differ from their defaults ("ring_ctas=32").
+  std::string config() const { return settings.config(); }
+  // Equal for choices that make the same implementation (name and every setting).
+  std::string key() const;
+  std::unique_ptr<CollectiveAlgorithm> make(const std::vector<RankContext>& ranks) const {
+    return entry->make(ranks, settings);
+  }
+};
+// "ring", "ring:ctas=64:slots=4": the named implementation (of `op` when there is one for it,
+// else the first of that name) with its settings' defaults, overridden by their environment
+// variables, overridden by the text. Throws UsageError naming an unknown implementation or a bad
+// setting.
+AlgorithmChoice resolve_algorithm(std::string_view text,
+                                  const EnvironmentLookup& environment = process_environment());
+// Every implementation's settings for --help: name, values, default and environment variable.
+std::string algorithm_settings_help();
 
 }  // namespace collbench

@@ -1,40 +1,30 @@
-// Which algorithms implement which operation: NCCL for every collective, plus the hand-built
-// all-reduce algorithms. Adding an implementation is adding one line here.
+// Which implementations each operation has: NCCL for every collective, then the hand-built
+// all-reduce algorithms, each from its own descriptor (algorithms/handbuilt_algorithms.hpp).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "core/algorithm.hpp"
+#include "core/errors.hpp"
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "core/nccl_algorithm.hpp"
 
 namespace collbench {
-namespace {
-
-// NCCL's own environment (NCCL_ALGO ...) is NCCL's to report (NCCL_DEBUG=INFO).
-std::string no_config(std::string_view) {
-  return {};
-}
-
-}  // namespace
 
 const std::vector<AlgorithmEntry>& algorithm_registry() {
   static const std::vector<AlgorithmEntry> registry = [] {
     std::vector<AlgorithmEntry> entries;
     for (const CollectiveSpec& spec : collective_registry()) {
-      entries.push_back({"nccl", spec.kind, make_nccl_algorithm, no_config});
+      entries.push_back({"nccl", spec.kind, "NCCL's own implementation (NCCL_* variables apply)", "nccl", {},
+                         [](const std::vector<RankContext>& ranks, const SettingValues&) {
+                           return make_nccl_algorithm(ranks);
+                         }});
     }
-    // Hand-built all-reduce implementations (kernels/, issue 3) are listed below.
-    entries.push_back({"ring", OpKind::all_reduce, make_ring_algorithm, handbuilt_config});
-    entries.push_back(
-        {"ring_sendrecv", OpKind::all_reduce, make_ring_sendrecv_algorithm, handbuilt_config});
-    entries.push_back({"oneshot", OpKind::all_reduce, make_oneshot_algorithm, handbuilt_config});
-    entries.push_back({"twoshot", OpKind::all_reduce, make_twoshot_algorithm, handbuilt_config});
-    entries.push_back(
-        {"copy_engine", OpKind::all_reduce, make_copy_engine_algorithm, handbuilt_config});
-    entries.push_back({"copy_engine_ring", OpKind::all_reduce, make_copy_engine_ring_algorithm,
-                       handbuilt_config});
+    for (const HandbuiltDescriptor* descriptor : handbuilt_descriptors()) {
+      entries.push_back(registry_entry(*descriptor));
+    }
     return entries;
   }();
   return registry;
@@ -81,9 +71,36 @@ void CollectiveAlgorithm::launch_part(const std::vector<RankContext>&, LaunchPar
       fmt::format("{}: launched in parts ({}), which it does not support", name(), name_of(part)));
 }
 
-std::string algorithm_config(std::string_view name) {
-  const AlgorithmEntry* entry = find_algorithm(name);
-  return entry ? entry->config(name) : std::string();
+std::string AlgorithmChoice::key() const {
+  return fmt::format("{}:{}", entry->name, settings.key());
+}
+
+AlgorithmChoice resolve_algorithm(std::string_view text, const EnvironmentLookup& environment) {
+  const AlgorithmRequest request = parse_algorithm_request(text);
+  const AlgorithmEntry* entry = find_algorithm(request.name);
+  if (entry == nullptr) {
+    std::vector<std::string_view> known;
+    for (const AlgorithmEntry& candidate : algorithm_registry()) {
+      if (std::find(known.begin(), known.end(), candidate.name) == known.end()) known.push_back(candidate.name);
+    }
+    throw UsageError(fmt::format("unknown algorithm '{}' (expected one of {})", request.name, fmt::join(known, ", ")));
+  }
+  return {entry, resolve_settings(entry->settings, entry->setting_prefix, request, environment)};
+}
+
+std::string algorithm_settings_help() {
+  std::string help;
+  std::vector<std::string_view> described;
+  for (const AlgorithmEntry& entry : algorithm_registry()) {
+    if (std::find(described.begin(), described.end(), entry.name) != described.end()) continue;
+    described.push_back(entry.name);
+    help += fmt::format("  {:<17} {}\n", entry.name, entry.summary);
+    for (const SettingSpec& spec : entry.settings) {
+      help += fmt::format("      {}={}, default {} ({})\n          {}\n", short_name(spec, entry.setting_prefix),
+                          describe_values(spec), describe_default(spec), environment_name(spec), spec.help);
+    }
+  }
+  return help;
 }
 
 }  // namespace collbench

@@ -121,7 +121,7 @@ struct StepConfig {
   // memset by default: kernel nodes made the copy-engine step faster (session 16: 36 us at 33 MiB,
   // and the ring's by 50 us at 25 MiB) but NCCL's slower (110 us at 25 MiB).
   GraphMemsets graph_memsets = GraphMemsets::memset;
-  // The all-reduce's own changed knobs from the environment (algorithm_config: "ring_ctas=32"),
+  // The all-reduce's own changed knobs from the environment (AlgorithmChoice::config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;
 };

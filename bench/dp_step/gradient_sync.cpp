@@ -217,7 +217,8 @@ GradientSync::Call GradientSync::make_call(const char* collective, std::size_t b
     call.buffers.push_back(
         {whole + offsets.send * element_bytes, whole + offsets.recv * element_bytes});
   }
-  call.algorithm = entry.make(ranks());
+  // The implementation's settings: its defaults and the environment (COLLBENCH_RING_CTAS ...).
+  call.algorithm = entry.make(ranks(), resolve_algorithm(entry.name).settings);
   return call;
 }
 

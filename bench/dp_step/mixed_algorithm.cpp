@@ -58,7 +58,7 @@ std::optional<ReduceOp> common_gradient_op(const std::vector<ReduceOpSupport>& i
 std::string implementation_knobs(std::string_view algo) {
   std::vector<std::string> knobs;
   for (const std::string& implementation : implementations_of(algo)) {
-    const std::string config = algorithm_config(implementation);
+    const std::string config = resolve_algorithm(implementation).config();
     if (config.empty()) continue;
     // Knobs two implementations share (peer_launch for ring and oneshot) appear once.
     for (std::string& knob : split(config, ';')) {

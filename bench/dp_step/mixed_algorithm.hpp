@@ -47,7 +47,7 @@ struct ReduceOpSupport {
 // count); nullopt when there is no common one.
 std::optional<ReduceOp> common_gradient_op(const std::vector<ReduceOpSupport>& implementations);
 
-// The changed knobs of every implementation `algo` names (the registry's algorithm_config of
+// The changed knobs of every implementation `algo` names (the registry's AlgorithmChoice::config of
 // each), joined with ';', each knob once: "ring_ctas=16" for copy_engine+ring.
 std::string implementation_knobs(std::string_view algo);
 

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/algorithm.hpp"
 #include "core/byte_size.hpp"
 #include "core/collective_registry.hpp"
 #include "core/errors.hpp"
@@ -161,7 +162,9 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   app.add_option("--ops", ops, "Operations: all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, "
                                "gather, scatter, sendrecv, or all (comma separated)")
       ->capture_default_str();
-  app.add_option("--algo", algos, "Implementations: nccl, or hand-built all_reduce ones (ring, ...), or all")
+  app.add_option("--algo", algos,
+                 "Implementations, comma separated: nccl, hand-built all_reduce ones with optional "
+                 "settings (ring:ctas=32:slots=4; listed below), or all")
       ->capture_default_str();
   app.add_option("-b,--min-bytes", min_bytes, "Smallest size (K/M/G suffixes)")->capture_default_str();
   app.add_option("-e,--max-bytes", max_bytes, "Largest size")->capture_default_str();
@@ -200,6 +203,9 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   app.add_option("--inject-fault", inject_fault)->group("");
   app.add_option("--launcher", options.launcher, kLauncherOptionHelp)->capture_default_str();
   app.add_flag("--list", options.list, "List the cases this command line would run, without touching a GPU");
+  app.footer("Implementations and their settings (--algo NAME:SETTING=VALUE; the environment variable sets\n"
+             "the default for the whole run):\n" +
+             algorithm_settings_help());
 
   try {
     app.parse(argc, argv);

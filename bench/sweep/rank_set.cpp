@@ -57,12 +57,11 @@ void Runner::RankSet::adopt(const std::vector<int>& devices, const std::vector<i
   workers_ = std::make_unique<RankWorkers>(devices, rank_numbers);
 }
 
-CollectiveAlgorithm& Runner::RankSet::algorithm(const std::string& name) {
-  auto found = algorithms_.find(name);
+CollectiveAlgorithm& Runner::RankSet::algorithm(const AlgorithmChoice& choice) {
+  const std::string key = choice.key();
+  auto found = algorithms_.find(key);
   if (found != algorithms_.end()) return *found->second;
-  const AlgorithmEntry* entry = find_algorithm(name);
-  if (!entry) throw UsageError(fmt::format("unknown algorithm '{}'", name));
-  return *algorithms_.emplace(name, entry->make(contexts_)).first->second;
+  return *algorithms_.emplace(key, choice.make(contexts_)).first->second;
 }
 
 const std::vector<RankBuffers>& Runner::RankSet::buffers_for(const Case& c) {

@@ -32,8 +32,8 @@ class Runner::RankSet {
   RankWorkers& workers() { return *workers_; }
   std::vector<NcclCommunicator>& communicators() { return communicators_; }
 
-  // The algorithm named `name` for these ranks, made on first use.
-  CollectiveAlgorithm& algorithm(const std::string& name);
+  // The implementation `choice` makes for these ranks (one per name and settings), made on first use.
+  CollectiveAlgorithm& algorithm(const AlgorithmChoice& choice);
 
   // Sizes (grow-only) each rank's buffers for `c` and returns the send/recv pointers; throws
   // GpuError with out_of_memory() when the GPU cannot hold them.
@@ -62,7 +62,7 @@ class Runner::RankSet {
   std::vector<RankBuffers> buffers_;
   std::vector<std::vector<Event>> events_;
   std::vector<DeviceBuffer> counters_;
-  std::map<std::string, std::unique_ptr<CollectiveAlgorithm>> algorithms_;
+  std::map<std::string, std::unique_ptr<CollectiveAlgorithm>> algorithms_;  // by AlgorithmChoice::key
   std::unique_ptr<RankWorkers> workers_;  // last: its threads stop before anything they use goes
 };
 

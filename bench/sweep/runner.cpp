@@ -206,7 +206,7 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     return outcome;
   }
   const CaseShape shape{c.spec, c.counts, c.type, c.op, c.root, c.ranks, c.in_place};
-  CollectiveAlgorithm& algorithm = set.algorithm(c.algo);
+  CollectiveAlgorithm& algorithm = set.algorithm(c.algorithm);
   if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
     outcome.status = report::kStatusSkipped;
     outcome.reason = why;

@@ -28,19 +28,34 @@ std::vector<int> roots_for(const CollectiveSpec& spec, const std::string& roots,
   return {root};
 }
 
-std::vector<std::string> algos_for(const CollectiveSpec& spec, const std::vector<std::string>& requested) {
-  const std::vector<std::string> available = algorithm_names(spec.kind);
-  std::vector<std::string> algos;
-  for (const std::string& algo : requested) {
-    if (algo == "all") {
-      algos.insert(algos.end(), available.begin(), available.end());
-    } else if (std::find(available.begin(), available.end(), algo) != available.end()) {
-      algos.push_back(algo);
-    } else {
-      // Unknown everywhere is bad input; known for another op only means "not for this op".
-      if (!find_algorithm(algo))
-        throw UsageError(fmt::format("unknown algorithm '{}' (see --help)", algo));
+// Every --algo entry resolved once ("all": every implementation's name, at its defaults), in
+// order, without repeats. Throws UsageError for an unknown name or a bad setting.
+std::vector<AlgorithmChoice> resolve_algorithms(const std::vector<std::string>& requested) {
+  std::vector<AlgorithmChoice> choices;
+  const auto add = [&choices](AlgorithmChoice choice) {
+    const std::string key = choice.key();
+    for (const AlgorithmChoice& known : choices) {
+      if (known.key() == key) return;
     }
+    choices.push_back(std::move(choice));
+  };
+  for (const std::string& text : requested) {
+    if (text == "all") {
+      for (const AlgorithmEntry& entry : algorithm_registry()) add(resolve_algorithm(entry.name));
+    } else {
+      add(resolve_algorithm(text));
+    }
+  }
+  return choices;
+}
+
+// The choices that implement `spec`'s operation; a name known only for other ops means "not
+// for this op".
+std::vector<AlgorithmChoice> algos_for(const CollectiveSpec& spec, const std::vector<AlgorithmChoice>& choices) {
+  std::vector<AlgorithmChoice> algos;
+  for (const AlgorithmChoice& choice : choices) {
+    const AlgorithmEntry* entry = find_algorithm(choice.name(), spec.kind);
+    if (entry != nullptr) algos.push_back({entry, choice.settings});
   }
   return algos;
 }
@@ -58,7 +73,9 @@ std::vector<bool> in_place_variants(const CollectiveSpec& spec, InPlaceMode mode
 }  // namespace
 
 std::string benchmark_name(const Case& c) {
-  return fmt::format("{}/{}/ranks:{}/{}/{}/root:{}/{}/bytes:{}", c.spec->name, c.algo, c.ranks, name_of(c.type),
+  // Two choices of one implementation differ in their settings, so those are part of the name.
+  const std::string algo = c.config.empty() ? c.algo : fmt::format("{}:{}", c.algo, c.config);
+  return fmt::format("{}/{}/ranks:{}/{}/{}/root:{}/{}/bytes:{}", c.spec->name, algo, c.ranks, name_of(c.type),
                      name_of(c.op), c.root, c.in_place ? "in_place" : "out_of_place", c.requested_bytes);
 }
 
@@ -102,14 +119,15 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
     }
   }
   const std::vector<std::size_t> sizes = sweep_sizes(options);
+  const std::vector<AlgorithmChoice> choices = resolve_algorithms(options.algos);
   std::vector<Case> cases;
   for (int ranks : gpu_counts) {
     for (const std::string& op_name : options.ops) {
       const CollectiveSpec& spec = find_collective(op_name);
       const std::vector<ReduceOp> reduce_ops = spec.reduces ? options.reduce_ops : std::vector<ReduceOp>{ReduceOp::none};
-      for (const std::string& algo : algos_for(spec, options.algos)) {
-        // Read here, before anything runs: a bad knob in the environment stops the sweep at once.
-        const std::string config = algorithm_config(algo);
+      for (const AlgorithmChoice& choice : algos_for(spec, choices)) {
+        const std::string algo(choice.name());
+        const std::string config = choice.config();
         for (DataType type : options.types) {
           for (ReduceOp op : reduce_ops) {
             for (int root : roots_for(spec, options.roots, ranks)) {
@@ -122,7 +140,7 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
                 previous_param = counts.param;
                 for (bool in_place : in_place_variants(spec, options.in_place)) {
                   cases.push_back(
-                      {&spec, algo, ranks, type, op, root, in_place, bytes, counts, config});
+                      {&spec, algo, ranks, type, op, root, in_place, bytes, counts, config, choice});
                 }
               }
             }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/algorithm.hpp"
 #include "core/collective_registry.hpp"
 #include "sweep/options.hpp"
 
@@ -20,7 +21,8 @@ struct Case {
   bool in_place;
   std::size_t requested_bytes;  // the sweep's size before nccl-tests' rounding
   ElementCounts counts;         // what is actually moved
-  std::string config;           // the algorithm's non-default knobs (algorithm_config), CSV config
+  std::string config;           // the implementation's changed settings (AlgorithmChoice::config)
+  AlgorithmChoice algorithm;    // which implementation, with which settings
   std::size_t bytes() const { return case_bytes(*spec, counts, type); }
 };
 
@@ -39,7 +41,9 @@ std::vector<std::size_t> sweep_sizes(const Options& options);
 // Every case, grouped by rank count (so communicators are made once per count), then op, algo,
 // dtype, redop, root, size, in/out of place. Sizes whose nccl-tests rounding gives the same
 // element counts as the size before are dropped, so no two cases measure the same thing. Throws UsageError when a GPU count exceeds `visible`
-// (unless `listing`: a list needs no GPU), a root is outside the ranks, or an algo does not exist.
+// (unless `listing`: a list needs no GPU), a root is outside the ranks, an algo does not exist or
+// has a bad setting. --algo entries that make the same implementation with the same settings
+// ("nccl,nccl", "ring,all") are measured once.
 std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool listing = false);
 
 }  // namespace collbench

@@ -128,6 +128,24 @@ TEST_F(RingKnobEnvironment, CasesCarryTheAlgorithmsChangedKnobs) {
   }
 }
 
+// Settings on the command line make choices of their own: each has its config and benchmark
+// name; entries that make the same implementation with the same settings are one.
+TEST_F(RingKnobEnvironment, AlgoSettingsOnTheCommandLine) {
+  const std::vector<Case> cases =
+      build_sweep(one_size("all_reduce", {"nccl", "ring", "ring:ctas=32", "nccl", "ring:ring_ctas=32", "all"}, 2, 1024), 2);
+  std::vector<std::string> configs;
+  for (const Case& c : cases) configs.push_back(c.algo + "|" + c.config);
+  const std::vector<std::string> expected = {"nccl|", "ring|", "ring|ring_ctas=32", "ring_sendrecv|", "oneshot|",
+                                             "twoshot|", "copy_engine|", "copy_engine_ring|"};
+  EXPECT_EQ(configs, expected);
+  EXPECT_NE(benchmark_name(cases[1]), benchmark_name(cases[2]));
+  EXPECT_NE(benchmark_name(cases[2]).find("ring:ring_ctas=32/"), std::string::npos) << benchmark_name(cases[2]);
+  EXPECT_THROW(build_sweep(one_size("all_reduce", {"ring:ctas=0"}, 2, 1024), 2), UsageError);
+  EXPECT_THROW(build_sweep(one_size("all_reduce", {"tree"}, 2, 1024), 2), UsageError);
+  // A name known for all_reduce only is "not for this op" elsewhere, not an error.
+  EXPECT_EQ(build_sweep(one_size("all_gather", {"nccl", "ring:ctas=8"}, 2, 1024), 2).size(), 1u);
+}
+
 // Loop timing is a curve of its own in the CSV (config), after the algorithm's knobs; graph
 // replays are timed per replay either way and stay plain.
 TEST_F(RingKnobEnvironment, RowsOfLoopTimingSayItInTheirConfig) {

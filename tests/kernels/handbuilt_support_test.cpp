@@ -1,11 +1,13 @@
-// CPU checks of the hand-built algorithms' host side: which cases they refuse and why, and the
-// tuning knobs read from the environment.
+// CPU checks of the hand-built algorithms' host side: which cases they refuse and why, and their
+// settings from the command line and the environment.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
+#include <map>
+#include <string>
 #include <vector>
 
+#include "core/algorithm.hpp"
 #include "core/collective_registry.hpp"
 #include "core/errors.hpp"
 #include "algorithms/handbuilt_algorithms.hpp"
@@ -74,104 +76,123 @@ TEST(HandbuiltShapes, EnumsMirrorTheKernels) {
   EXPECT_EQ(reduction_of(ReduceOp::min), kernels::Reduction::min);
 }
 
-class TuningEnvironment : public ::testing::Test {
- protected:
-  void TearDown() override {
-    for (const char* name :
-         {"COLLBENCH_RING_CTAS", "COLLBENCH_RING_SLICE_BYTES", "COLLBENCH_PEER_TIMEOUT_S",
-          "COLLBENCH_RING_PROTOCOL", "COLLBENCH_RING_SLOTS", "COLLBENCH_PEER_LAUNCH",
-          "COLLBENCH_RING_LARGE_CTAS", "COLLBENCH_RING_LARGE_BYTES", "COLLBENCH_ONESHOT_PDL",
-          "COLLBENCH_CE_REDUCE_BLOCKS", "COLLBENCH_TWOSHOT_CTAS",
-          "COLLBENCH_TWOSHOT_SLICE_BYTES"}) {
-      unsetenv(name);
-    }
-  }
-  // from_environment() refuses with a UsageError whose message names `setting` ("NAME=value").
-  static void expect_refused(const std::string& setting) {
-    try {
-      HandbuiltTuning::from_environment();
-      ADD_FAILURE() << "expected a UsageError naming " << setting;
-    } catch (const UsageError& error) {
-      EXPECT_NE(std::string(error.what()).find(setting), std::string::npos) << error.what();
-    }
-  }
-};
-
-TEST_F(TuningEnvironment, DefaultsWhenUnset) {
-  const HandbuiltTuning tuning = HandbuiltTuning::from_environment();
-  EXPECT_EQ(tuning.ring_max_ctas, HandbuiltTuning{}.ring_max_ctas);
-  EXPECT_EQ(tuning.peer_timeout_s, HandbuiltTuning{}.peer_timeout_s);
-  EXPECT_EQ(tuning.ring_protocol, kernels::RingProtocol::push);
-  EXPECT_EQ(tuning.ring_slots, HandbuiltTuning{}.ring_slots);
-  EXPECT_EQ(tuning.peer_kernel_launch, PeerKernelLaunch::graph);
-  EXPECT_EQ(tuning.oneshot_programmatic, ProgrammaticLaunch::by_size);
+// The settings of hand-built algorithm `name` as --algo `text` and the environment `variables`
+// resolve them (no process environment is read).
+SettingValues settings_of(const std::string& text, std::map<std::string, std::string> variables = {}) {
+  auto environment = [variables](const char* name) -> const char* {
+    auto found = variables.find(name);
+    return found == variables.end() ? nullptr : found->second.c_str();
+  };
+  return resolve_algorithm(text, environment).settings;
 }
 
-// Only what changes a measurement, only for the algorithm it changes, in a fixed order.
-TEST(HandbuiltTuning, ConfigNamesTheChangedKnobsOfEachAlgorithm) {
+HandbuiltTuning tuning_of(const std::string& text, std::map<std::string, std::string> variables = {}) {
+  const AlgorithmRequest request = parse_algorithm_request(text);
+  return tuning_from(find_handbuilt(request.name), settings_of(text, std::move(variables)));
+}
+
+// Resolving `text` with `variables` refuses with a UsageError whose message names `setting`.
+void expect_refused(const std::string& text, std::map<std::string, std::string> variables,
+                    const std::string& setting) {
+  try {
+    tuning_of(text, std::move(variables));
+    ADD_FAILURE() << text << ": expected a UsageError naming " << setting;
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find(setting), std::string::npos) << error.what();
+  }
+}
+
+TEST(HandbuiltSettings, DefaultsAreTheTuningDefaults) {
+  for (const HandbuiltDescriptor* descriptor : handbuilt_descriptors()) {
+    const HandbuiltTuning tuning = tuning_of(std::string(descriptor->name));
+    EXPECT_EQ(tuning.ring_max_ctas, HandbuiltTuning{}.ring_max_ctas) << descriptor->name;
+    EXPECT_EQ(tuning.peer_timeout_s, HandbuiltTuning{}.peer_timeout_s) << descriptor->name;
+    EXPECT_EQ(tuning.ring_protocol, kernels::RingProtocol::push) << descriptor->name;
+    EXPECT_EQ(tuning.peer_kernel_launch, PeerKernelLaunch::graph) << descriptor->name;
+    EXPECT_EQ(tuning.oneshot_programmatic, ProgrammaticLaunch::by_size) << descriptor->name;
+    EXPECT_EQ(tuning.copy_engine_reduce_blocks, kernels::kReduceSourcesMaxBlocks) << descriptor->name;
+    EXPECT_EQ(settings_of(std::string(descriptor->name)).config(), "") << descriptor->name;
+  }
+}
+
+// The command line takes a setting by its short name or its full one; the environment variable
+// is the full name in capitals; the command line wins over the environment.
+TEST(HandbuiltSettings, CommandLineOverEnvironmentOverDefault) {
+  EXPECT_EQ(tuning_of("ring:ctas=16").ring_max_ctas, 16);
+  EXPECT_EQ(tuning_of("ring:ring_ctas=16").ring_max_ctas, 16);
+  EXPECT_EQ(tuning_of("ring", {{"COLLBENCH_RING_CTAS", "32"}}).ring_max_ctas, 32);
+  EXPECT_EQ(tuning_of("ring:ctas=16", {{"COLLBENCH_RING_CTAS", "32"}}).ring_max_ctas, 16);
+  const HandbuiltTuning ring = tuning_of("ring:protocol=pull:slots=16:slice_bytes=128K:peer_timeout_s=0");
+  EXPECT_EQ(ring.ring_protocol, kernels::RingProtocol::pull);
+  EXPECT_EQ(ring.ring_slots, 16);
+  EXPECT_EQ(ring.ring_slice_bytes, 131072u);
+  EXPECT_EQ(ring.peer_timeout_s, 0.0);
+  const HandbuiltTuning twoshot = tuning_of("twoshot:ctas=32:slice_bytes=32768");
+  EXPECT_EQ(twoshot.twoshot_ctas, 32);
+  EXPECT_EQ(twoshot.twoshot_slice_bytes, 32768u);
+  EXPECT_EQ(tuning_of("copy_engine:reduce_blocks=64").copy_engine_reduce_blocks, 64);
+  EXPECT_EQ(tuning_of("copy_engine_ring", {{"COLLBENCH_CE_ROUND_BYTES", "32M"}}).copy_engine_round_bytes,
+            std::size_t{32} << 20);
+  EXPECT_EQ(tuning_of("oneshot:pdl=on").oneshot_programmatic, ProgrammaticLaunch::on);
+  EXPECT_EQ(tuning_of("oneshot", {{"COLLBENCH_ONESHOT_PDL", "off"}}).oneshot_programmatic,
+            ProgrammaticLaunch::off);
+  EXPECT_EQ(tuning_of("oneshot:peer_launch=direct").peer_kernel_launch, PeerKernelLaunch::direct);
+  // Each algorithm reads only its own settings: the ring's CTAs do not reach twoshot.
+  EXPECT_EQ(tuning_of("twoshot", {{"COLLBENCH_RING_CTAS", "8"}}).ring_max_ctas, HandbuiltTuning{}.ring_max_ctas);
+}
+
+// Only what changes a measurement, in declaration order, with the names the CSV has always used.
+TEST(HandbuiltSettings, ConfigNamesTheChangedSettings) {
+  EXPECT_EQ(settings_of("ring:peer_timeout_s=0").config(), "");  // changes no measurement
+  EXPECT_EQ(settings_of("ring:slice_bytes=1M:ctas=32:protocol=pull:large_ctas=96:min_part_bytes=4096:"
+                        "peer_launch=direct")
+                .config(),
+            "ring_protocol=pull;ring_ctas=32;ring_large_ctas=96;ring_min_part_bytes=4096;"
+            "ring_slice_bytes=1048576;peer_launch=direct");
+  EXPECT_EQ(settings_of("ring:slots=4").config(), "ring_slots=4");
+  EXPECT_EQ(settings_of("oneshot:pdl=off:peer_launch=direct").config(), "oneshot_pdl=off;peer_launch=direct");
+  EXPECT_EQ(settings_of("copy_engine:round_bytes=32M").config(), "ce_round_bytes=33554432");
+  EXPECT_EQ(settings_of("copy_engine", {{"COLLBENCH_CE_REDUCE_BLOCKS", "64"}}).config(), "ce_reduce_blocks=64");
+  EXPECT_EQ(settings_of("twoshot:ctas=32:slice_bytes=1M:min_part_bytes=4096").config(),
+            "twoshot_ctas=32;twoshot_slice_bytes=1048576;twoshot_min_part_bytes=4096");
+  EXPECT_EQ(settings_of("nccl").config(), "");
+}
+
+TEST(HandbuiltSettings, BadValuesNameThemselves) {
+  expect_refused("ring:ctas=many", {}, "ring_ctas=many");
+  expect_refused("ring:ctas=0", {}, "--algo ring: ring_ctas=0 is not 1..128");
+  expect_refused("ring:ctas=129", {}, "ring_ctas=129");  // more than the flag slots
+  expect_refused("ring", {{"COLLBENCH_RING_CTAS", "6.5"}}, "COLLBENCH_RING_CTAS");
+  expect_refused("ring", {{"COLLBENCH_RING_LARGE_CTAS", "0"}}, "COLLBENCH_RING_LARGE_CTAS=0 is not 1..128");
+  expect_refused("ring:protocol=both", {}, "ring_protocol=both");
+  expect_refused("copy_engine:reduce_blocks=0", {}, "ce_reduce_blocks=0");
+  expect_refused("twoshot", {{"COLLBENCH_TWOSHOT_CTAS", "0"}}, "COLLBENCH_TWOSHOT_CTAS=0");
+  expect_refused("oneshot:pdl=yes", {}, "oneshot_pdl=yes");
+  expect_refused("oneshot:peer_launch=stream", {}, "peer_launch=stream");
+  expect_refused("ring:peer_timeout_s=-1", {}, "peer_timeout_s=-1");
+  for (const char* bad : {"1", "3", "128"}) expect_refused(std::string("ring:slots=") + bad, {}, "ring_slots");
+  expect_refused("ring:tree=1", {}, "no setting 'tree'");
+  expect_refused("ring_sendrecv:ctas=8", {}, "it has: none");
+  expect_refused("ring:ctas=8:ctas=16", {}, "given twice");
+  expect_refused("ring:ctas", {}, "'ctas' is not SETTING=VALUE");
+  expect_refused("tree", {}, "unknown algorithm 'tree'");
   HandbuiltTuning tuning;
-  for (const char* name :
-       {"ring", "ring_sendrecv", "oneshot", "twoshot", "copy_engine", "copy_engine_ring"}) {
-    EXPECT_EQ(tuning.config_of(name), "") << name << " at the defaults";
+  tuning.ring_slots = 6;  // explicit tuning is checked too
+  EXPECT_THROW(tuning.validate(), UsageError);
+}
+
+// Every declared setting shows in --help with its environment variable and its default.
+TEST(HandbuiltSettings, HelpListsEverySetting) {
+  const std::string help = algorithm_settings_help();
+  for (const HandbuiltDescriptor* descriptor : handbuilt_descriptors()) {
+    EXPECT_NE(help.find(std::string(descriptor->name)), std::string::npos);
+    for (const TuningSetting& setting : descriptor->settings) {
+      EXPECT_NE(help.find(environment_name(setting.spec)), std::string::npos) << setting.spec.name;
+    }
   }
-  tuning.peer_timeout_s = 0;  // changes no measurement
-  tuning.allow_shared_gpus = true;
-  EXPECT_EQ(tuning.config_of("ring"), "");
-  tuning.ring_protocol = kernels::RingProtocol::pull;
-  tuning.ring_max_ctas = 32;
-  tuning.ring_large_ctas = 96;
-  tuning.ring_slice_bytes = 1 << 20;
-  tuning.ring_slots = 4;
-  tuning.ring_min_part_bytes = 4096;
-  tuning.peer_kernel_launch = PeerKernelLaunch::direct;
-  tuning.copy_engine_round_bytes = 32 << 20;
-  EXPECT_EQ(tuning.config_of("ring"),
-            "ring_protocol=pull;ring_ctas=32;ring_large_ctas=96;ring_min_part_bytes=4096;ring_"
-            "slice_bytes=1048576;"
-            "peer_launch=direct");  // the pull ring has no slots
-  tuning.ring_protocol = kernels::RingProtocol::push;
-  EXPECT_EQ(tuning.config_of("ring"),
-            "ring_ctas=32;ring_large_ctas=96;ring_min_part_bytes=4096;ring_slice_bytes=1048576;"
-            "ring_slots=4;"
-            "peer_launch=direct");
-  EXPECT_EQ(tuning.config_of("oneshot"), "peer_launch=direct");
-  tuning.oneshot_programmatic = ProgrammaticLaunch::on;  // launches directly, whatever peer_launch
-  EXPECT_EQ(tuning.config_of("oneshot"), "oneshot_pdl=on");
-  tuning.oneshot_programmatic = ProgrammaticLaunch::off;  // graphs again, at every size
-  EXPECT_EQ(tuning.config_of("oneshot"), "oneshot_pdl=off;peer_launch=direct");
-  EXPECT_EQ(tuning.config_of("ring").find("oneshot"), std::string::npos);  // oneshot's alone
-  EXPECT_EQ(tuning.config_of("copy_engine"), "ce_round_bytes=33554432");
-  EXPECT_EQ(tuning.config_of("copy_engine_ring"), "ce_round_bytes=33554432");
-  EXPECT_EQ(tuning.config_of("ring_sendrecv"), "");
-  // twoshot takes the ring's smallest part, and its own CTAs and slices.
-  EXPECT_EQ(tuning.config_of("twoshot"), "ring_min_part_bytes=4096;peer_launch=direct");
-  tuning.twoshot_ctas = 32;
-  tuning.twoshot_slice_bytes = 1 << 20;
-  EXPECT_EQ(tuning.config_of("twoshot"),
-            "twoshot_ctas=32;twoshot_slice_bytes=1048576;ring_min_part_bytes=4096;"
-            "peer_launch=direct");
-  EXPECT_EQ(tuning.config_of("ring").find("twoshot"), std::string::npos);
-}
-
-TEST_F(TuningEnvironment, PeerKernelLaunch) {
-  setenv("COLLBENCH_PEER_LAUNCH", "direct", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().peer_kernel_launch, PeerKernelLaunch::direct);
-  setenv("COLLBENCH_PEER_LAUNCH", "graph", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().peer_kernel_launch, PeerKernelLaunch::graph);
-  setenv("COLLBENCH_PEER_LAUNCH", "stream", 1);
-  expect_refused("COLLBENCH_PEER_LAUNCH=stream");
-}
-
-TEST_F(TuningEnvironment, OneshotProgrammaticLaunch) {
-  EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_programmatic, ProgrammaticLaunch::by_size);
-  setenv("COLLBENCH_ONESHOT_PDL", "on", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_programmatic, ProgrammaticLaunch::on);
-  setenv("COLLBENCH_ONESHOT_PDL", "off", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_programmatic, ProgrammaticLaunch::off);
-  setenv("COLLBENCH_ONESHOT_PDL", "auto", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().oneshot_programmatic, ProgrammaticLaunch::by_size);
-  setenv("COLLBENCH_ONESHOT_PDL", "yes", 1);
-  expect_refused("COLLBENCH_ONESHOT_PDL=yes");
+  EXPECT_NE(help.find("ctas=1..128, default 64 (COLLBENCH_RING_CTAS)"), std::string::npos) << help;
+  EXPECT_NE(help.find("slice_bytes=16..1G bytes, default 512K (COLLBENCH_RING_SLICE_BYTES)"), std::string::npos)
+      << help;
 }
 
 // By size, a kernel is launched programmatically once it sends 96 KiB to its peers.
@@ -190,26 +211,6 @@ TEST(OneshotProgrammaticLaunch, BySizeCountsTheBytesSentToPeers) {
     EXPECT_TRUE(oneshot_is_programmatic(ProgrammaticLaunch::on, 4, bytes));
     EXPECT_FALSE(oneshot_is_programmatic(ProgrammaticLaunch::off, 4, bytes));
   }
-}
-
-TEST_F(TuningEnvironment, RingProtocolAndSlots) {
-  setenv("COLLBENCH_RING_PROTOCOL", "pull", 1);
-  setenv("COLLBENCH_RING_SLOTS", "16", 1);
-  HandbuiltTuning tuning = HandbuiltTuning::from_environment();
-  EXPECT_EQ(tuning.ring_protocol, kernels::RingProtocol::pull);
-  EXPECT_EQ(tuning.ring_slots, 16);
-  setenv("COLLBENCH_RING_PROTOCOL", "push", 1);
-  EXPECT_EQ(HandbuiltTuning::from_environment().ring_protocol, kernels::RingProtocol::push);
-
-  setenv("COLLBENCH_RING_PROTOCOL", "both", 1);
-  expect_refused("COLLBENCH_RING_PROTOCOL=both");
-  unsetenv("COLLBENCH_RING_PROTOCOL");
-  for (const char* bad : {"1", "3", "128"}) {
-    setenv("COLLBENCH_RING_SLOTS", bad, 1);
-    EXPECT_THROW(HandbuiltTuning::from_environment(), UsageError) << bad << " slots";
-  }
-  tuning.ring_slots = 6;  // explicit tuning is checked too
-  EXPECT_THROW(tuning.validate(), UsageError);
 }
 
 // Up to ring_large_bytes the ring takes at most ring_max_ctas CTAs, from there ring_large_ctas;
@@ -298,46 +299,6 @@ TEST(TwoshotStaging, SlotsTileTheStagingWithoutOverlap) {
       }
     }
   }
-}
-
-TEST_F(TuningEnvironment, ValuesAreRead) {
-  setenv("COLLBENCH_RING_CTAS", "16", 1);
-  setenv("COLLBENCH_RING_SLICE_BYTES", "131072", 1);
-  setenv("COLLBENCH_PEER_TIMEOUT_S", "0", 1);
-  setenv("COLLBENCH_TWOSHOT_CTAS", "32", 1);
-  setenv("COLLBENCH_TWOSHOT_SLICE_BYTES", "32768", 1);
-  const HandbuiltTuning tuning = HandbuiltTuning::from_environment();
-  EXPECT_EQ(tuning.twoshot_ctas, 32);
-  EXPECT_EQ(tuning.twoshot_slice_bytes, 32768u);
-  EXPECT_EQ(tuning.ring_max_ctas, 16);
-  EXPECT_EQ(tuning.ring_slice_bytes, 131072u);
-  EXPECT_EQ(tuning.peer_timeout_s, 0.0);
-}
-
-TEST_F(TuningEnvironment, BadValuesNameThemselves) {
-  setenv("COLLBENCH_RING_CTAS", "many", 1);
-  expect_refused("COLLBENCH_RING_CTAS=many");
-  setenv("COLLBENCH_RING_CTAS", "0", 1);
-  EXPECT_THROW(HandbuiltTuning::from_environment(), UsageError);
-  unsetenv("COLLBENCH_RING_CTAS");
-  setenv("COLLBENCH_RING_LARGE_CTAS", "0", 1);
-  expect_refused("COLLBENCH_RING_LARGE_CTAS=0");
-  unsetenv("COLLBENCH_RING_LARGE_CTAS");
-  setenv("COLLBENCH_CE_REDUCE_BLOCKS", "0", 1);
-  expect_refused("COLLBENCH_CE_REDUCE_BLOCKS=0");
-  unsetenv("COLLBENCH_CE_REDUCE_BLOCKS");
-  setenv("COLLBENCH_TWOSHOT_CTAS", "0", 1);
-  expect_refused("COLLBENCH_TWOSHOT_CTAS=0");
-}
-
-TEST_F(TuningEnvironment, CopyEngineReduceBlocks) {
-  EXPECT_EQ(HandbuiltTuning::from_environment().copy_engine_reduce_blocks,
-            kernels::kReduceSourcesMaxBlocks);
-  setenv("COLLBENCH_CE_REDUCE_BLOCKS", "64", 1);
-  const HandbuiltTuning tuning = HandbuiltTuning::from_environment();
-  EXPECT_EQ(tuning.copy_engine_reduce_blocks, 64);
-  EXPECT_EQ(tuning.config_of("copy_engine"), "ce_reduce_blocks=64");
-  EXPECT_EQ(tuning.config_of("ring").find("ce_reduce"), std::string::npos);
 }
 
 }  // namespace
