@@ -1,4 +1,4 @@
-// Google Benchmark as the frame: one benchmark registered per case, manual (GPU) time, a fixed
+// collbench's cases as Google Benchmarks: one benchmark registered per case, manual (GPU) time, a fixed
 // iteration count, bandwidths as counters. The benchmark body asks the runner for the case and
 // hands the outcome to the sinks.
 #pragma once
@@ -34,12 +34,5 @@ struct SweepContext {
 
 // Registers one benchmark per case, named benchmark_name(case), in sweep order.
 void register_case_benchmarks(const std::vector<Case>& cases, SweepContext& context);
-
-// A display reporter that prints nothing: the console table sink is collbench's display.
-class SilentReporter final : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
 
 }  // namespace collbench

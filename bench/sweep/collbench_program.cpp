@@ -1,5 +1,5 @@
-// The collbench session.
-#include "sweep/sweep_session.hpp"
+// collbench's part of the frame: plan, header, runner, sinks, summary.
+#include "sweep/collbench_program.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -8,13 +8,10 @@
 #include <chrono>
 #include <memory>
 
-#include "sweep/benchmark_frame.hpp"
-#include "core/byte_size.hpp"
-#include "core/errors.hpp"
-#include "telemetry/link_peak_table.hpp"
+#include "core/algorithm.hpp"
 #include "launch/process_launch.hpp"
+#include "telemetry/link_peak_table.hpp"
 #include "telemetry/run_metadata.hpp"
-#include "sweep/sweep_plan.hpp"
 #include "telemetry/topology.hpp"
 
 namespace collbench {
@@ -56,80 +53,78 @@ void print_header(const RunMetadata& metadata, const RunSettings& settings, std:
 
 int exit_status(const SweepTotals& totals) {
   if (totals.interrupt_signal) return 128 + totals.interrupt_signal;
-  if (totals.timeouts) return 3;
-  if (totals.errors || totals.wrong_elements) return 1;
-  return 0;
+  if (totals.timeouts) return kExitTimeout;
+  if (totals.errors || totals.wrong_elements) return kExitFailed;
+  return kExitOk;
 }
 
 }  // namespace
 
-int run_session(const Options& options, const SessionFlags& flags) {
-  if (options.topology) {
-    if (visible_gpu_count() == 0) throw UsageError("--topology: no CUDA GPU is visible");
-    fmt::print("{}", format_topology(probe_topology()));
-    return 0;
-  }
-  const LaunchEnvironment environment = detect_this_launch(options.launcher);
-  if (flags.listing) {
-    // A list needs no GPU and no other process: GPU counts are checked against the launch size.
-    const int gpus = environment.mode == LaunchMode::single_process ? visible_gpu_count() : environment.world_size;
-    const std::vector<Case> cases = build_sweep(options, gpus, /*listing=*/true);
-    SweepContext context;
-    register_case_benchmarks(cases, context);  // --benchmark_list_tests prints the names
-    benchmark::RunSpecifiedBenchmarks();
-    return 0;
-  }
+std::string CollbenchProgram::help() const {
+  return command_line_help() +
+         "\nImplementations and their settings (--algo NAME:SETTING=VALUE; the environment variable sets the\n"
+         "default for the whole run):\n" +
+         algorithm_settings_help();
+}
 
-  const auto start = std::chrono::steady_clock::now();
-  const double link_peak_gbps = options.link_peak_path.empty() ? 0 : read_link_peak_gbps(options.link_peak_path);
-  // A case's timeout also bounds the wait for the other processes.
-  std::unique_ptr<ProcessGroup> group = join_processes(environment, options.run.timeout_s);
-  const std::vector<Case> cases = build_sweep(options, group ? group->size() : visible_gpu_count());
-  // With several processes only rank 0 prints and writes the report; every rank measures.
-  const bool reporting = !group || group->rank() == 0;
-  RunMetadata metadata = collect_run_metadata();
-  if (group) record_launch(*group, metadata);
-  const RunSettings& settings = options.run;
-  if (reporting) print_header(metadata, settings, cases.size(), group.get(), environment);
-  Runner runner(settings, group.get());
-  SweepContext context;
-  context.runner = &runner;
-  context.link_peak_gbps = link_peak_gbps;
-  if (reporting) {
-    context.sinks.push_back(std::make_unique<ConsoleTable>(stdout));
-    if (!options.csv_path.empty()) {
-      context.sinks.push_back(std::make_unique<CsvSink>(options.csv_path, metadata, settings));
+std::optional<int> CollbenchProgram::run_without_plan() {
+  if (!options_.topology) return std::nullopt;
+  if (visible_gpu_count() == 0) {
+    fmt::print(stderr, "collbench: error: --topology: no CUDA GPU is visible\n");
+    return kExitNoGpu;
+  }
+  fmt::print("{}", format_topology(probe_topology()));
+  return kExitOk;
+}
+
+std::vector<ListedCase> CollbenchProgram::list(int gpus) {
+  std::vector<ListedCase> listed;
+  for (const Case& c : build_sweep(options_, gpus, /*listing=*/true)) listed.push_back({benchmark_name(c), ""});
+  return listed;
+}
+
+void CollbenchProgram::start(RunContext& run) {
+  start_ = std::chrono::steady_clock::now();
+  const double link_peak_gbps = options_.link_peak_path.empty() ? 0 : read_link_peak_gbps(options_.link_peak_path);
+  cases_ = build_sweep(options_, run.gpus());
+  const RunSettings& settings = options_.run;
+  if (run.reporting) {
+    print_header(run.metadata, settings, cases_.size(), run.group.get(), run.environment);
+  }
+  runner_ = std::make_unique<Runner>(settings, run.group.get());
+  context_.runner = runner_.get();
+  context_.link_peak_gbps = link_peak_gbps;
+  if (run.reporting) {
+    context_.sinks.push_back(std::make_unique<ConsoleTable>(stdout));
+    if (!options_.csv_path.empty()) {
+      context_.sinks.push_back(std::make_unique<CsvSink>(options_.csv_path, run.metadata, settings));
     }
+    if (!options_.trace_path.empty()) context_.sinks.push_back(std::make_unique<TraceSink>(options_.trace_path));
   }
-  if (reporting && !options.trace_path.empty()) context.sinks.push_back(std::make_unique<TraceSink>(options.trace_path));
-  register_case_benchmarks(cases, context);
+  register_case_benchmarks(cases_, context_);
+}
 
-  try {
-    SilentReporter silent;
-    benchmark::RunSpecifiedBenchmarks(flags.google_benchmark_display ? nullptr : &silent);
-  } catch (...) {
-    // Whatever escaped (an interrupt, a bug), a peer may be stuck: no collective teardown.
-    if (group) group->abort();
-    throw;
-  }
-  benchmark::Shutdown();
-
+int CollbenchProgram::finish(RunContext& run) {
   // Another process may be stuck on the collective that stopped this one: no collective teardown.
-  if (group && runner.stopped()) group->abort();
-  const SweepTotals& totals = context.totals;
-  if (!reporting) return exit_status(totals);
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (run.group && runner_->stopped()) run.group->abort();
+  const SweepTotals& totals = context_.totals;
+  if (!run.reporting) return exit_status(totals);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   fmt::print("#\n# {} cases run: {} ok, {} skipped, {} oom, {} error, {} timeout | wrong elements: {} | wall time {:.1f} s\n",
              totals.cases, totals.ok, totals.skipped, totals.oom, totals.errors, totals.timeouts, totals.wrong_elements,
              wall_s);
   std::fflush(stdout);
-  if (runner.stopped()) {
-    fmt::print(stderr, "collbench: error: sweep stopped after {} of {} cases: {}\n", totals.cases, cases.size(),
-               runner.stop_reason());
+  if (runner_->stopped()) {
+    fmt::print(stderr, "collbench: error: sweep stopped after {} of {} cases: {}\n", totals.cases, cases_.size(),
+               runner_->stop_reason());
   } else if (totals.wrong_elements) {
     fmt::print(stderr, "collbench: error: {} wrong elements (see the #wrong column)\n", totals.wrong_elements);
   }
   return exit_status(totals);
+}
+
+void CollbenchProgram::abort() noexcept {
+  if (runner_) runner_->abort_all();
 }
 
 }  // namespace collbench

@@ -1,17 +1,42 @@
-// One collbench invocation after parsing: plan, header, runner, sinks, Google Benchmark, summary.
+// collbench as a BenchmarkProgram: its command line, the sweep plan, the header, the runner and
+// its sinks, and the summary line with the exit status.
 #pragma once
 
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frame/program.hpp"
+#include "sweep/benchmark_frame.hpp"
 #include "sweep/options.hpp"
+#include "sweep/runner.hpp"
+#include "sweep/sweep_plan.hpp"
 
 namespace collbench {
 
-struct SessionFlags {
-  bool listing = false;                  // --list: names only, no GPU
-  bool google_benchmark_display = false;  // the user chose --benchmark_format: let GB print too
-};
+class CollbenchProgram final : public BenchmarkProgram {
+ public:
+  std::string_view name() const override { return "collbench"; }
+  std::string help() const override;
+  void parse(const std::vector<std::string>& args) override { options_ = parse_command_line(args); }
+  bool listing() const override { return options_.list; }
+  std::string launcher() const override { return options_.launcher; }
+  // A case's timeout also bounds the wait for the other processes.
+  double join_timeout_s() const override { return options_.run.timeout_s; }
+  std::optional<int> run_without_plan() override;
+  std::vector<ListedCase> list(int gpus) override;
+  void start(RunContext& run) override;
+  int finish(RunContext& run) override;
+  void abort() noexcept override;
 
-// Returns the process exit status: 0 all ok, 1 wrong results or failed cases, 3 timeout,
-// 128 + signal when interrupted. Throws UsageError on bad input.
-int run_session(const Options& options, const SessionFlags& flags);
+ private:
+  Options options_;
+  std::vector<Case> cases_;
+  std::unique_ptr<Runner> runner_;
+  SweepContext context_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 }  // namespace collbench

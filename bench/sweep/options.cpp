@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <iostream>
 #include <sstream>
 
 #include "core/algorithm.hpp"
@@ -147,18 +146,24 @@ std::vector<int> parse_gpu_counts(const std::string& text, int visible) {
   return counts;
 }
 
-Options parse_command_line(int argc, char** argv, bool& help_printed) {
-  help_printed = false;
+namespace {
+
+// The command line's declaration: every option bound to a field of `options` or to text that
+// parse_command_line() converts.
+struct CommandLine {
   Options options;
   std::string ops = "all_reduce", algos = "nccl", types = "float", reduce_ops = "sum";
   std::string min_bytes = "8", max_bytes = "128M", step_bytes, in_place = "both", check = "1", inject_fault;
   std::string timing = "each";
+  CLI::App app;
+  CommandLine();
+};
 
-  CLI::App app{
+CommandLine::CommandLine()
+    : app{
       "collbench: benchmark and check GPU collectives (NCCL and hand-built) with nccl-tests' "
-      "definitions of size, algbw and busbw.\nGoogle Benchmark flags (--benchmark_filter=REGEX, "
-      "--benchmark_out=FILE, ...) are accepted too.",
-      "collbench"};
+      "definitions of size, algbw and busbw.",
+      "collbench"} {
   app.add_option("--ops", ops, "Operations: all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, "
                                "gather, scatter, sendrecv, or all (comma separated)")
       ->capture_default_str();
@@ -207,15 +212,28 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
              "the default for the whole run):\n" +
              algorithm_settings_help());
 
+}
+
+}  // namespace
+
+std::string command_line_help() {
+  return CommandLine().app.help();
+}
+
+Options parse_command_line(const std::vector<std::string>& args) {
+  CommandLine line;
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    help_printed = true;
-    return options;
+    line.app.parse(static_cast<int>(argv.size()), argv.data());
   } catch (const CLI::ParseError& error) {
     throw UsageError(error.what());
   }
+  Options& options = line.options;
+  const std::string &ops = line.ops, &algos = line.algos, &types = line.types, &reduce_ops = line.reduce_ops;
+  const std::string &min_bytes = line.min_bytes, &max_bytes = line.max_bytes, &step_bytes = line.step_bytes;
+  const std::string &in_place = line.in_place, &check = line.check, &inject_fault = line.inject_fault;
+  const std::string& timing = line.timing;
 
   options.ops = parse_ops(ops);
   dedupe(options.ops);
@@ -253,7 +271,7 @@ Options parse_command_line(int argc, char** argv, bool& help_printed) {
   parse_gpu_counts(options.gpus, 1);  // syntax only; counts are checked against the GPUs later
   if (options.roots != "all") parse_non_negative_int(options.roots, "--root");
   check_launcher_name(options.launcher);
-  return options;
+  return std::move(options);
 }
 
 }  // namespace collbench

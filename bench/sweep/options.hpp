@@ -35,10 +35,11 @@ struct Options {
   std::string launcher = "auto";  // auto, single, mpi, env (see launch_environment.hpp)
 };
 
-// Parses argv (after Google Benchmark removed its --benchmark_* flags). Throws UsageError with a
-// one-line message naming the bad value. `--help` output goes to stdout and returns nullopt-like
-// via `help_printed`.
-Options parse_command_line(int argc, char** argv, bool& help_printed);
+// Parses the arguments Google Benchmark left (args[0] is the program). Throws UsageError with a
+// one-line message naming the bad value.
+Options parse_command_line(const std::vector<std::string>& args);
+// The options' --help text.
+std::string command_line_help();
 
 // A rank number or count; throws UsageError naming `what` and the text when it is not one.
 int parse_non_negative_int(const std::string& text, std::string_view what);

@@ -4,6 +4,7 @@
 set -u
 collbench=${1:?usage: cli_test.sh PATH_TO_COLLBENCH}
 failures=0
+passed=0
 
 expect_usage_error() {
   local fragment=$1; shift
@@ -13,7 +14,7 @@ expect_usage_error() {
     echo "FAIL: collbench $* -> exit $status, stderr: $err (wanted exit 2, one line containing '$fragment')"
     failures=$((failures + 1))
   else
-    echo "ok: collbench $* -> $err"
+    echo "ok: collbench $* -> $err"; passed=$((passed + 1))
   fi
 }
 
@@ -24,8 +25,37 @@ expect_usage_error "larger than --max-bytes" -b 1G -e 1M --list -g 2
 expect_usage_error "'0'" -b 0 --list -g 2
 expect_usage_error "'4Z'" -e 4Z --list -g 2
 expect_usage_error "outside the 2 ranks" --ops broadcast -r 2 --list -g 2
-expect_usage_error "asks for 64 GPUs" -g 64
 expect_usage_error "--bogus" --bogus
+expect_usage_error "ring_ctas=0 is not 1..128" --algo ring:ctas=0 --list -g 2
+expect_usage_error "--benchmark_format 'xml'" --benchmark_format=xml --list -g 2
+expect_usage_error "--benchmark_filter '('" --benchmark_filter='(' --list -g 2
+expect_usage_error "--benchmark_out '/nonexistent/x.json'" --benchmark_out=/nonexistent/x.json --list -g 2
+
+# More GPUs than there are: bad input (2) where GPUs are visible, "no GPU" (4) where none is.
+err=$("$collbench" -g 64 2>&1 >/dev/null); status=$?
+if { [ "$status" -eq 2 ] && [[ $err == *"asks for 64 GPUs"* ]]; } ||
+   { [ "$status" -eq 4 ] && [[ $err == *"no CUDA GPU is visible"* ]]; }; then
+  echo "ok: collbench -g 64 -> exit $status: $err"; passed=$((passed + 1))
+else
+  echo "FAIL: collbench -g 64 -> exit $status, stderr: $err"; failures=$((failures + 1))
+fi
+
+# --help is collbench's own (options, implementation settings, Google Benchmark's flags, exit
+# statuses) in lines a terminal holds; --version names the build.
+help=$("$collbench" --help); status=$?
+longest=$(printf '%s\n' "$help" | awk '{ if (length > max) max = length } END { print max }')
+if [ "$status" -ne 0 ] || [[ $help != *"--algo"* ]] || [[ $help != *"COLLBENCH_RING_CTAS"* ]] ||
+   [[ $help != *"--benchmark_filter"* ]] || [[ $help != *"Exit status"* ]] || [ "$longest" -gt 100 ]; then
+  echo "FAIL: --help gave exit $status, longest line $longest"; failures=$((failures + 1))
+else
+  echo "ok: --help ($longest columns at most)"; passed=$((passed + 1))
+fi
+version=$("$collbench" --version); status=$?
+if [[ $status -eq 0 && $version == "collbench "* ]]; then
+  echo "ok: --version: $version"; passed=$((passed + 1))
+else
+  echo "FAIL: --version: $version"; failures=$((failures + 1))
+fi
 
 listing=$("$collbench" --list -g 2,4 --ops all -b 8 -e 64 2>&1); status=$?
 cases=$(printf '%s\n' "$listing" | grep -c '^[a-z_]*/nccl/ranks:')
@@ -37,10 +67,14 @@ expected=$(( 2 * (3 * 8 + 4) + (4 * 3 * 2 + 3) + (4 * 2 * 2 + 2) ))
 if [ "$status" -ne 0 ] || [ "$cases" -ne "$expected" ]; then
   echo "FAIL: --list gave exit $status and $cases cases"; failures=$((failures + 1))
 else
-  echo "ok: --list printed $cases cases without a GPU"
+  echo "ok: --list printed $cases cases without a GPU"; passed=$((passed + 1))
 fi
 filtered=$("$collbench" --list -g 4 --ops all -b 8 -e 64 --benchmark_filter='^alltoall/' | grep -c '^alltoall/')
-[ "$filtered" -eq 2 ] || { echo "FAIL: --benchmark_filter kept $filtered alltoall cases"; failures=$((failures + 1)); }
+if [ "$filtered" -eq 2 ]; then
+  echo "ok: --benchmark_filter kept the 2 alltoall cases"; passed=$((passed + 1))
+else
+  echo "FAIL: --benchmark_filter kept $filtered alltoall cases"; failures=$((failures + 1))
+fi
 
-echo "cli: $((9 + 2 - failures)) passed, $failures failed"
+echo "cli: $passed passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -13,10 +13,7 @@ namespace {
 
 Options parse(std::vector<std::string> words) {
   words.insert(words.begin(), "collbench");
-  std::vector<char*> argv;
-  for (std::string& word : words) argv.push_back(word.data());
-  bool help = false;
-  return parse_command_line(static_cast<int>(argv.size()), argv.data(), help);
+  return parse_command_line(words);
 }
 
 // Expects a UsageError whose one-line message contains `fragment`.

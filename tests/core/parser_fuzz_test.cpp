@@ -61,11 +61,8 @@ TEST(ParserFuzz, CommandLinesAreOptionsOrAUsageError) {
       argv_text.push_back(flags[flag(random)]);
       argv_text.push_back(coin(random) == 0 ? random_text(random, 6) : values[value(random)]);
     }
-    std::vector<char*> argv;
-    for (std::string& word : argv_text) argv.push_back(word.data());
     try {
-      bool help = false;
-      const Options options = parse_command_line(static_cast<int>(argv.size()), argv.data(), help);
+      const Options options = parse_command_line(argv_text);
       const std::vector<Case> cases = build_sweep(options, 8, /*listing=*/true);
       EXPECT_FALSE(cases.empty());
       EXPECT_LE(cases.size(), kMaxCases);
