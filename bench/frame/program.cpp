@@ -134,6 +134,9 @@ int run(const std::vector<std::string>& original_args, BenchmarkProgram& program
   if (run.group) record_launch(*run.group, run.metadata);
   try {
     program.start(run);
+    // A signal while planning and registering (which can take a while for a huge sweep) ends
+    // the run here, before anything is measured.
+    if (const int signal = interrupt_signal()) throw Interrupted(signal);
     SilentReporter silent;
     benchmark::RunSpecifiedBenchmarks(google_benchmark_output && run.reporting ? nullptr : &silent);
   } catch (...) {

@@ -5,6 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "core/algorithm.hpp"
@@ -14,6 +18,22 @@
 #include "launch/launch_environment.hpp"
 
 namespace collbench {
+
+std::uint64_t parse_seed(const std::string& text) {
+  const bool hex = text.size() > 2 && (text.compare(0, 2, "0x") == 0 || text.compare(0, 2, "0X") == 0);
+  const std::string digits = hex ? text.substr(2) : text;
+  const auto is_digit = [hex](unsigned char c) { return hex ? std::isxdigit(c) != 0 : std::isdigit(c) != 0; };
+  bool valid = !digits.empty() && digits.size() <= (hex ? 16u : 20u) &&
+               std::all_of(digits.begin(), digits.end(), is_digit);
+  std::uint64_t value = 0;
+  if (valid) {
+    errno = 0;
+    value = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
+    valid = errno != ERANGE;
+  }
+  if (!valid) throw UsageError(fmt::format("--seed '{}' is not a 64-bit unsigned number", text));
+  return value;
+}
 
 int parse_non_negative_int(const std::string& text, std::string_view what) {
   std::size_t used = 0;
@@ -155,6 +175,7 @@ struct CommandLine {
   std::string ops = "all_reduce", algos = "nccl", types = "float", reduce_ops = "sum";
   std::string min_bytes = "8", max_bytes = "128M", step_bytes, in_place = "both", check = "1", inject_fault;
   std::string timing = "each";
+  std::string seed = "0x5eed";
   CLI::App app;
   CommandLine();
 };
@@ -196,7 +217,7 @@ CommandLine::CommandLine()
          "(nccl-tests: events around the whole loop, mean only)")
       ->capture_default_str();
   app.add_option("-c,--check", check, "Check every result (1) or not (0)")->capture_default_str();
-  app.add_option("--seed", options.run.seed, "Seed of the input pattern")->capture_default_str();
+  app.add_option("--seed", seed, "Seed of the input pattern (decimal or 0x hex, 64 bits)")->capture_default_str();
   app.add_option("--timeout", options.run.timeout_s, "Seconds a case may take before every communicator is aborted")
       ->capture_default_str();
   app.add_option("--csv", options.csv_path, "Write one CSV row per case to this file");
@@ -234,10 +255,15 @@ Options parse_command_line(const std::vector<std::string>& args) {
   const std::string &min_bytes = line.min_bytes, &max_bytes = line.max_bytes, &step_bytes = line.step_bytes;
   const std::string &in_place = line.in_place, &check = line.check, &inject_fault = line.inject_fault;
   const std::string& timing = line.timing;
+  options.run.seed = parse_seed(line.seed);
 
   options.ops = parse_ops(ops);
   dedupe(options.ops);
   options.algos = split_list(algos, "--algo");
+  // Names and settings are checked now, before anything is planned (the environment's too).
+  for (const std::string& algo : options.algos) {
+    if (algo != "all") resolve_algorithm(algo);
+  }
   options.types = parse_types(types);
   dedupe(options.types);
   options.reduce_ops = parse_reduce_ops(reduce_ops);
@@ -253,13 +279,17 @@ Options parse_command_line(const std::vector<std::string>& args) {
   if (options.min_bytes > options.max_bytes) {
     throw UsageError(fmt::format("--min-bytes {} is larger than --max-bytes {}", min_bytes, max_bytes));
   }
-  if (options.step_bytes == 0 && options.min_bytes < options.max_bytes && !(options.step_factor > 1.0)) {
-    throw UsageError(fmt::format("--step-factor {} must be greater than 1", options.step_factor));
+  if (!(options.step_factor > 1.0) || !std::isfinite(options.step_factor) || options.step_factor > kMaxStepFactor) {
+    throw UsageError(fmt::format("--step-factor {} must be greater than 1 and at most {:g}", options.step_factor,
+                                 kMaxStepFactor));
   }
-  if (options.run.warmup_iters < 0) throw UsageError(fmt::format("--warmup {} must not be negative", options.run.warmup_iters));
-  if (options.run.iters < 1) throw UsageError(fmt::format("--iters {} must be at least 1", options.run.iters));
-  if (options.run.agg_iters < 1) throw UsageError(fmt::format("--agg-iters {} must be at least 1", options.run.agg_iters));
-  if (options.run.graph_replays < 0) throw UsageError(fmt::format("--graph {} must not be negative", options.run.graph_replays));
+  const auto check_range = [](std::string_view option, int value, int low, int high) {
+    if (value < low || value > high) throw UsageError(fmt::format("{} {} is not from {} to {}", option, value, low, high));
+  };
+  check_range("--warmup", options.run.warmup_iters, 0, kMaxIterations);
+  check_range("--iters", options.run.iters, 1, kMaxIterations);
+  check_range("--agg-iters", options.run.agg_iters, 1, kMaxAggregate);
+  check_range("--graph", options.run.graph_replays, 0, kMaxIterations);
   if (!(options.run.timeout_s > 0)) throw UsageError(fmt::format("--timeout {} must be positive", options.run.timeout_s));
   if (options.run.timeout_s > kMaxTimeoutS) {
     throw UsageError(

@@ -41,6 +41,14 @@ Options parse_command_line(const std::vector<std::string>& args);
 // The options' --help text.
 std::string command_line_help();
 
+// Bounds that turn a typo into an error instead of a run that never ends.
+inline constexpr double kMaxStepFactor = 1024;
+inline constexpr int kMaxIterations = 10'000'000;
+inline constexpr int kMaxAggregate = 1024;
+
+// --seed: decimal or 0x hex, at most 64 bits; throws UsageError naming the text otherwise.
+std::uint64_t parse_seed(const std::string& text);
+
 // A rank number or count; throws UsageError naming `what` and the text when it is not one.
 int parse_non_negative_int(const std::string& text, std::string_view what);
 

@@ -97,10 +97,12 @@ std::vector<std::size_t> sweep_sizes(const Options& options) {
                                    options.min_bytes, options.max_bytes, kMaxSizes));
     }
     sizes.push_back(size);
-    std::size_t next = options.step_bytes > 0 ? size + options.step_bytes
-                                              : static_cast<std::size_t>(std::floor(size * options.step_factor));
-    if (next <= size) break;  // factor 1 or overflow: one size only
-    size = next;
+    // A factor too small to move a small size still advances it by a byte (the size cap above
+    // ends a sweep that would crawl); a step past the largest size ends the sweep.
+    const double next = options.step_bytes > 0 ? static_cast<double>(size) + static_cast<double>(options.step_bytes)
+                                               : std::floor(static_cast<double>(size) * options.step_factor);
+    if (!(next <= static_cast<double>(options.max_bytes))) break;
+    size = std::max(size + 1, static_cast<std::size_t>(next));
   }
   return sizes;
 }

@@ -73,6 +73,42 @@ TEST(Options, RejectsBadValuesWithOneLine) {
   expect_usage_error({"--no-such-flag"}, "--no-such-flag");
 }
 
+// Hostile values: each is refused in one line that names it, before any plan is made.
+TEST(Options, HostileValuesAreBounded) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> table = {
+      {{"-f", "1.0"}, "--step-factor 1 "},
+      {{"-f", "0.5"}, "--step-factor 0.5"},
+      {{"-f", "inf"}, "--step-factor inf"},
+      {{"-f", "nan"}, "--step-factor nan"},
+      {{"-f", "1e308"}, "--step-factor 1e+308"},
+      {{"--seed", "-1"}, "--seed '-1'"},
+      {{"--seed", "18446744073709551616"}, "--seed '18446744073709551616'"},
+      {{"--seed", "0x1ffffffffffffffff"}, "--seed '0x1ffffffffffffffff'"},
+      {{"--seed", "12ab"}, "--seed '12ab'"},
+      {{"-n", "100000000"}, "--iters 100000000"},
+      {{"-w", "100000000"}, "--warmup 100000000"},
+      {{"-m", "5000"}, "--agg-iters 5000"},
+      {{"-G", "100000000"}, "--graph 100000000"},
+      {{"--timeout", "1e9"}, "--timeout 1000000000"},
+      {{"--algo", "ring:ctas=0"}, "ring_ctas=0"},
+      {{"--algo", "ring:"}, "'' is not SETTING=VALUE"},
+  };
+  for (const auto& [words, fragment] : table) {
+    SCOPED_TRACE(::testing::PrintToString(words));
+    expect_usage_error(words, fragment);
+  }
+  EXPECT_EQ(parse({"--seed", "0xffffffffffffffff"}).run.seed, ~std::uint64_t{0});
+  EXPECT_EQ(parse({"--seed", "42"}).run.seed, 42u);
+}
+
+// A factor too small to move the smallest sizes still advances them; one too small for the
+// range is refused by the size cap rather than running forever.
+TEST(Options, SmallStepFactorsAdvanceOrAreRefused) {
+  const std::vector<std::size_t> sizes = sweep_sizes(parse({"-f", "1.1", "-b", "8", "-e", "16"}));
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{8, 9, 10, 11, 12, 13, 14, 15, 16}));
+  EXPECT_THROW(sweep_sizes(parse({"-f", "1.0000001"})), UsageError);
+}
+
 TEST(Options, GpuCounts) {
   EXPECT_EQ(parse_gpu_counts("2,4", 8), (std::vector<int>{2, 4}));
   EXPECT_EQ(parse_gpu_counts("1-3,2", 8), (std::vector<int>{1, 2, 3}));
