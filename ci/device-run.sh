@@ -6,8 +6,8 @@
 #   ALGOS_COUNTS: GPU counts of the algos and mpi_algos sweeps (every count from 2 by default).
 #   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi env signal algos_check algos
 #          sanitizer dpstep dpstep_mpi dpstep_nsys mpi_hang tuning mpi_algos launch_profile dp_profile ring_protocols
-#          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline dp_split ce_margin_grid ce_mpi
-#          launch_modes ring_ctas ce_trace ce_mpi_probe oneshot_pdl dp_mixed dp_grid dp_last_bucket
+#          dp_overlap_grid copy_engine ce_overlap_grid ring_ranks dpstep_local dp_timeline ce_margin_grid ce_mpi
+#          launch_modes ring_ctas ce_trace ce_mpi_probe oneshot_pdl dp_grid dp_last_bucket
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -326,23 +326,10 @@ for want in "$@"; do
       done ;;
     dp_grid)
       # One overlapped training-step sweep of 1 and all GPUs with the flags in DP_GRID_ARGS (buckets,
-      # algorithms, --wgrad-split ...), for a grid nothing else runs.
+      # algorithms, --comm-schedule ...), for a grid nothing else runs.
       mkdir -p "$work/reports/dp_grid"
       STEP_TIMEOUT_S=300 step dp_grid "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap ${DP_GRID_ARGS:-} \
         --csv "$work/reports/dp_grid/dp_step.csv" ;;
-    dp_mixed)
-      # The overlapped training step with buckets alternating between two implementations on two
-      # lanes (--algo A+B): copy_engine's copies beside the ring's or NCCL's SMs. The ring at
-      # DP_MIXED_RING_CTAS (its CTAs take SMs from the backward GEMMs); copy_engine alone beside.
-      mkdir -p "$work/reports/dp_mixed"
-      STEP_TIMEOUT_S=120 step dp_mixed_ce "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap \
-        --bucket-mib ${DP_MIXED_BUCKETS:-25,33} --algo copy_engine,copy_engine+nccl,nccl+copy_engine \
-        --csv "$work/reports/dp_mixed/dp_step_ce_nccl.csv"
-      for ctas in ${DP_MIXED_RING_CTAS:-64 32 16}; do
-        STEP_TIMEOUT_S=120 step "dp_mixed_ring$ctas" env COLLBENCH_RING_CTAS=$ctas "$bin/collbench_dpstep" \
-          -g "1,$gpus" --sync overlap --bucket-mib ${DP_MIXED_BUCKETS:-25,33} --algo copy_engine+ring,ring+copy_engine \
-          --csv "$work/reports/dp_mixed/dp_step_ce_ring_c$ctas.csv"
-      done ;;
     ring_ctas)
       # The push ring at 64 and 128 CTAs (RING_CTAS_LIST) over the whole range from 64 KiB, both
       # types, every GPU count, NCCL beside it in each run; then the overlapped training step
@@ -400,15 +387,6 @@ for want in "$@"; do
         -s none --cpuctxsw=none -o "$1/step" "$2" -g 1 --sync overlap --bucket-mib 25 --warmup 2 --iters 10 --eager && \
         "$0" stats --report cuda_gpu_kern_sum --format csv -o "$1/step" "$1/step.nsys-rep" && rm -f "$1/step.nsys-rep" \
         "$1/step.sqlite"' "$nsys" "$work/reports/dp_profile" "$bin/collbench_dpstep" ;;
-    dp_split)
-      # Weight-gradient GEMMs cut at bucket boundaries (--wgrad-split) against whole ones, per
-      # algorithm and bucket size, on 1 and all GPUs; copy_engine also with an SM margin.
-      gpus=${machine#h200x}
-      mkdir -p "$work/reports/dp_split"
-      step dp_split "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap --bucket-mib 16,25 \
-        --algo nccl,ring,copy_engine --wgrad-split none,last,all --csv "$work/reports/dp_split/split.csv"
-      step dp_split_ce_margin "$bin/collbench_dpstep" -g "1,$gpus" --sync overlap --bucket-mib 16,25,33 \
-        --algo copy_engine --gemm-sm-margin 8 --wgrad-split none,last --csv "$work/reports/dp_split/ce_margin8.csv" ;;
     ce_margin_grid)
       # copy_engine's reductions need free SMs beside backward's GEMMs (how few will do), and its
       # buckets may alternate over two streams (--comm-lanes): both, per bucket size.
@@ -423,10 +401,9 @@ for want in "$@"; do
       done ;;
     dp_last_bucket)
       # The training step's best configuration with each choice for layer 0's bucket: the ring,
-      # twoshot, twoshot with the update sharded into it (--fuse-last-update) at its default 64
-      # CTAs and at 96, or layer 0 in two SM buckets of the ring or twoshot (the first half's
-      # update beside the second half's all-reduce), on 1 GPU and all of them. A choice's leading
-      # NAME=VALUE words are its environment. The GPUs warm up through a run,
+      # twoshot, or twoshot with the update sharded into it (--fuse-last-update) at its default 64
+      # CTAs and at 96, on 1 GPU and all of them. A choice's leading NAME=VALUE words are its
+      # environment. The GPUs warm up through a run,
       # so a configuration measured later measures slower: each repeat runs the configurations
       # in the opposite order to the one before (DP_LAST_BUCKET_REPEATS, 2).
       mkdir -p "$work/reports/$machine/dp_last_bucket"
@@ -434,8 +411,7 @@ for want in "$@"; do
       best+=" --graph-memsets kernel"
       choices=("--last-bucket-algo ring" "--last-bucket-algo twoshot"
         "--last-bucket-algo twoshot --fuse-last-update 1"
-        "COLLBENCH_TWOSHOT_CTAS=96 --last-bucket-algo twoshot --fuse-last-update 1"
-        "--last-layer-buckets 2 --last-bucket-algo ring:2" "--last-layer-buckets 2 --last-bucket-algo twoshot:2")
+        "COLLBENCH_TWOSHOT_CTAS=96 --last-bucket-algo twoshot --fuse-last-update 1")
       for ((repeat = 0; repeat < ${DP_LAST_BUCKET_REPEATS:-2}; repeat++)); do
         for ((i = 0; i < ${#choices[@]}; i++)); do
           choice=$((repeat % 2 == 0 ? i : ${#choices[@]} - 1 - i))

@@ -25,17 +25,9 @@ constexpr std::array<std::pair<EpilogueMode, std::string_view>, 3> kEpilogues = 
     {EpilogueMode::unfused, "unfused"},
 }};
 
-constexpr std::array<std::pair<WgradSplit, std::string_view>, 3> kWgradSplits = {{
-    {WgradSplit::none, "none"},
-    {WgradSplit::last, "last"},
-    {WgradSplit::all, "all"},
-}};
-
-constexpr std::array<std::pair<CommSchedule, std::string_view>, 4> kCommSchedules = {{
+constexpr std::array<std::pair<CommSchedule, std::string_view>, 2> kCommSchedules = {{
     {CommSchedule::lanes, "lanes"},
     {CommSchedule::pipelined, "pipelined"},
-    {CommSchedule::gemm_gated, "gemm_gated"},
-    {CommSchedule::deferred, "deferred"},
 }};
 
 constexpr std::array<std::pair<GraphMemsets, std::string_view>, 2> kGraphMemsets = {{
@@ -90,14 +82,6 @@ EpilogueMode parse_epilogue_mode(std::string_view name) {
   return value_in(kEpilogues, name, "epilogue mode");
 }
 
-std::string_view name_of(WgradSplit split) {
-  return name_in(kWgradSplits, split);
-}
-
-WgradSplit parse_wgrad_split(std::string_view name) {
-  return value_in(kWgradSplits, name, "weight-gradient split");
-}
-
 std::string_view name_of(CommSchedule schedule) {
   return name_in(kCommSchedules, schedule);
 }
@@ -112,18 +96,6 @@ GraphMemsets parse_graph_memsets(std::string_view name) {
 
 CommSchedule parse_comm_schedule(std::string_view name) {
   return value_in(kCommSchedules, name, "communication schedule");
-}
-
-bool split_covers(WgradSplit split, int layer) {
-  return split == WgradSplit::all || (split == WgradSplit::last && layer == 0);
-}
-
-bool cuts_weight_gradient(const StepConfig& config, int layer) {
-  return config.ranks > 1 && split_covers(config.wgrad_split, layer);
-}
-
-int layout_last_layer_buckets(const StepConfig& config) {
-  return config.ranks > 1 ? config.last_layer_buckets : 0;
 }
 
 void validate(const ModelConfig& model) {
@@ -174,20 +146,12 @@ std::string config_string(const StepConfig& config) {
     text += fmt::format(";epilogue={}", name_of(m.epilogue));
   if (config.nccl_max_ctas > 0) text += fmt::format(";nccl_max_ctas={}", config.nccl_max_ctas);
   if (config.gemm_sm_margin > 0) text += fmt::format(";gemm_sm_margin={}", config.gemm_sm_margin);
-  if (config.wgrad_split != StepConfig{}.wgrad_split)
-    text += fmt::format(";wgrad_split={}", name_of(config.wgrad_split));
-  if (config.last_layer_buckets != StepConfig{}.last_layer_buckets)
-    text += fmt::format(";last_layer_buckets={}", config.last_layer_buckets);
   if (config.comm_lanes != StepConfig{}.comm_lanes)
     text += fmt::format(";comm_lanes={}", config.comm_lanes);
   if (config.comm_schedule != StepConfig{}.comm_schedule)
     text += fmt::format(";comm_schedule={}", name_of(config.comm_schedule));
-  if (config.comm_schedule == CommSchedule::deferred && config.defer_first > 0)
-    text += fmt::format(";defer_first={}", config.defer_first);
   if (!config.last_bucket_algo.empty())
     text += fmt::format(";last_bucket_algo={}", config.last_bucket_algo);
-  if (!config.last_bucket_algo.empty() && config.last_buckets != 1)
-    text += fmt::format(";last_buckets={}", config.last_buckets);
   if (config.lockstep != StepConfig{}.lockstep)
     text += fmt::format(";lockstep={}", config.lockstep);
   if (config.fuse_last_update) text += ";fused_update=1";
@@ -200,34 +164,23 @@ std::string config_string(const StepConfig& config) {
 }
 
 std::string benchmark_name(const StepConfig& config) {
-  // The swept settings; wgrad_split only when it is not the default, like the config string.
-  const std::string split = config.wgrad_split == StepConfig{}.wgrad_split
-                                ? ""
-                                : fmt::format("/wgrad_split:{}", name_of(config.wgrad_split));
-  const std::string last_layer =
-      config.last_layer_buckets == StepConfig{}.last_layer_buckets
-          ? ""
-          : fmt::format("/last_layer_buckets:{}", config.last_layer_buckets);
+  // The swept settings, each only when it is not the default, like the config string.
   const std::string schedule =
-      config.comm_schedule == StepConfig{}.comm_schedule ? ""
-      : config.comm_schedule == CommSchedule::deferred && config.defer_first > 0
-          ? fmt::format("/comm_schedule:deferred_first_{}", config.defer_first)
+      config.comm_schedule == StepConfig{}.comm_schedule
+          ? ""
           : fmt::format("/comm_schedule:{}", name_of(config.comm_schedule));
-  const std::string last =
-      config.last_bucket_algo.empty() ? ""
-      : config.last_buckets == 1
-          ? fmt::format("/last_bucket:{}", config.last_bucket_algo)
-          : fmt::format("/last_buckets:{}:{}", config.last_buckets, config.last_bucket_algo);
+  const std::string last = config.last_bucket_algo.empty()
+                               ? ""
+                               : fmt::format("/last_bucket:{}", config.last_bucket_algo);
   const std::string lockstep =
       config.lockstep == StepConfig{}.lockstep ? "" : fmt::format("/lockstep:{}", config.lockstep);
   const std::string fused = config.fuse_last_update ? "/fused_update" : "";
   const std::string memsets = config.graph_memsets == StepConfig{}.graph_memsets
                                   ? ""
                                   : fmt::format("/graph_memsets:{}", name_of(config.graph_memsets));
-  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}{}{}/ranks:{}",
-                     name_of(config.scheme),
+  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}/ranks:{}", name_of(config.scheme),
                      uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo,
-                     split, last_layer, schedule, last, lockstep, fused, memsets, config.ranks);
+                     schedule, last, lockstep, fused, memsets, config.ranks);
 }
 
 }  // namespace collbench::dp

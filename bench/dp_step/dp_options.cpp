@@ -9,11 +9,11 @@
 #include <regex>
 #include <string>
 
+#include "core/algorithm.hpp"
 #include "core/errors.hpp"
 #include "launch/launch_environment.hpp"
-#include "mixed_algorithm.hpp"
-#include "sweep/run_settings.hpp"
 #include "step_schedule.hpp"
+#include "sweep/run_settings.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -21,30 +21,23 @@ namespace {
 // An hour of warm-up is more than any GPU needs to reach its steady state.
 constexpr double kMaxWarmupMs = 3.6e6;
 
-// One registry name, or a mixed pair "A+B" of two distinct ones (mixed_algorithm.hpp).
 void require_known_algorithm(const std::string& algo, const std::vector<std::string>& known) {
-  const std::vector<std::string> parts = implementations_of(algo);
-  const bool mixed = parts.size() > 1;
-  if (parts.size() > 2) {
-    throw UsageError(fmt::format(
-        "--algo {}: a mixed algorithm joins exactly two registry names with '+' (A+B)", algo));
+  if (std::find(known.begin(), known.end(), algo) == known.end()) {
+    throw UsageError(fmt::format("--algo {}: unknown all-reduce algorithm (known: {})", algo,
+                                 fmt::join(known, ", ")));
   }
-  for (const std::string& part : parts) {
-    if (mixed && part.empty()) {
-      throw UsageError(
-          fmt::format("--algo {}: empty name; a mixed algorithm is A+B, two registry names", algo));
-    }
-    if (std::find(known.begin(), known.end(), part) == known.end()) {
-      throw UsageError(fmt::format("--algo {}: unknown all-reduce algorithm{} (known: {})", algo,
-                                   mixed ? fmt::format(" '{}'", part) : "",
-                                   fmt::join(known, ", ")));
-    }
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t begin = 0;
+  for (std::size_t end = text.find(separator); end != std::string::npos;
+       end = text.find(separator, begin)) {
+    parts.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
   }
-  if (mixed && parts[0] == parts[1]) {
-    throw UsageError(fmt::format(
-        "--algo {}: a mixed pair needs two different algorithms ({} alone is --algo {})", algo,
-        parts[0], parts[0]));
-  }
+  parts.push_back(text.substr(begin));
+  return parts;
 }
 
 void validate_options(const DpOptions& o) {
@@ -71,20 +64,12 @@ void validate_options(const DpOptions& o) {
     throw UsageError(
         fmt::format("--comm-lanes {}: must be from 1 to {}", o.comm_lanes, kMaxCommLanes));
   }
-  if (o.defer_first < 0)
-    throw UsageError(fmt::format("--defer-first {}: must not be negative", o.defer_first));
   for (int every : o.locksteps) {
     if (every < 0) throw UsageError(fmt::format("--lockstep {}: must not be negative", every));
   }
   for (int fused : o.fuse_last_update) {
     if (fused != 0 && fused != 1)
       throw UsageError(fmt::format("--fuse-last-update {}: must be 0 or 1", fused));
-  }
-  for (int buckets : o.last_layer_buckets) {
-    if (buckets < 0 || buckets > kMaxLastLayerBuckets) {
-      throw UsageError(fmt::format("--last-layer-buckets {}: must be from 0 to {}", buckets,
-                                   kMaxLastLayerBuckets));
-    }
   }
   if (o.gemm_sm_margin < 0) {
     throw UsageError(fmt::format("--gemm-sm-margin {}: must not be negative", o.gemm_sm_margin));
@@ -106,36 +91,29 @@ std::vector<T> deduplicated(std::vector<T> values) {
 
 }  // namespace
 
-LastBuckets parse_last_buckets(const std::string& value, const std::vector<std::string>& known) {
-  if (value == kSameAlgo) return {};
-  const std::size_t colon = value.find(':');
-  LastBuckets last{value.substr(0, colon), 1};
-  if (colon != std::string::npos) {
-    const std::string count = value.substr(colon + 1);
-    // At most four digits: std::stoi cannot overflow, and no model has 10000 buckets.
-    const bool digits = !count.empty() && count.size() <= 4 &&
-                        count.find_first_not_of("0123456789") == std::string::npos;
-    last.count = digits ? std::stoi(count) : 0;
-    if (last.count < 1) {
-      throw UsageError(
-          fmt::format("--last-bucket-algo {}: the count after ':' must be a whole number of "
-                      "buckets from 1 to 9999",
-                      value));
+std::string implementation_knobs(const std::vector<std::string>& implementations) {
+  std::vector<std::string> knobs;
+  for (const std::string& implementation : implementations) {
+    const std::string config = algorithm_config(implementation);
+    if (config.empty()) continue;
+    // Knobs two implementations share (peer_launch for ring and oneshot) appear once.
+    for (std::string& knob : split(config, ';')) {
+      if (std::find(knobs.begin(), knobs.end(), knob) == knobs.end())
+        knobs.push_back(std::move(knob));
     }
   }
-  if (last.algo == kSameAlgo) {
+  return fmt::format("{}", fmt::join(knobs, ";"));
+}
+
+std::string parse_last_bucket_algo(const std::string& value,
+                                   const std::vector<std::string>& known) {
+  if (value == kSameAlgo) return {};
+  if (std::find(known.begin(), known.end(), value) == known.end()) {
     throw UsageError(
-        fmt::format("--last-bucket-algo {}: {} takes no count (every bucket then runs --algo's)",
-                    value, kSameAlgo));
+        fmt::format("--last-bucket-algo {}: unknown all-reduce algorithm (known: {}, {})", value,
+                    kSameAlgo, fmt::join(known, ", ")));
   }
-  if (std::find(known.begin(), known.end(), last.algo) == known.end()) {
-    throw UsageError(fmt::format(
-        "--last-bucket-algo {}: unknown all-reduce algorithm{} (known: {}, {}; NAME:N for the last "
-        "N buckets)",
-        value, colon == std::string::npos ? "" : fmt::format(" '{}'", last.algo), kSameAlgo,
-        fmt::join(known, ", ")));
-  }
-  return last;
+  return value;
 }
 
 DpOptions parse_dp_options(const std::vector<std::string>& args,
@@ -144,7 +122,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   std::vector<std::string> sync_names = {"sync", "overlap"};
   std::string dtype_name = "bfloat16";
   std::string epilogue_name = "auto";
-  std::vector<std::string> wgrad_split_names = {"none"};
   std::vector<std::string> comm_schedule_names = {"lanes"};
 
   CLI::App app{"collbench_dpstep: data-parallel training-step benchmark (MLP, gradient all-reduce)",
@@ -159,9 +136,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   app.add_option("--bucket-mib", o.bucket_mib, "bucket caps in MiB (overlap, ps, sharded)")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--algo", o.algos,
-                 "all-reduce implementations (registry names); A+B: buckets alternate between A "
-                 "(even) and B (odd), each on its own communication lane")
+  app.add_option("--algo", o.algos, "all-reduce implementations (registry names)")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("-g,--gpus", o.ranks, "GPU counts (default: 1 and all visible)")->delimiter(',');
@@ -193,33 +168,15 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   app.add_option("--gemm-sm-margin", o.gemm_sm_margin,
                  "SMs backward GEMMs leave free for communication, on 2+ GPUs (0: none)")
       ->capture_default_str();
-  app.add_option("--wgrad-split", wgrad_split_names,
-                 "weight-gradient GEMMs cut at bucket boundaries, so those all-reduces start "
-                 "sooner: last (layer 0's), all, none; 2+ GPUs")
-      ->delimiter(',')
-      ->capture_default_str();
-  app.add_option("--last-layer-buckets", o.last_layer_buckets,
-                 "N: layer 0's gradients (the step's last) in N buckets of their own whatever "
-                 "--bucket-mib, so that with --wgrad-split last only the last slice's all-reduce "
-                 "is left after backward; 2+ GPUs; 0: by the cap; list")
-      ->delimiter(',')
-      ->capture_default_str();
   app.add_option("--comm-lanes", o.comm_lanes,
                  "communication streams buckets alternate over, for algorithms whose instances "
-                 "run concurrently (copy_engine; up to 4) and mixed pairs (A+B; 2)")
+                 "run concurrently (copy_engine; up to 4)")
       ->capture_default_str();
   app.add_option("--comm-schedule", comm_schedule_names,
-                 "copy_engine's buckets: lanes (each all-reduce whole on its lane), pipelined "
+                 "copy_engine's buckets: lanes (each all-reduce whole on its lane) or pipelined "
                  "(in parts: one stream carries every bucket's copies in one order, another "
-                 "reduces), gemm_gated (pipelined, each gather also waiting for the next "
-                 "input-gradient GEMM) or deferred (pipelined, with each bucket's gather and "
-                 "update moved to the "
-                 "next step, before its forward); list")
+                 "reduces); list")
       ->delimiter(',')
-      ->capture_default_str();
-  app.add_option("--defer-first", o.defer_first,
-                 "deferred: defer only the first N buckets (the highest layers, whose weights the "
-                 "next forward needs last); 0: every bucket")
       ->capture_default_str();
   app.add_option("--lockstep", o.locksteps,
                  "N: a barrier across the GPUs before every Nth backward layer (from the first), "
@@ -229,9 +186,8 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
       ->capture_default_str();
   app.add_option("--fuse-last-update", o.fuse_last_update,
                  "1: the last bucket's SGD update runs inside its all-reduce (needs "
-                 "--last-bucket-algo ring: every rank updates each piece as soon as it is final; "
-                 "or twoshot: each rank updates its own chunk and stores the weights into every "
-                 "rank's copy); 0: after it; list")
+                 "--last-bucket-algo twoshot: each rank updates its own chunk and stores the "
+                 "weights into every rank's copy); 0: after it; list")
       ->delimiter(',')
       ->capture_default_str();
   std::vector<std::string> graph_memset_names = {"memset"};
@@ -245,8 +201,8 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   app.add_option(
          "--last-bucket-algo", last_bucket_values,
          "the last bucket's all-reduce implementation (layer 0's gradients, after "
-         "backward's last GEMM, when the SMs are free): a registry name, NAME:N for the last N "
-         "buckets (one after another on one lane), or same (--algo's); list")
+         "backward's last GEMM, when the SMs are free): a registry name or same (--algo's); "
+         "list")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--timeout", o.timeout_s,
@@ -269,10 +225,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   o.schemes.clear();
   for (const std::string& name : sync_names) o.schemes.push_back(parse_sync_scheme(name));
   o.schemes = deduplicated(o.schemes);
-  o.wgrad_splits.clear();
-  for (const std::string& name : wgrad_split_names)
-    o.wgrad_splits.push_back(parse_wgrad_split(name));
-  o.wgrad_splits = deduplicated(o.wgrad_splits);
   o.comm_schedules.clear();
   for (const std::string& name : comm_schedule_names)
     o.comm_schedules.push_back(parse_comm_schedule(name));
@@ -283,26 +235,21 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
     o.graph_memsets.push_back(parse_graph_memsets(name));
   o.graph_memsets = deduplicated(o.graph_memsets);
   o.fuse_last_update = deduplicated(o.fuse_last_update);
-  o.last_layer_buckets = deduplicated(o.last_layer_buckets);
   o.bucket_mib = deduplicated(o.bucket_mib);
   o.algos = deduplicated(o.algos);
   validate_options(o);
   check_launcher_name(o.launcher);
   for (const std::string& algo : o.algos) require_known_algorithm(algo, known_algorithms);
   if (last_bucket_values.empty()) throw UsageError("--last-bucket-algo: give at least one");
-  o.last_buckets.clear();
+  o.last_bucket_algos.clear();
   for (const std::string& value : last_bucket_values)
-    o.last_buckets.push_back(parse_last_buckets(value, known_algorithms));
-  o.last_buckets = deduplicated(o.last_buckets);
-  const LastBuckets& last = o.last_buckets.front();
-  const bool fusable_alone = o.last_buckets.size() == 1 && last.count == 1 &&
-                             (last.algo == "ring" || last.algo == "twoshot");
+    o.last_bucket_algos.push_back(parse_last_bucket_algo(value, known_algorithms));
+  o.last_bucket_algos = deduplicated(o.last_bucket_algos);
   const bool fused = std::find(o.fuse_last_update.begin(), o.fuse_last_update.end(), 1) !=
                      o.fuse_last_update.end();
-  if (fused && !fusable_alone) {
+  if (fused && o.last_bucket_algos != std::vector<std::string>{"twoshot"}) {
     throw UsageError(
-        "--fuse-last-update 1: needs --last-bucket-algo ring or twoshot (the last bucket alone, in "
-        "every configuration)");
+        "--fuse-last-update 1: needs --last-bucket-algo twoshot (alone, in every configuration)");
   }
   return o;
 }
@@ -346,7 +293,6 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
   fixed.nccl_max_ctas = options.nccl_max_ctas;
   fixed.gemm_sm_margin = options.gemm_sm_margin;
   fixed.comm_lanes = options.comm_lanes;
-  fixed.defer_first = options.defer_first;
   std::vector<StepConfig> plan = {fixed};
   plan = sweep(plan, options.schemes, [](StepConfig& c, SyncScheme s) { c.scheme = s; });
   // sync has one bucket: a bucket sweep would repeat the same configuration.
@@ -358,15 +304,12 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
       },
       [](StepConfig& c, double mib) { c.bucket_mib = mib; });
   plan = sweep(plan, options.algos, [](StepConfig& c, const std::string& a) { c.algo = a; });
-  plan = sweep(plan, options.last_buckets, [](StepConfig& c, const LastBuckets& last) {
-    c.last_bucket_algo = last.algo;
-    c.last_buckets = last.count;
+  plan = sweep(plan, options.last_bucket_algos, [](StepConfig& c, const std::string& last) {
+    c.last_bucket_algo = last;
     // Read here, before anything runs: a bad knob in the environment stops the plan at once.
-    c.algorithm_knobs = implementation_knobs(last.algo.empty() ? c.algo : c.algo + "+" + last.algo);
+    c.algorithm_knobs = implementation_knobs(last.empty() ? std::vector<std::string>{c.algo}
+                                                          : std::vector<std::string>{c.algo, last});
   });
-  plan = sweep(plan, options.wgrad_splits, [](StepConfig& c, WgradSplit s) { c.wgrad_split = s; });
-  plan = sweep(plan, options.last_layer_buckets,
-               [](StepConfig& c, int buckets) { c.last_layer_buckets = buckets; });
   plan = sweep(plan, options.comm_schedules,
                [](StepConfig& c, CommSchedule s) { c.comm_schedule = s; });
   plan = sweep(plan, options.locksteps, [](StepConfig& c, int every) { c.lockstep = every; });

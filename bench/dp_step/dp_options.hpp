@@ -1,8 +1,7 @@
 // The collbench_dpstep command line (CLI11) and the sweep plan it expands to: one StepConfig per
-// (sync mode, bucket size, algorithm, last buckets' algorithm, weight-gradient split, communication
-// schedule, rank count),
-// rank counts ascending so the 1-GPU baseline of every config is measured before the configs that
-// are compared with it.
+// (sync mode, bucket size, algorithm, last bucket's algorithm, communication schedule, lockstep,
+// fused update, graph memsets, rank count), rank counts ascending so the 1-GPU baseline of every
+// config is measured before the configs that are compared with it.
 #pragma once
 
 #include <stdexcept>
@@ -16,21 +15,13 @@ namespace collbench::dp {
 // --last-bucket-algo's value for "the bucket's own --algo".
 inline constexpr const char* kSameAlgo = "same";
 
-// --last-layer-buckets' largest value: each bucket has its own collective instance and events.
-inline constexpr int kMaxLastLayerBuckets = 64;
+// One --last-bucket-algo value: "" for "same", else the registry name. Throws UsageError naming
+// `value` when it is neither "same" nor a name of `known`.
+std::string parse_last_bucket_algo(const std::string& value, const std::vector<std::string>& known);
 
-// One --last-bucket-algo value: "same", "NAME" (the last bucket runs NAME) or "NAME:N" (the last
-// N buckets do, one after another on one lane).
-struct LastBuckets {
-  std::string algo;  // empty: same (--algo's)
-  int count = 1;
-  bool operator==(const LastBuckets& other) const {
-    return algo == other.algo && count == other.count;
-  }
-};
-// Throws UsageError naming `value` when it is not "same", a name of `known`, or such a name with
-// ":N" for a whole N >= 1.
-LastBuckets parse_last_buckets(const std::string& value, const std::vector<std::string>& known);
+// The changed knobs of each implementation (the registry's algorithm_config of each), joined with
+// ';', each knob once: what a row of --algo copy_engine --last-bucket-algo ring reports.
+std::string implementation_knobs(const std::vector<std::string>& implementations);
 
 struct DpOptions {
   ModelConfig model;
@@ -47,16 +38,13 @@ struct DpOptions {
   bool eager = false;  // launch every kernel from the host instead of replaying CUDA graphs
   int nccl_max_ctas = 0;
   int gemm_sm_margin = 0;
-  std::vector<WgradSplit> wgrad_splits = {WgradSplit::none};
-  std::vector<int> last_layer_buckets = {0};  // StepConfig::last_layer_buckets, swept
   int comm_lanes = 2;
   std::vector<CommSchedule> comm_schedules = {CommSchedule::lanes};
   std::vector<int> locksteps = {0};
   std::vector<int> fuse_last_update = {0};  // StepConfig::fuse_last_update (0 or 1), swept
   std::vector<GraphMemsets> graph_memsets = {GraphMemsets::memset};  // swept
-  int defer_first = 0;  // StepConfig::defer_first
-  // The last buckets' implementation, per configuration (--last-bucket-algo's values).
-  std::vector<LastBuckets> last_buckets = {LastBuckets{}};
+  // The last bucket's implementation, per configuration (--last-bucket-algo's values; "": same).
+  std::vector<std::string> last_bucket_algos = {""};
   double timeout_s = 120;
   std::string launcher = "auto";  // auto, single, mpi, env (launch_environment.hpp)
 };

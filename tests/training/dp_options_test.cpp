@@ -43,7 +43,6 @@ TEST(DpOptions, DefaultsMatchTheTargetConfiguration) {
   EXPECT_EQ(o.algos, std::vector<std::string>{"nccl"});
   EXPECT_TRUE(o.ranks.empty());
   EXPECT_FALSE(o.check);
-  EXPECT_EQ(o.wgrad_splits, std::vector<WgradSplit>{WgradSplit::none});
 }
 
 TEST(DpOptions, ParsesListsAndValues) {
@@ -78,8 +77,8 @@ TEST(DpOptions, ParsesListsAndValues) {
                              "--no-master-weights",
                              "--nccl-max-ctas",
                              "8",
-                             "--wgrad-split",
-                             "none,all,none"});
+                             "--sync",
+                             "overlap,ps,overlap"});
   EXPECT_EQ(o.model.layers, 3);
   EXPECT_EQ(o.model.width, 64);
   EXPECT_EQ(o.model.batch, 16);
@@ -98,7 +97,6 @@ TEST(DpOptions, ParsesListsAndValues) {
   EXPECT_EQ(o.model.epilogue, EpilogueMode::unfused);
   EXPECT_FALSE(o.model.master_weights);
   EXPECT_EQ(o.nccl_max_ctas, 8);
-  EXPECT_EQ(o.wgrad_splits, (std::vector<WgradSplit>{WgradSplit::none, WgradSplit::all}));
 }
 
 TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
@@ -116,26 +114,18 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--momentum", "1"}, "--momentum 1");
   expect_usage_error({"--algo", "nccl,tree"}, "--algo tree");
   expect_usage_error({"--epilogue", "maybe"}, "'maybe'");
-  expect_usage_error({"--wgrad-split", "last,half"}, "weight-gradient split 'half'");
   expect_usage_error({"--comm-lanes", "5"}, "--comm-lanes 5");
   expect_usage_error({"--comm-lanes", "0"}, "--comm-lanes 0");
   expect_usage_error({"--comm-schedule", "lanes,eager"}, "communication schedule 'eager'");
+  expect_usage_error({"--comm-schedule", "deferred"}, "communication schedule 'deferred'");
   expect_usage_error({"--layers", "many"}, "many");
   expect_usage_error({"--bogus"}, "--bogus");
 }
 
-// A mixed pair "A+B" is one --algo item: buckets alternate between two registry names.
-TEST(DpOptions, MixedPairsOfTwoDistinctKnownAlgorithms) {
-  EXPECT_EQ(parse({"--algo", "nccl+ring,ring+nccl,ring"}).algos,
-            (std::vector<std::string>{"nccl+ring", "ring+nccl", "ring"}));
-  expect_usage_error({"--algo", "ring+ring"}, "--algo ring+ring: a mixed pair needs two different");
-  expect_usage_error({"--algo", "nccl+ring+nccl"}, "--algo nccl+ring+nccl: a mixed algorithm");
-  expect_usage_error({"--algo", "ring+"}, "--algo ring+: empty name");
-  expect_usage_error({"--algo", "+ring"}, "--algo +ring: empty name");
-  expect_usage_error({"--algo", "foo+ring"}, "--algo foo+ring: unknown all-reduce algorithm 'foo'");
-  expect_usage_error({"--algo", "nccl,ring+tree"}, "unknown all-reduce algorithm 'tree'");
-  // A plain unknown name keeps its message.
+TEST(DpOptions, AlgorithmsAreRegistryNames) {
+  EXPECT_EQ(parse({"--algo", "nccl,ring,nccl"}).algos, (std::vector<std::string>{"nccl", "ring"}));
   expect_usage_error({"--algo", "tree"}, "--algo tree: unknown all-reduce algorithm (known:");
+  expect_usage_error({"--algo", "nccl+ring"}, "--algo nccl+ring: unknown all-reduce algorithm");
 }
 
 TEST(DpOptions, LauncherIsCheckedWhileParsing) {
@@ -186,9 +176,8 @@ std::vector<StepConfig> ring_plan_with(const std::string& option, const std::str
 
 TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
   const std::vector<StepConfig> plan =
-      ring_plan_with("--comm-schedule", "pipelined,lanes,pipelined,gemm_gated");
-  ASSERT_EQ(plan.size(), 6u);
-  EXPECT_EQ(plan[4].comm_schedule, CommSchedule::gemm_gated);
+      ring_plan_with("--comm-schedule", "pipelined,lanes,pipelined");
+  ASSERT_EQ(plan.size(), 4u);
   EXPECT_EQ(plan[0].comm_schedule, CommSchedule::pipelined);
   EXPECT_EQ(plan[0].ranks, 1);
   EXPECT_EQ(plan[1].comm_schedule, CommSchedule::pipelined);
@@ -196,19 +185,11 @@ TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
   EXPECT_EQ(plan[2].comm_schedule, CommSchedule::lanes);
   EXPECT_EQ(plan[2].ranks, 1);
   EXPECT_EQ(parse({}).comm_schedules, (std::vector<CommSchedule>{CommSchedule::lanes}));
-  EXPECT_EQ(parse({}).defer_first, 0);
-  const std::vector<StepConfig> deferred =
-      expand_plan(parse({"--sync", "overlap", "--comm-schedule", "deferred", "--defer-first", "3",
-                         "-g", "1,4"}),
-                  4);
-  ASSERT_EQ(deferred.size(), 2u);
-  EXPECT_EQ(deferred[1].defer_first, 3);
-  expect_usage_error({"--defer-first", "-1"}, "--defer-first -1: must not be negative");
 }
 
-TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTheRingOrTwoshotForTheLastBucket) {
+TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTwoshotForTheLastBucket) {
   const std::vector<StepConfig> plan =
-      expand_plan(parse({"--sync", "overlap", "--algo", "nccl", "--last-bucket-algo", "ring",
+      expand_plan(parse({"--sync", "overlap", "--algo", "nccl", "--last-bucket-algo", "twoshot",
                          "--fuse-last-update", "0,1,0", "-g", "1,4"}),
                   4);
   ASSERT_EQ(plan.size(), 4u);
@@ -219,15 +200,15 @@ TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTheRingOrTwoshotForTheLastBucket) {
   EXPECT_TRUE(plan[3].fuse_last_update);
   EXPECT_EQ(parse({}).fuse_last_update, (std::vector<int>{0}));
   expect_usage_error({"--fuse-last-update", "2"}, "--fuse-last-update 2: must be 0 or 1");
-  const std::string needs_ring =
-      "--fuse-last-update 1: needs --last-bucket-algo ring or twoshot (the last bucket alone, in "
-      "every configuration)";
-  expect_usage_error({"--fuse-last-update", "1"}, needs_ring);
-  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring:2"}, needs_ring);
-  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "twoshot:2"}, needs_ring);
-  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "nccl"}, needs_ring);
-  expect_usage_error({"--fuse-last-update", "0,1", "--last-bucket-algo", "ring,same"}, needs_ring);
-  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring,twoshot"}, needs_ring);
+  const std::string needs_twoshot =
+      "--fuse-last-update 1: needs --last-bucket-algo twoshot (alone, in every configuration)";
+  expect_usage_error({"--fuse-last-update", "1"}, needs_twoshot);
+  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring"}, needs_twoshot);
+  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "nccl"}, needs_twoshot);
+  expect_usage_error({"--fuse-last-update", "0,1", "--last-bucket-algo", "twoshot,same"},
+                     needs_twoshot);
+  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring,twoshot"},
+                     needs_twoshot);
   EXPECT_NO_THROW(parse({"--fuse-last-update", "0", "--last-bucket-algo", "same"}));
   EXPECT_NO_THROW(parse({"--fuse-last-update", "1", "--last-bucket-algo", "twoshot"}));
 }
@@ -264,46 +245,22 @@ TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
   expect_usage_error({"--lockstep", "layers"}, "layers");
 }
 
-TEST(DpOptions, PlanSweepsLastLayerBucketsEachWithItsOwnBaseline) {
-  const std::vector<StepConfig> plan = ring_plan_with("--last-layer-buckets", "0,2,0");
-  ASSERT_EQ(plan.size(), 4u);
-  EXPECT_EQ(plan[0].last_layer_buckets, 0);
-  EXPECT_EQ(plan[2].last_layer_buckets, 2);
-  EXPECT_EQ(plan[3].last_layer_buckets, 2);
-  EXPECT_EQ(plan[3].ranks, 4);
-  EXPECT_EQ(parse({}).last_layer_buckets, (std::vector<int>{0}));
-  expect_usage_error({"--last-layer-buckets", "-1"}, "--last-layer-buckets -1: must be from 0 to");
-  expect_usage_error({"--last-layer-buckets", "65"}, "--last-layer-buckets 65: must be from 0 to");
-  expect_usage_error({"--last-layer-buckets", "half"}, "half");
-}
-
 // The last bucket's implementation is swept like --algo: "same" keeps --algo's (empty in the
-// config), a registry name replaces it for that bucket, NAME:N for the last N; each with its own
-// 1-GPU baseline. "nccl:1" is "nccl".
+// config), a registry name replaces it for that bucket; each with its own 1-GPU baseline.
 TEST(DpOptions, PlanSweepsTheLastBucketsAlgorithm) {
-  const std::vector<StepConfig> plan =
-      ring_plan_with("--last-bucket-algo", "same,nccl,same,nccl:3,nccl:1");
-  ASSERT_EQ(plan.size(), 6u);
+  const std::vector<StepConfig> plan = ring_plan_with("--last-bucket-algo", "same,nccl,same");
+  ASSERT_EQ(plan.size(), 4u);
   EXPECT_EQ(plan[0].last_bucket_algo, "");
   EXPECT_EQ(plan[1].last_bucket_algo, "");
   EXPECT_EQ(plan[1].ranks, 4);
   EXPECT_EQ(plan[2].last_bucket_algo, "nccl");
-  EXPECT_EQ(plan[2].last_buckets, 1);
   EXPECT_EQ(plan[2].ranks, 1);
   EXPECT_EQ(plan[3].last_bucket_algo, "nccl");
-  EXPECT_EQ(plan[4].last_bucket_algo, "nccl");
-  EXPECT_EQ(plan[4].last_buckets, 3);
-  EXPECT_EQ(plan[5].last_buckets, 3);
-  EXPECT_EQ(plan[5].ranks, 4);
-  EXPECT_EQ(parse({}).last_buckets, std::vector<LastBuckets>{LastBuckets{}});
+  EXPECT_EQ(plan[3].ranks, 4);
+  EXPECT_EQ(parse({}).last_bucket_algos, std::vector<std::string>{""});
   expect_usage_error({"--last-bucket-algo", "nosuch"}, "--last-bucket-algo nosuch: unknown");
-  expect_usage_error({"--last-bucket-algo", "nosuch:2"},
-                     "--last-bucket-algo nosuch:2: unknown all-reduce algorithm 'nosuch'");
+  expect_usage_error({"--last-bucket-algo", "ring:2"}, "--last-bucket-algo ring:2: unknown");
   expect_usage_error({"--last-bucket-algo", "ring+nccl"}, "--last-bucket-algo ring+nccl");
-  for (const char* bad : {"ring:0", "ring:", "ring:x", "ring:-1", "ring:2:3", "ring:99999"})
-    expect_usage_error({"--last-bucket-algo", bad}, std::string("--last-bucket-algo ") + bad +
-                                                        ": the count after ':' must be a whole");
-  expect_usage_error({"--last-bucket-algo", "same:2"}, "--last-bucket-algo same:2: same takes no");
 }
 
 TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
@@ -347,24 +304,33 @@ TEST(DpConfig, ConfigStringEndsWithTheAlgorithmsChangedKnobs) {
   EXPECT_EQ(text.substr(text.size() - std::string(";ring_ctas=32").size()), ";ring_ctas=32");
 }
 
-// A mixed pair's rows carry its name as given and both implementations' knobs; its 1-GPU
-// baseline (no collective runs) has the same config string, so the two pair up.
-TEST(DpConfig, MixedPairRowsCarryItsNameAndBothImplementationsKnobs) {
+// A last bucket of another implementation adds that implementation's knobs, each knob once; its
+// 1-GPU baseline (no collective runs) has the same config string, so the two pair up.
+TEST(DpConfig, LastBucketRowsCarryBothImplementationsKnobs) {
   DpOptions options;
-  options.algos = {"copy_engine+ring"};
+  options.algos = {"copy_engine"};
+  options.last_bucket_algos = {"ring"};
   options.ranks = {1, 4};
   options.schemes = {SyncScheme::overlap};
   setenv("COLLBENCH_RING_CTAS", "16", 1);
+  setenv("COLLBENCH_CE_ROUND_BYTES", "1048576", 1);
   const std::vector<StepConfig> plan = expand_plan(options, 4);
+  unsetenv("COLLBENCH_CE_ROUND_BYTES");
   unsetenv("COLLBENCH_RING_CTAS");
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[0].ranks, 1);
-  EXPECT_EQ(plan[0].algo, "copy_engine+ring");
   EXPECT_EQ(config_string(plan[0]), config_string(plan[1]));
   EXPECT_EQ(config_string(plan[1]),
             "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;"
-            "algo=copy_engine+ring;optimizer=bf16;ring_ctas=16");
-  EXPECT_EQ(benchmark_name(plan[1]), "dp_step/overlap/bucket_mib:25/algo:copy_engine+ring/ranks:4");
+            "algo=copy_engine;optimizer=bf16;last_bucket_algo=ring;ce_round_bytes=1048576;"
+            "ring_ctas=16");
+  EXPECT_EQ(benchmark_name(plan[1]),
+            "dp_step/overlap/bucket_mib:25/algo:copy_engine/last_bucket:ring/ranks:4");
+  // Knobs two implementations share (peer_launch for ring and oneshot) appear once.
+  setenv("COLLBENCH_PEER_LAUNCH", "direct", 1);
+  EXPECT_EQ(implementation_knobs({"ring", "oneshot"}), "peer_launch=direct");
+  unsetenv("COLLBENCH_PEER_LAUNCH");
+  EXPECT_EQ(implementation_knobs({"nccl", "copy_engine"}), "");
 }
 
 TEST(DpConfig, GemmSmMarginAppliesOnlyBesideCommunication) {
@@ -379,24 +345,10 @@ TEST(DpConfig, GemmSmMarginAppliesOnlyBesideCommunication) {
   EXPECT_EQ(backward_gemm_sm_target(config, 132), 0);
 }
 
-TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
+// Each setting shows in the config string and the benchmark name only when not the default.
+TEST(DpConfig, SettingsShowOnlyWhenNotTheDefault) {
   StepConfig config;
-  config.ranks = 2;
-  EXPECT_FALSE(cuts_weight_gradient(config, 0));  // default: whole GEMMs
-  config.wgrad_split = WgradSplit::last;
-  EXPECT_TRUE(cuts_weight_gradient(config, 0));  // the step's last gradient, layer 0's
-  EXPECT_FALSE(cuts_weight_gradient(config, 1));
-  config.wgrad_split = WgradSplit::all;
-  EXPECT_TRUE(cuts_weight_gradient(config, 5));
-  config.ranks = 1;  // nothing starts early on one GPU: its baseline keeps whole GEMMs
-  EXPECT_FALSE(cuts_weight_gradient(config, 0));
-  // Only a split other than the default shows, in the config string and the benchmark name.
   config.ranks = 4;
-  config.wgrad_split = WgradSplit::last;
-  EXPECT_EQ(config_string(config), kDefaultConfig + ";wgrad_split=last");
-  EXPECT_EQ(benchmark_name(config),
-            "dp_step/overlap/bucket_mib:25/algo:nccl/wgrad_split:last/ranks:4");
-  config.wgrad_split = WgradSplit::none;
   EXPECT_EQ(benchmark_name(config), "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4");
   config.comm_lanes = 1;
   EXPECT_EQ(config_string(config), kDefaultConfig + ";comm_lanes=1");
@@ -410,8 +362,6 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   };
   config.comm_schedule = CommSchedule::pipelined;
   expect_named(";comm_schedule=pipelined", "/comm_schedule:pipelined");
-  config.comm_schedule = CommSchedule::gemm_gated;
-  expect_named(";comm_schedule=gemm_gated", "/comm_schedule:gemm_gated");
   config.comm_schedule = CommSchedule::lanes;
   config.lockstep = 2;
   expect_named(";lockstep=2", "/lockstep:2");
@@ -422,29 +372,16 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.graph_memsets = GraphMemsets::kernel;
   expect_named(";graph_memsets=kernel", "/graph_memsets:kernel");
   config.graph_memsets = GraphMemsets::memset;
-  config.last_layer_buckets = 3;
-  config.wgrad_split = WgradSplit::last;
-  expect_named(";wgrad_split=last;last_layer_buckets=3", "/wgrad_split:last/last_layer_buckets:3");
-  // The layout takes it with 2+ ranks only: the 1-GPU baseline keeps the plain layout.
-  EXPECT_EQ(layout_last_layer_buckets(config), 3);
-  config.ranks = 1;
-  EXPECT_EQ(layout_last_layer_buckets(config), 0);
-  config.ranks = 4;
-  config.last_layer_buckets = 0;
-  config.wgrad_split = WgradSplit::none;
   config.last_bucket_algo = "ring";
   expect_named(";last_bucket_algo=ring", "/last_bucket:ring");
-  config.last_buckets = 2;
-  expect_named(";last_bucket_algo=ring;last_buckets=2", "/last_buckets:2:ring");
-  config.last_bucket_algo.clear();
+  config.comm_schedule = CommSchedule::pipelined;
+  config.lockstep = 1;
+  config.graph_memsets = GraphMemsets::kernel;
+  expect_named(";comm_schedule=pipelined;last_bucket_algo=ring;lockstep=1;graph_memsets=kernel",
+               "/comm_schedule:pipelined/last_bucket:ring/lockstep:1/graph_memsets:kernel");
   EXPECT_EQ(parse_comm_schedule("lanes"), CommSchedule::lanes);
-  EXPECT_EQ(parse_comm_schedule("deferred"), CommSchedule::deferred);
-  config.comm_schedule = CommSchedule::deferred;
-  expect_named(";comm_schedule=deferred", "/comm_schedule:deferred");
-  config.defer_first = 3;
-  expect_named(";comm_schedule=deferred;defer_first=3", "/comm_schedule:deferred_first_3");
-  config.comm_schedule = CommSchedule::pipelined;  // only the deferred schedule defers
-  expect_named(";comm_schedule=pipelined", "/comm_schedule:pipelined");
+  EXPECT_EQ(parse_comm_schedule("pipelined"), CommSchedule::pipelined);
+  EXPECT_THROW(parse_comm_schedule("gemm_gated"), UsageError);
 }
 
 TEST(DpOptions, BenchmarkFilterSelectsLikeGoogleBenchmark) {
