@@ -40,6 +40,45 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return parts;
 }
 
+// The preset named `name`; a UsageError naming it and the known ones otherwise.
+const Preset& find_preset(const std::string& name) {
+  std::vector<std::string> known;
+  for (const Preset& preset : presets()) {
+    if (preset.name == name) return preset;
+    known.push_back(preset.name);
+  }
+  throw UsageError(
+      fmt::format("--preset {}: unknown preset (known: {})", name, fmt::join(known, ", ")));
+}
+
+// "Presets (--preset NAME; options given override them):" and one line per preset.
+std::string preset_help() {
+  std::string text = "Presets (--preset NAME; options given on the command line override them):";
+  for (const Preset& preset : presets()) {
+    std::string options;
+    for (const auto& [option, value] : preset.options)
+      options += fmt::format("{}{} {}", options.empty() ? "" : " ", option, value);
+    text += fmt::format("\n  {}: {}{}{}", preset.name, preset.description,
+                        options.empty() ? "" : ": ", options);
+  }
+  return text;
+}
+
+// Gives every option of `preset` that the command line did not give the preset's value, as if
+// it had been typed.
+void apply_preset(CLI::App& app, const Preset& preset) {
+  for (const auto& [option, value] : preset.options) {
+    CLI::Option* bound = app.get_option(option);
+    if (bound->count() > 0) continue;
+    bound->add_result(value);
+    try {
+      bound->run_callback();
+    } catch (const CLI::ParseError& error) {
+      throw UsageError(fmt::format("--preset {}: {}", preset.name, error.what()));
+    }
+  }
+}
+
 void validate_options(const DpOptions& o) {
   validate(o.model);
   if (o.schemes.empty()) throw UsageError("--sync: give at least one mode");
@@ -114,6 +153,23 @@ std::string parse_last_bucket_algo(const std::string& value,
                     kSameAlgo, fmt::join(known, ", ")));
   }
   return value;
+}
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> all = {
+      {"default", "the defaults", {}},
+      {"best",
+       "the fastest step measured (4xH200: copy_engine's copies in one pipelined order, the ring "
+       "for the last bucket)",
+       {{"--sync", "overlap"},
+        {"--bucket-mib", "33"},
+        {"--algo", "copy_engine"},
+        {"--comm-schedule", "pipelined"},
+        {"--lockstep", "1"},
+        {"--graph-memsets", "kernel"},
+        {"--last-bucket-algo", "ring"}}},
+  };
+  return all;
 }
 
 DpOptions parse_dp_options(const std::vector<std::string>& args,
@@ -209,6 +265,9 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
                  "seconds a measured pass may take before it is abandoned")
       ->capture_default_str();
   app.add_option("--launcher", o.launcher, kLauncherOptionHelp)->capture_default_str();
+  std::string preset_name = "default";
+  app.add_option("--preset", preset_name, "a named set of defaults (below)")->capture_default_str();
+  app.footer(preset_help());
 
   std::vector<const char*> argv;
   for (const std::string& arg : args) argv.push_back(arg.c_str());
@@ -219,6 +278,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   } catch (const CLI::ParseError& error) {
     throw UsageError(error.what());
   }
+  apply_preset(app, find_preset(preset_name));
 
   o.model.dtype = parse_data_type(dtype_name);
   o.model.epilogue = parse_epilogue_mode(epilogue_name);

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dp_config.hpp"
@@ -22,6 +23,16 @@ std::string parse_last_bucket_algo(const std::string& value, const std::vector<s
 // The changed knobs of each implementation (the registry's algorithm_config of each), joined with
 // ';', each knob once: what a row of --algo copy_engine --last-bucket-algo ring reports.
 std::string implementation_knobs(const std::vector<std::string>& implementations);
+
+// A named set of option values (--preset NAME): defaults that options given on the command line
+// override, each option as a whole (a given --algo replaces the preset's list).
+struct Preset {
+  const char* name;
+  const char* description;
+  std::vector<std::pair<const char*, const char*>> options;  // option name, value as typed
+};
+// Every preset, "default" (the plain defaults) first.
+const std::vector<Preset>& presets();
 
 struct DpOptions {
   ModelConfig model;

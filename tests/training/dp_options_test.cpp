@@ -8,7 +8,7 @@
 namespace collbench::dp {
 namespace {
 
-const std::vector<std::string> kAlgorithms = {"nccl", "ring", "twoshot"};
+const std::vector<std::string> kAlgorithms = {"nccl", "ring", "twoshot", "copy_engine"};
 
 // The config string of a default StepConfig (4 ranks or any other count).
 const std::string kDefaultConfig =
@@ -126,6 +126,64 @@ TEST(DpOptions, AlgorithmsAreRegistryNames) {
   EXPECT_EQ(parse({"--algo", "nccl,ring,nccl"}).algos, (std::vector<std::string>{"nccl", "ring"}));
   expect_usage_error({"--algo", "tree"}, "--algo tree: unknown all-reduce algorithm (known:");
   expect_usage_error({"--algo", "nccl+ring"}, "--algo nccl+ring: unknown all-reduce algorithm");
+}
+
+// --preset best sets the best measured configuration; --preset default is no preset at all.
+TEST(DpOptions, PresetBestSetsTheBestMeasuredConfiguration) {
+  const DpOptions best = parse({"--preset", "best"});
+  EXPECT_EQ(best.schemes, std::vector<SyncScheme>{SyncScheme::overlap});
+  EXPECT_EQ(best.bucket_mib, std::vector<double>{33});
+  EXPECT_EQ(best.algos, std::vector<std::string>{"copy_engine"});
+  EXPECT_EQ(best.comm_schedules, std::vector<CommSchedule>{CommSchedule::pipelined});
+  EXPECT_EQ(best.locksteps, std::vector<int>{1});
+  EXPECT_EQ(best.graph_memsets, std::vector<GraphMemsets>{GraphMemsets::kernel});
+  EXPECT_EQ(best.last_bucket_algos, std::vector<std::string>{"ring"});
+  const std::vector<StepConfig> plan = expand_plan(best, 4);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(benchmark_name(plan[1]),
+            "dp_step/overlap/bucket_mib:33/algo:copy_engine/comm_schedule:pipelined/"
+            "last_bucket:ring/lockstep:1/graph_memsets:kernel/ranks:4");
+  // What the preset leaves alone keeps its default.
+  EXPECT_EQ(best.comm_lanes, 2);
+  EXPECT_EQ(best.model.layers, 8);
+  EXPECT_EQ(best.fuse_last_update, std::vector<int>{0});
+  const DpOptions defaults = parse({});
+  const DpOptions named_default = parse({"--preset", "default"});
+  EXPECT_EQ(expand_plan(named_default, 4).size(), expand_plan(defaults, 4).size());
+  EXPECT_EQ(named_default.schemes, defaults.schemes);
+  EXPECT_EQ(named_default.algos, defaults.algos);
+  EXPECT_EQ(named_default.last_bucket_algos, defaults.last_bucket_algos);
+}
+
+// An option given on the command line replaces the preset's value of that option (the whole
+// list), wherever it stands; the others keep the preset's.
+TEST(DpOptions, GivenOptionsOverrideThePreset) {
+  const DpOptions o = parse({"--algo", "nccl,ring", "--preset", "best", "--lockstep", "0,2"});
+  EXPECT_EQ(o.algos, (std::vector<std::string>{"nccl", "ring"}));
+  EXPECT_EQ(o.locksteps, (std::vector<int>{0, 2}));
+  EXPECT_EQ(o.bucket_mib, std::vector<double>{33});
+  EXPECT_EQ(o.last_bucket_algos, std::vector<std::string>{"ring"});
+  EXPECT_EQ(parse({"--preset", "best", "--last-bucket-algo", "same"}).last_bucket_algos,
+            std::vector<std::string>{""});
+  expect_usage_error({"--preset", "fastest"},
+                     "--preset fastest: unknown preset (known: default, best)");
+  // Each preset names options the parser has, with values it takes.
+  for (const Preset& preset : presets()) EXPECT_NO_THROW(parse({"--preset", preset.name}));
+}
+
+TEST(DpOptions, HelpListsThePresetsAndWhatTheySet) {
+  try {
+    parse({"--help"});
+    ADD_FAILURE() << "no help";
+  } catch (const HelpRequested& help) {
+    const std::string text = help.what();
+    EXPECT_NE(text.find("--preset"), std::string::npos);
+    EXPECT_NE(text.find("  default: the defaults"), std::string::npos) << text;
+    EXPECT_NE(text.find("--sync overlap --bucket-mib 33 --algo copy_engine --comm-schedule "
+                        "pipelined --lockstep 1 --graph-memsets kernel --last-bucket-algo ring"),
+              std::string::npos)
+        << text;
+  }
 }
 
 TEST(DpOptions, LauncherIsCheckedWhileParsing) {

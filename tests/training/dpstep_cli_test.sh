@@ -65,6 +65,14 @@ if [ "$status" -ne 0 ] || [ "$(printf '%s\n' "$last" | grep -c '^dp_step/overlap
 else
   echo "ok: --list shows each last-bucket algorithm at 1 and 4 GPUs"; passed=$((passed + 1))
 fi
+best=$("$dpstep" --list -g 1,4 --preset best --bucket-mib 25 2>&1); status=$?
+if [ "$status" -ne 0 ] || [ "$(printf '%s\n' "$best" | grep -c '^dp_step/overlap/bucket_mib:25/algo:copy_engine/comm_schedule:pipelined/last_bucket:ring/lockstep:1/graph_memsets:kernel/ranks:[14] ')" -ne 2 ]; then
+  echo "FAIL: --list --preset best --bucket-mib 25 gave exit $status: $best"; failures=$((failures + 1))
+else
+  echo "ok: --preset best, its bucket size overridden"; passed=$((passed + 1))
+fi
+expect_usage_error "--preset fastest: unknown preset" --preset fastest --list
+"$dpstep" --help | grep -q -- '  best: ' || { echo "FAIL: --help lacks the presets"; failures=$((failures + 1)); }
 "$dpstep" --help | grep -q -- '--bucket-mib' || { echo "FAIL: --help"; failures=$((failures + 1)); }
 "$dpstep" --help | grep -q -- '--launcher' || { echo "FAIL: --help lacks --launcher"; failures=$((failures + 1)); }
 
