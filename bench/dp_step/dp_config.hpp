@@ -1,5 +1,6 @@
 // What one data-parallel training-step configuration is: the model, the gradient synchronisation
-// scheme, the bucket size, the all-reduce algorithm and the rank count, plus its CSV config string.
+// scheme, the bucket size, the all-reduce algorithm and the rank count (dp_settings.hpp names it:
+// the CSV config string and the benchmark name).
 #pragma once
 
 #include <cstdint>
@@ -103,20 +104,6 @@ int backward_gemm_sm_target(const StepConfig& config, int sm_count);
 
 // Bytes of the bucket cap; 0 means one bucket holding every gradient (sync).
 std::uint64_t bucket_cap_bytes(const StepConfig& config);
-
-// "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl", then for
-// bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
-// state could be bfloat16 have neither, so they never pair with these), then, only when they
-// differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin, comm_lanes,
-// comm_schedule, last_bucket_algo, lockstep, fused_update, graph_memsets, lr, momentum. The rank
-// count is not part of it: rows of one config at several rank counts share it, which is what
-// weak-scaling efficiency is computed over.
-std::string config_string(const StepConfig& config);
-
-// Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
-// "/comm_schedule:pipelined", "/last_bucket:NAME", "/lockstep:N", "/fused_update" and
-// "/graph_memsets:kernel" before the ranks when not the defaults.
-std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.
 std::string format_mib(double mib);

@@ -58,9 +58,9 @@ int run(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   const DpOptions options = parse_dp_options(std::vector<std::string>(argv, argv + argc),
                                              algorithm_names(OpKind::all_reduce));
-  const LaunchEnvironment environment = detect_this_launch(options.launcher);
+  const LaunchEnvironment environment = detect_this_launch(options.run.launcher);
   const bool one_process = environment.mode == LaunchMode::single_process;
-  if (options.list) {
+  if (options.run.list) {
     // A list needs no GPU and no other process: GPU counts follow the launch size.
     const int gpus = one_process ? visible_gpu_count() : environment.world_size;
     if (environment.world_rank == 0) print_list(expand_plan(options, gpus));
@@ -68,7 +68,7 @@ int run(int argc, char** argv) {
   }
   install_interrupt_handlers();
   // A pass's timeout also bounds the wait for the other processes.
-  const std::unique_ptr<ProcessGroup> group = join_processes(environment, options.timeout_s);
+  const std::unique_ptr<ProcessGroup> group = join_processes(environment, options.run.timeout_s);
   const std::vector<StepConfig> plan =
       expand_plan(options, group ? group->size() : visible_gpu_count());
   // With several processes only rank 0 prints and writes the report; every rank measures.

@@ -15,12 +15,13 @@
 #include <thread>
 
 #include "core/errors.hpp"
+#include "dp_settings.hpp"
+#include "launch/interrupt.hpp"
 #include "runtime/graph_memsets.hpp"
 #include "runtime/host_collectives.hpp"
-#include "launch/interrupt.hpp"
-#include "telemetry/nvtx.hpp"
-#include "sweep/runner.hpp"
 #include "runtime/stream_capture.hpp"
+#include "sweep/runner.hpp"
+#include "telemetry/nvtx.hpp"
 
 namespace collbench::dp {
 

@@ -8,6 +8,8 @@
 namespace collbench::dp {
 namespace {
 
+using Values = std::vector<std::string>;
+
 const std::vector<std::string> kAlgorithms = {"nccl", "ring", "twoshot", "copy_engine"};
 
 // The config string of a default StepConfig (4 ranks or any other count).
@@ -34,15 +36,21 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
 
 TEST(DpOptions, DefaultsMatchTheTargetConfiguration) {
   const DpOptions o = parse({});
-  EXPECT_EQ(o.model.layers, 8);
-  EXPECT_EQ(o.model.width, 4096);
-  EXPECT_EQ(o.model.batch, 2048);
-  EXPECT_EQ(o.model.dtype, DataType::bfloat16);
-  EXPECT_EQ(o.schemes, (std::vector<SyncScheme>{SyncScheme::sync, SyncScheme::overlap}));
-  EXPECT_EQ(o.bucket_mib, std::vector<double>{25});
-  EXPECT_EQ(o.algos, std::vector<std::string>{"nccl"});
-  EXPECT_TRUE(o.ranks.empty());
-  EXPECT_FALSE(o.check);
+  EXPECT_EQ(o.base.model.layers, 8);
+  EXPECT_EQ(o.base.model.width, 4096);
+  EXPECT_EQ(o.base.model.batch, 2048);
+  EXPECT_EQ(o.base.model.dtype, DataType::bfloat16);
+  EXPECT_EQ(o.values("--sync"), (Values{"sync", "overlap"}));
+  EXPECT_EQ(o.values("--bucket-mib"), Values{"25"});
+  EXPECT_EQ(o.values("--algo"), Values{"nccl"});
+  EXPECT_TRUE(o.run.gpu_counts.empty());
+  EXPECT_FALSE(o.run.check);
+  // The axes, in table order; the GPU counts are the run's, swept innermost.
+  std::vector<std::string> axes;
+  for (const Axis& axis : o.axes) axes.push_back(axis.setting->long_name());
+  EXPECT_EQ(axes,
+            (Values{"--sync", "--bucket-mib", "--algo", "--comm-schedule", "--last-bucket-algo",
+                    "--lockstep", "--fuse-last-update", "--graph-memsets"}));
 }
 
 TEST(DpOptions, ParsesListsAndValues) {
@@ -79,30 +87,32 @@ TEST(DpOptions, ParsesListsAndValues) {
                              "8",
                              "--sync",
                              "overlap,ps,overlap"});
-  EXPECT_EQ(o.model.layers, 3);
-  EXPECT_EQ(o.model.width, 64);
-  EXPECT_EQ(o.model.batch, 16);
-  EXPECT_EQ(o.model.dtype, DataType::float32);
-  EXPECT_EQ(o.schemes,
-            (std::vector<SyncScheme>{SyncScheme::overlap, SyncScheme::ps, SyncScheme::sharded}));
-  EXPECT_EQ(o.bucket_mib, (std::vector<double>{4, 25, 100}));
-  EXPECT_EQ(o.algos, (std::vector<std::string>{"nccl", "ring"}));
-  EXPECT_EQ(o.ranks, (std::vector<int>{4, 1, 2}));
-  EXPECT_EQ(o.warmup, 2);
-  EXPECT_EQ(o.iters, 7);
-  EXPECT_EQ(o.csv_path, "out.csv");
-  EXPECT_TRUE(o.check);
-  EXPECT_FLOAT_EQ(o.model.learning_rate, 0.5f);
-  EXPECT_TRUE(o.eager);
-  EXPECT_EQ(o.model.epilogue, EpilogueMode::unfused);
-  EXPECT_FALSE(o.model.master_weights);
-  EXPECT_EQ(o.nccl_max_ctas, 8);
+  EXPECT_EQ(o.base.model.layers, 3);
+  EXPECT_EQ(o.base.model.width, 64);
+  EXPECT_EQ(o.base.model.batch, 16);
+  EXPECT_EQ(o.base.model.dtype, DataType::float32);
+  EXPECT_EQ(o.values("--sync"), (Values{"overlap", "ps", "sharded"}));
+  EXPECT_EQ(o.values("--bucket-mib"), (Values{"4", "25", "100"}));
+  EXPECT_EQ(o.values("--algo"), (Values{"nccl", "ring"}));
+  EXPECT_EQ(o.run.gpu_counts, (std::vector<int>{4, 1, 2}));
+  EXPECT_EQ(o.run.warmup, 2);
+  EXPECT_EQ(o.run.iters, 7);
+  EXPECT_EQ(o.run.csv_path, "out.csv");
+  EXPECT_TRUE(o.run.check);
+  EXPECT_FLOAT_EQ(o.base.model.learning_rate, 0.5f);
+  EXPECT_TRUE(o.run.eager);
+  EXPECT_EQ(o.base.model.epilogue, EpilogueMode::unfused);
+  EXPECT_FALSE(o.base.model.master_weights);
+  EXPECT_TRUE(parse({"--master-weights"}).base.model.master_weights);
+  EXPECT_EQ(o.base.nccl_max_ctas, 8);
+  EXPECT_EQ(parse({"--seed", "18446744073709551615"}).base.model.seed, 18446744073709551615u);
 }
 
 TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--dtype", "fp17"}, "fp17");
   expect_usage_error({"--dtype", "int32"}, "int32");
-  expect_usage_error({"--sync", "overlap,async"}, "'async'");
+  expect_usage_error({"--sync", "overlap,async"},
+                     "--sync async: unknown sync mode (expected sync, overlap, ps, sharded)");
   expect_usage_error({"--bucket-mib", "0"}, "--bucket-mib 0");
   expect_usage_error({"--bucket-mib", "-4"}, "--bucket-mib -4");
   expect_usage_error({"-g", "0"}, "-g 0");
@@ -113,58 +123,63 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--lr", "0"}, "--lr 0");
   expect_usage_error({"--momentum", "1"}, "--momentum 1");
   expect_usage_error({"--algo", "nccl,tree"}, "--algo tree");
-  expect_usage_error({"--epilogue", "maybe"}, "'maybe'");
+  expect_usage_error({"--epilogue", "maybe"}, "--epilogue maybe: unknown epilogue mode");
   expect_usage_error({"--comm-lanes", "5"}, "--comm-lanes 5");
   expect_usage_error({"--comm-lanes", "0"}, "--comm-lanes 0");
-  expect_usage_error({"--comm-schedule", "lanes,eager"}, "communication schedule 'eager'");
-  expect_usage_error({"--comm-schedule", "deferred"}, "communication schedule 'deferred'");
-  expect_usage_error({"--layers", "many"}, "many");
+  expect_usage_error({"--comm-schedule", "lanes,eager"},
+                     "--comm-schedule eager: unknown communication schedule (expected lanes, "
+                     "pipelined)");
+  expect_usage_error({"--comm-schedule", "deferred"}, "--comm-schedule deferred: unknown");
+  expect_usage_error({"--layers", "many"}, "--layers many: not a whole number");
+  expect_usage_error({"--bucket-mib", "big"}, "--bucket-mib big: not a number");
+  expect_usage_error({"--timeout", "0"}, "--timeout 0: must be positive");
+  expect_usage_error({"--nccl-max-ctas", "-1"}, "--nccl-max-ctas -1: must not be negative");
   expect_usage_error({"--bogus"}, "--bogus");
 }
 
 TEST(DpOptions, AlgorithmsAreRegistryNames) {
-  EXPECT_EQ(parse({"--algo", "nccl,ring,nccl"}).algos, (std::vector<std::string>{"nccl", "ring"}));
-  expect_usage_error({"--algo", "tree"}, "--algo tree: unknown all-reduce algorithm (known:");
+  EXPECT_EQ(parse({"--algo", "nccl,ring,nccl"}).values("--algo"), (Values{"nccl", "ring"}));
+  expect_usage_error({"--algo", "tree"}, "--algo tree: unknown all-reduce algorithm (expected");
   expect_usage_error({"--algo", "nccl+ring"}, "--algo nccl+ring: unknown all-reduce algorithm");
 }
 
 // --preset best sets the best measured configuration; --preset default is no preset at all.
 TEST(DpOptions, PresetBestSetsTheBestMeasuredConfiguration) {
   const DpOptions best = parse({"--preset", "best"});
-  EXPECT_EQ(best.schemes, std::vector<SyncScheme>{SyncScheme::overlap});
-  EXPECT_EQ(best.bucket_mib, std::vector<double>{33});
-  EXPECT_EQ(best.algos, std::vector<std::string>{"copy_engine"});
-  EXPECT_EQ(best.comm_schedules, std::vector<CommSchedule>{CommSchedule::pipelined});
-  EXPECT_EQ(best.locksteps, std::vector<int>{1});
-  EXPECT_EQ(best.graph_memsets, std::vector<GraphMemsets>{GraphMemsets::kernel});
-  EXPECT_EQ(best.last_bucket_algos, std::vector<std::string>{"ring"});
+  EXPECT_EQ(best.values("--sync"), Values{"overlap"});
+  EXPECT_EQ(best.values("--bucket-mib"), Values{"33"});
+  EXPECT_EQ(best.values("--algo"), Values{"copy_engine"});
+  EXPECT_EQ(best.values("--comm-schedule"), Values{"pipelined"});
+  EXPECT_EQ(best.values("--lockstep"), Values{"1"});
+  EXPECT_EQ(best.values("--graph-memsets"), Values{"kernel"});
+  EXPECT_EQ(best.values("--last-bucket-algo"), Values{"ring"});
   const std::vector<StepConfig> plan = expand_plan(best, 4);
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(benchmark_name(plan[1]),
             "dp_step/overlap/bucket_mib:33/algo:copy_engine/comm_schedule:pipelined/"
             "last_bucket:ring/lockstep:1/graph_memsets:kernel/ranks:4");
   // What the preset leaves alone keeps its default.
-  EXPECT_EQ(best.comm_lanes, 2);
-  EXPECT_EQ(best.model.layers, 8);
-  EXPECT_EQ(best.fuse_last_update, std::vector<int>{0});
+  EXPECT_EQ(best.base.comm_lanes, 2);
+  EXPECT_EQ(best.base.model.layers, 8);
+  EXPECT_EQ(best.values("--fuse-last-update"), Values{"0"});
   const DpOptions defaults = parse({});
   const DpOptions named_default = parse({"--preset", "default"});
   EXPECT_EQ(expand_plan(named_default, 4).size(), expand_plan(defaults, 4).size());
-  EXPECT_EQ(named_default.schemes, defaults.schemes);
-  EXPECT_EQ(named_default.algos, defaults.algos);
-  EXPECT_EQ(named_default.last_bucket_algos, defaults.last_bucket_algos);
+  for (const Axis& axis : defaults.axes) {
+    EXPECT_EQ(named_default.values(axis.setting->long_name()), axis.values);
+  }
 }
 
 // An option given on the command line replaces the preset's value of that option (the whole
 // list), wherever it stands; the others keep the preset's.
 TEST(DpOptions, GivenOptionsOverrideThePreset) {
   const DpOptions o = parse({"--algo", "nccl,ring", "--preset", "best", "--lockstep", "0,2"});
-  EXPECT_EQ(o.algos, (std::vector<std::string>{"nccl", "ring"}));
-  EXPECT_EQ(o.locksteps, (std::vector<int>{0, 2}));
-  EXPECT_EQ(o.bucket_mib, std::vector<double>{33});
-  EXPECT_EQ(o.last_bucket_algos, std::vector<std::string>{"ring"});
-  EXPECT_EQ(parse({"--preset", "best", "--last-bucket-algo", "same"}).last_bucket_algos,
-            std::vector<std::string>{""});
+  EXPECT_EQ(o.values("--algo"), (Values{"nccl", "ring"}));
+  EXPECT_EQ(o.values("--lockstep"), (Values{"0", "2"}));
+  EXPECT_EQ(o.values("--bucket-mib"), Values{"33"});
+  EXPECT_EQ(o.values("--last-bucket-algo"), Values{"ring"});
+  EXPECT_EQ(parse({"--preset", "best", "--last-bucket-algo", "same"}).values("--last-bucket-algo"),
+            Values{"same"});
   expect_usage_error({"--preset", "fastest"},
                      "--preset fastest: unknown preset (known: default, best)");
   // Each preset names options the parser has, with values it takes.
@@ -186,10 +201,35 @@ TEST(DpOptions, HelpListsThePresetsAndWhatTheySet) {
   }
 }
 
+// --help comes from the table: every setting with its default; each default passes its checks.
+TEST(DpOptions, HelpAndDefaultsComeFromTheSettingsTable) {
+  std::string help;
+  try {
+    parse({"--help"});
+  } catch (const HelpRequested& text) {
+    help = text.what();
+  }
+  for (const Setting& setting : dp_settings()) {
+    EXPECT_NE(help.find(setting.long_name()), std::string::npos) << setting.long_name();
+    EXPECT_NE(help.find(setting.help.substr(0, 20)), std::string::npos) << setting.long_name();
+    if (setting.kind != ValueKind::flag && !setting.default_value.empty()) {
+      EXPECT_NE(help.find(setting.long_name() + " " +
+                          (setting.kind == ValueKind::integer ? "INT"
+                           : setting.kind == ValueKind::real  ? "FLOAT"
+                                                              : "TEXT") +
+                          "=" + setting.default_value),
+                std::string::npos)
+          << setting.long_name();
+    }
+    EXPECT_EQ(&find_setting(setting.long_name()), &setting);
+  }
+  EXPECT_THROW(find_setting("--wgrad-split"), std::out_of_range);
+}
+
 TEST(DpOptions, LauncherIsCheckedWhileParsing) {
-  EXPECT_EQ(parse({}).launcher, "auto");
+  EXPECT_EQ(parse({}).run.launcher, "auto");
   for (const char* launcher : {"auto", "single", "mpi", "env"}) {
-    EXPECT_EQ(parse({"--launcher", launcher}).launcher, launcher);
+    EXPECT_EQ(parse({"--launcher", launcher}).run.launcher, launcher);
   }
   // Rejected before anything reads the environment, as one line naming the value.
   expect_usage_error({"--launcher", "srun"}, "--launcher 'srun'");
@@ -242,7 +282,7 @@ TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
   EXPECT_EQ(plan[1].ranks, 4);
   EXPECT_EQ(plan[2].comm_schedule, CommSchedule::lanes);
   EXPECT_EQ(plan[2].ranks, 1);
-  EXPECT_EQ(parse({}).comm_schedules, (std::vector<CommSchedule>{CommSchedule::lanes}));
+  EXPECT_EQ(parse({}).values("--comm-schedule"), Values{"lanes"});
 }
 
 TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTwoshotForTheLastBucket) {
@@ -256,11 +296,12 @@ TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTwoshotForTheLastBucket) {
   EXPECT_TRUE(plan[2].fuse_last_update);
   EXPECT_EQ(plan[3].ranks, 4);
   EXPECT_TRUE(plan[3].fuse_last_update);
-  EXPECT_EQ(parse({}).fuse_last_update, (std::vector<int>{0}));
+  EXPECT_EQ(parse({}).values("--fuse-last-update"), Values{"0"});
   expect_usage_error({"--fuse-last-update", "2"}, "--fuse-last-update 2: must be 0 or 1");
   const std::string needs_twoshot =
       "--fuse-last-update 1: needs --last-bucket-algo twoshot (alone, in every configuration)";
   expect_usage_error({"--fuse-last-update", "1"}, needs_twoshot);
+  expect_usage_error({"--fuse-last-update", "01"}, needs_twoshot);
   expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring"}, needs_twoshot);
   expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "nccl"}, needs_twoshot);
   expect_usage_error({"--fuse-last-update", "0,1", "--last-bucket-algo", "twoshot,same"},
@@ -282,13 +323,13 @@ TEST(DpOptions, GraphMemsetsSweepEachWithItsOwnBaseline) {
   EXPECT_EQ(plan[3].graph_memsets, GraphMemsets::kernel);
   EXPECT_EQ(config_string(plan[0]), config_string(plan[1]));
   EXPECT_NE(config_string(plan[1]), config_string(plan[3]));
-  EXPECT_EQ(parse({}).graph_memsets, (std::vector<GraphMemsets>{GraphMemsets::memset}));
-  EXPECT_EQ(parse({"--warmup-ms", "1500"}).warmup_ms, 1500.0);
-  EXPECT_EQ(parse({}).warmup_ms, 0.0);
+  EXPECT_EQ(parse({}).values("--graph-memsets"), Values{"memset"});
+  EXPECT_EQ(parse({"--warmup-ms", "1500"}).run.warmup_ms, 1500.0);
+  EXPECT_EQ(parse({}).run.warmup_ms, 0.0);
   expect_usage_error({"--warmup-ms=-1"}, "--warmup-ms -1: must be from 0 to 3.6e+06");
-  expect_usage_error({"--warmup-ms", "4e6"}, "--warmup-ms 4000000: must be from 0 to 3.6e+06");
+  expect_usage_error({"--warmup-ms", "4e6"}, "--warmup-ms 4e6: must be from 0 to 3.6e+06");
   expect_usage_error({"--graph-memsets", "copy"},
-                     "unknown graph memset mode 'copy' (expected kernel, memset)");
+                     "--graph-memsets copy: unknown graph memset mode (expected kernel, memset)");
 }
 
 TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
@@ -298,7 +339,7 @@ TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
   EXPECT_EQ(plan[1].lockstep, 2);
   EXPECT_EQ(plan[1].ranks, 4);
   EXPECT_EQ(plan[2].lockstep, 0);
-  EXPECT_EQ(parse({}).locksteps, (std::vector<int>{0}));
+  EXPECT_EQ(parse({}).values("--lockstep"), Values{"0"});
   expect_usage_error({"--lockstep", "-1"}, "--lockstep -1: must not be negative");
   expect_usage_error({"--lockstep", "layers"}, "layers");
 }
@@ -315,7 +356,7 @@ TEST(DpOptions, PlanSweepsTheLastBucketsAlgorithm) {
   EXPECT_EQ(plan[2].ranks, 1);
   EXPECT_EQ(plan[3].last_bucket_algo, "nccl");
   EXPECT_EQ(plan[3].ranks, 4);
-  EXPECT_EQ(parse({}).last_bucket_algos, std::vector<std::string>{""});
+  EXPECT_EQ(parse({}).values("--last-bucket-algo"), Values{"same"});
   expect_usage_error({"--last-bucket-algo", "nosuch"}, "--last-bucket-algo nosuch: unknown");
   expect_usage_error({"--last-bucket-algo", "ring:2"}, "--last-bucket-algo ring:2: unknown");
   expect_usage_error({"--last-bucket-algo", "ring+nccl"}, "--last-bucket-algo ring+nccl");
@@ -344,11 +385,7 @@ TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
 // The all-reduce's own changed knobs, read from the environment when the plan is made, end the
 // config string; a bad one stops the plan.
 TEST(DpConfig, ConfigStringEndsWithTheAlgorithmsChangedKnobs) {
-  DpOptions options;
-  options.algos = {"nccl", "ring"};
-  options.ranks = {2};
-  options.schemes = {SyncScheme::overlap};
-  options.bucket_mib = {25};
+  const DpOptions options = parse({"--algo", "nccl,ring", "-g", "2", "--sync", "overlap"});
   setenv("COLLBENCH_RING_CTAS", "32", 1);
   const std::vector<StepConfig> plan = expand_plan(options, 2);
   setenv("COLLBENCH_RING_CTAS", "many", 1);
@@ -365,11 +402,8 @@ TEST(DpConfig, ConfigStringEndsWithTheAlgorithmsChangedKnobs) {
 // A last bucket of another implementation adds that implementation's knobs, each knob once; its
 // 1-GPU baseline (no collective runs) has the same config string, so the two pair up.
 TEST(DpConfig, LastBucketRowsCarryBothImplementationsKnobs) {
-  DpOptions options;
-  options.algos = {"copy_engine"};
-  options.last_bucket_algos = {"ring"};
-  options.ranks = {1, 4};
-  options.schemes = {SyncScheme::overlap};
+  const DpOptions options = parse(
+      {"--algo", "copy_engine", "--last-bucket-algo", "ring", "-g", "1,4", "--sync", "overlap"});
   setenv("COLLBENCH_RING_CTAS", "16", 1);
   setenv("COLLBENCH_CE_ROUND_BYTES", "1048576", 1);
   const std::vector<StepConfig> plan = expand_plan(options, 4);

@@ -12,9 +12,10 @@
 #include <thread>
 #include <vector>
 
-#include "core/algorithm.hpp"
 #include "communicators.hpp"
+#include "core/algorithm.hpp"
 #include "correctness_checks.hpp"
+#include "dp_settings.hpp"
 #include "dp_trainer.hpp"
 #include "gpu_test_support.hpp"
 #include "mlp_reference.hpp"

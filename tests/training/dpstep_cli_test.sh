@@ -20,18 +20,18 @@ expect_usage_error() {
 }
 
 expect_usage_error "fp17" --dtype fp17 --list
-expect_usage_error "'async'" --sync overlap,async --list
+expect_usage_error "--sync async: unknown sync mode" --sync overlap,async --list
 expect_usage_error "--bucket-mib 0" --bucket-mib 0 --list
 expect_usage_error "-g 0" -g 0 --list
 expect_usage_error "--width 100" --width 100 --list
 expect_usage_error "--algo nosuch" --algo nosuch --list
-expect_usage_error "--layers" --layers many --list
+expect_usage_error "--layers many: not a whole number" --layers many --list
 expect_usage_error "--bogus" --bogus
 expect_usage_error "--launcher 'srun'" --launcher srun --list
 expect_usage_error "--algo copy_engine+ring: unknown all-reduce algorithm" --algo copy_engine+ring --list
 expect_usage_error "--last-bucket-algo nosuch: unknown all-reduce algorithm" --last-bucket-algo nosuch --list
 expect_usage_error "--last-bucket-algo ring:2: unknown all-reduce algorithm" --last-bucket-algo ring:2 --list
-expect_usage_error "communication schedule 'deferred'" --comm-schedule deferred --list
+expect_usage_error "--comm-schedule deferred: unknown communication schedule" --comm-schedule deferred --list
 # Options of experiments that did not pay are gone.
 expect_usage_error "--wgrad-split" --wgrad-split last --list
 expect_usage_error "--last-layer-buckets" --last-layer-buckets 2 --list
