@@ -98,27 +98,6 @@ CommSchedule parse_comm_schedule(std::string_view name) {
   return value_in(kCommSchedules, name, "communication schedule");
 }
 
-void validate(const ModelConfig& model) {
-  if (model.layers < 1)
-    throw UsageError(fmt::format("--layers {}: need at least 1 layer", model.layers));
-  // Multiples of 8 keep every row 16-byte aligned, which cuBLASLt's tensor-core kernels need.
-  if (model.width < 8 || model.width % 8 != 0) {
-    throw UsageError(fmt::format("--width {}: must be a positive multiple of 8", model.width));
-  }
-  if (model.batch < 1)
-    throw UsageError(fmt::format("--batch {}: need at least 1 sample per GPU", model.batch));
-  if (model.dtype != DataType::float32 && model.dtype != DataType::bfloat16) {
-    throw UsageError(
-        fmt::format("--dtype {}: the model runs in float or bfloat16", name_of(model.dtype)));
-  }
-  if (!(model.learning_rate > 0) || !std::isfinite(model.learning_rate)) {
-    throw UsageError(fmt::format("--lr {}: must be a positive number", model.learning_rate));
-  }
-  if (!(model.momentum >= 0 && model.momentum < 1)) {
-    throw UsageError(fmt::format("--momentum {}: must be in [0, 1)", model.momentum));
-  }
-}
-
 int backward_gemm_sm_target(const StepConfig& config, int sm_count) {
   if (config.gemm_sm_margin <= 0 || config.ranks <= 1) return 0;
   return std::max(1, sm_count - config.gemm_sm_margin);

@@ -62,9 +62,6 @@ struct ModelConfig {
   EpilogueMode epilogue = EpilogueMode::automatic;
 };
 
-// Throws UsageError naming the first bad value.
-void validate(const ModelConfig& model);
-
 struct StepConfig {
   ModelConfig model;
   SyncScheme scheme = SyncScheme::overlap;

@@ -440,6 +440,18 @@ void check_value(const Setting& setting, const std::string& value,
   }
 }
 
+void validate(const ModelConfig& model) {
+  const std::pair<const char*, std::string> values[] = {
+      {"--layers", std::to_string(model.layers)},
+      {"--width", std::to_string(model.width)},
+      {"--batch", std::to_string(model.batch)},
+      {"--dtype", std::string(name_of(model.dtype))},
+      {"--lr", fmt::format("{}", model.learning_rate)},
+      {"--momentum", fmt::format("{}", model.momentum)},
+  };
+  for (const auto& [name, value] : values) check_value(find_setting(name), value, {});
+}
+
 std::string config_string(const StepConfig& config) {
   std::string text;
   for (const Setting& setting : dp_settings()) {

@@ -100,6 +100,10 @@ const Setting& find_setting(const std::string& name);
 void check_value(const Setting& setting, const std::string& value,
                  const std::vector<std::string>& known_algorithms);
 
+// Throws UsageError naming the first value of `model` that its setting's rules refuse: for models
+// built in code rather than parsed.
+void validate(const ModelConfig& model);
+
 // "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl", then for
 // bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
 // state could be bfloat16 have neither, so they never pair with these), then each other setting

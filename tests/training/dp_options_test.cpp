@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/errors.hpp"
 
 namespace collbench::dp {
@@ -224,6 +226,34 @@ TEST(DpOptions, HelpAndDefaultsComeFromTheSettingsTable) {
     EXPECT_EQ(&find_setting(setting.long_name()), &setting);
   }
   EXPECT_THROW(find_setting("--wgrad-split"), std::out_of_range);
+}
+
+// A model built in code passes the same rules as one parsed from the command line.
+TEST(DpConfig, ModelsBuiltInCodeMeetTheSettingsRules) {
+  EXPECT_NO_THROW(validate(ModelConfig{}));
+  const auto expect_refused = [](ModelConfig model, const std::string& fragment) {
+    try {
+      validate(model);
+      ADD_FAILURE() << "no error for " << fragment;
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+    }
+  };
+  ModelConfig model;
+  model.width = 100;
+  expect_refused(model, "--width 100: must be a positive multiple of 8");
+  model = ModelConfig{};
+  model.layers = 0;
+  expect_refused(model, "--layers 0: need at least 1 layer");
+  model = ModelConfig{};
+  model.dtype = DataType::int32;
+  expect_refused(model, "--dtype int32: unknown model data type");
+  model = ModelConfig{};
+  model.learning_rate = std::nanf("");
+  expect_refused(model, "--lr nan: not a number");
+  model = ModelConfig{};
+  model.momentum = 1.0f;
+  expect_refused(model, "--momentum 1: must be in [0, 1)");
 }
 
 TEST(DpOptions, LauncherIsCheckedWhileParsing) {
