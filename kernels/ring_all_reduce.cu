@@ -107,8 +107,7 @@ void launch_ring_all_reduce(const RingRankArgs& args, cudaStream_t stream) {
     using Op = decltype(op);
     check_ring_launch(args, Pack<T>::kCount);
     if (args.protocol == RingProtocol::push) {
-      ring_push_kernel<T, Op, NoRingEpilogue>
-          <<<g.parts, kRingThreads, 0, stream>>>(args, NoRingEpilogue{});
+      ring_push_kernel<T, Op><<<g.parts, kRingThreads, 0, stream>>>(args);
     } else {
       ring_pull_kernel<T, Op><<<g.parts, kRingThreads, 0, stream>>>(args);
     }

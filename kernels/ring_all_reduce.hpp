@@ -38,11 +38,6 @@ struct RingSignals {
   // push, own: messages received (= sent, on every rank) and staging messages sent, so far.
   alignas(128) std::uint32_t received[kRingMaxParts];
   alignas(128) std::uint32_t staged[kRingMaxParts];
-  // push with an epilogue (ring_push_kernel.cuh), own, running like `received`: written by CTA p
-  // once it has stored its piece of the owned chunk (the received count after that task), and by
-  // epilogue CTA p once it has read this launch's received count (that count + 1).
-  alignas(128) std::uint32_t finalized[kRingMaxParts];
-  alignas(128) std::uint32_t epilogue_started[kRingMaxParts];
 };
 
 // One rank's kernel. Peer pointers are the other ranks' memory as this rank's device addresses

@@ -1,8 +1,4 @@
-// The push ring's kernel (README.md, "ring"), in a header so that a caller can instantiate it with
-// an epilogue of its own: a second CTA per part that runs an element-wise pass over each piece of
-// the part's output once that piece holds its final value on this rank (the training step's SGD
-// update, kernels/training/ring_sgd.cu), beside the ring's CTAs, which never wait for it but
-// once, at their end. Also the count waits both ring kernels share.
+// The push ring's kernel (README.md, "ring") and the count waits both ring kernels share.
 #pragma once
 
 #include <cstdint>
@@ -58,84 +54,13 @@ __device__ inline CountWait no_wait() {
   return {nullptr, 0, nullptr};
 }
 
-// The plain all-reduce: no epilogue CTAs.
-struct NoRingEpilogue {
-  static constexpr bool kActive = false;
-  template <typename T>
-  __device__ void operator()(const T* /*output*/, std::uint64_t /*begin*/, std::uint64_t /*end*/,
-                             unsigned /*worker*/, unsigned /*workers*/) const {}
-};
-
-// Epilogue CTA of part `part`: every piece of the output the ring's CTA `part` moves, in the
-// order it becomes final on this rank. Per slice: the owned chunk's piece, which the ring's CTA
-// stores last (it then publishes `finalized`); the pieces the previous rank forwards at all-gather
-// steps n .. 2n-3 (final once their message has arrived: the count the ring thread that forwards
-// them waits for); and the slice's last message, which no task consumes. It reads this launch's
-// base count before the ring's CTA may move it on (epilogue_started).
-template <typename T, typename Epilogue>
-__device__ void run_ring_epilogue(const RingRankArgs& args, const Epilogue& epilogue, int part) {
-  const RingGeometry& g = args.geometry;
-  const int n = g.nranks;
-  const int steps = ring_step_count(n);
-  const T* output = static_cast<const T*>(args.recv);
-  RingSignals* mine = args.signals;
-  __shared__ std::uint32_t base;           // this part's received count before this launch
-  __shared__ std::uint32_t arrived_seen;   // latest `arrived` count thread 0 acquired
-  __shared__ std::uint32_t finalized_seen;  // latest `finalized` count thread 32 acquired
-  __shared__ bool stop;
-  if (threadIdx.x == 0) {
-    stop = false;
-    base = mine->received[part];
-    arrived_seen = read_flag(&mine->arrived[part]);
-    finalized_seen = read_flag(&mine->finalized[part]);
-    publish_flag(&mine->epilogue_started[part], base + 1);
-  }
-  __syncthreads();
-  auto update = [&](int chunk, int slice) {
-    const ElementRange range = ring_piece(g, chunk, slice, part);
-    epilogue(output, range.begin, range.end, threadIdx.x, blockDim.x);
-  };
-  auto arrived = [&](std::uint32_t count) {
-    const CountWait wait{&mine->arrived[part], base + count, &arrived_seen};
-    return wait_for_counts(wait, no_wait(), args.abort, &stop);
-  };
-  // Every count and chunk comes from the schedule the ring's CTAs run (ring_push_task).
-  for (int slice = 0; slice < g.slices; ++slice) {
-    const int first_index = slice * steps;
-    // Step n-1 stores the owned chunk's piece; the ring's CTA then publishes its arrival count.
-    const RingPushTask finalize = ring_push_task(g, args.rank, first_index + n - 1);
-    const CountWait finalized{&mine->finalized[part], base + finalize.publish_arrived,
-                              &finalized_seen};
-    if (!wait_for_counts(no_wait(), finalized, args.abort, &stop)) return;
-    update(finalize.chunk, slice);
-    for (int step = n; step < steps; ++step) {
-      const RingPushTask forward = ring_push_task(g, args.rank, first_index + step);
-      if (!arrived(forward.wait_arrived)) return;
-      update(forward.chunk, slice);
-    }
-    // The slice's last message: the previous rank's last task of the slice, never forwarded.
-    const RingPushTask last = ring_push_task(g, (args.rank + n - 1) % n, first_index + steps - 1);
-    if (!arrived(last.publish_arrived)) return;
-    update(last.chunk, slice);
-  }
-}
-
 // push: task i waits for the message it consumes (arrived) and for a free slot at rank + 1
 // (freed), moves its piece with local loads and remote stores, then releases one arrival to
 // rank + 1 and, if it consumed a staging slot, one free slot to rank - 1. The kernel ends once
-// every message for this launch has arrived; it never reads another rank's memory. With an
-// epilogue, the grid has twice the parts: CTA parts + p runs part p's epilogue
-// (run_ring_epilogue).
-template <typename T, typename Op, typename Epilogue>
-__global__ void __launch_bounds__(kRingThreads) ring_push_kernel(RingRankArgs args,
-                                                                 Epilogue epilogue) {
+// every message for this launch has arrived; it never reads another rank's memory.
+template <typename T, typename Op>
+__global__ void __launch_bounds__(kRingThreads) ring_push_kernel(RingRankArgs args) {
   const RingGeometry& g = args.geometry;
-  if constexpr (Epilogue::kActive) {
-    if (static_cast<int>(blockIdx.x) >= g.parts) {
-      run_ring_epilogue<T>(args, epilogue, static_cast<int>(blockIdx.x) - g.parts);
-      return;
-    }
-  }
   const int part = blockIdx.x;
   const int slots = args.slots;
   const bool average = args.reduction == Reduction::avg;
@@ -203,9 +128,6 @@ __global__ void __launch_bounds__(kRingThreads) ring_push_kernel(RingRankArgs ar
     __syncthreads();  // every thread's loads are done and stores issued before the releases
     if (threadIdx.x == 0) {
       publish_flag(&args.next_signals->arrived[part], received_base + task.publish_arrived);
-      if (Epilogue::kActive && task.kind == RingPushKind::finalize) {
-        publish_flag(&mine->finalized[part], received_base + task.publish_arrived);
-      }
     } else if (threadIdx.x == 32 && task.reads_staging) {
       // Our loads of the slot are complete (their values were stored above): it may be refilled.
       publish_flag(&args.previous_signals->freed[part], read_message + 1);
@@ -219,11 +141,6 @@ __global__ void __launch_bounds__(kRingThreads) ring_push_kernel(RingRankArgs ar
     std::uint32_t now = 0;
     if (!count_reached(arrived_seen, all_arrived)) {
       if (!wait_flag(&mine->arrived[part], all_arrived, args.abort, &now)) return;
-    }
-    // The epilogue's CTA reads received_base from here: only once it has may the count move on.
-    if (Epilogue::kActive &&
-        !wait_flag(&mine->epilogue_started[part], received_base + 1, args.abort, &now)) {
-      return;
     }
     mine->received[part] = all_arrived;
     mine->staged[part] = staged_base + ring_push_staged(g);

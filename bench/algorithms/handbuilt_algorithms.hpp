@@ -99,12 +99,10 @@ kernels::RingGeometry split_into_pieces(const CaseShape& shape, int max_ctas,
 kernels::RingGeometry twoshot_geometry(const CaseShape& shape, const HandbuiltTuning& tuning,
                                        int sm_count);
 
-// The kernel arguments the ring algorithm `algorithm` prepared for local rank `rank`, for a caller
-// that launches the ring kernel itself with an epilogue of its own (the training step's fused
-// update). Valid until the next prepare() or release(). Throws std::invalid_argument when
-// `algorithm` is not the ring, std::out_of_range for a rank it does not drive.
-const kernels::RingRankArgs& ring_rank_arguments(const CollectiveAlgorithm& algorithm, int rank);
-// The same for twoshot (the training step's update sharded into it).
+// The kernel arguments the twoshot algorithm `algorithm` prepared for local rank `rank`, for a
+// caller that launches the kernel itself with the training step's update sharded into it. Valid
+// until the next prepare() or release(). Throws std::invalid_argument when `algorithm` is not
+// twoshot, std::out_of_range for a rank it does not drive.
 const kernels::TwoshotRankArgs& twoshot_rank_arguments(const CollectiveAlgorithm& algorithm,
                                                        int rank);
 // Where every rank's entry of `pointers` (one per rank of `ranks`, this process's ranks, as

@@ -39,9 +39,6 @@ class RingAlgorithm final
   }
 
   std::string_view name() const override { return "ring"; }
-  const kernels::RingRankArgs& arguments_of(int rank) const {
-    return args_.at(peers_.local_index(rank));
-  }
   std::string unsupported_reason(const CaseShape& shape) const override {
     return peers_.unsupported_reason(shape);
   }
@@ -127,10 +124,6 @@ kernels::RingGeometry ring_geometry(const CaseShape& shape, const HandbuiltTunin
   return split_into_pieces(shape, std::min(ctas, kernels::kRingMaxParts),
                            tuning.ring_min_part_bytes, tuning.ring_slice_bytes, max_slices,
                            sm_count);
-}
-
-const kernels::RingRankArgs& ring_rank_arguments(const CollectiveAlgorithm& algorithm, int rank) {
-  return algorithm_as<const RingAlgorithm>(algorithm, "ring").arguments_of(rank);
 }
 
 std::unique_ptr<HandbuiltAlgorithm> make_ring(const std::vector<RankContext>& ranks,

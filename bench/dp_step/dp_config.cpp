@@ -25,17 +25,9 @@ constexpr std::array<std::pair<EpilogueMode, std::string_view>, 3> kEpilogues = 
     {EpilogueMode::unfused, "unfused"},
 }};
 
-constexpr std::array<std::pair<WgradSplit, std::string_view>, 3> kWgradSplits = {{
-    {WgradSplit::none, "none"},
-    {WgradSplit::last, "last"},
-    {WgradSplit::all, "all"},
-}};
-
-constexpr std::array<std::pair<CommSchedule, std::string_view>, 4> kCommSchedules = {{
+constexpr std::array<std::pair<CommSchedule, std::string_view>, 2> kCommSchedules = {{
     {CommSchedule::lanes, "lanes"},
     {CommSchedule::pipelined, "pipelined"},
-    {CommSchedule::gemm_gated, "gemm_gated"},
-    {CommSchedule::deferred, "deferred"},
 }};
 
 constexpr std::array<std::pair<GraphMemsets, std::string_view>, 2> kGraphMemsets = {{
@@ -90,14 +82,6 @@ EpilogueMode parse_epilogue_mode(std::string_view name) {
   return value_in(kEpilogues, name, "epilogue mode");
 }
 
-std::string_view name_of(WgradSplit split) {
-  return name_in(kWgradSplits, split);
-}
-
-WgradSplit parse_wgrad_split(std::string_view name) {
-  return value_in(kWgradSplits, name, "weight-gradient split");
-}
-
 std::string_view name_of(CommSchedule schedule) {
   return name_in(kCommSchedules, schedule);
 }
@@ -114,39 +98,6 @@ CommSchedule parse_comm_schedule(std::string_view name) {
   return value_in(kCommSchedules, name, "communication schedule");
 }
 
-bool split_covers(WgradSplit split, int layer) {
-  return split == WgradSplit::all || (split == WgradSplit::last && layer == 0);
-}
-
-bool cuts_weight_gradient(const StepConfig& config, int layer) {
-  return config.ranks > 1 && split_covers(config.wgrad_split, layer);
-}
-
-int layout_last_layer_buckets(const StepConfig& config) {
-  return config.ranks > 1 ? config.last_layer_buckets : 0;
-}
-
-void validate(const ModelConfig& model) {
-  if (model.layers < 1)
-    throw UsageError(fmt::format("--layers {}: need at least 1 layer", model.layers));
-  // Multiples of 8 keep every row 16-byte aligned, which cuBLASLt's tensor-core kernels need.
-  if (model.width < 8 || model.width % 8 != 0) {
-    throw UsageError(fmt::format("--width {}: must be a positive multiple of 8", model.width));
-  }
-  if (model.batch < 1)
-    throw UsageError(fmt::format("--batch {}: need at least 1 sample per GPU", model.batch));
-  if (model.dtype != DataType::float32 && model.dtype != DataType::bfloat16) {
-    throw UsageError(
-        fmt::format("--dtype {}: the model runs in float or bfloat16", name_of(model.dtype)));
-  }
-  if (!(model.learning_rate > 0) || !std::isfinite(model.learning_rate)) {
-    throw UsageError(fmt::format("--lr {}: must be a positive number", model.learning_rate));
-  }
-  if (!(model.momentum >= 0 && model.momentum < 1)) {
-    throw UsageError(fmt::format("--momentum {}: must be in [0, 1)", model.momentum));
-  }
-}
-
 int backward_gemm_sm_target(const StepConfig& config, int sm_count) {
   if (config.gemm_sm_margin <= 0 || config.ranks <= 1) return 0;
   return std::max(1, sm_count - config.gemm_sm_margin);
@@ -159,75 +110,6 @@ std::uint64_t bucket_cap_bytes(const StepConfig& config) {
 
 std::string format_mib(double mib) {
   return fmt::format("{}", mib);
-}
-
-std::string config_string(const StepConfig& config) {
-  const ModelConfig& m = config.model;
-  const ModelConfig defaults;
-  std::string text =
-      fmt::format("layers={};width={};batch={};dtype={};sync={};bucket_mib={};algo={}", m.layers,
-                  m.width, m.batch, name_of(m.dtype), name_of(config.scheme),
-                  uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo);
-  if (m.dtype == DataType::bfloat16)
-    text += m.master_weights ? ";optimizer=fp32_master" : ";optimizer=bf16";
-  if (m.epilogue != EpilogueMode::automatic)
-    text += fmt::format(";epilogue={}", name_of(m.epilogue));
-  if (config.nccl_max_ctas > 0) text += fmt::format(";nccl_max_ctas={}", config.nccl_max_ctas);
-  if (config.gemm_sm_margin > 0) text += fmt::format(";gemm_sm_margin={}", config.gemm_sm_margin);
-  if (config.wgrad_split != StepConfig{}.wgrad_split)
-    text += fmt::format(";wgrad_split={}", name_of(config.wgrad_split));
-  if (config.last_layer_buckets != StepConfig{}.last_layer_buckets)
-    text += fmt::format(";last_layer_buckets={}", config.last_layer_buckets);
-  if (config.comm_lanes != StepConfig{}.comm_lanes)
-    text += fmt::format(";comm_lanes={}", config.comm_lanes);
-  if (config.comm_schedule != StepConfig{}.comm_schedule)
-    text += fmt::format(";comm_schedule={}", name_of(config.comm_schedule));
-  if (config.comm_schedule == CommSchedule::deferred && config.defer_first > 0)
-    text += fmt::format(";defer_first={}", config.defer_first);
-  if (!config.last_bucket_algo.empty())
-    text += fmt::format(";last_bucket_algo={}", config.last_bucket_algo);
-  if (!config.last_bucket_algo.empty() && config.last_buckets != 1)
-    text += fmt::format(";last_buckets={}", config.last_buckets);
-  if (config.lockstep != StepConfig{}.lockstep)
-    text += fmt::format(";lockstep={}", config.lockstep);
-  if (config.fuse_last_update) text += ";fused_update=1";
-  if (config.graph_memsets != StepConfig{}.graph_memsets)
-    text += fmt::format(";graph_memsets={}", name_of(config.graph_memsets));
-  if (m.learning_rate != defaults.learning_rate) text += fmt::format(";lr={}", m.learning_rate);
-  if (m.momentum != defaults.momentum) text += fmt::format(";momentum={}", m.momentum);
-  if (!config.algorithm_knobs.empty()) text += ";" + config.algorithm_knobs;
-  return text;
-}
-
-std::string benchmark_name(const StepConfig& config) {
-  // The swept settings; wgrad_split only when it is not the default, like the config string.
-  const std::string split = config.wgrad_split == StepConfig{}.wgrad_split
-                                ? ""
-                                : fmt::format("/wgrad_split:{}", name_of(config.wgrad_split));
-  const std::string last_layer =
-      config.last_layer_buckets == StepConfig{}.last_layer_buckets
-          ? ""
-          : fmt::format("/last_layer_buckets:{}", config.last_layer_buckets);
-  const std::string schedule =
-      config.comm_schedule == StepConfig{}.comm_schedule ? ""
-      : config.comm_schedule == CommSchedule::deferred && config.defer_first > 0
-          ? fmt::format("/comm_schedule:deferred_first_{}", config.defer_first)
-          : fmt::format("/comm_schedule:{}", name_of(config.comm_schedule));
-  const std::string last =
-      config.last_bucket_algo.empty() ? ""
-      : config.last_buckets == 1
-          ? fmt::format("/last_bucket:{}", config.last_bucket_algo)
-          : fmt::format("/last_buckets:{}:{}", config.last_buckets, config.last_bucket_algo);
-  const std::string lockstep =
-      config.lockstep == StepConfig{}.lockstep ? "" : fmt::format("/lockstep:{}", config.lockstep);
-  const std::string fused = config.fuse_last_update ? "/fused_update" : "";
-  const std::string memsets = config.graph_memsets == StepConfig{}.graph_memsets
-                                  ? ""
-                                  : fmt::format("/graph_memsets:{}", name_of(config.graph_memsets));
-  return fmt::format("dp_step/{}/bucket_mib:{}/algo:{}{}{}{}{}{}{}{}/ranks:{}",
-                     name_of(config.scheme),
-                     uses_buckets(config.scheme) ? format_mib(config.bucket_mib) : "0", config.algo,
-                     split, last_layer, schedule, last, lockstep, fused, memsets, config.ranks);
 }
 
 }  // namespace collbench::dp

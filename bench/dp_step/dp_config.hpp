@@ -1,5 +1,6 @@
 // What one data-parallel training-step configuration is: the model, the gradient synchronisation
-// scheme, the bucket size, the all-reduce algorithm and the rank count, plus its CSV config string.
+// scheme, the bucket size, the all-reduce algorithm and the rank count (dp_settings.hpp names it:
+// the CSV config string and the benchmark name).
 #pragma once
 
 #include <cstdint>
@@ -29,25 +30,12 @@ enum class EpilogueMode { automatic, fused, unfused };
 std::string_view name_of(EpilogueMode mode);
 EpilogueMode parse_epilogue_mode(std::string_view name);
 
-// Which weight-gradient GEMMs are cut at their layer's bucket boundaries, so that a slice's
-// all-reduce starts as soon as its rows exist instead of after the whole layer: none, last (layer
-// 0's, the step's last gradients, whose all-reduce nothing else can hide) or all. Only layers split
-// into several buckets are cut, and only with 2+ ranks.
-enum class WgradSplit { none, last, all };
-std::string_view name_of(WgradSplit split);
-WgradSplit parse_wgrad_split(std::string_view name);
-// Whether the policy names `layer` (whatever its buckets and the rank count).
-bool split_covers(WgradSplit split, int layer);
-
 // How copy_engine's bucket all-reduces are spread over communication streams: `lanes` (bucket b
 // whole on lane b % comm_lanes) or `pipelined` (each all-reduce in parts, LaunchPart: one stream
 // carries every bucket's copies in one order on every rank, bucket k's send before bucket k-1's
-// gather, while a second stream reduces and a third waits for the peers) or `deferred` (the same
-// parts, but the deferred buckets' gather, finish and update run at the start of the next step,
-// lowest layers first, each before the forward pass needs the bucket's weights: step_schedule.hpp's
-// Deferral; StepConfig::defer_first says which). Algorithms that cannot launch in parts keep their
-// lanes.
-enum class CommSchedule { lanes, pipelined, gemm_gated, deferred };
+// gather, while a second stream reduces and a third waits for the peers). Algorithms that cannot
+// launch in parts keep their lanes.
+enum class CommSchedule { lanes, pipelined };
 std::string_view name_of(CommSchedule schedule);
 CommSchedule parse_comm_schedule(std::string_view name);
 
@@ -74,9 +62,6 @@ struct ModelConfig {
   EpilogueMode epilogue = EpilogueMode::automatic;
 };
 
-// Throws UsageError naming the first bad value.
-void validate(const ModelConfig& model);
-
 struct StepConfig {
   ModelConfig model;
   SyncScheme scheme = SyncScheme::overlap;
@@ -85,54 +70,29 @@ struct StepConfig {
   int ranks = 1;
   int nccl_max_ctas = 0;   // 0: NCCL's choice
   int gemm_sm_margin = 0;  // SMs cuBLASLt leaves to communication during backward (0: none)
-  // none by default: on 2xH200 neither last nor all made the step faster beyond run-to-run noise
-  // (docs/dp_step.md, "Cut weight gradients").
-  WgradSplit wgrad_split = WgradSplit::none;
-  // With 2+ ranks, layer 0 (the step's last gradients) in this many buckets of its own whatever
-  // the cap (ParameterLayout's last_layer_buckets), so that with wgrad_split last its GEMM is cut
-  // at their boundaries and only the last slice's all-reduce is left after backward; 0: by the
-  // cap like every layer.
-  int last_layer_buckets = 0;
   // Communication streams buckets alternate over when the algorithm's instances may run
   // concurrently (copy_engine): 2, or 1 to keep every collective on one stream.
   int comm_lanes = 2;
   CommSchedule comm_schedule = CommSchedule::lanes;
-  // The deferred schedule defers the first this many buckets: the highest layers, whose weights
-  // the next forward needs last (0: every bucket).
-  int defer_first = 0;
   // The implementation of the last bucket's collective (layer 0's gradients: nothing computes
   // beside it, so SM-based implementations cost backward nothing there); empty: `algo`'s, like
   // every other bucket.
   std::string last_bucket_algo;
-  // How many of the final buckets run last_bucket_algo (with it set), all on the last bucket's
-  // communication lane, one after another: instances of an SM-based implementation must not run
-  // at once (a ring's kernels would wait on each other's SMs).
-  int last_buckets = 1;
   // Every this many backward layers (from the first), the full step holds the ranks in step: a
   // barrier on the compute streams (kernels/training/lockstep_barrier.hpp), so that the copies the
   // GEMMs release leave every rank at the same time. 0: never.
   int lockstep = 0;
   // The last bucket's SGD update runs inside its all-reduce instead of after it; needs
-  // last_bucket_algo "ring" or "twoshot" for one bucket. The ring (kernels/training/ring_sgd.hpp):
-  // a second CTA per ring part updates each piece on every rank as soon as it is final. twoshot
-  // (kernels/training/twoshot_sgd.hpp): each rank updates its own chunk and stores the new
-  // weights into every rank's copy, so each rank updates 1/n of the bucket.
+  // last_bucket_algo "twoshot" (kernels/training/twoshot_sgd.hpp): each rank updates its own chunk
+  // and stores the new weights into every rank's copy, so each rank updates 1/n of the bucket.
   bool fuse_last_update = false;
-  // memset by default: kernel nodes made the copy-engine step faster (session 16: 36 us at 33 MiB,
-  // and the ring's by 50 us at 25 MiB) but NCCL's slower (110 us at 25 MiB).
+  // memset by default: kernel nodes made copy_engine's step faster (36 us at 33 MiB, the ring's
+  // 50 us at 25 MiB) but NCCL's slower (110 us at 25 MiB).
   GraphMemsets graph_memsets = GraphMemsets::memset;
   // The all-reduce's own changed knobs from the environment (AlgorithmChoice::config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;
 };
-
-// Whether `layer`'s weight-gradient GEMM runs in pieces (ParameterLayout::weight_pieces) under
-// this config: the policy allows it and there are 2+ ranks (one rank has nothing to start early).
-bool cuts_weight_gradient(const StepConfig& config, int layer);
-
-// last_layer_buckets as the layout takes it: 0 (layer 0 bucketed like every layer) with one rank,
-// so that the 1-GPU baseline keeps the plain layout, as it keeps whole GEMMs.
-int layout_last_layer_buckets(const StepConfig& config);
 
 // The SM count backward GEMMs are sized for (CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET): the GPU's
 // SMs less gemm_sm_margin, at least 1; 0 (all of them) without a margin or with one rank, where
@@ -141,23 +101,6 @@ int backward_gemm_sm_target(const StepConfig& config, int sm_count);
 
 // Bytes of the bucket cap; 0 means one bucket holding every gradient (sync).
 std::uint64_t bucket_cap_bytes(const StepConfig& config);
-
-// "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl", then for
-// bfloat16 always "optimizer=bf16" or "optimizer=fp32_master" (rows written before the optimizer
-// state could be bfloat16 have neither, so they never pair with these), then, only when they
-// differ from the defaults and in this order: epilogue, nccl_max_ctas, gemm_sm_margin,
-// wgrad_split, last_layer_buckets, comm_lanes, comm_schedule, defer_first (deferred only),
-// last_bucket_algo, last_buckets, lockstep, fused_update, graph_memsets, lr, momentum. The rank
-// count is not part of it: rows of one config at several rank counts share it, which is what
-// weak-scaling efficiency is computed over.
-std::string config_string(const StepConfig& config);
-
-// Google Benchmark name: "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", with
-// "/wgrad_split:last" (or all), "/last_layer_buckets:N", "/comm_schedule:..." (deferred with
-// defer_first: "deferred_first_N"), "/last_bucket:NAME" (or, for several, "/last_buckets:N:NAME"),
-// "/lockstep:N", "/fused_update" and "/graph_memsets:kernel" before the ranks when not the
-// defaults.
-std::string benchmark_name(const StepConfig& config);
 
 // "25", "0.5": shortest form of a bucket size.
 std::string format_mib(double mib);

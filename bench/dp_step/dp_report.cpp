@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "dp_settings.hpp"
+
 namespace collbench::dp {
 
 StepOutcome unmeasured(const char* status, const std::string& reason) {

@@ -34,13 +34,13 @@ DpSession::DpSession(const DpOptions& options, RunMetadata metadata, ProcessGrou
   } else {
     processes_ = {true, 0, 1, visible_gpu_count()};
   }
-  if (table_ && !options.csv_path.empty()) csv_.emplace(options.csv_path);
+  if (table_ && !options.run.csv_path.empty()) csv_.emplace(options.run.csv_path);
 }
 
 void DpSession::print_header(const std::vector<StepConfig>& plan,
                              const std::string& processes) const {
   if (!table_) return;
-  const ModelConfig& m = options_.model;
+  const ModelConfig& m = options_.base.model;
   const std::size_t element_bytes = size_of(m.dtype);
   const ParameterLayout layout(m.layers, m.width, element_bytes, 0, 1);
   std::fprintf(
@@ -59,8 +59,8 @@ void DpSession::print_header(const std::vector<StepConfig>& plan,
       "pass, %s\n",
       metadata_.gpu_name.c_str(), static_cast<std::size_t>(visible_gpu_count()),
       metadata_.driver.c_str(), metadata_.cuda_runtime.c_str(), metadata_.nccl_version.c_str(),
-      plan.size(), options_.warmup, options_.iters,
-      options_.eager ? "eager launches" : "CUDA graphs");
+      plan.size(), options_.run.warmup, options_.run.iters,
+      options_.run.eager ? "eager launches" : "CUDA graphs");
   if (!processes.empty()) {
     std::fprintf(table_, "# %s; a step's time is the slowest process's\n", processes.c_str());
   }
@@ -78,8 +78,8 @@ std::vector<NcclCommunicator>& DpSession::communicators(int ranks) {
     // With one process per GPU every process splits, in or out: the map holds the same counts on
     // every process, so they all split again at the same configuration after a drop.
     std::vector<NcclCommunicator> made =
-        group_ ? split_step_communicators(*group_, ranks, options_.nccl_max_ctas)
-               : create_step_communicators(ranks, options_.nccl_max_ctas);
+        group_ ? split_step_communicators(*group_, ranks, options_.base.nccl_max_ctas)
+               : create_step_communicators(ranks, options_.base.nccl_max_ctas);
     found = communicators_.emplace(ranks, std::move(made)).first;
   }
   return found->second;
@@ -105,29 +105,31 @@ StepOutcome DpSession::measure(const StepConfig& config,
                                std::vector<NcclCommunicator>& communicators) {
   StepOutcome outcome;
   StepMeasurement& m = outcome.measurement;
-  DataParallelTrainer trainer(config, communicators, single_rank_device(), options_.timeout_s);
+  DataParallelTrainer trainer(config, communicators, single_rank_device(), options_.run.timeout_s);
   // One step launched from the host first: NCCL connects and cuBLASLt loads its kernels outside
   // graph capture and timing.
   trainer.run_eager(1);
-  trainer.synchronize(options_.timeout_s);
-  const bool graphs = !options_.eager;
-  const PassSettings full_pass{options_.warmup_ms, true};
-  const PassSettings other_pass{options_.warmup_ms, false};
-  const MeasuredSteps steps = trainer.measure(StepVariant::full, options_.warmup, options_.iters,
-                                              graphs, options_.timeout_s, full_pass);
+  trainer.synchronize(options_.run.timeout_s);
+  const bool graphs = !options_.run.eager;
+  const PassSettings full_pass{options_.run.warmup_ms, true};
+  const PassSettings other_pass{options_.run.warmup_ms, false};
+  const MeasuredSteps steps =
+      trainer.measure(StepVariant::full, options_.run.warmup, options_.run.iters, graphs,
+                      options_.run.timeout_s, full_pass);
   m.power = steps.power;
   m.step = run_time_stats(steps);
   m.step_slowest_rank_mean_us = time_stats(steps.slowest_rank_us).mean_us;
   m.loss = trainer.loss();
   // Checked here, before the compute-only pass (ps and sharded replicas drift apart without
   // their weight collectives).
-  if (options_.check) outcome.wrong_elements = trainer.differing_weight_elements();
-  m.compute =
-      run_time_stats(trainer.measure(StepVariant::compute_only, options_.warmup, options_.iters,
-                                     graphs, options_.timeout_s, other_pass));
+  if (options_.run.check) outcome.wrong_elements = trainer.differing_weight_elements();
+  m.compute = run_time_stats(trainer.measure(StepVariant::compute_only, options_.run.warmup,
+                                             options_.run.iters, graphs, options_.run.timeout_s,
+                                             other_pass));
   if (config.ranks > 1) {
-    m.comm = run_time_stats(trainer.measure(StepVariant::comm_only, options_.warmup, options_.iters,
-                                            graphs, options_.timeout_s, other_pass));
+    m.comm = run_time_stats(trainer.measure(StepVariant::comm_only, options_.run.warmup,
+                                            options_.run.iters, graphs, options_.run.timeout_s,
+                                            other_pass));
   }
   m.gradient_bytes = trainer.gradient_bytes();
   m.bus_bytes = trainer.bus_bytes();
@@ -143,8 +145,8 @@ StepOutcome DpSession::measure(const StepConfig& config,
 std::string DpSession::run_checks(const StepConfig& config,
                                   std::vector<NcclCommunicator>& communicators) {
   const StepConfig small = small_check_config(config);
-  const SmallModelReport report = run_small_model_check(small, communicators, 10,
-                                                        options_.timeout_s, single_rank_device());
+  const SmallModelReport report =
+      run_small_model_check(small, communicators, 10, options_.run.timeout_s, single_rank_device());
   if (table_) {
     std::fprintf(table_, "      check %s %s %d ranks: %s\n",
                  std::string(name_of(config.scheme)).c_str(), config.algo.c_str(), config.ranks,
@@ -165,7 +167,7 @@ StepOutcome DpSession::attempt(const StepConfig& config, bool& took_part) {
     if (!placement.takes_part) return outcome;
     took_part = true;
     outcome = measure(config, comms);
-    if (options_.check) {
+    if (options_.run.check) {
       const std::string failure = run_checks(config, comms);
       if (outcome.wrong_elements > 0) {
         outcome.status = report::kStatusError;
@@ -201,7 +203,7 @@ void DpSession::run(const StepConfig& config, benchmark::State& state) {
     bool took_part = false;
     outcome = attempt(config, took_part);
     if (agreement_) {
-      outcome = agreement_->agree(outcome, kAgreementWaitInTimeouts * options_.timeout_s);
+      outcome = agreement_->agree(outcome, kAgreementWaitInTimeouts * options_.run.timeout_s);
     }
     // After a failure the communicators may be aborted or mid-collective: new ones next time.
     if (failed(outcome)) drop_communicators(config.ranks);
@@ -239,7 +241,7 @@ void DpSession::report(const StepConfig& config, const StepOutcome& outcome) {
   std::fflush(table_);
   if (csv_)
     csv_->write(make_report_row(config, outcome, metadata_,
-                                {options_.warmup, options_.iters, !options_.eager}));
+                                {options_.run.warmup, options_.run.iters, !options_.run.eager}));
 }
 
 }  // namespace collbench::dp

@@ -30,10 +30,10 @@ class DpStepProgram final : public BenchmarkProgram {
   void parse(const std::vector<std::string>& args) override {
     options_ = parse_dp_options(args, algorithm_names(OpKind::all_reduce));
   }
-  bool listing() const override { return options_.list; }
-  std::string launcher() const override { return options_.launcher; }
+  bool listing() const override { return options_.run.list; }
+  std::string launcher() const override { return options_.run.launcher; }
   // A pass's timeout also bounds the wait for the other processes.
-  double join_timeout_s() const override { return options_.timeout_s; }
+  double join_timeout_s() const override { return options_.run.timeout_s; }
 
   std::vector<ListedCase> list(int gpus) override {
     std::vector<ListedCase> listed;

@@ -15,12 +15,13 @@
 #include <thread>
 
 #include "core/errors.hpp"
+#include "dp_settings.hpp"
+#include "launch/interrupt.hpp"
 #include "runtime/graph_memsets.hpp"
 #include "runtime/host_collectives.hpp"
-#include "launch/interrupt.hpp"
-#include "telemetry/nvtx.hpp"
-#include "sweep/runner.hpp"
 #include "runtime/stream_capture.hpp"
+#include "sweep/runner.hpp"
+#include "telemetry/nvtx.hpp"
 
 namespace collbench::dp {
 
@@ -109,7 +110,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
                                          double collective_timeout_s)
     : config_(config),
       layout_(config.model.layers, config.model.width, size_of(config.model.dtype),
-              bucket_cap_bytes(config), config.ranks, layout_last_layer_buckets(config)),
+              bucket_cap_bytes(config), config.ranks),
       collective_timeout_s_(collective_timeout_s),
       communicators_(&communicators) {
   validate(config.model);
@@ -125,16 +126,11 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
         "DataParallelTrainer: several ranks need one communicator per rank this process drives, "
         "one rank none");
   }
-  if (config.comm_schedule == CommSchedule::deferred && !config.last_bucket_algo.empty() && n > 1) {
-    throw UnsupportedConfig(
-        "the deferred schedule runs every bucket in parts of one implementation: a last bucket of "
-        "its own needs another --comm-schedule");
-  }
   auto range = named_range(fmt::format("setup {}", config_string(config)), 0x808080);
   const StepEvents events{layout_.layers(), static_cast<int>(layout_.buckets().size())};
   std::vector<int> rank_numbers;
-  const bool pipelined = config.comm_schedule != CommSchedule::lanes;
-  // One more lane for the last buckets of another implementation (GradientSync::own_tail_lane).
+  const bool pipelined = config.comm_schedule == CommSchedule::pipelined;
+  // One more lane for the last bucket of another implementation (GradientSync::own_tail_lane).
   const int lanes_made =
       (pipelined ? std::max(config.comm_lanes, kPipelinedLanes) : config.comm_lanes) +
       (config.last_bucket_algo.empty() ? 0 : 1);
@@ -156,8 +152,7 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
     std::vector<std::vector<RankContext>> lanes;
     for (int lane = 0; lane < lanes_made; ++lane) lanes.push_back(comm_contexts(lane));
     sync_ = std::make_unique<GradientSync>(layout_, config.scheme, config.algo, config.model.dtype,
-                                           n, lanes, replicas, pipelined, config.last_bucket_algo,
-                                           config.last_buckets);
+                                           n, lanes, replicas, pipelined, config.last_bucket_algo);
   }
   if (sync_ && config.fuse_last_update && !sync_->own_tail_lane()) {
     throw UnsupportedConfig(
@@ -165,7 +160,6 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
         "instances run concurrently (copy_engine)");
   }
   if (sync_ && config.fuse_last_update) sync_->prepare_fused_update();
-  deferred_ = sync_ && sync_->pipelined() && config.comm_schedule == CommSchedule::deferred;
   if (n > 1 && config.lockstep > 0) {
     // The communicators carry the exchange of mappings between processes; the barriers run on the
     // compute streams.
@@ -174,30 +168,16 @@ DataParallelTrainer::DataParallelTrainer(const StepConfig& config,
       compute[local].stream = resources_[local]->compute.get();
     lockstep_ = std::make_unique<ComputeLockstep>(compute, n, collective_timeout_s);
   }
-  ScheduleOptions layout_options;
-  layout_options.comm_lanes = sync_ ? sync_->lanes() : 1;
-  layout_options.pipelined = sync_ && sync_->pipelined();
-  layout_options.defer_first = config.defer_first;
-  layout_options.last_buckets_on_one_lane = sync_ ? sync_->last_buckets() : 1;
-  layout_options.own_tail_lane = sync_ && sync_->own_tail_lane();
-  layout_options.gemm_gated = config.comm_schedule == CommSchedule::gemm_gated;
-  layout_options.lockstep_every = lockstep_ ? config.lockstep : 0;
-  layout_options.fused_last_update = sync_ && config.fuse_last_update;
-  auto build = [&](StepVariant variant, Deferral deferral) {
-    ScheduleOptions options = layout_options;
-    options.deferral = deferral;
-    return build_step_schedule(layout_, config.scheme, variant, n > 1, config.wgrad_split, options);
-  };
-  const Deferral steady = deferred_ ? Deferral::steady : Deferral::none;
-  schedules_[static_cast<int>(StepShape::full)] = build(StepVariant::full, steady);
-  schedules_[static_cast<int>(StepShape::compute_only)] =
-      build(StepVariant::compute_only, Deferral::none);
-  schedules_[static_cast<int>(StepShape::comm_only)] =
-      build(StepVariant::comm_only, Deferral::none);
-  if (deferred_) {
-    schedules_[static_cast<int>(StepShape::first_full)] = build(StepVariant::full, Deferral::first);
-    schedules_[static_cast<int>(StepShape::deferred_tail)] =
-        build(StepVariant::full, Deferral::tail);
+  ScheduleOptions options;
+  options.comm_lanes = sync_ ? sync_->lanes() : 1;
+  options.pipelined = sync_ && sync_->pipelined();
+  options.own_tail_lane = sync_ && sync_->own_tail_lane();
+  options.lockstep_every = lockstep_ ? config.lockstep : 0;
+  options.fused_last_update = sync_ && config.fuse_last_update;
+  for (const StepVariant variant :
+       {StepVariant::full, StepVariant::compute_only, StepVariant::comm_only}) {
+    schedules_[static_cast<int>(variant)] =
+        build_step_schedule(layout_, config.scheme, variant, n > 1, options);
   }
 }
 
@@ -295,23 +275,8 @@ double DataParallelTrainer::bus_bytes() const {
   return sync_ ? sync_->bus_bytes() : 0;
 }
 
-DataParallelTrainer::StepShape DataParallelTrainer::shape_of(StepVariant variant, int step) const {
-  switch (variant) {
-    case StepVariant::compute_only:
-      return StepShape::compute_only;
-    case StepVariant::comm_only:
-      return StepShape::comm_only;
-    default:
-      return deferred_ && step == 0 ? StepShape::first_full : StepShape::full;
-  }
-}
-
-bool DataParallelTrainer::ends_with_tail(StepVariant variant) const {
-  return deferred_ && variant == StepVariant::full;
-}
-
-const StepSchedule& DataParallelTrainer::schedule(StepShape shape) const {
-  return schedules_[static_cast<int>(shape)];
+const StepSchedule& DataParallelTrainer::schedule(StepVariant variant) const {
+  return schedules_[static_cast<int>(variant)];
 }
 
 cudaStream_t DataParallelTrainer::comm_stream(const RankResources& r, int lane) {
@@ -379,7 +344,7 @@ void DataParallelTrainer::execute_on_rank(const StepOp& op, int local) {
       replica.loss(stream);
       break;
     case StepOpKind::weight_gradient:
-      replica.weight_gradient(op.layer, op.piece, stream);
+      replica.weight_gradient(op.layer, stream);
       break;
     case StepOpKind::input_gradient:
       replica.input_gradient(op.layer, stream);
@@ -406,28 +371,23 @@ void DataParallelTrainer::execute_on_rank(const StepOp& op, int local) {
 }
 
 void DataParallelTrainer::run_eager(int steps, StepVariant variant) {
-  for (int step = 0; step < steps; ++step) enqueue(schedule(shape_of(variant, step)));
-  if (steps > 0 && ends_with_tail(variant)) enqueue(schedule(StepShape::deferred_tail));
+  for (int step = 0; step < steps; ++step) enqueue(schedule(variant));
 }
 
-const char* DataParallelTrainer::shape_name(StepShape shape) {
-  switch (shape) {
-    case StepShape::full:
+const char* DataParallelTrainer::variant_name(StepVariant variant) {
+  switch (variant) {
+    case StepVariant::full:
       return "full";
-    case StepShape::compute_only:
+    case StepVariant::compute_only:
       return "compute_only";
-    case StepShape::comm_only:
+    case StepVariant::comm_only:
       return "comm_only";
-    case StepShape::first_full:
-      return "first_full";
-    case StepShape::deferred_tail:
-      return "deferred_tail";
   }
   return "?";
 }
 
-std::vector<GraphExec>& DataParallelTrainer::graphs(StepShape shape) {
-  std::optional<std::vector<GraphExec>>& slot = graphs_[static_cast<int>(shape)];
+std::vector<GraphExec>& DataParallelTrainer::graphs(StepVariant variant) {
+  std::optional<std::vector<GraphExec>>& slot = graphs_[static_cast<int>(variant)];
   if (!slot) {
     auto range = fixed_range<nvtx_names::graph_capture>();
     std::vector<RankContext> capturing;
@@ -435,14 +395,14 @@ std::vector<GraphExec>& DataParallelTrainer::graphs(StepShape shape) {
       capturing.push_back({r->rank, r->device, r->compute.get(), nullptr});
     }
     StreamCapture capture(capturing);
-    enqueue(schedule(shape));
+    enqueue(schedule(variant));
     std::vector<Graph> captured = capture.finish();
     for (std::size_t local = 0; local < captured.size(); ++local) {
       if (config_.graph_memsets == GraphMemsets::kernel) {
         const std::size_t replaced = memsets_to_kernels(captured[local]);
-        if (shape == StepShape::full && local == 0) full_step_memset_kernels_ = replaced;
+        if (variant == StepVariant::full && local == 0) full_step_memset_kernels_ = replaced;
       }
-      write_graph_dot(captured[local], shape_name(shape), resources_[local]->rank);
+      write_graph_dot(captured[local], variant_name(variant), resources_[local]->rank);
     }
     slot = instantiate_with_node_priority(captured);
   }
@@ -535,33 +495,24 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
   // The labels outlive the attributes, which point at their text.
   static const std::string step_label = "step";
   static const std::string comm_label = "communication only";
-  static const std::string tail_label = "deferred all-reduce tail";
   const nvtx3::event_attributes replay =
       range_attributes(variant == StepVariant::comm_only ? comm_label : step_label);
-  const nvtx3::event_attributes tail_replay = range_attributes(tail_label);
   const int locals = local_ranks();
-  auto launch = [&](StepShape shape) {
+  auto launch_step = [&] {
     if (!use_graphs) {
-      enqueue(schedule(shape));
+      enqueue(schedule(variant));
       return;
     }
-    std::vector<GraphExec>& execs = graphs(shape);
-    nvtxDomainRangePushEx(domain,
-                          shape == StepShape::deferred_tail ? tail_replay.get() : replay.get());
+    std::vector<GraphExec>& execs = graphs(variant);
+    nvtxDomainRangePushEx(domain, replay.get());
     for (int local = 0; local < locals; ++local) {
       ScopedDevice on(resources_[local]->device, resources_[local]->rank);
       CB_CUDA_CHECK(cudaGraphLaunch(execs[local].get(), resources_[local]->compute.get()));
     }
     nvtxDomainRangePop(domain);
   };
-  // Capture every graph the run replays before the first replay.
-  if (use_graphs) {
-    graphs(shape_of(variant, 0));
-    graphs(shape_of(variant, 1));
-    if (ends_with_tail(variant)) graphs(StepShape::deferred_tail);
-  }
-  int steps_run = 0;
-  auto launch_step = [&] { launch(shape_of(variant, steps_run++)); };
+  // Capture the graph before the first replay.
+  if (use_graphs) graphs(variant);
   {
     auto range = fixed_range<nvtx_names::warmup>();
     const auto started = std::chrono::steady_clock::now();
@@ -612,8 +563,6 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
       record(i + 1);
     }
   }
-  // Untimed: the timed steps ran as many tails (the first one's from the step before) as heads.
-  if (steps_run > 0 && ends_with_tail(variant)) launch(StepShape::deferred_tail);
   std::vector<const Event*> last;
   for (int local = 0; local < locals; ++local) last.push_back(&timing_events_[local][iters]);
   wait_for_events(last, timeout_s);

@@ -80,9 +80,7 @@ class DataParallelTrainer {
   std::uint64_t gradient_bytes() const;
   double bus_bytes() const;
 
-  // Enqueues `steps` steps from the host (no graphs). With the deferred schedule, a run of full
-  // steps (here and in measure()) closes with the last step's deferred tail, so every run leaves
-  // the weights as fully updated as the other schedules do.
+  // Enqueues `steps` steps from the host (no graphs).
   void run_eager(int steps, StepVariant variant = StepVariant::full);
   // Waits until every local rank's enqueued work is done; throws CaseTimeout after `timeout_s`,
   // Interrupted on SIGINT/SIGTERM, GpuError on a CUDA or NCCL failure.
@@ -118,17 +116,11 @@ class DataParallelTrainer {
   void execute_on_rank(const StepOp& op, int local);
   cudaStream_t stream_of(int local, StreamRole role) const;
   static cudaStream_t comm_stream(const RankResources& r, int lane);
-  // What one enqueue or graph replay runs: a variant's step, or (deferred schedule) the first
-  // full step of a run and the tail that closes it.
-  enum class StepShape { full, compute_only, comm_only, first_full, deferred_tail };
-  static const char* shape_name(StepShape shape);  // "full", "compute_only" ...
-  static constexpr int kStepShapes = 5;
-  // Step `step` (from 0) of a run of `variant`.
-  StepShape shape_of(StepVariant variant, int step) const;
-  // Whether a run of `variant` ends with the deferred tail.
-  bool ends_with_tail(StepVariant variant) const;
-  const StepSchedule& schedule(StepShape shape) const;
-  std::vector<GraphExec>& graphs(StepShape shape);
+  static const char* variant_name(StepVariant variant);  // "full", "compute_only" ...
+  static constexpr int kStepVariants = 3;
+  const StepSchedule& schedule(StepVariant variant) const;
+  // The variant's step captured into one graph per local rank, captured on first use.
+  std::vector<GraphExec>& graphs(StepVariant variant);
   void wait_for_events(const std::vector<const Event*>& events, double timeout_s);
   void wait_or_throw(const std::vector<const Event*>& events, double timeout_s);
   // The local ranks on their communication streams of `lane` (0: where every NCCL collective and
@@ -167,9 +159,8 @@ class DataParallelTrainer {
   std::vector<std::unique_ptr<RankResources>> resources_;  // per local rank
   std::unique_ptr<GradientSync> sync_;                     // null for one rank
   std::unique_ptr<ComputeLockstep> lockstep_;              // StepConfig::lockstep with 2+ ranks
-  bool deferred_ = false;  // CommSchedule::deferred, with an algorithm that launches in parts
-  StepSchedule schedules_[kStepShapes];
-  std::optional<std::vector<GraphExec>> graphs_[kStepShapes];
+  StepSchedule schedules_[kStepVariants];
+  std::optional<std::vector<GraphExec>> graphs_[kStepVariants];
   std::size_t full_step_memset_kernels_ = 0;
   std::vector<std::vector<Event>> timing_events_;  // per local rank
 };

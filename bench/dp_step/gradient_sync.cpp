@@ -7,11 +7,9 @@
 #include <exception>
 #include <stdexcept>
 
-#include "runtime/cuda_resources.hpp"
-#include "core/errors.hpp"
 #include "algorithms/handbuilt_algorithms.hpp"
-#include "mixed_algorithm.hpp"
-#include "ring_sgd.hpp"
+#include "core/errors.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "step_schedule.hpp"
 #include "twoshot_sgd.hpp"
 
@@ -48,21 +46,16 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
                            const std::string& algo, DataType type, int nranks,
                            const std::vector<std::vector<RankContext>>& lane_contexts,
                            const std::vector<const ModelReplica*>& replicas, bool pipelined,
-                           const std::string& last_bucket_algo, int last_buckets)
+                           const std::string& last_bucket_algo)
     : layout_(layout),
       scheme_(scheme),
       type_(type),
       nranks_(nranks),
       lane_contexts_(lane_contexts),
-      implementations_(implementations_of(algo)),
+      implementation_(algo),
       last_bucket_implementation_(last_bucket_algo),
       replicas_(replicas) {
   if (lane_contexts_.empty()) throw std::invalid_argument("GradientSync: no communication lane");
-  if (last_buckets < 1)
-    throw std::invalid_argument("GradientSync: last_buckets must be at least 1");
-  if (!last_bucket_implementation_.empty()) {
-    last_buckets_ = std::min(layout.buckets().size(), static_cast<std::size_t>(last_buckets));
-  }
   require_implementations();
   for (std::size_t bucket = 0; bucket < layout.buckets().size(); ++bucket) {
     gradient_calls_.push_back(make_call(gradient_collective_name(scheme), bucket, ReduceOp::avg));
@@ -80,17 +73,16 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
       if (calls == &gradient_calls_) gradient_bytes_ += static_cast<std::uint64_t>(bytes);
     }
   }
-  std::vector<bool> concurrent;
-  for (const Call* call : first_call_of_each_implementation(false)) {
-    concurrent.push_back(call->algorithm->instances_run_concurrently());
-  }
-  // The last lane given is the last buckets' own, when their implementation has one: the others
-  // run beside anything (copy_engine), and some buckets are not last ones.
-  const bool some_not_last = last_buckets_ > 0 && last_buckets_ < layout.buckets().size();
+  // The implementation of the other buckets decides the lanes; with every bucket the last one,
+  // that is the last bucket's.
+  const bool concurrent = gradient_calls_.front().algorithm->instances_run_concurrently();
+  // The last lane given is the last bucket's own, when it has one: the others run beside anything
+  // (copy_engine), and there are others.
+  const bool last_apart = has_last_bucket_algo() && layout.buckets().size() > 1;
   const int lanes_given = static_cast<int>(lane_contexts_.size());
-  own_tail_lane_ = some_not_last && lanes_given > 1 &&
-                   std::all_of(concurrent.begin(), concurrent.end(), [](bool c) { return c; });
-  lanes_ = lane_plan(concurrent, last_buckets_ > 0 ? std::max(1, lanes_given - 1) : lanes_given);
+  own_tail_lane_ = last_apart && lanes_given > 1 && concurrent;
+  const int lanes_for_others = has_last_bucket_algo() ? std::max(1, lanes_given - 1) : lanes_given;
+  lanes_ = concurrent ? lanes_for_others : 1;
   std::vector<Call*> prepared;
   try {
     for (Call* call : all_calls()) {
@@ -112,16 +104,17 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
 }
 
 void GradientSync::choose_pipelined(bool requested) {
-  if (requested && last_buckets_ > 0 && !own_tail_lane_) {
+  if (requested && has_last_bucket_algo() && !own_tail_lane_) {
     throw UnsupportedConfig(
-        "the pipelined schedules run the last buckets of another implementation on a lane of "
-        "their own, beside an --algo whose instances run beside anything (copy_engine)");
+        "the pipelined schedule runs the last bucket of another implementation on a lane of its "
+        "own, beside an --algo whose instances run beside anything (copy_engine)");
   }
-  if (!requested || implementations_.size() != 1 || !weight_calls_.empty()) return;
+  if (!requested || !weight_calls_.empty()) return;
   const CollectiveAlgorithm& first = *gradient_calls_.front().algorithm;
   // Algorithms without parts (nccl, the rings, oneshot) keep their lanes.
   if (!first.has_launch_parts()) return;
-  for (std::size_t bucket = 0; bucket + last_buckets_ < gradient_calls_.size(); ++bucket) {
+  const std::size_t in_parts = gradient_calls_.size() - (has_last_bucket_algo() ? 1 : 0);
+  for (std::size_t bucket = 0; bucket < in_parts; ++bucket) {
     if (!gradient_calls_[bucket].algorithm->launches_in_parts()) {
       throw UnsupportedConfig(fmt::format(
           "{}: bucket {} cannot be launched in parts for the pipelined schedule (several rounds: "
@@ -163,8 +156,8 @@ void GradientSync::release() {
 
 void GradientSync::require_implementations() const {
   // Every implementation is checked, even one that a single bucket leaves without work.
-  std::vector<std::string> names = implementations_;
-  if (!last_bucket_implementation_.empty()) names.push_back(last_bucket_implementation_);
+  std::vector<std::string> names = {implementation_};
+  if (has_last_bucket_algo()) names.push_back(last_bucket_implementation_);
   for (const std::string& implementation : names) {
     entry_for(implementation, gradient_collective_name(scheme_));
     if (const char* weights = weight_collective_name(scheme_)) entry_for(implementation, weights);
@@ -224,41 +217,27 @@ GradientSync::Call GradientSync::make_call(const char* collective, std::size_t b
 
 void GradientSync::choose_gradient_op() {
   // An implementation that only sums will do: the update then divides by the rank count. Decided
-  // on each implementation's first bucket and kept for all, so every gradient gets the same scale.
-  std::vector<ReduceOpSupport> support;
-  for (const Call* call : first_call_of_each_implementation(true)) {
-    CaseShape shape = call->shape;
-    shape.op = ReduceOp::avg;
-    const bool avg = call->algorithm->unsupported_reason(shape).empty();
-    shape.op = ReduceOp::sum;
-    support.push_back({avg, call->algorithm->unsupported_reason(shape).empty()});
-  }
+  // on the first and the last bucket (which may run another implementation) and kept for all, so
+  // every gradient gets the same scale.
+  const auto every_call_runs = [this](ReduceOp op) {
+    for (const Call* call : {&gradient_calls_.front(), &gradient_calls_.back()}) {
+      CaseShape shape = call->shape;
+      shape.op = op;
+      if (!call->algorithm->unsupported_reason(shape).empty()) return false;
+    }
+    return true;
+  };
   // Without a common op the buckets keep avg, and the support check says why they cannot run.
-  const ReduceOp op = common_gradient_op(support).value_or(ReduceOp::avg);
+  const ReduceOp op = !every_call_runs(ReduceOp::avg) && every_call_runs(ReduceOp::sum)
+                          ? ReduceOp::sum
+                          : ReduceOp::avg;
   if (op == ReduceOp::sum) gradient_scale_ = 1.0f / static_cast<float>(nranks_);
   for (Call& call : gradient_calls_) call.shape.op = op;
 }
 
 const std::string& GradientSync::implementation_for(std::size_t bucket) const {
-  if (bucket + last_buckets_ >= layout_.buckets().size()) return last_bucket_implementation_;
-  return implementation_of_bucket(implementations_, bucket);
-}
-
-std::vector<const GradientSync::Call*> GradientSync::first_call_of_each_implementation(
-    bool with_last_buckets) const {
-  const std::size_t buckets = gradient_calls_.size();
-  // With every bucket a last one, those are all there is to ask.
-  const bool last_apart = last_buckets_ > 0 && last_buckets_ < buckets;
-  std::vector<const Call*> firsts;
-  std::vector<std::string> seen;
-  for (std::size_t bucket = 0; bucket < buckets; ++bucket) {
-    if (!with_last_buckets && last_apart && bucket + last_buckets_ == buckets) break;
-    const std::string& name = implementation_for(bucket);
-    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
-    seen.push_back(name);
-    firsts.push_back(&gradient_calls_[bucket]);
-  }
-  return firsts;
+  const bool last = bucket + 1 == layout_.buckets().size();
+  return last && has_last_bucket_algo() ? last_bucket_implementation_ : implementation_;
 }
 
 void GradientSync::check_health() const {
@@ -281,20 +260,18 @@ void GradientSync::launch_part(std::size_t bucket, LaunchPart part, int lane) {
 void GradientSync::prepare_fused_update() {
   const std::size_t last = gradient_calls_.size() - 1;
   const std::string& implementation = implementation_for(last);
-  if (implementation == "twoshot") {
-    std::vector<void*> weights;
-    for (std::size_t local = 0; local < ranks().size(); ++local) {
-      const UpdateRange range = update_range(layout_, scheme_, last, ranks()[local].rank);
-      weights.push_back(
-          replicas_[local]->sgd_target(range.begin, range.state_offset, gradient_scale_).weights);
-    }
-    fused_weight_tables_ = twoshot_peer_table(*gradient_calls_[last].algorithm, ranks(), weights);
-  } else if (implementation != "ring") {
-    throw UnsupportedConfig(fmt::format(
-        "--fuse-last-update: the last bucket's all-reduce must be ring or twoshot, not {}",
-        implementation));
+  if (implementation != "twoshot") {
+    throw UnsupportedConfig(
+        fmt::format("--fuse-last-update: the last bucket's all-reduce must be twoshot, not {}",
+                    implementation));
   }
-  fused_prepared_ = true;
+  std::vector<void*> weights;
+  for (std::size_t local = 0; local < ranks().size(); ++local) {
+    const UpdateRange range = update_range(layout_, scheme_, last, ranks()[local].rank);
+    weights.push_back(
+        replicas_[local]->sgd_target(range.begin, range.state_offset, gradient_scale_).weights);
+  }
+  fused_weight_tables_ = twoshot_peer_table(*gradient_calls_[last].algorithm, ranks(), weights);
 }
 
 void GradientSync::launch(std::size_t bucket, int phase, int lane, bool with_update) {
@@ -304,28 +281,21 @@ void GradientSync::launch(std::size_t bucket, int phase, int lane, bool with_upd
     call.algorithm->launch(ranks, call.buffers, call.shape, 1);
     return;
   }
-  if (phase != 0 || bucket + 1 != gradient_calls_.size() || !fused_prepared_) {
+  if (phase != 0 || bucket + 1 != gradient_calls_.size() || fused_weight_tables_.empty()) {
     throw std::invalid_argument(
         "GradientSync: only the last bucket's gradient all-reduce fuses an update, after "
         "prepare_fused_update()");
   }
-  const bool twoshot = implementation_for(bucket) == "twoshot";
   for (std::size_t local = 0; local < ranks.size(); ++local) {
     const RankContext& rank = ranks[local];
     const UpdateRange range = update_range(layout_, scheme_, bucket, rank.rank);
-    const kernels::training::SgdTarget target =
-        replicas_[local]->sgd_target(range.begin, range.state_offset, gradient_scale_);
+    kernels::training::TwoshotSgdTarget shared{
+        replicas_[local]->sgd_target(range.begin, range.state_offset, gradient_scale_), {}};
+    const std::vector<void*>& table = fused_weight_tables_.at(local);
+    std::copy(table.begin(), table.end(), shared.weights);
     ScopedDevice on(rank.device, rank.rank);
-    if (twoshot) {
-      kernels::training::TwoshotSgdTarget shared{target, {}};
-      const std::vector<void*>& table = fused_weight_tables_.at(local);
-      std::copy(table.begin(), table.end(), shared.weights);
-      kernels::training::launch_twoshot_all_reduce_sgd(
-          twoshot_rank_arguments(*call.algorithm, rank.rank), shared, rank.stream);
-    } else {
-      kernels::training::launch_ring_all_reduce_sgd(ring_rank_arguments(*call.algorithm, rank.rank),
-                                                    target, rank.stream);
-    }
+    kernels::training::launch_twoshot_all_reduce_sgd(
+        twoshot_rank_arguments(*call.algorithm, rank.rank), shared, rank.stream);
     CB_CHECK_LAUNCH();
   }
 }

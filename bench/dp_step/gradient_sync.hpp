@@ -37,28 +37,25 @@ UpdateRange update_range(const ParameterLayout& layout, SyncScheme scheme, std::
 
 class GradientSync {
  public:
-  // `algo` is one registry name or a mixed pair "A+B" (mixed_algorithm.hpp: even buckets run A,
-  // odd ones B). `lane_contexts[l]` are the contexts of the ranks this process drives (all
-  // `nranks` of the communicator, or one of them when each process drives one GPU) with their
+  // `algo` is a registry name. `lane_contexts[l]` are the contexts of the ranks this process drives
+  // (all `nranks` of the communicator, or one of them when each process drives one GPU) with their
   // communication stream of lane l; lane 0 always, more lanes for algorithms whose instances may
-  // run concurrently or a mixed pair (lanes()). `replicas` are index-aligned with them. Throws
-  // UnsupportedConfig when the registry has no implementation of that name for a needed collective
-  // or it refuses a bucket. Calls prepare() on every algorithm (outside timing and capture).
-  // `pipelined` asks for the all-reduces in parts (pipelined()); it needs kPipelinedLanes lanes.
-  // `last_bucket_algo`, when not empty, is the registry name the last `last_buckets` buckets run
-  // instead (StepConfig::last_bucket_algo, last_buckets; all of them when there are no more); the
-  // lanes follow `algo` alone (unless every bucket is such a last one), and the last lane given is
-  // kept for those buckets when own_tail_lane(); else the schedule puts them on the last bucket's
-  // lane. The pipelined schedules take such buckets only on a lane of their own.
+  // run concurrently (lanes()). `replicas` are index-aligned with them. Throws UnsupportedConfig
+  // when the registry has no implementation of that name for a needed collective or it refuses a
+  // bucket. Calls prepare() on every algorithm (outside timing and capture). `pipelined` asks for
+  // the all-reduces in parts (pipelined()); it needs kPipelinedLanes lanes. `last_bucket_algo`,
+  // when not empty, is the registry name the last bucket runs instead (StepConfig::
+  // last_bucket_algo); the lanes follow `algo` alone (unless the last bucket is the only one), and
+  // the last lane given is kept for that bucket when own_tail_lane(); else the schedule puts it on
+  // the lane of its index. The pipelined schedule takes such a bucket only on a lane of its own.
   GradientSync(const ParameterLayout& layout, SyncScheme scheme, const std::string& algo,
                DataType type, int nranks,
                const std::vector<std::vector<RankContext>>& lane_contexts,
                const std::vector<const ModelReplica*>& replicas, bool pipelined = false,
-               const std::string& last_bucket_algo = "", int last_buckets = 1);
-  // Streams the buckets alternate over (lane_plan): every lane given when the algorithm's
-  // instances run concurrently (copy_engine); 2 for a mixed pair with copy_engine, each
-  // implementation on a lane of its own; else 1. NCCL needs one stream: one communicator's
-  // operations must not overlap.
+               const std::string& last_bucket_algo = "");
+  // Streams the buckets alternate over: every lane given (less the last bucket's own) when the
+  // algorithm's instances run concurrently (copy_engine); else 1. NCCL needs one stream: one
+  // communicator's operations must not overlap.
   int lanes() const { return lanes_; }
   // Whether the buckets' all-reduces run in parts (launch_part, step_schedule.hpp's pipelined
   // schedule): asked for, one implementation that launches every bucket in parts, an all-reduce
@@ -66,27 +63,23 @@ class GradientSync {
   // copy_engine_ring) keeps its lanes; copy_engine with a bucket of several rounds is
   // UnsupportedConfig.
   bool pipelined() const { return pipelined_; }
-  // How many of the final buckets run the last-bucket implementation (0 without one; at most the
-  // bucket count): the schedule puts them on one lane.
-  int last_buckets() const { return static_cast<int>(last_buckets_); }
-  // Whether those buckets run on a lane of their own, lane lanes() (the last lane given): when the
-  // other buckets' implementation runs beside anything (copy_engine), so the last buckets start
-  // as soon as their gradients exist instead of queueing behind another bucket's transfers.
+  // Whether the last bucket, run by last_bucket_algo, has a lane of its own, lane lanes() (the last
+  // lane given): when the other buckets' implementation runs beside anything (copy_engine), so the
+  // last bucket starts as soon as its gradients exist instead of queueing behind another bucket's
+  // transfers.
   bool own_tail_lane() const { return own_tail_lane_; }
 
-  // Readies the last bucket's all-reduce to run its SGD update (launch(..., with_update)): the
-  // ring needs nothing; twoshot maps every rank's weights of the bucket into every rank's kernel,
-  // since each chunk's owner writes them all. Once, after construction, outside capture;
-  // collective across processes. Throws UnsupportedConfig for any other implementation.
+  // Readies the last bucket's twoshot all-reduce to run its SGD update (launch(..., with_update)):
+  // maps every rank's weights of the bucket into every rank's kernel, since each chunk's owner
+  // writes them all. Once, after construction, outside capture; collective across processes.
+  // Throws UnsupportedConfig for any other implementation.
   void prepare_fused_update();
   // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank,
   // on communication stream `lane` (< lanes()). `with_update` (the last bucket, after
   // prepare_fused_update()): the gradient all-reduce also applies the SGD update to the bucket:
-  //   ring: each rank updates each piece of its output as it becomes final
-  //     (kernels/training/ring_sgd.hpp);
-  //   twoshot: each rank updates its own chunk and stores the weights into every rank's copy
-  //     (kernels/training/twoshot_sgd.hpp): the bucket's momentum is then current on the chunk's
-  //     owner only, and its reduced gradient is in the owner's buffer only (gradient_owners()).
+  // each rank updates its own chunk and stores the weights into every rank's copy
+  // (kernels/training/twoshot_sgd.hpp): the bucket's momentum is then current on the chunk's owner
+  // only, and its reduced gradient is in the owner's buffer only (gradient_owners()).
   // Throws std::invalid_argument for another bucket or implementation.
   void launch(std::size_t bucket, int phase, int lane, bool with_update = false);
   // Where the reduced gradient is when it is not on every rank nor on rank 0: under sharded, each
@@ -135,10 +128,7 @@ class GradientSync {
   void choose_gradient_op();
   // The implementation bucket `bucket` runs.
   const std::string& implementation_for(std::size_t bucket) const;
-  // The gradient call of each implementation's first bucket: what one instance says of its kind
-  // (supported ops, concurrency), every instance says. Without `with_last_buckets`, only the
-  // implementations --algo names (the last buckets' when every bucket is one of them).
-  std::vector<const Call*> first_call_of_each_implementation(bool with_last_buckets) const;
+  bool has_last_bucket_algo() const { return !last_bucket_implementation_.empty(); }
   // After prepare(): sets pipelined_ and lanes_ for a pipelined request (see pipelined()).
   void choose_pipelined(bool requested);
   // The ranks on lane 0, where every NCCL collective runs.
@@ -153,9 +143,8 @@ class GradientSync {
   int lanes_ = 1;
   bool pipelined_ = false;
   bool own_tail_lane_ = false;
-  std::vector<std::string> implementations_;  // one, or a mixed pair's two
-  std::string last_bucket_implementation_;    // empty: implementations_ decide the last bucket
-  std::size_t last_buckets_ = 0;              // buckets at the end that run it (0 without it)
+  std::string implementation_;              // --algo's
+  std::string last_bucket_implementation_;  // empty: implementation_ runs the last bucket too
   std::vector<const ModelReplica*> replicas_;
   std::vector<Call> gradient_calls_;  // one per bucket
   std::vector<Call> weight_calls_;    // one per bucket (ps, sharded)
@@ -166,7 +155,6 @@ class GradientSync {
   // prepare_fused_update() for twoshot: every rank's weights at the last bucket's first element,
   // as each local rank addresses them ([local][rank]).
   std::vector<std::vector<void*>> fused_weight_tables_;
-  bool fused_prepared_ = false;
 };
 
 }  // namespace collbench::dp

@@ -196,21 +196,6 @@ bool ModelReplica::build_plans(Fusion fusion) {
     }
     p.weight_gradient = MatmulPlan::create(handle, m.dtype, {h, h, b, false, true, h, h, h},
                                            weight_grad, workspace_.bytes(), backward_sms);
-    // Rows [r0, r1) of dW are columns r0.. of the column-major product: dZ from row r0 on, dW
-    // from element r0 * h on (offset at run time), and the bias gradient's slice.
-    p.pieces = cuts_weight_gradient(config_, layer) ? layout_.weight_pieces(layer)
-                                                    : std::vector<WeightPiece>{};
-    for (const WeightPiece& piece : p.pieces) {
-      const std::uint64_t rows = piece.row_end - piece.row_begin;
-      MatmulEpilogue piece_grad = weight_grad;
-      if (fused)
-        piece_grad.bias = element(gradients_, layout_.bias(layer).offset + piece.row_begin);
-      p.piece_plans.push_back(
-          rows == 0 ? std::nullopt
-                    : MatmulPlan::create(handle, m.dtype, {h, rows, b, false, true, h, h, h},
-                                         piece_grad, workspace_.bytes(), backward_sms));
-      if (rows > 0 && !p.piece_plans.back()) return false;
-    }
     if (!p.forward || !p.weight_gradient) return false;
     if (layer > 0) {
       MatmulEpilogue input_grad;
@@ -235,10 +220,7 @@ bool ModelReplica::probe_plans() {
     for (int layer = 0; layer < config_.model.layers; ++layer) forward(layer, nullptr);
     loss(nullptr);
     for (int layer = config_.model.layers - 1; layer >= 0; --layer) {
-      weight_gradient(layer, -1, nullptr);
-      for (std::size_t piece = 0; piece < plans_[layer].pieces.size(); ++piece) {
-        weight_gradient(layer, static_cast<int>(piece), nullptr);
-      }
+      weight_gradient(layer, nullptr);
       if (layer > 0) input_gradient(layer, nullptr);
     }
     CB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
@@ -277,33 +259,22 @@ void ModelReplica::loss(cudaStream_t stream) const {
   CB_CHECK_LAUNCH();
 }
 
-void ModelReplica::weight_gradient(int layer, int piece, cudaStream_t stream) const {
+void ModelReplica::weight_gradient(int layer, cudaStream_t stream) const {
   const ModelConfig& m = config_.model;
   const LayerPlans& p = plans_[layer];
   const void* dz = output_gradient(layer);
   // Below the last layer, input_gradient(layer + 1) already summed this bias gradient while it
-  // applied ReLU's gradient to dz. Whole or cut, the first call of the layer's GEMM does it.
-  if (fusion_ != Fusion::all && layer + 1 == m.layers && piece <= 0) {
+  // applied ReLU's gradient to dz.
+  if (fusion_ != Fusion::all && layer + 1 == m.layers) {
     kernels::training::launch_bias_gradient(
         element_type(m.dtype), dz, element(gradients_, layout_.bias(layer).offset),
         static_cast<std::uint64_t>(m.batch), static_cast<std::uint64_t>(m.width),
         column_sum_scratch(), stream);
     CB_CHECK_LAUNCH();
   }
-  const std::uint64_t dw = layout_.weight(layer).offset;
-  if (piece < 0) {
-    p.weight_gradient->run(handle_->get(), activation(layer), dz, element(gradients_, dw),
-                           workspace_.get(), workspace_.bytes(), stream);
-    return;
-  }
-  const WeightPiece& rows = p.pieces.at(static_cast<std::size_t>(piece));
-  const std::optional<MatmulPlan>& plan = p.piece_plans.at(static_cast<std::size_t>(piece));
-  if (!plan) return;  // an empty piece: its bucket's rows were computed by earlier pieces
-  const std::uint64_t width = static_cast<std::uint64_t>(m.width);
-  plan->run(handle_->get(), activation(layer),
-            static_cast<const char*>(dz) + rows.row_begin * size_of(m.dtype),
-            element(gradients_, dw + rows.row_begin * width), workspace_.get(), workspace_.bytes(),
-            stream);
+  p.weight_gradient->run(handle_->get(), activation(layer), dz,
+                         element(gradients_, layout_.weight(layer).offset), workspace_.get(),
+                         workspace_.bytes(), stream);
 }
 
 void ModelReplica::input_gradient(int layer, cudaStream_t stream) const {

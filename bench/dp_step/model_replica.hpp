@@ -46,9 +46,7 @@ class ModelReplica {
 
   void forward(int layer, cudaStream_t stream) const;
   void loss(cudaStream_t stream) const;
-  // The whole GEMM (piece -1), or rows of one piece of it (ParameterLayout::weight_pieces), when
-  // cuts_weight_gradient(config, layer).
-  void weight_gradient(int layer, int piece, cudaStream_t stream) const;
+  void weight_gradient(int layer, cudaStream_t stream) const;
   void input_gradient(int layer, cudaStream_t stream) const;
   // The parameters an update from element `begin` of the flat buffers writes, with optimizer state
   // from `state_offset` (for an update fused into the all-reduce).
@@ -69,8 +67,6 @@ class ModelReplica {
  private:
   struct LayerPlans {
     std::optional<MatmulPlan> forward, weight_gradient, input_gradient;
-    std::vector<WeightPiece> pieces;                     // empty: the weight gradient is not cut
-    std::vector<std::optional<MatmulPlan>> piece_plans;  // per piece; nullopt for an empty piece
   };
   char* element(const DeviceBuffer& buffer, std::uint64_t index) const;
   // Mixed precision keeps the momentum in float32 beside the masters; without masters it is kept

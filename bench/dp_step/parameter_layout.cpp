@@ -14,13 +14,12 @@ std::uint64_t round_up(std::uint64_t value, std::uint64_t multiple) {
 }  // namespace
 
 ParameterLayout::ParameterLayout(int layers, int width, std::size_t element_bytes,
-                                 std::uint64_t bucket_cap_bytes, int nranks, int last_layer_buckets)
+                                 std::uint64_t bucket_cap_bytes, int nranks)
     : layers_(layers), nranks_(nranks), element_bytes_(element_bytes) {
   if (layers < 1 || width < 1 || element_bytes == 0 || kParameterAlignBytes % element_bytes != 0 ||
-      nranks < 1 || last_layer_buckets < 0) {
+      nranks < 1) {
     throw std::invalid_argument(
-        "parameter layout: layers, width, element size and ranks must be positive, the last "
-        "layer's bucket count not negative");
+        "parameter layout: layers, width, element size and ranks must be positive");
   }
   const std::uint64_t unit = kParameterAlignBytes / element_bytes;  // parameter alignment
   const std::uint64_t bucket_unit =
@@ -46,12 +45,9 @@ ParameterLayout::ParameterLayout(int layers, int width, std::size_t element_byte
   };
 
   for (int layer = layers - 1; layer >= 0; --layer) {
-    // Layer 0 in buckets of its own, or any layer over the cap in as many slices as it needs.
-    const bool own_buckets = layer == 0 && cap > 0 && last_layer_buckets > 0;
-    const std::uint64_t slices = own_buckets ? static_cast<std::uint64_t>(last_layer_buckets)
-                                 : cap > 0   ? (layer_elements + cap - 1) / cap
-                                             : 1;
-    const bool split = slices > 1 || own_buckets;
+    // A layer over the cap in as many slices as it needs.
+    const std::uint64_t slices = cap > 0 ? (layer_elements + cap - 1) / cap : 1;
+    const bool split = slices > 1;
     if (split || (cap > 0 && open.elements + layer_elements > cap)) close_open_bucket();
     const std::uint64_t layer_begin = offset;
     parameters_[2 * layer] = Parameter{layer, false, w, w, layer_begin};
@@ -80,24 +76,6 @@ ParameterLayout::ParameterLayout(int layers, int width, std::size_t element_byte
   close_open_bucket();
   total_elements_ = offset;
   for (const Parameter& p : parameters_) parameter_count_ += p.elements();
-}
-
-std::vector<WeightPiece> ParameterLayout::weight_pieces(int layer) const {
-  const Parameter& w = weight(layer);
-  std::vector<WeightPiece> pieces;
-  for (std::size_t k = 0; k < buckets_.size(); ++k) {
-    const Bucket& b = buckets_[k];
-    if (b.lowest_layer != layer || b.highest_layer != layer) continue;
-    // Rows holding any element below the bucket's end, to whole pieces of kPieceRowAlign rows.
-    const std::uint64_t end = b.begin + b.elements - w.offset;
-    const std::uint64_t rows =
-        std::min(w.rows, round_up((end + w.cols - 1) / w.cols, kPieceRowAlign));
-    const std::uint64_t begin = pieces.empty() ? 0 : pieces.back().row_end;
-    pieces.push_back(WeightPiece{k, begin, std::max(begin, rows)});
-  }
-  if (pieces.size() < 2) return {};
-  pieces.back().row_end = w.rows;
-  return pieces;
 }
 
 }  // namespace collbench::dp

@@ -8,10 +8,7 @@
 //   - layers are packed into a bucket while the bucket stays within the cap;
 //   - a layer bigger than the cap is cut into equal slices no bigger than the cap, one bucket each
 //     (so a parameter may be split; its slices all become ready together);
-//   - a cap of 0 means one bucket holding everything (sync mode);
-//   - `last_layer_buckets` N > 0 (with a cap) cuts layer 0, the step's last gradients, into N equal
-//     buckets of its own whatever the cap, so that with its weight-gradient GEMM cut at the same
-//     boundaries only the last slice's all-reduce is left after backward.
+//   - a cap of 0 means one bucket holding everything (sync mode).
 // Every bucket is padded to a multiple of nranks * 256 bytes, so reduce-scatter and all-gather
 // chunks are equal and aligned. Padding is zero and stays zero (its gradient is zero).
 #pragma once
@@ -40,26 +37,12 @@ struct Bucket {
   int lowest_layer;        // last one: the bucket is ready after this layer's weight gradient
 };
 
-// Weight-gradient rows a cut GEMM computes for one slice of a layer that spans several buckets:
-// once rows [0, row_end) exist, every weight element of `bucket` does. Pieces of a layer run in
-// order, so a piece computes [previous piece's row_end, row_end).
-struct WeightPiece {
-  std::size_t bucket;
-  std::uint64_t row_begin;
-  std::uint64_t row_end;
-};
-
-// Piece boundaries fall on multiples of this many rows (clamped to the width), so each piece's
-// operands start 32-byte aligned, as cuBLASLt's tensor-core kernels want, even for small models.
-inline constexpr std::uint64_t kPieceRowAlign = 16;
-
 class ParameterLayout {
  public:
   // `width`-wide square layers; `element_bytes` of the model's type; `bucket_cap_bytes` 0 for one
-  // bucket; `last_layer_buckets` 0 to bucket layer 0 by the cap like every layer. Throws
-  // std::invalid_argument for non-positive sizes or a negative `last_layer_buckets`.
+  // bucket. Throws std::invalid_argument for non-positive sizes.
   ParameterLayout(int layers, int width, std::size_t element_bytes, std::uint64_t bucket_cap_bytes,
-                  int nranks, int last_layer_buckets = 0);
+                  int nranks);
 
   int layers() const { return layers_; }
   int nranks() const { return nranks_; }
@@ -75,11 +58,6 @@ class ParameterLayout {
   std::uint64_t total_bytes() const { return total_elements_ * element_bytes_; }
   // Real parameters, padding excluded.
   std::uint64_t parameter_count() const { return parameter_count_; }
-
-  // The pieces of `layer`'s weight-gradient GEMM, one per bucket of a layer split into slices,
-  // in bucket order; rows tile [0, width) (a piece may be empty). Empty for a layer inside one
-  // bucket: its GEMM stays whole.
-  std::vector<WeightPiece> weight_pieces(int layer) const;
 
   // Sharding (reduce-scatter / all-gather / sharded optimizer state): rank r owns chunk r of
   // every bucket; its chunks sit back to back in its shard buffers.

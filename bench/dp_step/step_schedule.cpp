@@ -5,8 +5,6 @@
 
 #include <algorithm>
 
-#include "mixed_algorithm.hpp"
-
 namespace collbench::dp {
 namespace {
 
@@ -15,16 +13,12 @@ class ScheduleBuilder {
   // `options` as build_step_schedule settled them; `lanes` the alternating lanes they give.
   ScheduleBuilder(const ParameterLayout& layout, SyncScheme scheme, int lanes,
                   const ScheduleOptions& options)
-      : layout_(layout),
-        scheme_(scheme),
-        lanes_(lanes),
-        last_buckets_on_one_lane_(options.last_buckets_on_one_lane),
-        gemm_gated_(options.gemm_gated) {
+      : layout_(layout), scheme_(scheme), lanes_(lanes) {
     const int buckets = static_cast<int>(layout.buckets().size());
     schedule_.events = StepEvents{layout.layers(), buckets};
-    if (options.own_tail_lane && last_buckets_on_one_lane_ > 0) {
+    if (options.own_tail_lane) {
       tail_lane_ = lanes;
-      first_tail_bucket_ = std::max(0, buckets - last_buckets_on_one_lane_);
+      first_tail_bucket_ = buckets - 1;
     }
   }
 
@@ -39,9 +33,6 @@ class ScheduleBuilder {
     add({StepOpKind::record, stream, -1, -1, event, 0, {}});
   }
   void wait(StreamRole stream, int event) { add({StepOpKind::wait, stream, -1, -1, event, 0, {}}); }
-  void weight_gradient(int layer, int piece) {
-    add({StepOpKind::weight_gradient, StreamRole::compute, layer, -1, -1, 0, {}, piece});
-  }
   // Every communication lane starts after the fork and ends before the compute stream goes on.
   void fork_lanes(int event) {
     for (int lane = 0; lane < streams(); ++lane) wait(lane_stream(lane), event);
@@ -53,16 +44,10 @@ class ScheduleBuilder {
       wait(StreamRole::compute, ev.comm_done(lane));
     }
   }
-  // With two lanes, odd buckets go to the second: the same alternation as a mixed pair's
-  // implementations, so each lane carries one implementation. The last buckets that run one after
-  // another go to a lane of their own when there is one (on_tail_lane), else share the last
-  // bucket's.
+  // Bucket b on lane b % lanes; the last bucket on a lane of its own when there is one.
   StreamRole comm_stream_of(int bucket) const {
     if (on_tail_lane(bucket)) return lane_stream(tail_lane_);
-    const int buckets = static_cast<int>(layout_.buckets().size());
-    const int first_of_last = buckets - std::max(1, last_buckets_on_one_lane_);
-    const int lane_giver = bucket >= first_of_last ? buckets - 1 : bucket;
-    return lane_stream(alternate_of(static_cast<std::size_t>(lane_giver), lanes_));
+    return lane_stream(bucket % lanes_);
   }
 
   // The bucket's collectives and update, enqueued once its lowest layer's gradients exist; with
@@ -112,19 +97,13 @@ class ScheduleBuilder {
   // Bucket k's send and reduce, then bucket k-1's gather and finish: on the copy stream, k's send
   // goes before k-1's gather, so the copy engine sends while k-1 is reduced, in the same order on
   // every rank. In the training step (`in_step`) the send and reduce wait for the bucket's
-  // gradients and each finished bucket's update follows. With gemm_gated, k-1's gather also waits
-  // for the input-gradient GEMM of k's lowest layer, so that on every rank each group of copies
-  // starts on a GEMM boundary (the GPUs reach those together), not wherever its copies got to.
-  void pipelined_bucket(int bucket, bool in_step, bool previous_deferred = false) {
-    const StepEvents& ev = schedule_.events;
+  // gradients and each finished bucket's update follows.
+  void pipelined_bucket(int bucket, bool in_step) {
     send_and_reduce(bucket, in_step);
-    record(kReductions, ev.reduced(bucket));
-    if (bucket == 0 || previous_deferred) return;
-    if (in_step && gemm_gated_)
-      wait(kTransfers, ev.weights_free(layout_.buckets()[bucket].lowest_layer));
-    complete_pipelined(bucket - 1, in_step);
+    record(kReductions, schedule_.events.reduced(bucket));
+    if (bucket > 0) complete_pipelined(bucket - 1, in_step);
   }
-  // The last bucket in parts, which pipelined_bucket leaves to the caller to complete (-1: none).
+  // The last bucket in parts, which pipelined_bucket leaves to the caller to complete.
   int last_pipelined_to_complete() const { return first_tail_bucket_ - 1; }
   bool on_tail_lane(int bucket) const { return tail_lane_ >= 0 && bucket >= first_tail_bucket_; }
   // Bucket k's gather and finish, after its reduce; the all-reduce is done once finish is. Called
@@ -140,23 +119,6 @@ class ScheduleBuilder {
     wait(StreamRole::optimizer, ev.collective_done(bucket));
     update_bucket(bucket);
   }
-
-  // Deferred: the previous step's tail of `bucket`, at the start of this step. Its reduce ran in
-  // the previous step (an earlier graph replay or enqueue, which this step's streams follow).
-  void deferred_tail(int bucket) {
-    const StepEvents& ev = schedule_.events;
-    part(LaunchPart::gather, kTransfers, bucket);
-    record(kTransfers, ev.gathered(bucket));
-    wait(kCompletions, ev.gathered(bucket));
-    part(LaunchPart::finish, kCompletions, bucket);
-    record(kCompletions, ev.collective_done(bucket));
-    wait(StreamRole::optimizer, ev.collective_done(bucket));
-    // Nothing of this step has read the weights yet: no weights_free wait.
-    enqueue_update(bucket);
-    record(StreamRole::optimizer, ev.updated(bucket));
-  }
-  // Deferred: bucket k's send and reduce in this step's backward; the rest waits for the next.
-  void deferred_head(int bucket) { send_and_reduce(bucket, true); }
 
   StepSchedule take() { return std::move(schedule_); }
 
@@ -204,9 +166,7 @@ class ScheduleBuilder {
   const ParameterLayout& layout_;
   SyncScheme scheme_;
   int lanes_;
-  int last_buckets_on_one_lane_;
-  bool gemm_gated_;
-  int tail_lane_ = -1;  // the last buckets' own lane, or -1: they share the last bucket's
+  int tail_lane_ = -1;  // the last bucket's own lane, or -1: it shares the lane of its index
   int first_tail_bucket_ = static_cast<int>(layout_.buckets().size());
   StepSchedule schedule_;
 };
@@ -269,14 +229,10 @@ int lane_of(StreamRole role) {
 }
 
 StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme scheme,
-                                 StepVariant variant, bool communicate, WgradSplit split,
-                                 ScheduleOptions options) {
+                                 StepVariant variant, bool communicate, ScheduleOptions options) {
   // Parts exist for the all-reduce schemes only.
   options.pipelined = options.pipelined && communicate && weight_collective_name(scheme) == nullptr;
-  if (!options.pipelined || variant != StepVariant::full) options.deferral = Deferral::none;
-  // The deferred schedule keeps the copy lane's pipelined order and every bucket in parts.
-  if (!options.pipelined || options.deferral != Deferral::none) options.gemm_gated = false;
-  if (options.deferral != Deferral::none || !communicate) options.own_tail_lane = false;
+  if (!communicate) options.own_tail_lane = false;
   const int lanes = !communicate        ? 1
                     : options.pipelined ? kPipelinedLanes
                                         : std::max(1, std::min(options.comm_lanes, kMaxCommLanes));
@@ -295,42 +251,18 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
   b.record(StreamRole::compute, ev.fork());
   b.wait(StreamRole::optimizer, ev.fork());
   if (with_collectives) b.fork_lanes(ev.fork());
-  // Buckets below `deferred` (the highest layers) finish in the next step.
-  const int deferred = options.deferral == Deferral::none ? 0
-                       : options.defer_first > 0 ? std::min(options.defer_first, bucket_count)
-                                                 : bucket_count;
-  const bool has_tail = options.deferral == Deferral::steady || options.deferral == Deferral::tail;
-  if (has_tail) {
-    b.push("previous step's all-reduce tail");
-    for (int bucket = deferred - 1; bucket >= 0; --bucket) b.deferred_tail(bucket);
-    b.pop();
-  }
-  if (options.deferral == Deferral::tail) {
-    b.join_lanes();
-    b.record(StreamRole::optimizer, ev.optimizer_done());
-    b.wait(StreamRole::compute, ev.optimizer_done());
-    b.pop();
-    return b.take();
-  }
 
   b.push("forward");
-  int next_updated = deferred - 1;  // buckets run from the top layers down
-  for (int layer = 0; layer < layout.layers(); ++layer) {
-    // Every bucket holding part of this layer has its lowest layer at or below it.
-    for (; has_tail && next_updated >= 0 && buckets[next_updated].lowest_layer <= layer;
-         --next_updated)
-      b.wait(StreamRole::compute, ev.updated(next_updated));
+  for (int layer = 0; layer < layout.layers(); ++layer)
     b.on(StepOpKind::forward, StreamRole::compute, layer);
-  }
   b.on(StepOpKind::loss, StreamRole::compute);
   b.pop();
 
-  // The last pipelined bucket (-1: none here) completes just before the tail lane's first bucket
-  // is enqueued, or after the loop when it is the last bucket: its update, ready first, then goes
+  // The last pipelined bucket (-1: none here) completes just before the tail lane's bucket is
+  // enqueued, or after the loop when it is the last bucket: its update, ready first, then goes
   // first on the optimizer stream instead of waiting there behind the tail's collective and update.
-  const int last_pipelined = with_collectives && options.pipelined && deferred < bucket_count
-                                 ? b.last_pipelined_to_complete()
-                                 : -1;
+  const int last_pipelined =
+      with_collectives && options.pipelined ? b.last_pipelined_to_complete() : -1;
   std::size_t next_bucket = 0;
   for (int layer = layout.layers() - 1; layer >= 0; --layer) {
     b.push(fmt::format("backward layer {}", layer));
@@ -340,17 +272,9 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       b.on(StepOpKind::lockstep, StreamRole::compute);
     // Weight gradient first: it is what the all-reduce waits for; the input gradient (the
     // critical path to the next layer) follows.
-    const std::vector<WeightPiece> pieces = layout.weight_pieces(layer);
-    if (communicate && split_covers(split, layer) && !pieces.empty()) {
-      for (std::size_t p = 0; p < pieces.size(); ++p) {
-        b.weight_gradient(layer, static_cast<int>(p));
-        b.record(StreamRole::compute, ev.gradient_ready(static_cast<int>(pieces[p].bucket)));
-      }
-    } else {
-      b.weight_gradient(layer, -1);
-      for (std::size_t k = next_bucket; k < buckets.size() && buckets[k].lowest_layer == layer; ++k)
-        b.record(StreamRole::compute, ev.gradient_ready(static_cast<int>(k)));
-    }
+    b.on(StepOpKind::weight_gradient, StreamRole::compute, layer);
+    for (std::size_t k = next_bucket; k < buckets.size() && buckets[k].lowest_layer == layer; ++k)
+      b.record(StreamRole::compute, ev.gradient_ready(static_cast<int>(k)));
     if (layer > 0) b.on(StepOpKind::input_gradient, StreamRole::compute, layer);
     b.record(StreamRole::compute, ev.weights_free(layer));
     b.pop();
@@ -358,10 +282,8 @@ StepSchedule build_step_schedule(const ParameterLayout& layout, SyncScheme schem
       const int bucket = static_cast<int>(next_bucket);
       if (last_pipelined >= 0 && bucket == last_pipelined + 1)
         b.complete_pipelined(last_pipelined, true);
-      if (with_collectives && bucket < deferred) {
-        b.deferred_head(bucket);
-      } else if (with_collectives && options.pipelined && !b.on_tail_lane(bucket)) {
-        b.pipelined_bucket(bucket, true, bucket > 0 && bucket - 1 < deferred);
+      if (with_collectives && options.pipelined && !b.on_tail_lane(bucket)) {
+        b.pipelined_bucket(bucket, true);
       } else {
         const bool fused = with_collectives && options.fused_last_update &&
                            b.on_tail_lane(bucket) && bucket == bucket_count - 1;

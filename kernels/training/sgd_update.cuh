@@ -1,7 +1,7 @@
 // SGD with momentum on one pack of N consecutive parameters (or one parameter), loads first so
 // that a thread keeps several memory requests in flight: shared by the standalone update
-// (sgd_momentum.cu) and the update fused into the last bucket's ring (ring_sgd.cu), so both
-// compute the same bits. The arithmetic is float32 whatever the stored types.
+// (sgd_momentum.cu) and the update fused into the last bucket's twoshot (twoshot_sgd.cu), so
+// both compute the same bits. The arithmetic is float32 whatever the stored types.
 #pragma once
 
 #include <cstdint>

@@ -3,12 +3,16 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/errors.hpp"
 
 namespace collbench::dp {
 namespace {
 
-const std::vector<std::string> kAlgorithms = {"nccl", "ring", "twoshot"};
+using Values = std::vector<std::string>;
+
+const std::vector<std::string> kAlgorithms = {"nccl", "ring", "twoshot", "copy_engine"};
 
 // The config string of a default StepConfig (4 ranks or any other count).
 const std::string kDefaultConfig =
@@ -34,16 +38,21 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
 
 TEST(DpOptions, DefaultsMatchTheTargetConfiguration) {
   const DpOptions o = parse({});
-  EXPECT_EQ(o.model.layers, 8);
-  EXPECT_EQ(o.model.width, 4096);
-  EXPECT_EQ(o.model.batch, 2048);
-  EXPECT_EQ(o.model.dtype, DataType::bfloat16);
-  EXPECT_EQ(o.schemes, (std::vector<SyncScheme>{SyncScheme::sync, SyncScheme::overlap}));
-  EXPECT_EQ(o.bucket_mib, std::vector<double>{25});
-  EXPECT_EQ(o.algos, std::vector<std::string>{"nccl"});
-  EXPECT_TRUE(o.ranks.empty());
-  EXPECT_FALSE(o.check);
-  EXPECT_EQ(o.wgrad_splits, std::vector<WgradSplit>{WgradSplit::none});
+  EXPECT_EQ(o.base.model.layers, 8);
+  EXPECT_EQ(o.base.model.width, 4096);
+  EXPECT_EQ(o.base.model.batch, 2048);
+  EXPECT_EQ(o.base.model.dtype, DataType::bfloat16);
+  EXPECT_EQ(o.values("--sync"), (Values{"sync", "overlap"}));
+  EXPECT_EQ(o.values("--bucket-mib"), Values{"25"});
+  EXPECT_EQ(o.values("--algo"), Values{"nccl"});
+  EXPECT_TRUE(o.run.gpu_counts.empty());
+  EXPECT_FALSE(o.run.check);
+  // The axes, in table order; the GPU counts are the run's, swept innermost.
+  std::vector<std::string> axes;
+  for (const Axis& axis : o.axes) axes.push_back(axis.setting->long_name());
+  EXPECT_EQ(axes,
+            (Values{"--sync", "--bucket-mib", "--algo", "--comm-schedule", "--last-bucket-algo",
+                    "--lockstep", "--fuse-last-update", "--graph-memsets"}));
 }
 
 TEST(DpOptions, ParsesListsAndValues) {
@@ -78,33 +87,34 @@ TEST(DpOptions, ParsesListsAndValues) {
                              "--no-master-weights",
                              "--nccl-max-ctas",
                              "8",
-                             "--wgrad-split",
-                             "none,all,none"});
-  EXPECT_EQ(o.model.layers, 3);
-  EXPECT_EQ(o.model.width, 64);
-  EXPECT_EQ(o.model.batch, 16);
-  EXPECT_EQ(o.model.dtype, DataType::float32);
-  EXPECT_EQ(o.schemes,
-            (std::vector<SyncScheme>{SyncScheme::overlap, SyncScheme::ps, SyncScheme::sharded}));
-  EXPECT_EQ(o.bucket_mib, (std::vector<double>{4, 25, 100}));
-  EXPECT_EQ(o.algos, (std::vector<std::string>{"nccl", "ring"}));
-  EXPECT_EQ(o.ranks, (std::vector<int>{4, 1, 2}));
-  EXPECT_EQ(o.warmup, 2);
-  EXPECT_EQ(o.iters, 7);
-  EXPECT_EQ(o.csv_path, "out.csv");
-  EXPECT_TRUE(o.check);
-  EXPECT_FLOAT_EQ(o.model.learning_rate, 0.5f);
-  EXPECT_TRUE(o.eager);
-  EXPECT_EQ(o.model.epilogue, EpilogueMode::unfused);
-  EXPECT_FALSE(o.model.master_weights);
-  EXPECT_EQ(o.nccl_max_ctas, 8);
-  EXPECT_EQ(o.wgrad_splits, (std::vector<WgradSplit>{WgradSplit::none, WgradSplit::all}));
+                             "--sync",
+                             "overlap,ps,overlap"});
+  EXPECT_EQ(o.base.model.layers, 3);
+  EXPECT_EQ(o.base.model.width, 64);
+  EXPECT_EQ(o.base.model.batch, 16);
+  EXPECT_EQ(o.base.model.dtype, DataType::float32);
+  EXPECT_EQ(o.values("--sync"), (Values{"overlap", "ps", "sharded"}));
+  EXPECT_EQ(o.values("--bucket-mib"), (Values{"4", "25", "100"}));
+  EXPECT_EQ(o.values("--algo"), (Values{"nccl", "ring"}));
+  EXPECT_EQ(o.run.gpu_counts, (std::vector<int>{4, 1, 2}));
+  EXPECT_EQ(o.run.warmup, 2);
+  EXPECT_EQ(o.run.iters, 7);
+  EXPECT_EQ(o.run.csv_path, "out.csv");
+  EXPECT_TRUE(o.run.check);
+  EXPECT_FLOAT_EQ(o.base.model.learning_rate, 0.5f);
+  EXPECT_TRUE(o.run.eager);
+  EXPECT_EQ(o.base.model.epilogue, EpilogueMode::unfused);
+  EXPECT_FALSE(o.base.model.master_weights);
+  EXPECT_TRUE(parse({"--master-weights"}).base.model.master_weights);
+  EXPECT_EQ(o.base.nccl_max_ctas, 8);
+  EXPECT_EQ(parse({"--seed", "18446744073709551615"}).base.model.seed, 18446744073709551615u);
 }
 
 TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--dtype", "fp17"}, "fp17");
   expect_usage_error({"--dtype", "int32"}, "int32");
-  expect_usage_error({"--sync", "overlap,async"}, "'async'");
+  expect_usage_error({"--sync", "overlap,async"},
+                     "--sync async: unknown sync mode (expected sync, overlap, ps, sharded)");
   expect_usage_error({"--bucket-mib", "0"}, "--bucket-mib 0");
   expect_usage_error({"--bucket-mib", "-4"}, "--bucket-mib -4");
   expect_usage_error({"-g", "0"}, "-g 0");
@@ -115,33 +125,141 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--lr", "0"}, "--lr 0");
   expect_usage_error({"--momentum", "1"}, "--momentum 1");
   expect_usage_error({"--algo", "nccl,tree"}, "--algo tree");
-  expect_usage_error({"--epilogue", "maybe"}, "'maybe'");
-  expect_usage_error({"--wgrad-split", "last,half"}, "weight-gradient split 'half'");
+  expect_usage_error({"--epilogue", "maybe"}, "--epilogue maybe: unknown epilogue mode");
   expect_usage_error({"--comm-lanes", "5"}, "--comm-lanes 5");
   expect_usage_error({"--comm-lanes", "0"}, "--comm-lanes 0");
-  expect_usage_error({"--comm-schedule", "lanes,eager"}, "communication schedule 'eager'");
-  expect_usage_error({"--layers", "many"}, "many");
+  expect_usage_error({"--comm-schedule", "lanes,eager"},
+                     "--comm-schedule eager: unknown communication schedule (expected lanes, "
+                     "pipelined)");
+  expect_usage_error({"--comm-schedule", "deferred"}, "--comm-schedule deferred: unknown");
+  expect_usage_error({"--layers", "many"}, "--layers many: not a whole number");
+  expect_usage_error({"--bucket-mib", "big"}, "--bucket-mib big: not a number");
+  expect_usage_error({"--timeout", "0"}, "--timeout 0: must be positive");
+  expect_usage_error({"--nccl-max-ctas", "-1"}, "--nccl-max-ctas -1: must not be negative");
   expect_usage_error({"--bogus"}, "--bogus");
 }
 
-// A mixed pair "A+B" is one --algo item: buckets alternate between two registry names.
-TEST(DpOptions, MixedPairsOfTwoDistinctKnownAlgorithms) {
-  EXPECT_EQ(parse({"--algo", "nccl+ring,ring+nccl,ring"}).algos,
-            (std::vector<std::string>{"nccl+ring", "ring+nccl", "ring"}));
-  expect_usage_error({"--algo", "ring+ring"}, "--algo ring+ring: a mixed pair needs two different");
-  expect_usage_error({"--algo", "nccl+ring+nccl"}, "--algo nccl+ring+nccl: a mixed algorithm");
-  expect_usage_error({"--algo", "ring+"}, "--algo ring+: empty name");
-  expect_usage_error({"--algo", "+ring"}, "--algo +ring: empty name");
-  expect_usage_error({"--algo", "foo+ring"}, "--algo foo+ring: unknown all-reduce algorithm 'foo'");
-  expect_usage_error({"--algo", "nccl,ring+tree"}, "unknown all-reduce algorithm 'tree'");
-  // A plain unknown name keeps its message.
-  expect_usage_error({"--algo", "tree"}, "--algo tree: unknown all-reduce algorithm (known:");
+TEST(DpOptions, AlgorithmsAreRegistryNames) {
+  EXPECT_EQ(parse({"--algo", "nccl,ring,nccl"}).values("--algo"), (Values{"nccl", "ring"}));
+  expect_usage_error({"--algo", "tree"}, "--algo tree: unknown all-reduce algorithm (expected");
+  expect_usage_error({"--algo", "nccl+ring"}, "--algo nccl+ring: unknown all-reduce algorithm");
+}
+
+// --preset best sets the best measured configuration; --preset default is no preset at all.
+TEST(DpOptions, PresetBestSetsTheBestMeasuredConfiguration) {
+  const DpOptions best = parse({"--preset", "best"});
+  EXPECT_EQ(best.values("--sync"), Values{"overlap"});
+  EXPECT_EQ(best.values("--bucket-mib"), Values{"33"});
+  EXPECT_EQ(best.values("--algo"), Values{"copy_engine"});
+  EXPECT_EQ(best.values("--comm-schedule"), Values{"pipelined"});
+  EXPECT_EQ(best.values("--lockstep"), Values{"1"});
+  EXPECT_EQ(best.values("--graph-memsets"), Values{"kernel"});
+  EXPECT_EQ(best.values("--last-bucket-algo"), Values{"ring"});
+  const std::vector<StepConfig> plan = expand_plan(best, 4);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(benchmark_name(plan[1]),
+            "dp_step/overlap/bucket_mib:33/algo:copy_engine/comm_schedule:pipelined/"
+            "last_bucket:ring/lockstep:1/graph_memsets:kernel/ranks:4");
+  // What the preset leaves alone keeps its default.
+  EXPECT_EQ(best.base.comm_lanes, 2);
+  EXPECT_EQ(best.base.model.layers, 8);
+  EXPECT_EQ(best.values("--fuse-last-update"), Values{"0"});
+  const DpOptions defaults = parse({});
+  const DpOptions named_default = parse({"--preset", "default"});
+  EXPECT_EQ(expand_plan(named_default, 4).size(), expand_plan(defaults, 4).size());
+  for (const Axis& axis : defaults.axes) {
+    EXPECT_EQ(named_default.values(axis.setting->long_name()), axis.values);
+  }
+}
+
+// An option given on the command line replaces the preset's value of that option (the whole
+// list), wherever it stands; the others keep the preset's.
+TEST(DpOptions, GivenOptionsOverrideThePreset) {
+  const DpOptions o = parse({"--algo", "nccl,ring", "--preset", "best", "--lockstep", "0,2"});
+  EXPECT_EQ(o.values("--algo"), (Values{"nccl", "ring"}));
+  EXPECT_EQ(o.values("--lockstep"), (Values{"0", "2"}));
+  EXPECT_EQ(o.values("--bucket-mib"), Values{"33"});
+  EXPECT_EQ(o.values("--last-bucket-algo"), Values{"ring"});
+  EXPECT_EQ(parse({"--preset", "best", "--last-bucket-algo", "same"}).values("--last-bucket-algo"),
+            Values{"same"});
+  expect_usage_error({"--preset", "fastest"},
+                     "--preset fastest: unknown preset (known: default, best)");
+  // Each preset names options the parser has, with values it takes.
+  for (const Preset& preset : presets()) EXPECT_NO_THROW(parse({"--preset", preset.name}));
+}
+
+TEST(DpOptions, HelpListsThePresetsAndWhatTheySet) {
+  try {
+    parse({"--help"});
+    ADD_FAILURE() << "no help";
+  } catch (const HelpRequested& help) {
+    const std::string text = help.what();
+    EXPECT_NE(text.find("--preset"), std::string::npos);
+    EXPECT_NE(text.find("  default: the defaults"), std::string::npos) << text;
+    EXPECT_NE(text.find("--sync overlap --bucket-mib 33 --algo copy_engine --comm-schedule "
+                        "pipelined --lockstep 1 --graph-memsets kernel --last-bucket-algo ring"),
+              std::string::npos)
+        << text;
+  }
+}
+
+// --help comes from the table: every setting with its default; each default passes its checks.
+TEST(DpOptions, HelpAndDefaultsComeFromTheSettingsTable) {
+  std::string help;
+  try {
+    parse({"--help"});
+  } catch (const HelpRequested& text) {
+    help = text.what();
+  }
+  for (const Setting& setting : dp_settings()) {
+    EXPECT_NE(help.find(setting.long_name()), std::string::npos) << setting.long_name();
+    EXPECT_NE(help.find(setting.help.substr(0, 20)), std::string::npos) << setting.long_name();
+    if (setting.kind != ValueKind::flag && !setting.default_value.empty()) {
+      EXPECT_NE(help.find(setting.long_name() + " " +
+                          (setting.kind == ValueKind::integer ? "INT"
+                           : setting.kind == ValueKind::real  ? "FLOAT"
+                                                              : "TEXT") +
+                          "=" + setting.default_value),
+                std::string::npos)
+          << setting.long_name();
+    }
+    EXPECT_EQ(&find_setting(setting.long_name()), &setting);
+  }
+  EXPECT_THROW(find_setting("--wgrad-split"), std::out_of_range);
+}
+
+// A model built in code passes the same rules as one parsed from the command line.
+TEST(DpConfig, ModelsBuiltInCodeMeetTheSettingsRules) {
+  EXPECT_NO_THROW(validate(ModelConfig{}));
+  const auto expect_refused = [](ModelConfig model, const std::string& fragment) {
+    try {
+      validate(model);
+      ADD_FAILURE() << "no error for " << fragment;
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+    }
+  };
+  ModelConfig model;
+  model.width = 100;
+  expect_refused(model, "--width 100: must be a positive multiple of 8");
+  model = ModelConfig{};
+  model.layers = 0;
+  expect_refused(model, "--layers 0: need at least 1 layer");
+  model = ModelConfig{};
+  model.dtype = DataType::int32;
+  expect_refused(model, "--dtype int32: unknown model data type");
+  model = ModelConfig{};
+  model.learning_rate = std::nanf("");
+  expect_refused(model, "--lr nan: not a number");
+  model = ModelConfig{};
+  model.momentum = 1.0f;
+  expect_refused(model, "--momentum 1: must be in [0, 1)");
 }
 
 TEST(DpOptions, LauncherIsCheckedWhileParsing) {
-  EXPECT_EQ(parse({}).launcher, "auto");
+  EXPECT_EQ(parse({}).run.launcher, "auto");
   for (const char* launcher : {"auto", "single", "mpi", "env"}) {
-    EXPECT_EQ(parse({"--launcher", launcher}).launcher, launcher);
+    EXPECT_EQ(parse({"--launcher", launcher}).run.launcher, launcher);
   }
   // Rejected before anything reads the environment, as one line naming the value.
   expect_usage_error({"--launcher", "srun"}, "--launcher 'srun'");
@@ -186,29 +304,20 @@ std::vector<StepConfig> ring_plan_with(const std::string& option, const std::str
 
 TEST(DpOptions, PlanSweepsCommSchedulesEachWithItsOwnBaseline) {
   const std::vector<StepConfig> plan =
-      ring_plan_with("--comm-schedule", "pipelined,lanes,pipelined,gemm_gated");
-  ASSERT_EQ(plan.size(), 6u);
-  EXPECT_EQ(plan[4].comm_schedule, CommSchedule::gemm_gated);
+      ring_plan_with("--comm-schedule", "pipelined,lanes,pipelined");
+  ASSERT_EQ(plan.size(), 4u);
   EXPECT_EQ(plan[0].comm_schedule, CommSchedule::pipelined);
   EXPECT_EQ(plan[0].ranks, 1);
   EXPECT_EQ(plan[1].comm_schedule, CommSchedule::pipelined);
   EXPECT_EQ(plan[1].ranks, 4);
   EXPECT_EQ(plan[2].comm_schedule, CommSchedule::lanes);
   EXPECT_EQ(plan[2].ranks, 1);
-  EXPECT_EQ(parse({}).comm_schedules, (std::vector<CommSchedule>{CommSchedule::lanes}));
-  EXPECT_EQ(parse({}).defer_first, 0);
-  const std::vector<StepConfig> deferred =
-      expand_plan(parse({"--sync", "overlap", "--comm-schedule", "deferred", "--defer-first", "3",
-                         "-g", "1,4"}),
-                  4);
-  ASSERT_EQ(deferred.size(), 2u);
-  EXPECT_EQ(deferred[1].defer_first, 3);
-  expect_usage_error({"--defer-first", "-1"}, "--defer-first -1: must not be negative");
+  EXPECT_EQ(parse({}).values("--comm-schedule"), Values{"lanes"});
 }
 
-TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTheRingOrTwoshotForTheLastBucket) {
+TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTwoshotForTheLastBucket) {
   const std::vector<StepConfig> plan =
-      expand_plan(parse({"--sync", "overlap", "--algo", "nccl", "--last-bucket-algo", "ring",
+      expand_plan(parse({"--sync", "overlap", "--algo", "nccl", "--last-bucket-algo", "twoshot",
                          "--fuse-last-update", "0,1,0", "-g", "1,4"}),
                   4);
   ASSERT_EQ(plan.size(), 4u);
@@ -217,17 +326,18 @@ TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTheRingOrTwoshotForTheLastBucket) {
   EXPECT_TRUE(plan[2].fuse_last_update);
   EXPECT_EQ(plan[3].ranks, 4);
   EXPECT_TRUE(plan[3].fuse_last_update);
-  EXPECT_EQ(parse({}).fuse_last_update, (std::vector<int>{0}));
+  EXPECT_EQ(parse({}).values("--fuse-last-update"), Values{"0"});
   expect_usage_error({"--fuse-last-update", "2"}, "--fuse-last-update 2: must be 0 or 1");
-  const std::string needs_ring =
-      "--fuse-last-update 1: needs --last-bucket-algo ring or twoshot (the last bucket alone, in "
-      "every configuration)";
-  expect_usage_error({"--fuse-last-update", "1"}, needs_ring);
-  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring:2"}, needs_ring);
-  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "twoshot:2"}, needs_ring);
-  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "nccl"}, needs_ring);
-  expect_usage_error({"--fuse-last-update", "0,1", "--last-bucket-algo", "ring,same"}, needs_ring);
-  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring,twoshot"}, needs_ring);
+  const std::string needs_twoshot =
+      "--fuse-last-update 1: needs --last-bucket-algo twoshot (alone, in every configuration)";
+  expect_usage_error({"--fuse-last-update", "1"}, needs_twoshot);
+  expect_usage_error({"--fuse-last-update", "01"}, needs_twoshot);
+  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring"}, needs_twoshot);
+  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "nccl"}, needs_twoshot);
+  expect_usage_error({"--fuse-last-update", "0,1", "--last-bucket-algo", "twoshot,same"},
+                     needs_twoshot);
+  expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring,twoshot"},
+                     needs_twoshot);
   EXPECT_NO_THROW(parse({"--fuse-last-update", "0", "--last-bucket-algo", "same"}));
   EXPECT_NO_THROW(parse({"--fuse-last-update", "1", "--last-bucket-algo", "twoshot"}));
 }
@@ -243,13 +353,13 @@ TEST(DpOptions, GraphMemsetsSweepEachWithItsOwnBaseline) {
   EXPECT_EQ(plan[3].graph_memsets, GraphMemsets::kernel);
   EXPECT_EQ(config_string(plan[0]), config_string(plan[1]));
   EXPECT_NE(config_string(plan[1]), config_string(plan[3]));
-  EXPECT_EQ(parse({}).graph_memsets, (std::vector<GraphMemsets>{GraphMemsets::memset}));
-  EXPECT_EQ(parse({"--warmup-ms", "1500"}).warmup_ms, 1500.0);
-  EXPECT_EQ(parse({}).warmup_ms, 0.0);
+  EXPECT_EQ(parse({}).values("--graph-memsets"), Values{"memset"});
+  EXPECT_EQ(parse({"--warmup-ms", "1500"}).run.warmup_ms, 1500.0);
+  EXPECT_EQ(parse({}).run.warmup_ms, 0.0);
   expect_usage_error({"--warmup-ms=-1"}, "--warmup-ms -1: must be from 0 to 3.6e+06");
-  expect_usage_error({"--warmup-ms", "4e6"}, "--warmup-ms 4000000: must be from 0 to 3.6e+06");
+  expect_usage_error({"--warmup-ms", "4e6"}, "--warmup-ms 4e6: must be from 0 to 3.6e+06");
   expect_usage_error({"--graph-memsets", "copy"},
-                     "unknown graph memset mode 'copy' (expected kernel, memset)");
+                     "--graph-memsets copy: unknown graph memset mode (expected kernel, memset)");
 }
 
 TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
@@ -259,51 +369,27 @@ TEST(DpOptions, PlanSweepsLockstepEachWithItsOwnBaseline) {
   EXPECT_EQ(plan[1].lockstep, 2);
   EXPECT_EQ(plan[1].ranks, 4);
   EXPECT_EQ(plan[2].lockstep, 0);
-  EXPECT_EQ(parse({}).locksteps, (std::vector<int>{0}));
+  EXPECT_EQ(parse({}).values("--lockstep"), Values{"0"});
   expect_usage_error({"--lockstep", "-1"}, "--lockstep -1: must not be negative");
   expect_usage_error({"--lockstep", "layers"}, "layers");
 }
 
-TEST(DpOptions, PlanSweepsLastLayerBucketsEachWithItsOwnBaseline) {
-  const std::vector<StepConfig> plan = ring_plan_with("--last-layer-buckets", "0,2,0");
-  ASSERT_EQ(plan.size(), 4u);
-  EXPECT_EQ(plan[0].last_layer_buckets, 0);
-  EXPECT_EQ(plan[2].last_layer_buckets, 2);
-  EXPECT_EQ(plan[3].last_layer_buckets, 2);
-  EXPECT_EQ(plan[3].ranks, 4);
-  EXPECT_EQ(parse({}).last_layer_buckets, (std::vector<int>{0}));
-  expect_usage_error({"--last-layer-buckets", "-1"}, "--last-layer-buckets -1: must be from 0 to");
-  expect_usage_error({"--last-layer-buckets", "65"}, "--last-layer-buckets 65: must be from 0 to");
-  expect_usage_error({"--last-layer-buckets", "half"}, "half");
-}
-
 // The last bucket's implementation is swept like --algo: "same" keeps --algo's (empty in the
-// config), a registry name replaces it for that bucket, NAME:N for the last N; each with its own
-// 1-GPU baseline. "nccl:1" is "nccl".
+// config), a registry name replaces it for that bucket; each with its own 1-GPU baseline.
 TEST(DpOptions, PlanSweepsTheLastBucketsAlgorithm) {
-  const std::vector<StepConfig> plan =
-      ring_plan_with("--last-bucket-algo", "same,nccl,same,nccl:3,nccl:1");
-  ASSERT_EQ(plan.size(), 6u);
+  const std::vector<StepConfig> plan = ring_plan_with("--last-bucket-algo", "same,nccl,same");
+  ASSERT_EQ(plan.size(), 4u);
   EXPECT_EQ(plan[0].last_bucket_algo, "");
   EXPECT_EQ(plan[1].last_bucket_algo, "");
   EXPECT_EQ(plan[1].ranks, 4);
   EXPECT_EQ(plan[2].last_bucket_algo, "nccl");
-  EXPECT_EQ(plan[2].last_buckets, 1);
   EXPECT_EQ(plan[2].ranks, 1);
   EXPECT_EQ(plan[3].last_bucket_algo, "nccl");
-  EXPECT_EQ(plan[4].last_bucket_algo, "nccl");
-  EXPECT_EQ(plan[4].last_buckets, 3);
-  EXPECT_EQ(plan[5].last_buckets, 3);
-  EXPECT_EQ(plan[5].ranks, 4);
-  EXPECT_EQ(parse({}).last_buckets, std::vector<LastBuckets>{LastBuckets{}});
+  EXPECT_EQ(plan[3].ranks, 4);
+  EXPECT_EQ(parse({}).values("--last-bucket-algo"), Values{"same"});
   expect_usage_error({"--last-bucket-algo", "nosuch"}, "--last-bucket-algo nosuch: unknown");
-  expect_usage_error({"--last-bucket-algo", "nosuch:2"},
-                     "--last-bucket-algo nosuch:2: unknown all-reduce algorithm 'nosuch'");
+  expect_usage_error({"--last-bucket-algo", "ring:2"}, "--last-bucket-algo ring:2: unknown");
   expect_usage_error({"--last-bucket-algo", "ring+nccl"}, "--last-bucket-algo ring+nccl");
-  for (const char* bad : {"ring:0", "ring:", "ring:x", "ring:-1", "ring:2:3", "ring:99999"})
-    expect_usage_error({"--last-bucket-algo", bad}, std::string("--last-bucket-algo ") + bad +
-                                                        ": the count after ':' must be a whole");
-  expect_usage_error({"--last-bucket-algo", "same:2"}, "--last-bucket-algo same:2: same takes no");
 }
 
 TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
@@ -329,11 +415,7 @@ TEST(DpConfig, ConfigStringHasTheFixedKeyOrder) {
 // The all-reduce's own changed knobs, read from the environment when the plan is made, end the
 // config string; a bad one stops the plan.
 TEST(DpConfig, ConfigStringEndsWithTheAlgorithmsChangedKnobs) {
-  DpOptions options;
-  options.algos = {"nccl", "ring"};
-  options.ranks = {2};
-  options.schemes = {SyncScheme::overlap};
-  options.bucket_mib = {25};
+  const DpOptions options = parse({"--algo", "nccl,ring", "-g", "2", "--sync", "overlap"});
   setenv("COLLBENCH_RING_CTAS", "32", 1);
   const std::vector<StepConfig> plan = expand_plan(options, 2);
   setenv("COLLBENCH_RING_CTAS", "many", 1);
@@ -347,24 +429,30 @@ TEST(DpConfig, ConfigStringEndsWithTheAlgorithmsChangedKnobs) {
   EXPECT_EQ(text.substr(text.size() - std::string(";ring_ctas=32").size()), ";ring_ctas=32");
 }
 
-// A mixed pair's rows carry its name as given and both implementations' knobs; its 1-GPU
-// baseline (no collective runs) has the same config string, so the two pair up.
-TEST(DpConfig, MixedPairRowsCarryItsNameAndBothImplementationsKnobs) {
-  DpOptions options;
-  options.algos = {"copy_engine+ring"};
-  options.ranks = {1, 4};
-  options.schemes = {SyncScheme::overlap};
+// A last bucket of another implementation adds that implementation's knobs, each knob once; its
+// 1-GPU baseline (no collective runs) has the same config string, so the two pair up.
+TEST(DpConfig, LastBucketRowsCarryBothImplementationsKnobs) {
+  const DpOptions options = parse(
+      {"--algo", "copy_engine", "--last-bucket-algo", "ring", "-g", "1,4", "--sync", "overlap"});
   setenv("COLLBENCH_RING_CTAS", "16", 1);
+  setenv("COLLBENCH_CE_ROUND_BYTES", "1048576", 1);
   const std::vector<StepConfig> plan = expand_plan(options, 4);
+  unsetenv("COLLBENCH_CE_ROUND_BYTES");
   unsetenv("COLLBENCH_RING_CTAS");
   ASSERT_EQ(plan.size(), 2u);
   EXPECT_EQ(plan[0].ranks, 1);
-  EXPECT_EQ(plan[0].algo, "copy_engine+ring");
   EXPECT_EQ(config_string(plan[0]), config_string(plan[1]));
   EXPECT_EQ(config_string(plan[1]),
             "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;"
-            "algo=copy_engine+ring;optimizer=bf16;ring_ctas=16");
-  EXPECT_EQ(benchmark_name(plan[1]), "dp_step/overlap/bucket_mib:25/algo:copy_engine+ring/ranks:4");
+            "algo=copy_engine;optimizer=bf16;last_bucket_algo=ring;ce_round_bytes=1048576;"
+            "ring_ctas=16");
+  EXPECT_EQ(benchmark_name(plan[1]),
+            "dp_step/overlap/bucket_mib:25/algo:copy_engine/last_bucket:ring/ranks:4");
+  // Knobs two implementations share (peer_launch for ring and oneshot) appear once.
+  setenv("COLLBENCH_PEER_LAUNCH", "direct", 1);
+  EXPECT_EQ(implementation_knobs({"ring", "oneshot"}), "peer_launch=direct");
+  unsetenv("COLLBENCH_PEER_LAUNCH");
+  EXPECT_EQ(implementation_knobs({"nccl", "copy_engine"}), "");
 }
 
 TEST(DpConfig, GemmSmMarginAppliesOnlyBesideCommunication) {
@@ -379,24 +467,10 @@ TEST(DpConfig, GemmSmMarginAppliesOnlyBesideCommunication) {
   EXPECT_EQ(backward_gemm_sm_target(config, 132), 0);
 }
 
-TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
+// Each setting shows in the config string and the benchmark name only when not the default.
+TEST(DpConfig, SettingsShowOnlyWhenNotTheDefault) {
   StepConfig config;
-  config.ranks = 2;
-  EXPECT_FALSE(cuts_weight_gradient(config, 0));  // default: whole GEMMs
-  config.wgrad_split = WgradSplit::last;
-  EXPECT_TRUE(cuts_weight_gradient(config, 0));  // the step's last gradient, layer 0's
-  EXPECT_FALSE(cuts_weight_gradient(config, 1));
-  config.wgrad_split = WgradSplit::all;
-  EXPECT_TRUE(cuts_weight_gradient(config, 5));
-  config.ranks = 1;  // nothing starts early on one GPU: its baseline keeps whole GEMMs
-  EXPECT_FALSE(cuts_weight_gradient(config, 0));
-  // Only a split other than the default shows, in the config string and the benchmark name.
   config.ranks = 4;
-  config.wgrad_split = WgradSplit::last;
-  EXPECT_EQ(config_string(config), kDefaultConfig + ";wgrad_split=last");
-  EXPECT_EQ(benchmark_name(config),
-            "dp_step/overlap/bucket_mib:25/algo:nccl/wgrad_split:last/ranks:4");
-  config.wgrad_split = WgradSplit::none;
   EXPECT_EQ(benchmark_name(config), "dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4");
   config.comm_lanes = 1;
   EXPECT_EQ(config_string(config), kDefaultConfig + ";comm_lanes=1");
@@ -410,8 +484,6 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   };
   config.comm_schedule = CommSchedule::pipelined;
   expect_named(";comm_schedule=pipelined", "/comm_schedule:pipelined");
-  config.comm_schedule = CommSchedule::gemm_gated;
-  expect_named(";comm_schedule=gemm_gated", "/comm_schedule:gemm_gated");
   config.comm_schedule = CommSchedule::lanes;
   config.lockstep = 2;
   expect_named(";lockstep=2", "/lockstep:2");
@@ -422,29 +494,16 @@ TEST(DpConfig, WeightGradientIsCutOnlyWhereThePolicyAndTheRanksSayso) {
   config.graph_memsets = GraphMemsets::kernel;
   expect_named(";graph_memsets=kernel", "/graph_memsets:kernel");
   config.graph_memsets = GraphMemsets::memset;
-  config.last_layer_buckets = 3;
-  config.wgrad_split = WgradSplit::last;
-  expect_named(";wgrad_split=last;last_layer_buckets=3", "/wgrad_split:last/last_layer_buckets:3");
-  // The layout takes it with 2+ ranks only: the 1-GPU baseline keeps the plain layout.
-  EXPECT_EQ(layout_last_layer_buckets(config), 3);
-  config.ranks = 1;
-  EXPECT_EQ(layout_last_layer_buckets(config), 0);
-  config.ranks = 4;
-  config.last_layer_buckets = 0;
-  config.wgrad_split = WgradSplit::none;
   config.last_bucket_algo = "ring";
   expect_named(";last_bucket_algo=ring", "/last_bucket:ring");
-  config.last_buckets = 2;
-  expect_named(";last_bucket_algo=ring;last_buckets=2", "/last_buckets:2:ring");
-  config.last_bucket_algo.clear();
+  config.comm_schedule = CommSchedule::pipelined;
+  config.lockstep = 1;
+  config.graph_memsets = GraphMemsets::kernel;
+  expect_named(";comm_schedule=pipelined;last_bucket_algo=ring;lockstep=1;graph_memsets=kernel",
+               "/comm_schedule:pipelined/last_bucket:ring/lockstep:1/graph_memsets:kernel");
   EXPECT_EQ(parse_comm_schedule("lanes"), CommSchedule::lanes);
-  EXPECT_EQ(parse_comm_schedule("deferred"), CommSchedule::deferred);
-  config.comm_schedule = CommSchedule::deferred;
-  expect_named(";comm_schedule=deferred", "/comm_schedule:deferred");
-  config.defer_first = 3;
-  expect_named(";comm_schedule=deferred;defer_first=3", "/comm_schedule:deferred_first_3");
-  config.comm_schedule = CommSchedule::pipelined;  // only the deferred schedule defers
-  expect_named(";comm_schedule=pipelined", "/comm_schedule:pipelined");
+  EXPECT_EQ(parse_comm_schedule("pipelined"), CommSchedule::pipelined);
+  EXPECT_THROW(parse_comm_schedule("gemm_gated"), UsageError);
 }
 
 TEST(DpOptions, BenchmarkFilterSelectsLikeGoogleBenchmark) {

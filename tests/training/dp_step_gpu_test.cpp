@@ -1,8 +1,8 @@
 // GPU tests of the training step on a small model (3 layers of 64, 16 samples per GPU): one GPU
 // against the CPU reference (float and bfloat16, fused and separate epilogues); every scheme on
 // 2, 4 and 8 GPUs (those visible) against one GPU over the global batch, with identical weights and
-// a falling loss; CUDA-graph replays; every registered all-reduce algorithm; mixed pairs (A+B);
-// memory accounting; one trainer per rank, each on its own thread, as under one process per GPU.
+// a falling loss; CUDA-graph replays; every registered all-reduce algorithm; memory accounting; one
+// trainer per rank, each on its own thread, as under one process per GPU.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -12,9 +12,10 @@
 #include <thread>
 #include <vector>
 
-#include "core/algorithm.hpp"
 #include "communicators.hpp"
+#include "core/algorithm.hpp"
 #include "correctness_checks.hpp"
+#include "dp_settings.hpp"
 #include "dp_trainer.hpp"
 #include "gpu_test_support.hpp"
 #include "mlp_reference.hpp"
@@ -160,59 +161,6 @@ INSTANTIATE_TEST_SUITE_P(Schemes, EverySchemeOnGpus,
                                   std::string(name_of(std::get<2>(info.param)));
                          });
 
-// Weight-gradient GEMMs cut at bucket boundaries (the small model's layers span two buckets):
-// with separate bias kernels and with the bias gradient fused into each piece's GEMM.
-TEST(DpStepGpu, CutWeightGradientsEqualOneGpu) {
-  SKIP_WITHOUT_GPUS(2);
-  for (EpilogueMode epilogue : {EpilogueMode::unfused, EpilogueMode::fused}) {
-    for (WgradSplit split : {WgradSplit::last, WgradSplit::all}) {
-      StepConfig config = small_config(SyncScheme::overlap, 2, DataType::float32);
-      config.model.epilogue = epilogue;
-      config.wgrad_split = split;
-      ASSERT_EQ(config.ranks, 2);
-      const ParameterLayout layout(config.model.layers, config.model.width, 4,
-                                   bucket_cap_bytes(config), config.ranks);
-      ASSERT_EQ(layout.weight_pieces(0).size(), 2u) << "the small model no longer cuts layer 0";
-      ASSERT_GT(layout.weight_pieces(0)[1].row_end, layout.weight_pieces(0)[1].row_begin);
-      const SmallModelReport report = run_small_model_check(config, communicators(2), 5, kTimeoutS);
-      EXPECT_TRUE(report.gradient.ok && report.weights.ok && report.differing_weights == 0)
-          << name_of(epilogue) << " " << name_of(split) << ": " << report.summary();
-    }
-  }
-}
-
-// Layer 0 in buckets of its own (1, 2, 3 of them) with its GEMM cut at their boundaries: NCCL on
-// its lane, and copy_engine's pipelined schedule with the ring for the last slice, as the 4-GPU
-// tuning runs it. The same training as one GPU, replicas identical, graphs and eager steps.
-TEST(DpStepGpu, LastLayerInBucketsOfItsOwnTrainsLikeOneGpu) {
-  SKIP_WITHOUT_GPUS(2);
-  const int ranks = largest_doubling_gpu_count();
-  for (const char* algo : {"nccl", "copy_engine"}) {
-    for (int buckets : {1, 2, 3}) {
-      StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
-      config.algo = algo;
-      // The small model's bfloat16 layers fit its cap one each: only layer 0 is cut.
-      config.wgrad_split = WgradSplit::last;
-      config.last_layer_buckets = buckets;
-      if (config.algo == "copy_engine") {
-        config.comm_schedule = CommSchedule::pipelined;
-        config.last_bucket_algo = "ring";
-      }
-      const std::string what = benchmark_name(config);
-      const ParameterLayout layout(config.model.layers, config.model.width, 2,
-                                   bucket_cap_bytes(config), config.ranks,
-                                   layout_last_layer_buckets(config));
-      ASSERT_EQ(layout.buckets().size(), 2u + buckets) << what;
-      EXPECT_EQ(layout.weight_pieces(0).size(), buckets == 1 ? 0u : std::size_t(buckets)) << what;
-      const SmallModelReport report =
-          run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
-      EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
-      DataParallelTrainer trainer(config, communicators(ranks));
-      expect_passes_keep_replicas_identical(trainer, what);
-    }
-  }
-}
-
 TEST(DpStepGpu, GraphReplaysKeepReplicasIdenticalAndMatchEagerSteps) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
@@ -272,16 +220,15 @@ TEST(DpStepGpu, CopyEngineLanesReplayLikeOneLane) {
   EXPECT_TRUE(report.ok()) << "copy_engine_ring: " << report.summary();
 }
 
-// The last bucket's update fused into its all-reduce (--fuse-last-update), by the ring (every
-// rank updates each piece) and by twoshot (each chunk's owner updates it and stores the weights
-// into every rank's copy): the same weights, bit for bit, as the all-reduce followed by the
-// separate update, identical on every rank, training like one GPU (the check gathers twoshot's
-// gradient from the chunks' owners); graph replays, eager steps and the comm-only pass (whose
-// all-reduce runs no update) as well.
+// The last bucket's update fused into its twoshot all-reduce (--fuse-last-update: each chunk's
+// owner updates it and stores the weights into every rank's copy): the same weights, bit for bit,
+// as the all-reduce followed by the separate update, identical on every rank, training like one GPU
+// (the check gathers twoshot's gradient from the chunks' owners); graph replays, eager steps and
+// the comm-only pass (whose all-reduce runs no update) as well.
 TEST(DpStepGpu, FusedLastUpdateGivesTheSeparateUpdatesWeights) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
-  for (const char* algo : {"ring", "twoshot"}) {
+  {
     for (bool master_weights : {false, true}) {
       std::vector<std::vector<double>> weights;
       for (bool fused : {false, true}) {
@@ -289,7 +236,7 @@ TEST(DpStepGpu, FusedLastUpdateGivesTheSeparateUpdatesWeights) {
         config.model.master_weights = master_weights;
         config.algo = "copy_engine";
         config.comm_schedule = CommSchedule::pipelined;
-        config.last_bucket_algo = algo;
+        config.last_bucket_algo = "twoshot";
         config.fuse_last_update = fused;
         const std::string what = benchmark_name(config) + (master_weights ? " master" : "");
         if (fused) {
@@ -301,96 +248,78 @@ TEST(DpStepGpu, FusedLastUpdateGivesTheSeparateUpdatesWeights) {
         expect_passes_keep_replicas_identical(trainer, what);
         weights.push_back(trainer.parameters(0));
       }
-      EXPECT_TRUE(weights[0] == weights[1]) << algo << " master weights " << master_weights
-                                            << ": the fused update changed the result";
+      EXPECT_TRUE(weights[0] == weights[1])
+          << "master weights " << master_weights << ": the fused update changed the result";
     }
   }
 }
 
-// The last buckets' all-reduce by another implementation beside copy_engine's four lanes (NCCL
-// for the last one; the ring for the last two, one after another on a lane of their own; the ring
-// for every bucket): the same training as one GPU, replicas identical. Beside the pipelined and
-// gemm_gated schedules the same, except with every bucket on the ring (nothing left in parts).
-TEST(DpStepGpu, LastBucketsOfTheirOwnTrainLikeOneGpu) {
+// The last bucket's all-reduce by another implementation beside copy_engine's four lanes (NCCL
+// or the ring, on a lane of its own; the ring for a model of one bucket): the same training as one
+// GPU, replicas identical. Beside the pipelined schedule the same, except with every bucket on the
+// ring (nothing left in parts).
+TEST(DpStepGpu, LastBucketOfItsOwnTrainsLikeOneGpu) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
   struct Last {
     const char* algo;
-    int buckets;
+    SyncScheme scheme;  // sync: one bucket, the last one
   };
-  for (const Last last : {Last{"nccl", 1}, Last{"ring", 2}, Last{"ring", 1000}}) {
-    const std::string what = fmt::format("{}:{}", last.algo, last.buckets);
-    StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
+  for (const Last last : {Last{"nccl", SyncScheme::overlap}, Last{"ring", SyncScheme::overlap},
+                          Last{"ring", SyncScheme::sync}}) {
+    const bool only_bucket = last.scheme == SyncScheme::sync;
+    const std::string what = fmt::format("{} {}", last.algo, name_of(last.scheme));
+    StepConfig config = small_config(last.scheme, ranks, DataType::bfloat16);
     config.algo = "copy_engine";
     config.comm_lanes = 4;
     config.last_bucket_algo = last.algo;
-    config.last_buckets = last.buckets;
     const SmallModelReport report =
         run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
     EXPECT_TRUE(report.ok()) << what << ": " << report.summary();
     DataParallelTrainer trainer(config, communicators(ranks));
-    // Every bucket on the ring: the ring's one lane.
-    EXPECT_EQ(trainer.comm_lanes(), last.buckets == 1000 ? 1 : 4) << what;
+    // The only bucket on the ring: the ring's one lane.
+    EXPECT_EQ(trainer.comm_lanes(), only_bucket ? 1 : 4) << what;
     expect_timed_steps(trainer, StepVariant::full, 2, 6, true, what);
     expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, what);
     EXPECT_EQ(trainer.differing_weight_elements(), 0u) << what;
-    for (CommSchedule schedule : {CommSchedule::pipelined, CommSchedule::gemm_gated}) {
-      config.comm_schedule = schedule;
-      const std::string named = fmt::format("{} {}", what, name_of(schedule));
-      if (last.buckets == 1000) {
-        EXPECT_THROW(DataParallelTrainer(config, communicators(ranks)), UnsupportedConfig) << named;
-        continue;
-      }
-      const SmallModelReport parts =
-          run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
-      EXPECT_TRUE(parts.ok()) << named << ": " << parts.summary();
-      DataParallelTrainer pipelined(config, communicators(ranks));
-      EXPECT_EQ(pipelined.comm_lanes(), kPipelinedLanes) << named;
-      expect_timed_steps(pipelined, StepVariant::full, 2, 6, true, named);
-      expect_timed_steps(pipelined, StepVariant::comm_only, 1, 2, true, named);
-      EXPECT_EQ(pipelined.differing_weight_elements(), 0u) << named;
+    config.comm_schedule = CommSchedule::pipelined;
+    const std::string named = what + " pipelined";
+    if (only_bucket) {
+      EXPECT_THROW(DataParallelTrainer(config, communicators(ranks)), UnsupportedConfig) << named;
+      continue;
     }
-    config.comm_schedule = CommSchedule::deferred;
-    EXPECT_THROW(DataParallelTrainer(config, communicators(ranks)), UnsupportedConfig) << what;
+    const SmallModelReport parts =
+        run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+    EXPECT_TRUE(parts.ok()) << named << ": " << parts.summary();
+    DataParallelTrainer pipelined(config, communicators(ranks));
+    EXPECT_EQ(pipelined.comm_lanes(), kPipelinedLanes) << named;
+    expect_timed_steps(pipelined, StepVariant::full, 2, 6, true, named);
+    expect_timed_steps(pipelined, StepVariant::comm_only, 1, 2, true, named);
+    EXPECT_EQ(pipelined.differing_weight_elements(), 0u) << named;
   }
 }
 
-// The pipelined, gemm_gated and deferred (every bucket, or the first two) schedules run
-// copy_engine's all-reduces in parts on three streams:
-// the same gradients as one GPU, replicas identical, and (the reduction order being the same) the
-// very weights of the one-lane schedule after the same steps; NCCL keeps its one lane.
+// The pipelined schedule runs copy_engine's all-reduces in parts on three streams: the same
+// gradients as one GPU, replicas identical, and (the reduction order being the same) the very
+// weights of the one-lane schedule after the same steps; NCCL keeps its one lane.
 TEST(DpStepGpu, CopyEnginePipelinedTrainsLikeOneLane) {
   SKIP_WITHOUT_GPUS(2);
   const int ranks = largest_doubling_gpu_count();
-  struct Schedule {
-    CommSchedule schedule;
-    int defer_first;  // deferred: the first 2 buckets only, or every bucket (0)
-  };
-  const std::vector<Schedule> parts = {{CommSchedule::pipelined, 0},
-                                       {CommSchedule::gemm_gated, 0},
-                                       {CommSchedule::deferred, 0},
-                                       {CommSchedule::deferred, 2}};
   for (SyncScheme scheme : {SyncScheme::overlap, SyncScheme::sync}) {
     StepConfig config = small_config(scheme, ranks, DataType::bfloat16);
     config.algo = "copy_engine";
-    for (const Schedule& s : parts) {
-      config.comm_schedule = s.schedule;
-      config.defer_first = s.defer_first;
-      const SmallModelReport report =
-          run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
-      EXPECT_TRUE(report.ok()) << name_of(scheme) << ", " << benchmark_name(config) << ": "
-                               << report.summary();
-    }
+    config.comm_schedule = CommSchedule::pipelined;
+    const SmallModelReport report =
+        run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
+    EXPECT_TRUE(report.ok()) << name_of(scheme) << ", " << benchmark_name(config) << ": "
+                             << report.summary();
     std::vector<std::vector<double>> weights;
-    std::vector<Schedule> every = {{CommSchedule::lanes, 0}};
-    every.insert(every.end(), parts.begin(), parts.end());
-    for (const Schedule& s : every) {
-      config.comm_schedule = s.schedule;
-      config.defer_first = s.defer_first;
+    for (CommSchedule schedule : {CommSchedule::lanes, CommSchedule::pipelined}) {
+      config.comm_schedule = schedule;
       config.comm_lanes = 1;
       DataParallelTrainer trainer(config, communicators(ranks));
-      EXPECT_EQ(trainer.comm_lanes(), s.schedule == CommSchedule::lanes ? 1 : kPipelinedLanes);
-      // Graphs, then eager steps: each run closes with its deferred tail.
+      EXPECT_EQ(trainer.comm_lanes(), schedule == CommSchedule::lanes ? 1 : kPipelinedLanes);
+      // Graphs, then eager steps.
       expect_timed_steps(trainer, StepVariant::full, 2, 6, true, "");
       expect_timed_steps(trainer, StepVariant::full, 0, 3, false, "");
       expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, "");
@@ -399,12 +328,8 @@ TEST(DpStepGpu, CopyEnginePipelinedTrainsLikeOneLane) {
       EXPECT_EQ(trainer.differing_weight_elements(), 0u) << benchmark_name(config);
       weights.push_back(trainer.parameters(0));
     }
-    for (std::size_t i = 1; i < weights.size(); ++i) {
-      config.comm_schedule = every[i].schedule;
-      config.defer_first = every[i].defer_first;
-      EXPECT_TRUE(weights[0] == weights[i])
-          << name_of(scheme) << ": " << benchmark_name(config) << " changed the result";
-    }
+    EXPECT_TRUE(weights[0] == weights[1])
+        << name_of(scheme) << ": " << benchmark_name(config) << " changed the result";
   }
   StepConfig nccl = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
   nccl.comm_schedule = CommSchedule::pipelined;
@@ -531,50 +456,19 @@ TEST(DpStepGpu, ParameterServerNeedsReduceAndBroadcastImplementations) {
   }
 }
 
-// A mixed pair: even buckets run the first implementation, odd ones the second (copy engines
-// beside the ring's SMs, or beside NCCL), each on its own lane or both on one; the same checks as
-// a single implementation, eager and replayed from CUDA graphs.
-class MixedPairOnGpus : public ::testing::TestWithParam<std::tuple<int, std::string>> {};
-
-TEST_P(MixedPairOnGpus, DataParallelEqualsOneGpuAndReplicasStayIdentical) {
-  const auto& [ranks, algo] = GetParam();
-  SKIP_WITHOUT_GPUS(ranks);
-  for (int lanes : {2, 1}) {
-    StepConfig config = small_config(SyncScheme::overlap, ranks, DataType::bfloat16);
-    config.algo = algo;
-    config.comm_lanes = lanes;
-    const SmallModelReport report =
-        run_small_model_check(config, communicators(ranks), 10, kTimeoutS);
-    EXPECT_TRUE(report.ok()) << algo << ", " << lanes << " lanes: " << report.summary();
-    DataParallelTrainer trainer(config, communicators(ranks));
-    EXPECT_EQ(trainer.comm_lanes(), lanes) << algo;
-    expect_timed_steps(trainer, StepVariant::full, 2, 4, true, "");
-    expect_timed_steps(trainer, StepVariant::comm_only, 1, 2, true, "");
-    EXPECT_EQ(trainer.differing_weight_elements(), 0u) << algo << ", " << lanes << " lanes";
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(Pairs, MixedPairOnGpus,
-                         ::testing::Combine(::testing::Values(2, 4),
-                                            ::testing::Values("copy_engine+ring",
-                                                              "nccl+copy_engine")),
-                         [](const auto& info) {
-                           std::string algo = std::get<1>(info.param);
-                           algo.replace(algo.find('+'), 1, "_plus_");
-                           return std::to_string(std::get<0>(info.param)) + "gpus_" + algo;
-                         });
-
-// ps and sharded need reduce/broadcast and reduce_scatter/all_gather of both implementations;
-// the reason names the one lacking them, whichever bucket parity it has.
-TEST(DpStepGpu, MixedPairNeedsEveryCollectiveOfBothImplementations) {
+// ps and sharded need reduce/broadcast and reduce_scatter/all_gather of both implementations,
+// --algo's and the last bucket's; the reason names the one lacking them.
+TEST(DpStepGpu, LastBucketNeedsEveryCollectiveOfBothImplementations) {
   SKIP_WITHOUT_GPUS(2);
   for (SyncScheme scheme : {SyncScheme::ps, SyncScheme::sharded}) {
-    for (const char* algo : {"nccl+copy_engine", "copy_engine+nccl"}) {
+    for (const auto& [algo, last] :
+         {std::pair{"nccl", "copy_engine"}, std::pair{"copy_engine", "nccl"}}) {
       StepConfig config = small_config(scheme, 2, DataType::float32);
       config.algo = algo;
+      config.last_bucket_algo = last;
       try {
         DataParallelTrainer trainer(config, communicators(2));
-        ADD_FAILURE() << algo << " ran " << name_of(scheme);
+        ADD_FAILURE() << algo << " with " << last << " ran " << name_of(scheme);
       } catch (const UnsupportedConfig& unsupported) {
         EXPECT_NE(std::string(unsupported.what()).find("'copy_engine'"), std::string::npos)
             << unsupported.what();

@@ -20,21 +20,22 @@ expect_usage_error() {
 }
 
 expect_usage_error "fp17" --dtype fp17 --list
-expect_usage_error "'async'" --sync overlap,async --list
+expect_usage_error "--sync async: unknown sync mode" --sync overlap,async --list
 expect_usage_error "--bucket-mib 0" --bucket-mib 0 --list
 expect_usage_error "-g 0" -g 0 --list
 expect_usage_error "--width 100" --width 100 --list
 expect_usage_error "--algo nosuch" --algo nosuch --list
-expect_usage_error "--layers" --layers many --list
+expect_usage_error "--layers many: not a whole number" --layers many --list
 expect_usage_error "--bogus" --bogus
 expect_usage_error "--launcher 'srun'" --launcher srun --list
-# Mixed pairs (A+B): two distinct known names.
-expect_usage_error "--algo ring+ring: a mixed pair needs two different" --algo ring+ring --list
-expect_usage_error "--algo ring+: empty name" --algo ring+ --list
-expect_usage_error "--algo foo+ring: unknown all-reduce algorithm 'foo'" --algo foo+ring --list
-expect_usage_error "--algo ring+nccl+copy_engine: a mixed algorithm joins exactly two" --algo ring+nccl+copy_engine --list
+expect_usage_error "--algo copy_engine+ring: unknown all-reduce algorithm" --algo copy_engine+ring --list
 expect_usage_error "--last-bucket-algo nosuch: unknown all-reduce algorithm" --last-bucket-algo nosuch --list
-expect_usage_error "--last-layer-buckets 65: must be from 0 to 64" --last-layer-buckets 2,65 --list
+expect_usage_error "--last-bucket-algo ring:2: unknown all-reduce algorithm" --last-bucket-algo ring:2 --list
+expect_usage_error "--comm-schedule deferred: unknown communication schedule" --comm-schedule deferred --list
+# Options of experiments that did not pay are gone.
+expect_usage_error "--wgrad-split" --wgrad-split last --list
+expect_usage_error "--last-layer-buckets" --last-layer-buckets 2 --list
+expect_usage_error "--defer-first" --defer-first 2 --list
 # A launcher asked for but absent from the environment.
 expect_usage_error "--launcher env: no launcher variables" --list --launcher env
 
@@ -57,13 +58,21 @@ if [ "$filtered" -ne 1 ]; then
 else
   passed=$((passed + 1))
 fi
-mixed=$("$dpstep" --list -g 1,4 --sync overlap --algo copy_engine+ring,ring+copy_engine 2>&1); status=$?
-if [ "$status" -ne 0 ] || [ "$(printf '%s\n' "$mixed" | grep -c '^dp_step/overlap/bucket_mib:25/algo:copy_engine+ring/ranks:[14] .*;algo=copy_engine+ring;')" -ne 2 ] || \
-   [ "$(printf '%s\n' "$mixed" | grep -c '^dp_step/.*/algo:ring+copy_engine/')" -ne 2 ]; then
-  echo "FAIL: --list of mixed pairs gave exit $status: $mixed"; failures=$((failures + 1))
+last=$("$dpstep" --list -g 1,4 --sync overlap --algo copy_engine --last-bucket-algo same,ring 2>&1); status=$?
+if [ "$status" -ne 0 ] || [ "$(printf '%s\n' "$last" | grep -c '^dp_step/overlap/bucket_mib:25/algo:copy_engine/last_bucket:ring/ranks:[14] .*;last_bucket_algo=ring')" -ne 2 ] || \
+   [ "$(printf '%s\n' "$last" | grep -c '^dp_step/overlap/bucket_mib:25/algo:copy_engine/ranks:')" -ne 2 ]; then
+  echo "FAIL: --list of last-bucket algorithms gave exit $status: $last"; failures=$((failures + 1))
 else
-  echo "ok: --list shows mixed pairs at 1 and 4 GPUs"; passed=$((passed + 1))
+  echo "ok: --list shows each last-bucket algorithm at 1 and 4 GPUs"; passed=$((passed + 1))
 fi
+best=$("$dpstep" --list -g 1,4 --preset best --bucket-mib 25 2>&1); status=$?
+if [ "$status" -ne 0 ] || [ "$(printf '%s\n' "$best" | grep -c '^dp_step/overlap/bucket_mib:25/algo:copy_engine/comm_schedule:pipelined/last_bucket:ring/lockstep:1/graph_memsets:kernel/ranks:[14] ')" -ne 2 ]; then
+  echo "FAIL: --list --preset best --bucket-mib 25 gave exit $status: $best"; failures=$((failures + 1))
+else
+  echo "ok: --preset best, its bucket size overridden"; passed=$((passed + 1))
+fi
+expect_usage_error "--preset fastest: unknown preset" --preset fastest --list
+"$dpstep" --help | grep -q -- '  best: ' || { echo "FAIL: --help lacks the presets"; failures=$((failures + 1)); }
 "$dpstep" --help | grep -q -- '--bucket-mib' || { echo "FAIL: --help"; failures=$((failures + 1)); }
 "$dpstep" --help | grep -q -- '--launcher' || { echo "FAIL: --help lacks --launcher"; failures=$((failures + 1)); }
 

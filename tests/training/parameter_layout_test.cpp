@@ -108,92 +108,6 @@ TEST(ParameterLayout, SmallCapSplitsEachLayerIntoEqualSlices) {
   expect_consistent(four);
 }
 
-// A cut weight-gradient GEMM: piece p's rows cover every weight element of its bucket, pieces tile
-// the rows in order on kPieceRowAlign boundaries, and a layer inside one bucket is not cut.
-TEST(ParameterLayout, WeightPiecesCoverTheirBucketsRows) {
-  for (const auto& [width, cap, ranks] :
-       std::vector<std::tuple<int, std::uint64_t, int>>{{4096, 25 * kMiB, 2},
-                                                        {4096, 4 * kMiB, 4},
-                                                        {4096, 4 * kMiB, 3},
-                                                        {1000, 300000, 8},
-                                                        {200, 20000, 2},
-                                                        {4096, 33 * kMiB, 4}}) {
-    SCOPED_TRACE(::testing::Message()
-                 << width << " wide, cap " << cap << ", " << ranks << " ranks");
-    const ParameterLayout layout(3, width, 2, cap, ranks);
-    for (int layer = 0; layer < 3; ++layer) {
-      const std::vector<WeightPiece> pieces = layout.weight_pieces(layer);
-      std::size_t slices = 0;
-      for (const Bucket& b : layout.buckets()) slices += b.lowest_layer == layer;
-      if (slices < 2) {
-        EXPECT_TRUE(pieces.empty());
-        continue;
-      }
-      ASSERT_EQ(pieces.size(), slices);
-      const Parameter& w = layout.weight(layer);
-      std::uint64_t row = 0;
-      for (const WeightPiece& piece : pieces) {
-        const Bucket& b = layout.buckets()[piece.bucket];
-        EXPECT_EQ(b.lowest_layer, layer);
-        EXPECT_EQ(piece.row_begin, row);
-        EXPECT_GE(piece.row_end, piece.row_begin);
-        EXPECT_TRUE(piece.row_end % kPieceRowAlign == 0 || piece.row_end == w.rows);
-        // Every weight element of the bucket lies in rows [0, row_end).
-        const std::uint64_t weight_end = std::min(b.begin + b.elements, w.offset + w.elements());
-        if (weight_end > b.begin) {
-          EXPECT_LE(weight_end - w.offset, piece.row_end * w.cols);
-        }
-        row = piece.row_end;
-      }
-      EXPECT_EQ(row, w.rows);
-    }
-  }
-  // 25 MiB halves a 32 MiB layer: two pieces of 2048 rows.
-  const ParameterLayout halves(8, 4096, 2, 25 * kMiB, 4);
-  const std::vector<WeightPiece> pieces = halves.weight_pieces(0);
-  ASSERT_EQ(pieces.size(), 2u);
-  EXPECT_EQ(pieces[0].row_end, 2048u + kPieceRowAlign);
-  EXPECT_EQ(pieces[0].bucket + 1, pieces[1].bucket);
-  EXPECT_EQ(pieces[1].bucket, halves.buckets().size() - 1);
-}
-
-// Layer 0 cut into buckets of its own whatever the cap: the other layers bucket as before, layer 0
-// in N equal slices (one with N = 1, even where the cap would pack it with layer 1), its
-// weight-gradient pieces one per slice; without a cap (sync) nothing changes.
-TEST(ParameterLayout, LastLayerInBucketsOfItsOwn) {
-  const ParameterLayout plain(8, 4096, 2, 33 * kMiB, 4);
-  for (int n : {1, 2, 4}) {
-    SCOPED_TRACE(::testing::Message() << n << " buckets");
-    const ParameterLayout layout(8, 4096, 2, 33 * kMiB, 4, n);
-    expect_consistent(layout);
-    ASSERT_EQ(layout.buckets().size(), 7u + n);
-    for (std::size_t k = 0; k < 7; ++k) {
-      EXPECT_EQ(layout.buckets()[k].begin, plain.buckets()[k].begin);
-      EXPECT_EQ(layout.buckets()[k].elements, plain.buckets()[k].elements);
-    }
-    for (std::size_t k = 7; k < layout.buckets().size(); ++k) {
-      EXPECT_EQ(layout.buckets()[k].highest_layer, 0);
-      EXPECT_EQ(layout.buckets()[k].lowest_layer, 0);
-      // Equal slices: within one granule of a layer's n-th part (the last one shorter).
-      EXPECT_LE(layout.buckets()[k].elements, (4096u * 4096u + 4096u) / n + 512u);
-    }
-    EXPECT_EQ(layout.weight_pieces(0).size(), n == 1 ? 0u : static_cast<std::size_t>(n));
-    EXPECT_TRUE(layout.weight_pieces(1).empty());
-  }
-  // 100 MiB packs layers {1, 0}; one bucket of its own leaves layer 1 alone.
-  const ParameterLayout own(8, 4096, 2, 100 * kMiB, 4, 1);
-  ASSERT_EQ(own.buckets().size(), 4u);
-  EXPECT_EQ(own.buckets()[2].highest_layer, 1);
-  EXPECT_EQ(own.buckets()[2].lowest_layer, 1);
-  EXPECT_EQ(own.buckets()[3].highest_layer, 0);
-  expect_consistent(own);
-  // More buckets than granules: one granule each.
-  const ParameterLayout tiny(2, 8, 4, 1000, 2, 64);
-  expect_consistent(tiny);
-  EXPECT_LE(tiny.buckets().size(), 1u + 64u);
-  EXPECT_EQ(ParameterLayout(8, 4096, 2, 0, 4, 2).buckets().size(), 1u);
-}
-
 TEST(ParameterLayout, CapBetweenLayerSizesClosesBucketBeforeOverflow) {
   // float layers of 64: 4096 + 64 elements = 16.6 KB; a 40 KB cap takes two layers, not three.
   const ParameterLayout layout(5, 64, 4, 40000, 2);
@@ -236,7 +150,6 @@ TEST(ParameterLayout, RejectsNonPositiveSizes) {
   EXPECT_THROW(ParameterLayout(0, 64, 4, 0, 1), std::invalid_argument);
   EXPECT_THROW(ParameterLayout(2, 0, 4, 0, 1), std::invalid_argument);
   EXPECT_THROW(ParameterLayout(2, 64, 4, 0, 0), std::invalid_argument);
-  EXPECT_THROW(ParameterLayout(2, 64, 4, 1000, 2, -1), std::invalid_argument);
 }
 
 }  // namespace
