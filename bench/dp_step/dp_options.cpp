@@ -6,7 +6,6 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <memory>
-#include <regex>
 #include <string>
 
 #include "core/algorithm.hpp"
@@ -130,7 +129,7 @@ void require_fusable_last_bucket(const DpOptions& o) {
 std::string implementation_knobs(const std::vector<std::string>& implementations) {
   std::vector<std::string> knobs;
   for (const std::string& implementation : implementations) {
-    const std::string config = algorithm_config(implementation);
+    const std::string config = resolve_algorithm(implementation).config();
     if (config.empty()) continue;
     // Knobs two implementations share (peer_launch for ring and oneshot) appear once.
     for (std::string& knob : split(config, ';')) {
@@ -220,18 +219,6 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
     }
   }
   return runs;
-}
-
-bool passes_benchmark_filter(const std::string& name, const std::string& filter) {
-  if (filter.empty() || filter == "all") return true;
-  const bool negated = filter.front() == '-';
-  try {
-    const std::regex pattern(negated ? filter.substr(1) : filter);
-    return std::regex_search(name, pattern) != negated;
-  } catch (const std::regex_error&) {
-    throw UsageError(
-        fmt::format("--benchmark_filter '{}': not a valid regular expression", filter));
-  }
 }
 
 }  // namespace collbench::dp

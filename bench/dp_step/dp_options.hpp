@@ -51,8 +51,4 @@ std::vector<int> rank_counts(const DpOptions& options, int visible_gpus);
 // knob in the environment (read here, before anything runs).
 std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus);
 
-// Whether `name` passes Google Benchmark's --benchmark_filter (a regex; a leading '-' negates;
-// empty or "all" keeps everything), so --list shows what a run would measure.
-bool passes_benchmark_filter(const std::string& name, const std::string& filter);
-
 }  // namespace collbench::dp

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "frame/program.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -506,6 +507,7 @@ TEST(DpConfig, SettingsShowOnlyWhenNotTheDefault) {
   EXPECT_THROW(parse_comm_schedule("gemm_gated"), UsageError);
 }
 
+// The frame's filter (frame/program.hpp), on the training step's names.
 TEST(DpOptions, BenchmarkFilterSelectsLikeGoogleBenchmark) {
   EXPECT_TRUE(passes_benchmark_filter("dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", ""));
   EXPECT_TRUE(passes_benchmark_filter("dp_step/overlap/bucket_mib:25/algo:nccl/ranks:4", "all"));
