@@ -165,6 +165,7 @@ struct HandbuiltDescriptor {
   std::string_view summary;         // one line for --help
   std::string_view setting_prefix;  // "ring" for ring_ctas: --algo ring:ctas=64
   std::vector<TuningSetting> settings;
+  AlgorithmCapabilities capabilities;
   std::function<std::unique_ptr<HandbuiltAlgorithm>(const std::vector<RankContext>& ranks,
                                                     const HandbuiltTuning& tuning)>
       make;

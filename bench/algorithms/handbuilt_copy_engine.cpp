@@ -69,7 +69,6 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     return exchange_ == CopyEngineExchange::ring ? "copy_engine_ring" : "copy_engine";
   }
   // Flags and staging belong to the instance, and its waits are stream memory operations.
-  bool instances_run_concurrently() const override { return true; }
   std::string unsupported_reason(const CaseShape& shape) const override {
     return peers_.unsupported_reason(shape);
   }
@@ -157,8 +156,8 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
-  // The ring's copies and reductions alternate, so it has no such parts.
-  bool has_launch_parts() const override { return exchange_ == CopyEngineExchange::direct; }
+  // The ring's copies and reductions alternate, so it has no such parts (its descriptor says so).
+  bool has_launch_parts() const { return exchange_ == CopyEngineExchange::direct; }
   // One round only: a later round's send must follow this round's finish on every rank, which
   // parts on separate streams would not keep.
   bool launches_in_parts() const override { return has_launch_parts() && rounds_ <= 1; }
@@ -506,6 +505,7 @@ const HandbuiltDescriptor& copy_engine_descriptor() {
   static const HandbuiltDescriptor descriptor{
       "copy_engine", "copy engines move every rank's input to every peer; a small kernel reduces", "ce",
       copy_engine_settings(),
+      {/*concurrent_instances=*/true, /*launch_in_parts=*/true, /*fused_update=*/false},
       [](const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning) {
         return make_copy_engine(ranks, tuning, CopyEngineExchange::direct);
       }};
@@ -516,6 +516,7 @@ const HandbuiltDescriptor& copy_engine_ring_descriptor() {
   static const HandbuiltDescriptor descriptor{
       "copy_engine_ring", "copy engines round a ring (each rank copies to the next only); kernels reduce", "ce",
       copy_engine_settings(),
+      {/*concurrent_instances=*/true, /*launch_in_parts=*/false, /*fused_update=*/false},
       [](const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning) {
         return make_copy_engine(ranks, tuning, CopyEngineExchange::ring);
       }};

@@ -141,6 +141,7 @@ const HandbuiltDescriptor& oneshot_descriptor() {
                                                           : ProgrammaticLaunch::by_size;
           }},
          peer_launch_setting(), peer_timeout_setting()},
+        {},
         make_oneshot};
   }();
   return descriptor;

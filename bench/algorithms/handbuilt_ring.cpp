@@ -159,6 +159,7 @@ const HandbuiltDescriptor& ring_descriptor() {
          integer_setting("ring_slots", &HandbuiltTuning::ring_slots, 2, kernels::kRingMaxSlots,
                          "push: staging slots per CTA (a power of two)"),
          peer_launch_setting(), peer_timeout_setting()},
+        {},
         make_ring};
   }();
   return descriptor;

@@ -142,6 +142,7 @@ std::unique_ptr<HandbuiltAlgorithm> make_ring_sendrecv(const std::vector<RankCon
 const HandbuiltDescriptor& ring_sendrecv_descriptor() {
   static const HandbuiltDescriptor descriptor{
       "ring_sendrecv", "the same ring on NCCL send/recv, reduced by a kernel of its own", "ring_sendrecv", {},
+      {},
       make_ring_sendrecv};
   return descriptor;
 }

@@ -127,6 +127,7 @@ const HandbuiltDescriptor& twoshot_descriptor() {
        bytes_setting("twoshot_min_part_bytes", &HandbuiltTuning::ring_min_part_bytes, 16, kGiB,
                      "fewer CTAs below this much of a chunk per CTA"),
        peer_launch_setting(), peer_timeout_setting()},
+      {/*concurrent_instances=*/false, /*launch_in_parts=*/false, /*fused_update=*/true},
       make_twoshot};
   return descriptor;
 }

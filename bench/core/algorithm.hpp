@@ -77,18 +77,25 @@ class CollectiveAlgorithm {
   virtual void request_abort() noexcept {}
   // Throws GpuError when a kernel of this algorithm gave up waiting on a peer.
   virtual void check_health() const {}
-  // Whether separately prepared instances may run at once on different streams of one rank (the
-  // training step then alternates buckets over two streams): true when an instance waits only on
-  // its own flags and holds no SM while it waits, so neither instance can starve the other.
-  virtual bool instances_run_concurrently() const { return false; }
-  // Whether this algorithm has parts at all (LaunchPart), whatever the case: those without keep
-  // the training step's lanes when the pipelined schedule is asked for.
-  virtual bool has_launch_parts() const { return false; }
   // Whether the prepared case can be launched in parts (launch_part); launch() always works.
   virtual bool launches_in_parts() const { return false; }
   // Enqueues one part of one operation (aggregate 1) of the prepared case on every rank's stream
   // (rules at LaunchPart). Only when launches_in_parts().
   virtual void launch_part(const std::vector<RankContext>& ranks, LaunchPart part);
+};
+
+// What an implementation can do beyond launch(), declared once so that callers (the training step)
+// ask for a capability instead of testing names.
+struct AlgorithmCapabilities {
+  // Separately prepared instances may run at once on different streams of one rank (the training
+  // step then alternates buckets over lanes): an instance waits only on its own flags and holds no
+  // SM while it waits, so neither can starve the other.
+  bool concurrent_instances = false;
+  // Launches in parts (LaunchPart, launch_part) when the prepared case allows it
+  // (launches_in_parts): the training step's pipelined schedule. Those without keep their lanes.
+  bool launch_in_parts = false;
+  // Runs the training step's SGD update fused into its all-reduce (the last bucket).
+  bool fused_update = false;
 };
 
 // One implementation of one operation, declared once: registration, --algo, --help, the
@@ -101,6 +108,7 @@ struct AlgorithmEntry {
   // The settings' common prefix, which --algo lets the user leave out ("ring" for ring_ctas).
   std::string_view setting_prefix;
   std::vector<SettingSpec> settings;
+  AlgorithmCapabilities capabilities;
   std::function<std::unique_ptr<CollectiveAlgorithm>(const std::vector<RankContext>& ranks,
                                                      const SettingValues& settings)>
       make;

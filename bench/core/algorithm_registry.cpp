@@ -17,7 +17,7 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
   static const std::vector<AlgorithmEntry> registry = [] {
     std::vector<AlgorithmEntry> entries;
     for (const CollectiveSpec& spec : collective_registry()) {
-      entries.push_back({"nccl", spec.kind, "NCCL's own implementation (NCCL_* variables apply)", "nccl", {},
+      entries.push_back({"nccl", spec.kind, "NCCL's own implementation (NCCL_* variables apply)", "nccl", {}, {},
                          [](const std::vector<RankContext>& ranks, const SettingValues&) {
                            return make_nccl_algorithm(ranks);
                          }});

@@ -118,9 +118,15 @@ void require_fusable_last_bucket(const DpOptions& o) {
   const std::vector<std::string>& fused = o.values("--fuse-last-update");
   const bool any_fused = std::any_of(fused.begin(), fused.end(),
                                      [](const std::string& v) { return std::stoi(v) == 1; });
-  if (any_fused && o.values("--last-bucket-algo") != std::vector<std::string>{"twoshot"}) {
+  const std::vector<std::string>& last = o.values("--last-bucket-algo");
+  const bool all_fuse = std::all_of(last.begin(), last.end(), [](const std::string& name) {
+    const AlgorithmEntry* entry = find_algorithm(name, OpKind::all_reduce);
+    return entry != nullptr && entry->capabilities.fused_update;
+  });
+  if (any_fused && !all_fuse) {
     throw UsageError(
-        "--fuse-last-update 1: needs --last-bucket-algo twoshot (alone, in every configuration)");
+        "--fuse-last-update 1: needs a --last-bucket-algo that fuses the update (twoshot), in every "
+        "configuration");
   }
 }
 

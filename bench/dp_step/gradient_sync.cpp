@@ -75,7 +75,7 @@ GradientSync::GradientSync(const ParameterLayout& layout, SyncScheme scheme,
   }
   // The implementation of the other buckets decides the lanes; with every bucket the last one,
   // that is the last bucket's.
-  const bool concurrent = gradient_calls_.front().algorithm->instances_run_concurrently();
+  const bool concurrent = gradient_calls_.front().entry->capabilities.concurrent_instances;
   // The last lane given is the last bucket's own, when it has one: the others run beside anything
   // (copy_engine), and there are others.
   const bool last_apart = has_last_bucket_algo() && layout.buckets().size() > 1;
@@ -112,7 +112,7 @@ void GradientSync::choose_pipelined(bool requested) {
   if (!requested || !weight_calls_.empty()) return;
   const CollectiveAlgorithm& first = *gradient_calls_.front().algorithm;
   // Algorithms without parts (nccl, the rings, oneshot) keep their lanes.
-  if (!first.has_launch_parts()) return;
+  if (!gradient_calls_.front().entry->capabilities.launch_in_parts) return;
   const std::size_t in_parts = gradient_calls_.size() - (has_last_bucket_algo() ? 1 : 0);
   for (std::size_t bucket = 0; bucket < in_parts; ++bucket) {
     if (!gradient_calls_[bucket].algorithm->launches_in_parts()) {
@@ -211,6 +211,7 @@ GradientSync::Call GradientSync::make_call(const char* collective, std::size_t b
         {whole + offsets.send * element_bytes, whole + offsets.recv * element_bytes});
   }
   // The implementation's settings: its defaults and the environment (COLLBENCH_RING_CTAS ...).
+  call.entry = &entry;
   call.algorithm = entry.make(ranks(), resolve_algorithm(entry.name).settings);
   return call;
 }
@@ -259,11 +260,10 @@ void GradientSync::launch_part(std::size_t bucket, LaunchPart part, int lane) {
 
 void GradientSync::prepare_fused_update() {
   const std::size_t last = gradient_calls_.size() - 1;
-  const std::string& implementation = implementation_for(last);
-  if (implementation != "twoshot") {
-    throw UnsupportedConfig(
-        fmt::format("--fuse-last-update: the last bucket's all-reduce must be twoshot, not {}",
-                    implementation));
+  if (!gradient_calls_[last].entry->capabilities.fused_update) {
+    throw UnsupportedConfig(fmt::format(
+        "--fuse-last-update: the last bucket's all-reduce ({}) cannot fuse the update (twoshot can)",
+        gradient_calls_[last].entry->name));
   }
   std::vector<void*> weights;
   for (std::size_t local = 0; local < ranks().size(); ++local) {

@@ -113,6 +113,7 @@ class GradientSync {
 
  private:
   struct Call {
+    const AlgorithmEntry* entry = nullptr;  // what the implementation is and can do
     std::unique_ptr<CollectiveAlgorithm> algorithm;
     CaseShape shape;
     std::vector<RankBuffers> buffers;

@@ -330,7 +330,8 @@ TEST(DpOptions, FuseLastUpdateSweepsAndNeedsTwoshotForTheLastBucket) {
   EXPECT_EQ(parse({}).values("--fuse-last-update"), Values{"0"});
   expect_usage_error({"--fuse-last-update", "2"}, "--fuse-last-update 2: must be 0 or 1");
   const std::string needs_twoshot =
-      "--fuse-last-update 1: needs --last-bucket-algo twoshot (alone, in every configuration)";
+      "--fuse-last-update 1: needs a --last-bucket-algo that fuses the update (twoshot), in every "
+      "configuration";
   expect_usage_error({"--fuse-last-update", "1"}, needs_twoshot);
   expect_usage_error({"--fuse-last-update", "01"}, needs_twoshot);
   expect_usage_error({"--fuse-last-update", "1", "--last-bucket-algo", "ring"}, needs_twoshot);
