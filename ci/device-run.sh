@@ -131,7 +131,13 @@ for want in "$@"; do
       # SIGINT in the middle of a sweep: exit 130, every row measured before it intact.
       step signal bash -c '"$0" --ops all -b 8 -e 8G -g "$gpus" --csv "$1" & pid=$!; sleep 4; kill -INT $pid; wait $pid; status=$?
         echo "exit status $status"; echo "rows: $(($(wc -l < "$1") - 1))"; tail -c 300 "$1"; [ $status -eq 130 ]' \
-        "$bin/collbench" "$work/reports/signal.csv" ;;
+        "$bin/collbench" "$work/reports/signal.csv"
+      # SIGTERM while a plan of several hundred thousand cases is built and registered: 143 within
+      # a second of the signal.
+      step signal_plan bash -c '"$0" --ops all --algo all -d all -o all -r all -b 8 -e 8G -g "1-$gpus" --csv "$1" &
+        pid=$!; sleep 0.5; kill -TERM $pid; sent=$(date +%s.%N); wait $pid; status=$?
+        echo "exit status $status, $(awk -v a="$sent" -v b="$(date +%s.%N)" "BEGIN { print b - a }") s after the signal"; [ $status -eq 143 ]' \
+        "$bin/collbench" "$work/reports/signal_plan.csv" ;;
     algos_check)
       # Every hand-built algorithm against exact expectations: all types, reductions, 2-4 GPUs.
       step algos_check "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 -g "$every_count" \
