@@ -14,16 +14,15 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <tuple>
 #include <utility>
 
+#include "printable.hpp"
 #include "row_key.hpp"
 #include "schema.hpp"
+#include "text_file.hpp"
 
 namespace collbench::report {
 namespace {
@@ -33,6 +32,39 @@ namespace {
 using CsvParser =
     io::CSVReader<kColumnCount, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
                   io::throw_on_overflow, io::empty_line_comment>;
+
+// A report line is a few hundred bytes; this leaves room for long reasons and extras while
+// keeping a corrupt "line" of megabytes out of the CSV parser and out of messages.
+constexpr std::size_t kMaxLineBytes = std::size_t{64} << 10;
+// How many offending column names a header message lists.
+constexpr std::size_t kListedNames = 8;
+
+// Control characters are never part of a report (CsvWriter writes none): a NUL would end the
+// line inside the CSV parser and silently drop what follows, others garble the terminal.
+// Tab is a field separator's neighbour and CR LF a Windows line end, so those two stay.
+void check_characters(const std::string& name, const std::string& text) {
+  unsigned line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+      continue;
+    }
+    if (i - line_start >= kMaxLineBytes) {
+      throw ReportError(name, line, fmt::format("line longer than {} bytes", kMaxLineBytes));
+    }
+    const bool allowed = c == '\t' || (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n');
+    if ((c < 0x20 || c == 0x7f) && !allowed) {
+      throw ReportError(name, line,
+                        fmt::format("control character {} at column {} (only tab, and CR before "
+                                    "LF, may appear in a report)",
+                                    printable(std::string(1, static_cast<char>(c))),
+                                    i - line_start + 1));
+    }
+  }
+}
 
 struct TextLine {
   std::string text;
@@ -81,7 +113,10 @@ std::vector<std::string> split_header(const std::string& line) {
 
 std::string quoted_list(const std::vector<std::string>& names) {
   std::string list;
-  for (const std::string& name : names) list += (list.empty() ? "'" : ", '") + name + "'";
+  for (std::size_t i = 0; i < names.size() && i < kListedNames; ++i) {
+    list += fmt::format("{}'{}'", i == 0 ? "" : ", ", printable(names[i]));
+  }
+  if (names.size() > kListedNames) list += fmt::format(" and {} more", names.size() - kListedNames);
   return list;
 }
 
@@ -98,7 +133,7 @@ void throw_if_other_version(const std::string& name, const std::vector<std::stri
   if (version_column < fields.size() && fields[version_column] != std::to_string(kSchemaVersion)) {
     throw ReportError(name, first_row.number,
                       fmt::format("unknown schema version '{}' (this tool reads version {})",
-                                  fields[version_column], kSchemaVersion));
+                                  printable(fields[version_column]), kSchemaVersion));
   }
 }
 
@@ -153,14 +188,7 @@ std::string libfccp_problem(const io::error::base& error) {
   if (dynamic_cast<const io::error::escaped_string_not_closed*>(&error)) {
     return "quoted field not closed (line breaks inside fields are not supported)";
   }
-  return error.what();
-}
-
-bool is_known_status(const std::string& status) {
-  for (const char* known : {kStatusOk, kStatusSkipped, kStatusOom, kStatusError, kStatusTimeout}) {
-    if (status == known) return true;
-  }
-  return false;
+  return printable(error.what(), 200);
 }
 
 ReportRow parse_fields(const std::string& name, unsigned line,
@@ -169,6 +197,7 @@ ReportRow parse_fields(const std::string& name, unsigned line,
   auto parse_column = [&](std::size_t index) {
     try {
       kColumns[index].parse(row, fields[index]);
+      kColumns[index].check(row);
     } catch (const ColumnParseError& error) {
       throw ReportError(name, line,
                         fmt::format("column '{}': {}", kColumns[index].name, error.what()));
@@ -180,27 +209,23 @@ ReportRow parse_fields(const std::string& name, unsigned line,
   if (row.schema_version != kSchemaVersion) {
     throw ReportError(name, line,
                       fmt::format("unknown schema version '{}' (this tool reads version {})",
-                                  fields[version_index], kSchemaVersion));
+                                  printable(fields[version_index]), kSchemaVersion));
   }
   for (std::size_t i = 0; i < kColumnCount; ++i) parse_column(i);
-  if (!is_known_status(row.status)) {
-    throw ReportError(name, line,
-                      fmt::format("column 'status': '{}' is not one of ok, skipped, oom, error, "
-                                  "timeout",
-                                  row.status));
-  }
   return row;
 }
 
 }  // namespace
 
 ReportError::ReportError(const std::string& file, unsigned line, const std::string& message)
-    : std::runtime_error(line > 0 ? fmt::format("{}:{}: {}", file, line, message)
-                                  : fmt::format("{}: {}", file, message)),
+    // The path came from a command line or a script: escaped like any other value quoted.
+    : std::runtime_error(line > 0 ? fmt::format("{}:{}: {}", printable(file, 200), line, message)
+                                  : fmt::format("{}: {}", printable(file, 200), message)),
       file_(file),
       line_(line) {}
 
 Report parse_report(const std::string& name, const std::string& text) {
+  check_characters(name, text);
   check_header(name, text);
   CsvParser parser(name, text.data(), text.data() + text.size());
   Report report{name, {}};
@@ -230,12 +255,13 @@ Report parse_report(const std::string& name, const std::string& text) {
 }
 
 Report read_report(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw ReportError(path, 0, fmt::format("cannot open: {}", std::strerror(errno)));
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) throw ReportError(path, 0, fmt::format("cannot read: {}", std::strerror(errno)));
-  return parse_report(path, text.str());
+  std::string text;
+  try {
+    text = read_text_file(path, kMaxReportBytes);
+  } catch (const TextFileError& error) {
+    throw ReportError(path, 0, error.what());
+  }
+  return parse_report(path, text);
 }
 
 }  // namespace collbench::report

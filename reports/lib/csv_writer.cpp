@@ -12,15 +12,20 @@
 namespace collbench::report {
 
 std::string csv_escape(const std::string& field) {
-  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
-  std::string quoted = "\"";
+  std::string text;
+  bool needs_quotes = false;
   for (char c : field) {
-    if (c == '"') quoted += '"';
-    // One record per line, so line-oriented readers (and grep) keep working: breaks become spaces.
-    quoted += (c == '\r' || c == '\n') ? ' ' : c;
+    const unsigned char byte = static_cast<unsigned char>(c);
+    // One record per line, and no control characters (readers refuse them): they become spaces.
+    const char written = (byte < 0x20 && c != '\t') || byte == 0x7f ? ' ' : c;
+    needs_quotes = needs_quotes || written == ',' || written == '"';
+    if (written == '"') text += '"';
+    text += written;
   }
-  quoted += '"';
-  return quoted;
+  // Readers trim unquoted fields, so leading or trailing blanks survive only inside quotes.
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  needs_quotes = needs_quotes || (!text.empty() && (blank(text.front()) || blank(text.back())));
+  return needs_quotes ? '"' + text + '"' : text;
 }
 
 std::string format_row(const ReportRow& row) {

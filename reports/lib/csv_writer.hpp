@@ -10,8 +10,9 @@
 
 namespace collbench::report {
 
-// Quotes a field when it holds a comma, quote or line break (RFC 4180); line breaks become
-// spaces so every record stays on one line.
+// Quotes a field when it holds a comma or quote, or starts or ends with a blank (RFC 4180);
+// line breaks and other control characters but tab become spaces, so that every record stays on
+// one line and reads back.
 std::string csv_escape(const std::string& field);
 // One CSV line (no newline) for `row` in schema order.
 std::string format_row(const ReportRow& row);

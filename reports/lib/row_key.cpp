@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "printable.hpp"
+
 namespace collbench::report {
 
 RowKey row_key(const ReportRow& row) {
@@ -37,7 +39,7 @@ std::string describe_key(const RowKey& key) {
       "op={} algo={} ranks={} dtype={} redop={} root={} in_place={} bytes={} graph={} "
       "agg_iters={} config='{}'",
       key.op, key.algo, key.ranks, key.dtype, key.redop, key.root, key.in_place ? 1 : 0, key.bytes,
-      key.graph, key.agg_iters, key.config);
+      key.graph, key.agg_iters, printable(key.config));
 }
 
 }  // namespace collbench::report

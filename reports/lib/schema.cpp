@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <type_traits>
+
+#include "printable.hpp"
 
 namespace collbench::report {
 namespace {
@@ -16,21 +19,46 @@ Integer parse_integer(const std::string& text) {
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || ptr != end) {
-    throw ColumnParseError(fmt::format("'{}' is not an integer", text));
+    throw ColumnParseError(fmt::format("'{}' is not an integer", printable(text)));
   }
   return value;
 }
 
-double parse_double(const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
+template <typename Integer>
+void require_in_range(Integer value, Integer min, Integer max) {
+  if (value < min || value > max) {
+    throw ColumnParseError(
+        fmt::format("'{}' is out of range (expected {} to {})", value, min, max));
   }
-  if (text.empty() || used != text.size() || !std::isfinite(value)) {
-    throw ColumnParseError(fmt::format("'{}' is not a finite number", text));
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Plain decimal notation as the writer produces it ("12.345"): no sign, exponent, hex, inf or
+// nan, whose acceptance would let one hand edit (1e308, 0x10) masquerade as a measurement.
+bool is_plain_decimal(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size() && is_digit(text[i])) ++i;
+  if (i == 0) return false;
+  if (i == text.size()) return true;
+  if (text[i] != '.' || i + 1 == text.size()) return false;
+  for (++i; i < text.size(); ++i) {
+    if (!is_digit(text[i])) return false;
+  }
+  return true;
+}
+
+double parse_measured_value(const std::string& text) {
+  if (!is_plain_decimal(text)) {
+    throw ColumnParseError(fmt::format(
+        "'{}' is not a plain non-negative decimal number (like 12.345)", printable(text)));
+  }
+  // strtod reads the decimal point of the C locale, which the tools never change.
+  const double value = std::strtod(text.c_str(), nullptr);
+  if (!(value <= kMaxMeasuredValue)) {
+    throw ColumnParseError(
+        fmt::format("'{}' is larger than {:.0e}, the limit of any measured value", printable(text),
+                    kMaxMeasuredValue));
   }
   return value;
 }
@@ -38,66 +66,135 @@ double parse_double(const std::string& text) {
 bool parse_bool(const std::string& text) {
   if (text == "1" || text == "true") return true;
   if (text == "0" || text == "false") return false;
-  throw ColumnParseError(fmt::format("'{}' is not 0 or 1", text));
+  throw ColumnParseError(fmt::format("'{}' is not 0 or 1", printable(text)));
 }
+
+template <std::size_t N>
+void require_one_of(const std::string& text, const std::array<const char*, N>& known) {
+  std::string list;
+  for (const char* name : known) {
+    if (text == name) return;
+    list += fmt::format("{}{}", list.empty() ? "" : ", ", name);
+  }
+  throw ColumnParseError(fmt::format("'{}' is not one of {}", printable(text), list));
+}
+
+void check_op(const std::string& text) { require_one_of(text, kKnownOps); }
+void check_dtype(const std::string& text) { require_one_of(text, kKnownDtypes); }
+void check_redop(const std::string& text) { require_one_of(text, kKnownRedops); }
+void check_launch_mode(const std::string& text) { require_one_of(text, kKnownLaunchModes); }
+void check_status(const std::string& text) { require_one_of(text, kKnownStatuses); }
+
+void check_algo(const std::string& text) {
+  const bool identifier =
+      !text.empty() && text.size() <= 64 &&
+      text.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
+  if (!identifier) {
+    throw ColumnParseError(fmt::format(
+        "'{}' is not an algorithm name (1 to 64 of a-z, 0-9, _)", printable(text)));
+  }
+}
+
+bool is_leap_year(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
+
+int days_in_month(int year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && is_leap_year(year) ? 29 : kDays[month - 1];
+}
+
+// ISO 8601 in UTC as the writer formats it: 2026-11-22T14:27:21Z (second 60 is a leap second).
+bool is_utc_timestamp(const std::string& text) {
+  static constexpr char kPattern[] = "dddd-dd-ddTdd:dd:ddZ";
+  if (text.size() != sizeof(kPattern) - 1) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (kPattern[i] == 'd' ? !is_digit(text[i]) : text[i] != kPattern[i]) return false;
+  }
+  auto number = [&text](std::size_t at, std::size_t digits) {
+    return std::stoi(text.substr(at, digits));
+  };
+  const int year = number(0, 4), month = number(5, 2), day = number(8, 2);
+  return month >= 1 && month <= 12 && day >= 1 && day <= days_in_month(year, month) &&
+         number(11, 2) <= 23 && number(14, 2) <= 59 && number(17, 2) <= 60;
+}
+
+void check_timestamp(const std::string& text) {
+  if (!is_utc_timestamp(text)) {
+    throw ColumnParseError(fmt::format(
+        "'{}' is not an ISO 8601 UTC time like 2026-11-22T14:27:21Z", printable(text)));
+  }
+}
+
+void any_text(const std::string&) {}
 
 std::string format_double(double value) { return fmt::format("{:.3f}", value); }
 
 // Column makers: the member pointer names the field once; the lambdas capture nothing, so they
 // decay to the plain function pointers that Column holds.
-template <auto Field>
+template <auto Field, void (*Check)(const std::string&) = any_text>
 Column text_column(const char* name) {
   return {name, [](const ReportRow& r) { return r.*Field; },
-          [](ReportRow& r, const std::string& t) { r.*Field = t; }};
+          [](ReportRow& r, const std::string& t) { r.*Field = t; },
+          [](const ReportRow& r) { Check(r.*Field); }};
 }
 
-template <auto Field>
+// Integers within [Min, Max]; the limits are far beyond any real run and exist so that a
+// negative or absurd count is caught where it is read, not in some later computation.
+template <auto Field, auto Min, auto Max>
 Column integer_column(const char* name) {
+  using Integer = std::decay_t<decltype(ReportRow{}.*Field)>;
   return {name, [](const ReportRow& r) { return std::to_string(r.*Field); },
-          [](ReportRow& r, const std::string& t) {
-            using Integer = std::decay_t<decltype(r.*Field)>;
-            r.*Field = parse_integer<Integer>(t);
-          }};
+          [](ReportRow& r, const std::string& t) { r.*Field = parse_integer<Integer>(t); },
+          [](const ReportRow& r) { require_in_range<Integer>(r.*Field, Min, Max); }};
 }
 
 template <auto Field>
 Column real_column(const char* name) {
   return {name, [](const ReportRow& r) { return format_double(r.*Field); },
-          [](ReportRow& r, const std::string& t) { r.*Field = parse_double(t); }};
+          [](ReportRow& r, const std::string& t) { r.*Field = parse_measured_value(t); },
+          [](const ReportRow&) {}};
 }
 
 template <auto Field>
 Column bool_column(const char* name) {
   return {name, [](const ReportRow& r) { return std::string(r.*Field ? "1" : "0"); },
-          [](ReportRow& r, const std::string& t) { r.*Field = parse_bool(t); }};
+          [](ReportRow& r, const std::string& t) { r.*Field = parse_bool(t); },
+          [](const ReportRow&) {}};
 }
+
+constexpr int kIntMax = std::numeric_limits<int>::max();
+constexpr int kMaxIterations = 1'000'000'000;
+constexpr int kMaxRanks = 1 << 20;
+// 1 PiB: a buffer size (or element count) beyond any GPU memory for a long time to come.
+constexpr std::uint64_t kMaxBufferBytes = std::uint64_t{1} << 50;
+constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 
 }  // namespace
 
 const std::array<Column, kColumnCount> kColumns = {{
-    integer_column<&ReportRow::schema_version>("schema_version"),
-    text_column<&ReportRow::timestamp>("timestamp"),
+    // Any integer: a version other than ours gets its own message (csv_reader.cpp).
+    integer_column<&ReportRow::schema_version, -kIntMax, kIntMax>("schema_version"),
+    text_column<&ReportRow::timestamp, check_timestamp>("timestamp"),
     text_column<&ReportRow::host>("host"),
     text_column<&ReportRow::gpu_name>("gpu_name"),
     text_column<&ReportRow::driver>("driver"),
     text_column<&ReportRow::cuda_runtime>("cuda_runtime"),
     text_column<&ReportRow::nccl_version>("nccl_version"),
     text_column<&ReportRow::collbench_version>("collbench_version"),
-    text_column<&ReportRow::launch_mode>("launch_mode"),
-    integer_column<&ReportRow::nodes>("nodes"),
-    text_column<&ReportRow::op>("op"),
-    text_column<&ReportRow::algo>("algo"),
-    integer_column<&ReportRow::ranks>("ranks"),
-    text_column<&ReportRow::dtype>("dtype"),
-    text_column<&ReportRow::redop>("redop"),
-    integer_column<&ReportRow::root>("root"),
+    text_column<&ReportRow::launch_mode, check_launch_mode>("launch_mode"),
+    integer_column<&ReportRow::nodes, 1, kMaxRanks>("nodes"),
+    text_column<&ReportRow::op, check_op>("op"),
+    text_column<&ReportRow::algo, check_algo>("algo"),
+    integer_column<&ReportRow::ranks, 1, kMaxRanks>("ranks"),
+    text_column<&ReportRow::dtype, check_dtype>("dtype"),
+    text_column<&ReportRow::redop, check_redop>("redop"),
+    integer_column<&ReportRow::root, -1, kMaxRanks - 1>("root"),  // -1: the op has no root
     bool_column<&ReportRow::in_place>("in_place"),
-    integer_column<&ReportRow::bytes>("bytes"),
-    integer_column<&ReportRow::count>("count"),
-    integer_column<&ReportRow::warmup>("warmup"),
-    integer_column<&ReportRow::iters>("iters"),
-    integer_column<&ReportRow::agg_iters>("agg_iters"),
-    integer_column<&ReportRow::graph>("graph"),
+    integer_column<&ReportRow::bytes, std::uint64_t{0}, kMaxBufferBytes>("bytes"),
+    integer_column<&ReportRow::count, std::uint64_t{0}, kMaxBufferBytes>("count"),
+    integer_column<&ReportRow::warmup, 0, kMaxIterations>("warmup"),
+    integer_column<&ReportRow::iters, 0, kMaxIterations>("iters"),
+    integer_column<&ReportRow::agg_iters, 1, kMaxIterations>("agg_iters"),
+    integer_column<&ReportRow::graph, 0, kMaxIterations>("graph"),
     text_column<&ReportRow::config>("config"),
     real_column<&ReportRow::time_us_mean>("time_us_mean"),
     real_column<&ReportRow::time_us_min>("time_us_min"),
@@ -107,8 +204,8 @@ const std::array<Column, kColumnCount> kColumns = {{
     real_column<&ReportRow::algbw_gbps>("algbw_gbps"),
     real_column<&ReportRow::busbw_gbps>("busbw_gbps"),
     real_column<&ReportRow::peak_fraction>("peak_fraction"),
-    integer_column<&ReportRow::wrong_elements>("wrong_elements"),
-    text_column<&ReportRow::status>("status"),
+    integer_column<&ReportRow::wrong_elements, std::uint64_t{0}, kU64Max>("wrong_elements"),
+    text_column<&ReportRow::status, check_status>("status"),
     text_column<&ReportRow::reason>("reason"),
     text_column<&ReportRow::extra>("extra"),
 }};

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -10,11 +11,34 @@
 
 namespace collbench::report {
 
+// The values the reader accepts in the enumerated columns. Ops: the nine NCCL collectives of
+// bench/core/collective_registry.cpp, dp_step (collbench_dp) and p2p_peak (collbench_linkpeak).
+inline constexpr std::array<const char*, 11> kKnownOps = {
+    "all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall",
+    "gather",     "scatter",    "sendrecv",       "dp_step",   "p2p_peak"};
+// bench/core/data_type.cpp's names.
+inline constexpr std::array<const char*, 10> kKnownDtypes = {
+    "int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16"};
+// "none" is what the writer puts in the column for ops that do not reduce.
+inline constexpr std::array<const char*, 6> kKnownRedops = {"sum", "prod", "max",
+                                                            "min", "avg",  "none"};
+inline constexpr std::array<const char*, 3> kKnownLaunchModes = {"single_process", "mpi", "env"};
+inline constexpr std::array<const char*, 5> kKnownStatuses = {
+    kStatusOk, kStatusSkipped, kStatusOom, kStatusError, kStatusTimeout};
+// Times (us), bandwidths (GB/s) and peak fractions above this are hand edits or corruption
+// (10^12 us is eleven days), and would overflow the arithmetic of compare and summary.
+inline constexpr double kMaxMeasuredValue = 1e12;
+
 struct Column {
   const char* name;
   std::string (*format)(const ReportRow& row);
-  // Throws ColumnParseError when `text` is not a valid value for the column.
+  // Throws ColumnParseError when `text` is not of the column's type (an integer, a plain decimal
+  // number up to kMaxMeasuredValue, 0/1).
   void (*parse)(ReportRow& row, const std::string& text);
+  // Throws ColumnParseError when the row's value lies outside the column's domain (a known op, a
+  // positive rank count, ...). Apart from parse so that any row, even a default one, can be
+  // formatted and parsed back; the reader applies both.
+  void (*check)(const ReportRow& row);
 };
 
 inline constexpr std::size_t kColumnCount = 36;

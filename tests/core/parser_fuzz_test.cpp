@@ -1,6 +1,7 @@
-// Randomized property tests of every parser that takes user input (command line, byte sizes,
-// CSV reports): whatever the input, the result is a value or one clear one-line error of the
-// expected type, never a crash, a hang or another exception. Seeded, bounded: about a second.
+// Randomized property tests of the command-line and byte-size parsers (the report reader's are in
+// tests/reports/report_fuzz_test.cpp): whatever the input, the result is a value or one clear
+// one-line error of the expected type, never a crash, a hang or another exception. Seeded,
+// bounded: about a second.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -8,11 +9,8 @@
 #include <vector>
 
 #include "core/byte_size.hpp"
-#include "csv_reader.hpp"
-#include "csv_writer.hpp"
 #include "core/errors.hpp"
 #include "sweep/options.hpp"
-#include "schema.hpp"
 #include "sweep/sweep_plan.hpp"
 
 namespace collbench {
@@ -72,49 +70,6 @@ TEST(ParserFuzz, CommandLinesAreOptionsOrAUsageError) {
     }
   }
   EXPECT_GT(accepted, 30);  // the generator reaches valid command lines too
-}
-
-TEST(ParserFuzz, MutatedReportsAreRowsOrAReportErrorWithTheLine) {
-  std::string valid = report::header_line() + "\n";
-  for (int i = 0; i < 6; ++i) {
-    report::ReportRow row;
-    row.op = "all_reduce";
-    row.algo = "nccl";
-    row.ranks = 4;
-    row.dtype = "float";
-    row.redop = "sum";
-    row.bytes = 8ull << i;
-    row.count = 2ull << i;
-    row.reason = i == 3 ? "a, \"quoted\" reason" : "";
-    valid += report::format_row(row) + "\n";
-  }
-  ASSERT_NO_THROW(report::parse_report("valid.csv", valid));
-  std::mt19937 random(3);
-  std::uniform_int_distribution<int> mutation(0, 4);
-  int rejected = 0;
-  for (int i = 0; i < 2000; ++i) {
-    std::string text = valid;
-    for (int m = 0; m < 1 + i % 3; ++m) {
-      std::uniform_int_distribution<std::size_t> at(0, text.size() - 1);
-      switch (mutation(random)) {
-        case 0: text.erase(at(random), 1); break;
-        case 1: text.insert(at(random), random_text(random, 3)); break;
-        case 2: text[at(random)] = ','; break;
-        case 3: text += text.substr(text.find('\n') + 1, 80); break;
-        default: text.resize(at(random)); break;
-      }
-      if (text.empty()) text = "x";
-    }
-    try {
-      report::parse_report("fuzz.csv", text);
-    } catch (const report::ReportError& error) {
-      ++rejected;
-      expect_one_line(error.what());
-      EXPECT_EQ(std::string(error.what()).rfind("fuzz.csv:", 0), 0u) << error.what();
-      EXPECT_GE(error.line(), 1u);
-    }
-  }
-  EXPECT_GT(rejected, 1000);
 }
 
 }  // namespace
