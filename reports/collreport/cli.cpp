@@ -29,8 +29,30 @@ struct Arguments {
   double latency_widening = 3.0;
   std::string markdown_path;
   bool all_rows = false;
+  std::size_t max_rows = static_cast<std::size_t>(-1);
   std::string output_path;
 };
+
+constexpr std::size_t kMaxOptionMessageChars = 300;
+constexpr std::size_t kMaxMessageChars = 2000;
+
+// `text` on one line: line breaks become "; ", other control characters \xNN; cut at max_chars.
+std::string one_line(const std::string& text, std::size_t max_chars) {
+  std::string line;
+  for (const char c : text) {
+    const unsigned char byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      if (!line.empty()) line += "; ";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      line += fmt::format("\\x{:02x}", byte);
+    } else {
+      line += c;
+    }
+    if (line.size() > max_chars) return line.substr(0, max_chars) + "...";
+  }
+  while (!line.empty() && (line.back() == ' ' || line.back() == ';')) line.pop_back();
+  return line;
+}
 
 report::Report read_all(const std::vector<std::string>& paths) {
   std::vector<report::Report> reports;
@@ -79,7 +101,7 @@ int run_compare(const Arguments& args, std::ostream& out) {
   const report::Report base = report::read_report(args.base);
   const report::Report fresh = report::read_report(args.fresh);
   const Comparison comparison = compare_reports(base, fresh, options);
-  out << comparison_text(comparison, base, fresh, options, args.all_rows);
+  out << comparison_text(comparison, base, fresh, options, {args.all_rows, args.max_rows});
   if (!args.markdown_path.empty()) {
     write_file(args.markdown_path, comparison_markdown(comparison, base, fresh, options));
   }
@@ -132,6 +154,9 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
   compare->add_option("--markdown", args.markdown_path,
                       "Also write a Markdown summary (regressions first) to this file");
   compare->add_flag("--all", args.all_rows, "List rows within tolerance too");
+  compare->add_option("--max-rows", args.max_rows,
+                      "List at most this many rows (failures and the largest changes first)")
+      ->check(CLI::NonNegativeNumber);
   compare->footer(
       "Rows are matched on op, algo, ranks, dtype, redop, root, in_place, bytes, graph, agg_iters\n"
       "and config. A row regresses when its p50 time rises, or its busbw falls, by more than the\n"
@@ -149,11 +174,18 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
     if (summary->parsed()) return run_summary(args, out);
     if (compare->parsed()) return run_compare(args, out);
     return run_merge(args, out);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help, out, err) == 0 ? kExitOk : kExitBadInput;
+  } catch (const CLI::CallForAllHelp& help) {
+    return app.exit(help, out, err) == 0 ? kExitOk : kExitBadInput;
   } catch (const CLI::ParseError& error) {
-    const int code = app.exit(error, out, err);
-    return code == 0 ? kExitOk : kExitBadInput;
+    // CLI11 quotes the arguments it rejects, whatever they hold: escape and shorten them.
+    err << "collreport: error: " << one_line(error.what(), kMaxOptionMessageChars)
+        << " (collreport --help lists the options)\n";
+    return kExitBadInput;
   } catch (const std::exception& error) {
-    err << "collreport: " << error.what() << "\n";
+    // Report errors quote values escaped already; the guard keeps any other message on one line.
+    err << "collreport: error: " << one_line(error.what(), kMaxMessageChars) << "\n";
     return kExitBadInput;
   }
 }

@@ -51,11 +51,22 @@ void judge_measured(RowComparison& c, const report::ReportRow& base, const repor
   c.note = fmt::format("{}", fmt::join(notes, "; "));
 }
 
+// An ok row without a time cannot be judged; a relative change against 0 would call anything ok.
+void judge_without_time(RowComparison& c, const report::ReportRow& base) {
+  c.verdict = Verdict::kNoTime;
+  c.note = base.time_us_p50 <= 0 ? "BASE is ok but its p50 time is 0: fix or re-measure the baseline"
+                                 : "NEW is ok but its p50 time is 0";
+}
+
 void judge_matched(RowComparison& c, const CompareOptions& options) {
   const report::ReportRow& base = c.base->row;
   const report::ReportRow& fresh = c.fresh->row;
   if (base.status == report::kStatusOk && fresh.status == report::kStatusOk) {
-    judge_measured(c, base, fresh, options);
+    if (base.time_us_p50 <= 0 || fresh.time_us_p50 <= 0) {
+      judge_without_time(c, base);
+    } else {
+      judge_measured(c, base, fresh, options);
+    }
   }
   if (fresh.wrong_elements > 0) {
     // Wrong results fail whatever the speed; the changes stay in the table for context.
@@ -64,7 +75,7 @@ void judge_matched(RowComparison& c, const CompareOptions& options) {
   } else if (is_failure_status(fresh.status) && base.status == report::kStatusOk) {
     c.verdict = Verdict::kFailed;
     c.note = status_note("in NEW", fresh);
-  } else if (!c.measured_both) {
+  } else if (!c.measured_both && c.verdict != Verdict::kNoTime) {
     c.verdict = Verdict::kNotCompared;
     c.note = base.status != report::kStatusOk ? status_note("in BASE", base)
                                               : status_note("in NEW", fresh);
@@ -90,6 +101,8 @@ const char* verdict_name(Verdict verdict) {
   switch (verdict) {
     case Verdict::kFailed:
       return "FAILED";
+    case Verdict::kNoTime:
+      return "NO TIME";
     case Verdict::kRegression:
       return "REGRESSION";
     case Verdict::kImproved:
@@ -111,6 +124,34 @@ std::size_t Comparison::count(Verdict verdict) const {
       std::count_if(rows.begin(), rows.end(),
                     [verdict](const RowComparison& c) { return c.verdict == verdict; }));
 }
+
+std::size_t Comparison::matched() const {
+  return static_cast<std::size_t>(std::count_if(
+      rows.begin(), rows.end(), [](const RowComparison& c) { return c.base && c.fresh; }));
+}
+
+namespace {
+
+void require_something_compared(const Comparison& comparison) {
+  const std::size_t matched = comparison.matched();
+  if (matched == 0) {
+    throw NothingComparedError(fmt::format(
+        "nothing compared: no row of NEW matches a row of BASE ({} only in BASE, {} only in NEW; "
+        "rows match on op, algo, ranks, dtype, redop, root, in_place, bytes, graph, agg_iters, "
+        "config)",
+        comparison.count(Verdict::kOnlyInBase), comparison.count(Verdict::kOnlyInNew)));
+  }
+  const bool any_judged = std::any_of(
+      comparison.rows.begin(), comparison.rows.end(), [](const RowComparison& c) {
+        return c.measured_both || c.verdict == Verdict::kNoTime;
+      });
+  if (!any_judged && !comparison.failed()) {
+    throw NothingComparedError(fmt::format(
+        "nothing compared: {} rows match, but none is ok in both BASE and NEW", matched));
+  }
+}
+
+}  // namespace
 
 Comparison compare_reports(const report::Report& base, const report::Report& fresh,
                            const CompareOptions& options) {
@@ -141,6 +182,7 @@ Comparison compare_reports(const report::Report& base, const report::Report& fre
   std::stable_sort(
       comparison.rows.begin(), comparison.rows.end(),
       [](const RowComparison& a, const RowComparison& b) { return a.verdict < b.verdict; });
+  require_something_compared(comparison);
   return comparison;
 }
 

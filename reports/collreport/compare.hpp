@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,7 @@ bool judges_busbw(const report::ReportRow& base_row, const CompareOptions& optio
 // In the order rows are listed: what needs attention first.
 enum class Verdict {
   kFailed,       // NEW has wrong elements, or failed (oom/error/timeout) where BASE was ok
+  kNoTime,       // both ok, but a p50 time is 0: nothing to judge, so the gate cannot pass it
   kRegression,   // worse than allowed
   kImproved,     // better than allowed
   kNotCompared,  // a side has no measurement (skipped or failed in BASE)
@@ -62,10 +64,22 @@ struct RowComparison {
 struct Comparison {
   std::vector<RowComparison> rows;  // by verdict (failures first), then by key
   std::size_t count(Verdict verdict) const;
-  bool failed() const { return count(Verdict::kFailed) + count(Verdict::kRegression) > 0; }
+  // Rows present in both reports (whatever their status).
+  std::size_t matched() const;
+  bool failed() const {
+    return count(Verdict::kFailed) + count(Verdict::kNoTime) + count(Verdict::kRegression) > 0;
+  }
   int exit_code() const { return failed() ? 1 : 0; }
 };
 
+// A comparison that judged nothing cannot vouch for NEW: thrown by compare_reports when no row of
+// NEW matches one of BASE, or when matched rows were never both measured (and none failed).
+class NothingComparedError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws NothingComparedError (see above).
 Comparison compare_reports(const report::Report& base, const report::Report& fresh,
                            const CompareOptions& options);
 

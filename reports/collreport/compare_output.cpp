@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "format.hpp"
 #include "report_info.hpp"
 
@@ -54,7 +56,27 @@ std::vector<std::string> comparison_cells(const RowComparison& c) {
 }
 
 bool needs_attention(const RowComparison& c) {
-  return c.verdict == Verdict::kFailed || c.verdict == Verdict::kRegression;
+  return c.verdict == Verdict::kFailed || c.verdict == Verdict::kNoTime ||
+         c.verdict == Verdict::kRegression;
+}
+
+// How far a measured row moved: for a regression the larger of the judged busbw loss and the p50
+// rise, for an improvement the larger gain (a large one may mean the measurement changed).
+double severity(const RowComparison& c) {
+  if (!c.measured_both) return 0;
+  const double busbw_change = c.busbw_judged ? c.busbw_change : 0.0;
+  return c.verdict == Verdict::kImproved ? std::max(busbw_change, -c.p50_change)
+                                         : std::max(-busbw_change, c.p50_change);
+}
+
+// Rows by verdict (failures first) and, within one verdict, the largest change first; stable, so
+// rows without a change keep their key order.
+std::vector<RowComparison> worst_first(std::vector<RowComparison> rows) {
+  std::stable_sort(rows.begin(), rows.end(), [](const RowComparison& a, const RowComparison& b) {
+    if (a.verdict != b.verdict) return a.verdict < b.verdict;
+    return severity(a) > severity(b);
+  });
+  return rows;
 }
 
 }  // namespace
@@ -62,11 +84,13 @@ bool needs_attention(const RowComparison& c) {
 std::string verdict_line(const Comparison& comparison) {
   const std::size_t failed = comparison.count(Verdict::kFailed);
   const std::size_t regressed = comparison.count(Verdict::kRegression);
+  const std::size_t no_time = comparison.count(Verdict::kNoTime);
   return fmt::format(
-      "{}: {}, {}; {} within tolerance, {} improved, {} not compared, {} only in BASE, {} only in "
-      "NEW",
+      "{}: {}, {}{}; {} within tolerance, {} improved, {} not compared, {} only in BASE, {} only "
+      "in NEW",
       comparison.failed() ? "FAIL" : "PASS", count_phrase(regressed, "regression", "regressions"),
       count_phrase(failed, "failed row", "failed rows"),
+      no_time == 0 ? "" : ", " + count_phrase(no_time, "row without a time", "rows without a time"),
       comparison.count(Verdict::kWithinTolerance), comparison.count(Verdict::kImproved),
       comparison.count(Verdict::kNotCompared), comparison.count(Verdict::kOnlyInBase),
       comparison.count(Verdict::kOnlyInNew));
@@ -104,15 +128,23 @@ Table comparison_table(const std::vector<RowComparison>& rows) {
 
 std::string comparison_text(const Comparison& comparison, const report::Report& base,
                             const report::Report& fresh, const CompareOptions& options,
-                            bool all_rows) {
-  std::vector<RowComparison> shown;
+                            const TextRows& text_rows) {
+  std::vector<RowComparison> listed;
   for (const RowComparison& c : comparison.rows) {
-    if (all_rows || c.verdict != Verdict::kWithinTolerance) shown.push_back(c);
+    if (text_rows.all || c.verdict != Verdict::kWithinTolerance) listed.push_back(c);
   }
+  listed = worst_first(std::move(listed));
+  const std::size_t hidden =
+      listed.size() > text_rows.max_rows ? listed.size() - text_rows.max_rows : 0;
+  listed.resize(listed.size() - hidden);
   std::string text = fmt::format("collreport compare: {}\n{}\n{}\ntolerance: {}; busbw in GB/s\n",
                                  verdict_line(comparison), origin_line("BASE", base),
                                  origin_line("NEW ", fresh), tolerance_description(options));
-  if (!shown.empty()) text += "\n" + render_text(comparison_table(shown));
+  if (!listed.empty()) text += "\n" + render_text(comparison_table(listed));
+  if (hidden > 0) {
+    text += fmt::format("... and {} more {} (not listed: --max-rows)\n", hidden,
+                        hidden == 1 ? "row" : "rows");
+  }
   return text;
 }
 

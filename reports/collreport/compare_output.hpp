@@ -16,10 +16,17 @@ std::string verdict_line(const Comparison& comparison);
 std::string tolerance_description(const CompareOptions& options);
 Table comparison_table(const std::vector<RowComparison>& rows);
 
-// For the terminal: rows that are not within tolerance, or all rows when `all_rows`.
+// Which rows the text output lists.
+struct TextRows {
+  bool all = false;  // rows within tolerance too
+  std::size_t max_rows = static_cast<std::size_t>(-1);
+};
+
+// For the terminal: rows that are not within tolerance (all rows with `text_rows.all`), failures
+// first and the largest changes first within a verdict, at most `text_rows.max_rows` of them.
 std::string comparison_text(const Comparison& comparison, const report::Report& base,
                             const report::Report& fresh, const CompareOptions& options,
-                            bool all_rows);
+                            const TextRows& text_rows);
 // For a CI job summary: failures and regressions in a table first, every other row below it
 // in a collapsed section.
 std::string comparison_markdown(const Comparison& comparison, const report::Report& base,

@@ -72,14 +72,14 @@ TEST(CollreportCli, BadInputExitsTwoWithFileAndLine) {
   const CliResult result = run({"compare", base_file(), bad});
   EXPECT_EQ(result.code, 2);
   EXPECT_EQ(result.err,
-            "collreport: " + bad +
+            "collreport: error: " + bad +
                 ":10: column 'time_us_p50': 'n/a' is not a plain non-negative decimal number "
                 "(like 12.345)\n");
   EXPECT_EQ(run({"summary", bad}).code, 2);
   EXPECT_EQ(run({"merge", bad}).code, 2);
   const std::string empty = fixtures::write_temp_file("empty.csv", "");
   EXPECT_EQ(run({"summary", empty}).err,
-            "collreport: " + empty + ":1: empty file (no header line)\n");
+            "collreport: error: " + empty + ":1: empty file (no header line)\n");
 }
 
 TEST(CollreportCli, BadOptionsExitTwo) {

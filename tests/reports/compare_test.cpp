@@ -1,6 +1,7 @@
 // `collreport compare`: the tolerance rule, what fails the gate, and what is only listed.
 #include "compare.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "compare_output.hpp"
@@ -159,14 +160,82 @@ TEST(Compare, SkippedRowsAndRowsOnOneSideAreListedButPass) {
   const ReportRow kept = fixtures::measured_row("all_reduce", "nccl", 4, kMiB, 50, 30);
   const ReportRow dropped = fixtures::measured_row("all_reduce", "nccl", 4, 2 * kMiB, 80, 40);
   const ReportRow added = fixtures::measured_row("all_gather", "nccl", 4, kMiB, 60, 20);
+  const ReportRow steady = fixtures::measured_row("all_reduce", "nccl", 4, 4 * kMiB, 90, 80);
   ReportRow skipped = kept;
   skipped.status = report::kStatusSkipped;
   skipped.reason = "needs 4 GPUs";
-  const Comparison c = compare({kept, dropped}, {skipped, added});
+  const Comparison c = compare({kept, dropped, steady}, {skipped, added, steady});
   EXPECT_EQ(c.exit_code(), 0);
   EXPECT_EQ(c.count(Verdict::kNotCompared), 1u);
   EXPECT_EQ(c.count(Verdict::kOnlyInBase), 1u);
   EXPECT_EQ(c.count(Verdict::kOnlyInNew), 1u);
+  EXPECT_EQ(c.count(Verdict::kWithinTolerance), 1u);
+}
+
+// The message of the NothingComparedError that comparing `base` with `fresh` throws.
+std::string nothing_compared_message(const std::vector<ReportRow>& base,
+                                     const std::vector<ReportRow>& fresh) {
+  try {
+    compare(base, fresh);
+  } catch (const NothingComparedError& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "the comparison passed";
+  return "";
+}
+
+TEST(Compare, NoMatchingRowIsAnErrorNotAPass) {
+  const std::vector<ReportRow> base = fixtures::baseline_rows();
+  std::vector<ReportRow> other_config = base;
+  // The same sweep, 10x slower, under another config: no row matches, so nothing may pass.
+  for (ReportRow& row : other_config) {
+    row.config += row.config.empty() ? "layers=2" : ";layers=2";
+    row.time_us_p50 *= 10;
+  }
+  const std::string message = nothing_compared_message(base, other_config);
+  EXPECT_EQ(message.rfind(fmt::format("nothing compared: no row of NEW matches a row of BASE ({} "
+                                      "only in BASE, {} only in NEW;",
+                                      base.size(), base.size()),
+                          0),
+            0u)
+      << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos);
+}
+
+TEST(Compare, MatchedRowsThatWereNeverBothMeasuredAreAnError) {
+  ReportRow measured = fixtures::measured_row("all_reduce", "nccl", 4, kMiB, 50, 30);
+  ReportRow skipped = measured;
+  skipped.status = report::kStatusSkipped;
+  EXPECT_EQ(nothing_compared_message({skipped}, {measured}),
+            "nothing compared: 1 rows match, but none is ok in both BASE and NEW");
+  // A failure in NEW where BASE was ok is a verdict, not "nothing compared".
+  ReportRow failed = measured;
+  failed.status = report::kStatusError;
+  EXPECT_EQ(compare({measured}, {failed}).exit_code(), 1);
+}
+
+TEST(Compare, AZeroBaseTimeFailsWithAVerdictOfItsOwn) {
+  const ReportRow good = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 300, 400);
+  ReportRow zero_time = good;
+  zero_time.time_us_p50 = 0;
+  ReportRow ten_times_slower = good;
+  ten_times_slower.time_us_p50 *= 10;
+  ten_times_slower.busbw_gbps /= 10;
+
+  const Comparison zero_base = compare({zero_time}, {ten_times_slower});
+  EXPECT_EQ(zero_base.exit_code(), 1);
+  ASSERT_EQ(zero_base.count(Verdict::kNoTime), 1u);
+  EXPECT_NE(zero_base.rows[0].note.find("BASE is ok but its p50 time is 0"), std::string::npos);
+  EXPECT_EQ(verdict_line(zero_base).rfind("FAIL: 0 regressions, 0 failed rows, 1 row without a "
+                                          "time;",
+                                          0),
+            0u)
+      << verdict_line(zero_base);
+
+  const Comparison zero_new = compare({good}, {zero_time});
+  EXPECT_EQ(zero_new.exit_code(), 1);
+  ASSERT_EQ(zero_new.count(Verdict::kNoTime), 1u);
+  EXPECT_EQ(zero_new.rows[0].note, "NEW is ok but its p50 time is 0");
 }
 
 TEST(Compare, MarkdownListsRegressionsFirstAndTheRestCollapsed) {
