@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Tests ci/gate-reports.sh on report trees built from the fixtures: no baselines passes, noise
-# passes, a regression and wrong elements fail with 1, a malformed report fails with 2.
+# passes, a regression and wrong elements fail with 1, a malformed report or one that matches
+# nothing fails with 2; the log stays short and the full tables go to the tables file.
 # Usage: gate_test.sh GATE_SCRIPT COLLREPORT FIXTURE_DIR
 set -uo pipefail
 gate=$1 collreport=$2 fixtures=$3
@@ -8,11 +9,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 
-# expect NAME CODE PATTERN: runs the gate on $work/NAME and checks its exit code and output.
+# expect NAME CODE PATTERN: runs the gate on $work/NAME and checks its exit code and output; the
+# full tables go to $work/NAME.tables.md.
 expect() {
   local name=$1 want=$2 pattern=$3 got=0
   local output
-  output=$(bash "$gate" --reports-dir "$work/$name" "$collreport" 2>&1) || got=$?
+  output=$(bash "$gate" --reports-dir "$work/$name" --tables "$work/$name.tables.md" \
+    "$collreport" 2>&1) || got=$?
   if [ "$got" != "$want" ] || ! grep -qE -- "$pattern" <<<"$output"; then
     echo "FAIL $name: exit $got (want $want), output lacks /$pattern/:"
     echo "$output" | sed 's/^/    /'
@@ -39,10 +42,43 @@ tree noise new_noise.csv base.csv
 expect noise 0 "PASS \(1 report"
 
 tree regression new_regressed.csv base.csv
-expect regression 1 "\| REGRESSION \| all_reduce \| nccl \| 4 \|"
+expect regression 1 "REGRESSION +all_reduce +nccl +4 "
 
 tree wrong new_wrong.csv base.csv
-expect wrong 1 "\| FAILED \| .* 3 wrong elements \|"
+expect wrong 1 "FAILED .* 3 wrong elements"
+
+# check NAME WHAT CONDITION...: one more assertion on the last run.
+check() {
+  local name=$1 what=$2
+  shift 2
+  if "$@"; then echo "ok   $name: $what"; else echo "FAIL $name: $what"; failures=$((failures + 1)); fi
+}
+
+# The log is short: about 20 lines a report, whatever the number of rows; the tables file holds
+# every row and is named in the log.
+# A tolerance of 0.1% makes most rows regressions or improvements.
+tree noisy_and_slow new_noise.csv base.csv
+log=$(bash "$gate" --reports-dir "$work/noisy_and_slow" --tables "$work/noisy.tables.md" \
+  "$collreport" -- --tolerance 0.1 2>&1)
+rows=$(($(wc -l <"$fixtures/base.csv") - 1))
+check noisy_and_slow "log of $(wc -l <<<"$log") lines for one report of $rows rows" \
+  test "$(wc -l <<<"$log")" -le 24
+check noisy_and_slow "log names the tables file" grep -q "full tables: $work/noisy.tables.md" <<<"$log"
+check noisy_and_slow "log says how many rows it left out" grep -qE "\.\.\. and [0-9]+ more rows" <<<"$log"
+check noisy_and_slow "tables file lists every row" \
+  test "$(grep -cE '^\| (REGRESSION|improved|ok|not compared) \|' "$work/noisy.tables.md")" -eq "$rows"
+
+# Without --tables, the tables go beside the collreport binary (in a copy here, writable).
+mkdir -p "$work/bin" && cp "$collreport" "$work/bin/collreport"
+log=$(bash "$gate" --reports-dir "$work/noisy_and_slow" "$work/bin/collreport" 2>&1)
+check default_tables "beside the binary" grep -q "full tables: $work/bin/gate-reports-tables.md" <<<"$log"
+check default_tables "written" test -s "$work/bin/gate-reports-tables.md"
+
+# A report that shares no row with its baseline (config, column 24, changed everywhere) compares
+# nothing: bad input, not a pass.
+tree disjoint base.csv base.csv
+sed -i -E '2,$ s/^(([^,]*,){23})/\1other=1/' "$work/disjoint/h200x4/sweep.csv"
+expect disjoint 2 "nothing compared: no row of NEW matches a row of BASE"
 
 tree malformed base.csv base.csv
 sed -i '4s/^1,/7,/' "$work/malformed/h200x4/sweep.csv"
@@ -51,7 +87,7 @@ expect malformed 2 "sweep.csv:4: unknown schema version '7'"
 # A second machine without a baseline is listed, and does not change the verdict.
 tree unbaselined new_noise.csv base.csv
 mkdir -p "$work/unbaselined/h100x1" && cp "$fixtures/new_regressed.csv" "$work/unbaselined/h100x1/sweep.csv"
-expect unbaselined 0 "h100x1/sweep.csv has no baseline"
+expect unbaselined 0 "without a baseline \\(not gated\\): h100x1/sweep.csv"
 
 # The gate refuses to run without a collreport binary.
 got=0
