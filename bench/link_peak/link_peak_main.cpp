@@ -18,12 +18,17 @@
 #include "core/byte_size.hpp"
 #include "csv_writer.hpp"
 #include "core/errors.hpp"
+#include "frame/program.hpp"
 #include "link_peak_probe.hpp"
 #include "link_peak_report.hpp"
 #include "telemetry/topology.hpp"
 
 namespace collbench::link_peak {
 namespace {
+
+// Bounds that turn a typo into an error instead of a run that never ends.
+constexpr int kMaxIterations = 1'000'000;
+constexpr int kMaxGpus = 1024;
 
 struct Options {
   std::size_t bytes = std::size_t{1} << 30;
@@ -84,6 +89,8 @@ std::optional<Options> parse_command_line(int argc, char** argv) {
       "pair of GPUs, one direction, both directions and all GPUs at once; the best one-direction "
       "copy-engine figure is the per-GPU link peak for collbench --link-peak.",
       "collbench_linkpeak"};
+  app.footer(exit_status_help());
+  app.set_version_flag("--version", std::string("collbench_linkpeak ") + kCollbenchVersion);
   app.add_option("--bytes", bytes, "Bytes per copy (K/M/G suffixes)")->capture_default_str();
   app.add_option("--iters", options.iters,
                  "Timed iterations per measurement (the median is reported)")
@@ -103,18 +110,21 @@ std::optional<Options> parse_command_line(int argc, char** argv) {
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return std::nullopt;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << app.version() << '\n';
+    return std::nullopt;
   } catch (const CLI::ParseError& error) {
     throw UsageError(error.what());
   }
   options.bytes = parse_byte_size(bytes, "--bytes");
   options.methods = parse_methods(methods);
   options.directions = parse_directions(directions);
-  if (options.iters < 1)
-    throw UsageError(fmt::format("--iters {} must be at least 1", options.iters));
-  if (options.warmup < 0)
-    throw UsageError(fmt::format("--warmup {} must not be negative", options.warmup));
-  if (options.gpus < 0)
-    throw UsageError(fmt::format("--gpus {} must not be negative", options.gpus));
+  if (options.iters < 1 || options.iters > kMaxIterations)
+    throw UsageError(fmt::format("--iters {} is not from 1 to {}", options.iters, kMaxIterations));
+  if (options.warmup < 0 || options.warmup > kMaxIterations)
+    throw UsageError(fmt::format("--warmup {} is not from 0 to {}", options.warmup, kMaxIterations));
+  if (options.gpus < 0 || options.gpus > kMaxGpus)
+    throw UsageError(fmt::format("--gpus {} is not from 0 to {}", options.gpus, kMaxGpus));
   return options;
 }
 
@@ -131,8 +141,12 @@ const char* direction_title(Direction direction) {
 
 int run(const Options& options) {
   const Topology topology = probe_topology();
-  std::cout << format_topology(topology) << '\n';
   const int visible = static_cast<int>(topology.gpus.size());
+  if (visible == 0) {
+    std::cerr << "collbench_linkpeak: error: no CUDA GPU is visible (driver, CUDA_VISIBLE_DEVICES)\n";
+    return kExitNoGpu;
+  }
+  std::cout << format_topology(topology) << '\n';
   const int gpu_count = options.gpus > 0 ? options.gpus : visible;
   if (gpu_count > visible) {
     throw UsageError(fmt::format("--gpus {} but only {} GPU(s) visible", options.gpus, visible));
@@ -188,8 +202,8 @@ int main(int argc, char** argv) {
     const auto options = collbench::link_peak::parse_command_line(argc, argv);
     return options ? collbench::link_peak::run(*options) : 0;
   } catch (const collbench::UsageError& error) {
-    std::cerr << "collbench_linkpeak: " << error.what() << '\n';
-    return 2;
+    std::cerr << "collbench_linkpeak: error: " << error.what() << '\n';
+    return collbench::kExitUsage;
   } catch (const std::exception& error) {
     std::cerr << "collbench_linkpeak: error: " << error.what() << '\n';
     return 1;
