@@ -21,8 +21,9 @@ std::vector<report::ReportRow> known_rows() {
   return rows;
 }
 
-const SeriesSummary& find(const std::vector<SeriesSummary>& summaries, const std::string& op,
-                          const std::string& algo, int ranks) {
+// By value: callers pass a temporary vector (found by AddressSanitizer, a dangling reference).
+SeriesSummary find(const std::vector<SeriesSummary>& summaries, const std::string& op,
+                   const std::string& algo, int ranks) {
   for (const SeriesSummary& s : summaries) {
     if (s.series.op == op && s.series.algo == algo && s.series.ranks == ranks) return s;
   }
