@@ -187,6 +187,7 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
     }
   }
   require_fusable_last_bucket(o);
+  validate(o.base.model);  // a model no GPU could hold is refused before anything is allocated
   return o;
 }
 

@@ -236,6 +236,7 @@ void DpSession::run(const StepConfig& config, benchmark::State& state) {
 
 void DpSession::report(const StepConfig& config, const StepOutcome& outcome) {
   if (failed(outcome)) ++failures_;
+  if (outcome.status == report::kStatusOk) ++measured_;
   if (!table_) return;
   std::fprintf(table_, "%s\n", table_line(config, outcome).c_str());
   std::fflush(table_);

@@ -40,6 +40,8 @@ class DpSession {
   void print_header(const std::vector<StepConfig>& plan, const std::string& processes) const;
   // Non-zero when a configuration failed (error, timeout, failed check); the same on every process.
   int exit_code() const { return failures_ > 0 ? 1 : 0; }
+  // Configurations measured (status ok); the same on every process.
+  int measured() const { return measured_; }
   void abort_all() noexcept;
 
  private:
@@ -67,6 +69,7 @@ class DpSession {
   std::vector<NcclCommunicator> no_communicators_;  // one rank
   std::map<std::string, double> baseline_step_us_;  // config string -> 1-GPU mean step time
   int failures_ = 0;
+  int measured_ = 0;
 };
 
 }  // namespace collbench::dp

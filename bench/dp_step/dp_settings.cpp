@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "launch/launch_environment.hpp"
 #include "step_schedule.hpp"
+#include "sweep/options.hpp"
 #include "sweep/run_settings.hpp"
 
 namespace collbench::dp {
@@ -19,6 +20,8 @@ namespace {
 
 // An hour of warm-up is more than any GPU needs to reach its steady state.
 constexpr double kMaxWarmupMs = 3.6e6;
+// More memory than any GPU has: such a model is a typo, refused before it is allocated.
+constexpr double kMaxModelBytes = 4.0 * (1ull << 40);
 
 // Numbers above LLONG_MAX (a 64-bit seed) read as LLONG_MAX: every other setting's range is
 // far below it.
@@ -282,14 +285,24 @@ std::vector<Setting> make_settings() {
                          fmt::format("{}", c.model.momentum));
           }));
   s.push_back(
-      Setting("--seed", ValueKind::integer, "1", "seed of the synthetic model and data")
-          .with_rule(whole_from(0, LLONG_MAX, "must not be negative"))
-          .to_step([](StepConfig& c, const std::string& v) { c.model.seed = std::stoull(v); }));
+      Setting("--seed", ValueKind::text, "1", "seed of the synthetic model and data (decimal or 0x hex, 64 bits)")
+          .with_rule([](const std::string& v) {
+            parse_seed(v);  // throws its own one-line error, as collbench's --seed
+            return std::string();
+          })
+          .to_step([](StepConfig& c, const std::string& v) { c.model.seed = parse_seed(v); }));
   s.push_back(
-      Setting("-g,--gpus", ValueKind::integer, "", "GPU counts (default: 1 and all visible)")
+      Setting("-g,--gpus", ValueKind::text, "", "GPU counts: 1,2,4 or 1-4, as collbench's (default: 1 and all visible)")
           .as_list()
-          .with_rule(whole_from(1, INT_MAX, "a GPU count must be at least 1"))
-          .to_run([](RunSettings& r, const std::string& v) { r.gpu_counts.push_back(to_int(v)); }));
+          // collbench's syntax; "all" is the default's second count already.
+          .with_rule([](const std::string& v) {
+            if (v == "all") return std::string("give counts (the default runs 1 and every visible GPU)");
+            parse_gpu_counts(v, 0);  // throws its own one-line error
+            return std::string();
+          })
+          .to_run([](RunSettings& r, const std::string& v) {
+            for (int count : parse_gpu_counts(v, 0)) r.gpu_counts.push_back(count);
+          }));
   s.push_back(Setting("--warmup", ValueKind::integer, "10", "untimed steps per measured pass")
                   .with_rule(whole_from(0, INT_MAX, "must not be negative"))
                   .to_run([](RunSettings& r, const std::string& v) { r.warmup = to_int(v); }));
@@ -315,6 +328,10 @@ std::vector<Setting> make_settings() {
   s.push_back(Setting("--eager", ValueKind::flag, "false",
                       "launch kernels from the host every step instead of replaying CUDA graphs")
                   .to_run([](RunSettings& r, const std::string& v) { r.eager = to_bool(v); }));
+  s.push_back(Setting("--allow-skips", ValueKind::flag, "false",
+                      "exit 0 even when every configuration was skipped (default: exit 1, so a job on "
+                      "the wrong machine fails)")
+                  .to_run([](RunSettings& r, const std::string& v) { r.allow_skips = to_bool(v); }));
   s.push_back(
       Setting("--timeout", ValueKind::real, "120",
               "seconds a measured pass may take before it is abandoned")
@@ -450,6 +467,18 @@ void validate(const ModelConfig& model) {
       {"--momentum", fmt::format("{}", model.momentum)},
   };
   for (const auto& [name, value] : values) check_value(find_setting(name), value, {});
+  // Refused before anything is allocated: weights, gradients and optimizer state (up to three
+  // copies more with master weights) and every layer's activations, per GPU.
+  const double parameters = static_cast<double>(model.layers) * model.width * (model.width + 1.0);
+  const double activations = (model.layers + 1.0) * model.batch * model.width;
+  const double bytes = parameters * (3 * size_of(model.dtype) + (model.master_weights ? 8 : 0)) +
+                       2 * activations * size_of(model.dtype);
+  if (bytes > kMaxModelBytes) {
+    throw UsageError(fmt::format("--layers {} --width {} --batch {}: the model needs {:.0f} GiB per GPU, more than "
+                                 "{:.0f} GiB",
+                                 model.layers, model.width, model.batch, bytes / (1ull << 30),
+                                 kMaxModelBytes / (1ull << 30)));
+  }
 }
 
 std::string config_string(const StepConfig& config) {

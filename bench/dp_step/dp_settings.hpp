@@ -27,6 +27,7 @@ struct RunSettings {
   bool check = false;
   bool list = false;
   bool eager = false;  // launch every kernel from the host instead of replaying CUDA graphs
+  bool allow_skips = false;  // a run in which every configuration was skipped still exits 0
   double timeout_s = 120;
   std::string launcher = "auto";  // auto, single, mpi, env (launch_environment.hpp)
 };

@@ -1,6 +1,7 @@
 // collbench_dpstep: the data-parallel training-step benchmark, run in the shared frame: its
 // command line, the configurations it expands to (one Google Benchmark each) and the session that
 // measures them and prints one aligned table (world rank 0 only).
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,7 +60,17 @@ class DpStepProgram final : public BenchmarkProgram {
     session_->print_header(plan, run.group ? describe_processes(*run.group, run.environment) : std::string());
   }
 
-  int finish(RunContext&) override { return session_->exit_code(); }
+  int finish(RunContext& run) override {
+    if (session_->exit_code() != kExitOk) return session_->exit_code();
+    // A CI job on the wrong machine must not pass on rows that are all skipped.
+    if (session_->measured() == 0 && !options_.run.allow_skips) {
+      if (run.reporting) {
+        std::fprintf(stderr, "collbench_dpstep: error: every configuration was skipped (--allow-skips accepts that)\n");
+      }
+      return kExitFailed;
+    }
+    return kExitOk;
+  }
   void abort() noexcept override {
     if (session_) session_->abort_all();
   }

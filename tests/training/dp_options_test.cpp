@@ -118,7 +118,13 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
                      "--sync async: unknown sync mode (expected sync, overlap, ps, sharded)");
   expect_usage_error({"--bucket-mib", "0"}, "--bucket-mib 0");
   expect_usage_error({"--bucket-mib", "-4"}, "--bucket-mib -4");
-  expect_usage_error({"-g", "0"}, "-g 0");
+  expect_usage_error({"-g", "0"}, "--gpus '0' is not a positive integer");
+  expect_usage_error({"-g", "4-2"}, "--gpus range '4-2' runs backwards");
+  expect_usage_error({"-g", "all"}, "-g all: give counts");
+  expect_usage_error({"--seed", "-1"}, "--seed '-1'");
+  expect_usage_error({"--seed", "18446744073709551616"}, "--seed '18446744073709551616'");
+  expect_usage_error({"--layers", "100000000"}, "the model needs");
+  EXPECT_EQ(rank_counts(parse({"-g", "1-4"}), 8), (std::vector<int>{1, 2, 3, 4}));  // collbench's ranges
   expect_usage_error({"--width", "100"}, "--width 100");
   expect_usage_error({"--layers", "0"}, "--layers 0");
   expect_usage_error({"--batch", "0"}, "--batch 0");

@@ -22,7 +22,7 @@ expect_usage_error() {
 expect_usage_error "fp17" --dtype fp17 --list
 expect_usage_error "--sync async: unknown sync mode" --sync overlap,async --list
 expect_usage_error "--bucket-mib 0" --bucket-mib 0 --list
-expect_usage_error "-g 0" -g 0 --list
+expect_usage_error "--gpus '0'" -g 0 --list
 expect_usage_error "--width 100" --width 100 --list
 expect_usage_error "--algo nosuch" --algo nosuch --list
 expect_usage_error "--layers many: not a whole number" --layers many --list
