@@ -154,8 +154,9 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
   compare->add_option("--markdown", args.markdown_path,
                       "Also write a Markdown summary (regressions first) to this file");
   compare->add_flag("--all", args.all_rows, "List rows within tolerance too");
-  compare->add_option("--max-rows", args.max_rows,
-                      "List at most this many rows (failures and the largest changes first)")
+  compare
+      ->add_option("--max-rows", args.max_rows,
+                   "List at most this many rows (failures and the largest changes first)")
       ->check(CLI::NonNegativeNumber);
   compare->footer(
       "Rows are matched on op, algo, ranks, dtype, redop, root, in_place, bytes, graph, agg_iters\n"

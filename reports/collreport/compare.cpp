@@ -54,8 +54,9 @@ void judge_measured(RowComparison& c, const report::ReportRow& base, const repor
 // An ok row without a time cannot be judged; a relative change against 0 would call anything ok.
 void judge_without_time(RowComparison& c, const report::ReportRow& base) {
   c.verdict = Verdict::kNoTime;
-  c.note = base.time_us_p50 <= 0 ? "BASE is ok but its p50 time is 0: fix or re-measure the baseline"
-                                 : "NEW is ok but its p50 time is 0";
+  c.note = base.time_us_p50 <= 0
+               ? "BASE is ok but its p50 time is 0: fix or re-measure the baseline"
+               : "NEW is ok but its p50 time is 0";
 }
 
 void judge_matched(RowComparison& c, const CompareOptions& options) {
@@ -142,9 +143,8 @@ void require_something_compared(const Comparison& comparison) {
         comparison.count(Verdict::kOnlyInBase), comparison.count(Verdict::kOnlyInNew)));
   }
   const bool any_judged = std::any_of(
-      comparison.rows.begin(), comparison.rows.end(), [](const RowComparison& c) {
-        return c.measured_both || c.verdict == Verdict::kNoTime;
-      });
+      comparison.rows.begin(), comparison.rows.end(),
+      [](const RowComparison& c) { return c.measured_both || c.verdict == Verdict::kNoTime; });
   if (!any_judged && !comparison.failed()) {
     throw NothingComparedError(fmt::format(
         "nothing compared: {} rows match, but none is ok in both BASE and NEW", matched));

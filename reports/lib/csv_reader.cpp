@@ -57,11 +57,11 @@ void check_characters(const std::string& name, const std::string& text) {
     }
     const bool allowed = c == '\t' || (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n');
     if ((c < 0x20 || c == 0x7f) && !allowed) {
-      throw ReportError(name, line,
-                        fmt::format("control character {} at column {} (only tab, and CR before "
-                                    "LF, may appear in a report)",
-                                    printable(std::string(1, static_cast<char>(c))),
-                                    i - line_start + 1));
+      throw ReportError(
+          name, line,
+          fmt::format("control character {} at column {} (only tab, and CR before "
+                      "LF, may appear in a report)",
+                      printable(std::string(1, static_cast<char>(c))), i - line_start + 1));
     }
   }
 }

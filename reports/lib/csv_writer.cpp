@@ -39,16 +39,20 @@ std::string format_row(const ReportRow& row) {
 
 CsvWriter::CsvWriter(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "w")) {
   if (!file_) {
-    throw std::runtime_error(fmt::format("cannot open CSV file '{}': {}", path, std::strerror(errno)));
+    throw std::runtime_error(
+        fmt::format("cannot open CSV file '{}': {}", path, std::strerror(errno)));
   }
   write_line(header_line());
 }
 
-void CsvWriter::write(const ReportRow& row) { write_line(format_row(row)); }
+void CsvWriter::write(const ReportRow& row) {
+  write_line(format_row(row));
+}
 
 void CsvWriter::write_line(const std::string& line) {
   if (std::fprintf(file_.get(), "%s\n", line.c_str()) < 0 || std::fflush(file_.get()) != 0) {
-    throw std::runtime_error(fmt::format("cannot write CSV file '{}': {}", path_, std::strerror(errno)));
+    throw std::runtime_error(
+        fmt::format("cannot write CSV file '{}': {}", path_, std::strerror(errno)));
   }
 }
 

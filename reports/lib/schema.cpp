@@ -32,7 +32,9 @@ void require_in_range(Integer value, Integer min, Integer max) {
   }
 }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Plain decimal notation as the writer produces it ("12.345"): no sign, exponent, hex, inf or
 // nan, whose acceptance would let one hand edit (1e308, 0x10) masquerade as a measurement.
@@ -79,23 +81,35 @@ void require_one_of(const std::string& text, const std::array<const char*, N>& k
   throw ColumnParseError(fmt::format("'{}' is not one of {}", printable(text), list));
 }
 
-void check_op(const std::string& text) { require_one_of(text, kKnownOps); }
-void check_dtype(const std::string& text) { require_one_of(text, kKnownDtypes); }
-void check_redop(const std::string& text) { require_one_of(text, kKnownRedops); }
-void check_launch_mode(const std::string& text) { require_one_of(text, kKnownLaunchModes); }
-void check_status(const std::string& text) { require_one_of(text, kKnownStatuses); }
+void check_op(const std::string& text) {
+  require_one_of(text, kKnownOps);
+}
+void check_dtype(const std::string& text) {
+  require_one_of(text, kKnownDtypes);
+}
+void check_redop(const std::string& text) {
+  require_one_of(text, kKnownRedops);
+}
+void check_launch_mode(const std::string& text) {
+  require_one_of(text, kKnownLaunchModes);
+}
+void check_status(const std::string& text) {
+  require_one_of(text, kKnownStatuses);
+}
 
 void check_algo(const std::string& text) {
   const bool identifier =
       !text.empty() && text.size() <= 64 &&
       text.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
   if (!identifier) {
-    throw ColumnParseError(fmt::format(
-        "'{}' is not an algorithm name (1 to 64 of a-z, 0-9, _)", printable(text)));
+    throw ColumnParseError(
+        fmt::format("'{}' is not an algorithm name (1 to 64 of a-z, 0-9, _)", printable(text)));
   }
 }
 
-bool is_leap_year(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
+bool is_leap_year(int year) {
+  return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
 
 int days_in_month(int year, int month) {
   static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -119,14 +133,16 @@ bool is_utc_timestamp(const std::string& text) {
 
 void check_timestamp(const std::string& text) {
   if (!is_utc_timestamp(text)) {
-    throw ColumnParseError(fmt::format(
-        "'{}' is not an ISO 8601 UTC time like 2026-11-22T14:27:21Z", printable(text)));
+    throw ColumnParseError(
+        fmt::format("'{}' is not an ISO 8601 UTC time like 2026-11-22T14:27:21Z", printable(text)));
   }
 }
 
 void any_text(const std::string&) {}
 
-std::string format_double(double value) { return fmt::format("{:.3f}", value); }
+std::string format_double(double value) {
+  return fmt::format("{:.3f}", value);
+}
 
 // Column makers: the member pointer names the field once; the lambdas capture nothing, so they
 // decay to the plain function pointers that Column holds.

@@ -14,7 +14,7 @@ namespace collbench::report {
 // The values the reader accepts in the enumerated columns. Ops: the nine NCCL collectives of
 // bench/core/collective_registry.cpp, dp_step (collbench_dp) and p2p_peak (collbench_linkpeak).
 inline constexpr std::array<const char*, 11> kKnownOps = {
-    "all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall",
+    "all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",  "alltoall",
     "gather",     "scatter",    "sendrecv",       "dp_step",   "p2p_peak"};
 // bench/core/data_type.cpp's names.
 inline constexpr std::array<const char*, 10> kKnownDtypes = {
@@ -23,8 +23,8 @@ inline constexpr std::array<const char*, 10> kKnownDtypes = {
 inline constexpr std::array<const char*, 6> kKnownRedops = {"sum", "prod", "max",
                                                             "min", "avg",  "none"};
 inline constexpr std::array<const char*, 3> kKnownLaunchModes = {"single_process", "mpi", "env"};
-inline constexpr std::array<const char*, 5> kKnownStatuses = {
-    kStatusOk, kStatusSkipped, kStatusOom, kStatusError, kStatusTimeout};
+inline constexpr std::array<const char*, 5> kKnownStatuses = {kStatusOk, kStatusSkipped, kStatusOom,
+                                                              kStatusError, kStatusTimeout};
 // Times (us), bandwidths (GB/s) and peak fractions above this are hand edits or corruption
 // (10^12 us is eleven days), and would overflow the arithmetic of compare and summary.
 inline constexpr double kMaxMeasuredValue = 1e12;

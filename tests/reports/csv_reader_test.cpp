@@ -79,7 +79,8 @@ TEST(CsvReader, RejectsUnparsableNumbersWithTheirLine) {
   lines[2] = with_field(lines[2], "busbw_gbps", "fast");
   const ReportError error = read_error(join_lines(lines));
   EXPECT_EQ(error.line(), 3u);
-  EXPECT_STREQ(error.what(), "bad.csv:3: column 'busbw_gbps': 'fast' is not a plain non-negative decimal number "
+  EXPECT_STREQ(error.what(),
+               "bad.csv:3: column 'busbw_gbps': 'fast' is not a plain non-negative decimal number "
                "(like 12.345)");
 }
 

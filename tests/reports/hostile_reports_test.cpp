@@ -133,8 +133,7 @@ std::vector<HostileCase> hostile_cases() {
        "3: column 'op': 'all_reduce\\xff\\xfe' is not one of"},
       {"a long value is shortened", [sixty_x] { return with_row_field("dtype", sixty_x + "yyy"); },
        "3: column 'dtype': '" + sixty_x + kThreeDots + "' is not one of"},
-      {"a 10 MB header",
-       [] { return std::string(10 << 20, 'h') + "\n" + valid_lines()[1] + "\n"; },
+      {"a 10 MB header", [] { return std::string(10 << 20, 'h') + "\n" + valid_lines()[1] + "\n"; },
        "1: line longer than 65536 bytes"},
       {"a header of many unknown columns",
        [] {
@@ -222,8 +221,8 @@ TEST(HostileInputs, AFileAboveTheCapIsRefusedUnread) {
 }
 
 TEST(HostileInputs, CommandLineErrorsAreOneLineWithThePrefix) {
-  const std::string report = fixtures::write_temp_file(
-      "base.csv", fixtures::to_csv(fixtures::baseline_rows()));
+  const std::string report =
+      fixtures::write_temp_file("base.csv", fixtures::to_csv(fixtures::baseline_rows()));
   const std::vector<std::vector<std::string>> command_lines = {
       {},
       {"frobnicate"},

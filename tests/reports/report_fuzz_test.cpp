@@ -20,12 +20,44 @@ constexpr int kCases = 4000;
 
 // Values that sit on the edge of some column's domain, or far outside it.
 const std::vector<std::string>& hostile_values() {
-  static const std::vector<std::string> values = {
-      "", "0", "-1", "-0", "1", "4294967296", "99999999999999999999", "0x10", "1e308", "inf",
-      "nan", "-5.0", "1.", ".5", "1000000000000.0", "1000000000000.001", "all_reduce", "dp_step",
-      "p2p_peak", "float", "none", "-", "mpi", "2026-11-22T14:27:21Z", "2026-13-01T00:00:00Z",
-      "\"quoted, comma\"", "\"unclosed", std::string(1, '\0'), "\x1b[31m", "\r", "\xff\xfe",
-      std::string(300, 'v'), "ok", "skipped", "sum", "\" padded \"", "two words", "a;b=c"};
+  static const std::vector<std::string> values = {"",
+                                                  "0",
+                                                  "-1",
+                                                  "-0",
+                                                  "1",
+                                                  "4294967296",
+                                                  "99999999999999999999",
+                                                  "0x10",
+                                                  "1e308",
+                                                  "inf",
+                                                  "nan",
+                                                  "-5.0",
+                                                  "1.",
+                                                  ".5",
+                                                  "1000000000000.0",
+                                                  "1000000000000.001",
+                                                  "all_reduce",
+                                                  "dp_step",
+                                                  "p2p_peak",
+                                                  "float",
+                                                  "none",
+                                                  "-",
+                                                  "mpi",
+                                                  "2026-11-22T14:27:21Z",
+                                                  "2026-13-01T00:00:00Z",
+                                                  "\"quoted, comma\"",
+                                                  "\"unclosed",
+                                                  std::string(1, '\0'),
+                                                  "\x1b[31m",
+                                                  "\r",
+                                                  "\xff\xfe",
+                                                  std::string(300, 'v'),
+                                                  "ok",
+                                                  "skipped",
+                                                  "sum",
+                                                  "\" padded \"",
+                                                  "two words",
+                                                  "a;b=c"};
   return values;
 }
 
@@ -42,23 +74,26 @@ class Mutator {
  private:
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(random_); }
   std::size_t at(const std::string& text) {
-    return std::uniform_int_distribution<std::size_t>(0, text.empty() ? 0 : text.size() - 1)(
-        random_);
+    return std::uniform_int_distribution<std::size_t>(0,
+                                                      text.empty() ? 0 : text.size() - 1)(random_);
   }
 
   // One field of one data line replaced by a hostile value.
   std::string replace_field(const std::string& text) {
     std::vector<std::string> lines = fixtures::split_lines(text);
     if (lines.size() < 2) return text;
-    std::string& line = lines[1 + static_cast<std::size_t>(pick(static_cast<int>(lines.size()) - 1))];
+    std::string& line =
+        lines[1 + static_cast<std::size_t>(pick(static_cast<int>(lines.size()) - 1))];
     std::vector<std::size_t> commas = {0};
     for (std::size_t i = 0; i < line.size(); ++i) {
       if (line[i] == ',') commas.push_back(i + 1);
     }
-    const std::size_t begin = commas[static_cast<std::size_t>(pick(static_cast<int>(commas.size())))];
+    const std::size_t begin =
+        commas[static_cast<std::size_t>(pick(static_cast<int>(commas.size())))];
     const std::size_t end = std::min(line.find(',', begin), line.size());
     const auto& values = hostile_values();
-    line = line.substr(0, begin) + values[static_cast<std::size_t>(pick(static_cast<int>(values.size())))] +
+    line = line.substr(0, begin) +
+           values[static_cast<std::size_t>(pick(static_cast<int>(values.size())))] +
            line.substr(end);
     return fixtures::join_lines(lines);
   }
@@ -68,14 +103,22 @@ class Mutator {
       case 0:
         if (!text.empty()) text.erase(at(text), 1 + static_cast<std::size_t>(pick(8)));
         break;
-      case 1: text.insert(at(text), 1, static_cast<char>(pick(256))); break;
+      case 1:
+        text.insert(at(text), 1, static_cast<char>(pick(256)));
+        break;
       case 2:
         if (!text.empty()) text[at(text)] = ",\"\n\r\t"[pick(5)];
         break;
-      case 3: text += text.substr(text.find('\n') + 1, 200); break;  // a duplicated row, perhaps
-      case 4: text.resize(at(text)); break;
+      case 3:
+        text += text.substr(text.find('\n') + 1, 200);
+        break;  // a duplicated row, perhaps
+      case 4:
+        text.resize(at(text));
+        break;
       case 5:
-      case 6: text = replace_field(text); break;
+      case 6:
+        text = replace_field(text);
+        break;
       default: {
         const std::size_t from = at(text);
         text.insert(at(text), text.substr(from, static_cast<std::size_t>(pick(400))));
