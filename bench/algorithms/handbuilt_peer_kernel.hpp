@@ -23,8 +23,10 @@ template <typename RankArgs, void (*kLaunchKernel)(const RankArgs&, cudaStream_t
 class PeerKernelAlgorithm : public HandbuiltAlgorithm {
  public:
   PeerKernelAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : peers_(ranks, tuning.peer_timeout_s, tuning.allow_shared_gpus),
-        launch_mode_(tuning.peer_kernel_launch) {}
+      : tuning_(tuning), peers_(ranks, tuning.peer_timeout_s, tuning.allow_shared_gpus),
+        launch_mode_(tuning.peer_kernel_launch) {
+    tuning_.validate();
+  }
 
   void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
                const CaseShape& shape) final {
@@ -85,6 +87,7 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
     a.aligned = aligned;
   }
 
+  const HandbuiltTuning tuning_;
   // A base member: destroyed after every buffer of the derived algorithm, whose destructor must
   // call peers_.request_abort() first so that a kernel still waiting on a peer lets them be freed.
   PeerGroup peers_;

@@ -29,9 +29,7 @@ class RingAlgorithm final
     : public PeerKernelAlgorithm<kernels::RingRankArgs, kernels::launch_ring_all_reduce> {
  public:
   RingAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : PeerKernelAlgorithm(ranks, tuning), tuning_(tuning) {
-    tuning_.validate();
-  }
+      : PeerKernelAlgorithm(ranks, tuning) {}
   ~RingAlgorithm() override {
     // A kernel still waiting on a peer (a failed case) returns now, so freeing its memory below
     // does not wait forever.
@@ -92,7 +90,6 @@ class RingAlgorithm final
   }
 
  private:
-  HandbuiltTuning tuning_;
   std::vector<DeviceBuffer> signals_;        // kernels::RingSignals per local rank
   std::vector<DeviceBuffer> staging_;        // push: per local rank, written by its rank - 1
 };

@@ -22,9 +22,7 @@ class TwoshotAlgorithm final
     : public PeerKernelAlgorithm<kernels::TwoshotRankArgs, kernels::launch_twoshot_all_reduce> {
  public:
   TwoshotAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : PeerKernelAlgorithm(ranks, tuning), tuning_(tuning) {
-    tuning_.validate();
-  }
+      : PeerKernelAlgorithm(ranks, tuning) {}
   ~TwoshotAlgorithm() override { peers_.request_abort(); }  // see RingAlgorithm
 
   std::string_view name() const override { return "twoshot"; }
@@ -84,7 +82,6 @@ class TwoshotAlgorithm final
   }
 
  private:
-  HandbuiltTuning tuning_;
   std::vector<DeviceBuffer> signals_;  // kernels::TwoshotSignals per local rank
   std::vector<DeviceBuffer> staging_;  // per local rank, written by every other rank
 };
