@@ -44,20 +44,25 @@ class DpStepProgram final : public BenchmarkProgram {
     return listed;
   }
 
-  void start(RunContext& run) override {
-    const std::vector<StepConfig> plan = expand_plan(options_, run.gpus());
+  std::size_t start(RunContext& run) override {
+    plan_ = expand_plan(options_, run.gpus());
     // With --benchmark_format the benchmark's own output owns stdout; the table goes to stderr.
     std::FILE* table = !run.reporting ? nullptr : run.google_benchmark_output ? stderr : stdout;
     session_ = std::make_unique<DpSession>(options_, run.metadata, run.group.get(), table);
-    for (const StepConfig& config : plan) {
-      DpSession* session = session_.get();
+    session_->print_header(plan_, run.group ? describe_processes(*run.group, run.environment) : std::string());
+    return plan_.size();
+  }
+
+  void register_cases(std::size_t first, std::size_t count) override {
+    DpSession* session = session_.get();
+    for (std::size_t i = first; i < first + count; ++i) {
+      const StepConfig& config = plan_[i];
       benchmark::RegisterBenchmark(benchmark_name(config).c_str(),
                                    [session, config](benchmark::State& state) { session->run(config, state); })
           ->UseManualTime()
           ->Iterations(1)
           ->Unit(benchmark::kMillisecond);
     }
-    session_->print_header(plan, run.group ? describe_processes(*run.group, run.environment) : std::string());
   }
 
   int finish(RunContext& run) override {
@@ -77,6 +82,7 @@ class DpStepProgram final : public BenchmarkProgram {
 
  private:
   DpOptions options_;
+  std::vector<StepConfig> plan_;
   std::unique_ptr<DpSession> session_;
 };
 

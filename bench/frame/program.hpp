@@ -57,10 +57,14 @@ class BenchmarkProgram {
   virtual std::optional<int> run_without_plan() { return std::nullopt; }
   // The plan for `gpus` GPUs (or processes) without touching a GPU: what --list prints.
   virtual std::vector<ListedCase> list(int gpus) = 0;
-  // Plans for run.gpus(), prints its header where run.reporting, and registers one Google
-  // Benchmark per case (RegisterBenchmark, fixed iterations, manual time).
-  virtual void start(RunContext& run) = 0;
-  // After the benchmarks ran on every process: the summary where run.reporting, and the status.
+  // Plans for run.gpus() and prints its header where run.reporting; returns the number of cases.
+  virtual std::size_t start(RunContext& run) = 0;
+  // Registers one Google Benchmark per case for cases [first, first + count) of the plan
+  // (RegisterBenchmark, fixed iterations, manual time). The frame registers and runs the plan in
+  // batches: Google Benchmark's run takes time quadratic in the benchmarks registered at once.
+  virtual void register_cases(std::size_t first, std::size_t count) = 0;
+  // After the benchmarks ran (or a signal stopped them) on every process: the summary where
+  // run.reporting, and the status.
   virtual int finish(RunContext& run) = 0;
   // Something escaped the benchmarks: end what could leave another process waiting forever.
   virtual void abort() noexcept = 0;

@@ -54,8 +54,9 @@ void run_case(benchmark::State& state, const Case& c, SweepContext& context) {
 
 }  // namespace
 
-void register_case_benchmarks(const std::vector<Case>& cases, SweepContext& context) {
-  for (const Case& c : cases) {
+void register_case_benchmarks(const Case* cases, std::size_t count, SweepContext& context) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const Case& c = cases[i];
     benchmark::RegisterBenchmark(benchmark_name(c).c_str(),
                                  [c, &context](benchmark::State& state) { run_case(state, c, context); })
         ->UseManualTime()

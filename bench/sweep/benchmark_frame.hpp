@@ -32,7 +32,7 @@ struct SweepContext {
   SweepTotals totals;
 };
 
-// Registers one benchmark per case, named benchmark_name(case), in sweep order.
-void register_case_benchmarks(const std::vector<Case>& cases, SweepContext& context);
+// Registers one benchmark per case of cases[0, count), named benchmark_name(case), in sweep order.
+void register_case_benchmarks(const Case* cases, std::size_t count, SweepContext& context);
 
 }  // namespace collbench

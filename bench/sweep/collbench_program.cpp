@@ -83,7 +83,7 @@ std::vector<ListedCase> CollbenchProgram::list(int gpus) {
   return listed;
 }
 
-void CollbenchProgram::start(RunContext& run) {
+std::size_t CollbenchProgram::start(RunContext& run) {
   start_ = std::chrono::steady_clock::now();
   const double link_peak_gbps = options_.link_peak_path.empty() ? 0 : read_link_peak_gbps(options_.link_peak_path);
   cases_ = build_sweep(options_, run.gpus());
@@ -101,7 +101,11 @@ void CollbenchProgram::start(RunContext& run) {
     }
     if (!options_.trace_path.empty()) context_.sinks.push_back(std::make_unique<TraceSink>(options_.trace_path));
   }
-  register_case_benchmarks(cases_, context_);
+  return cases_.size();
+}
+
+void CollbenchProgram::register_cases(std::size_t first, std::size_t count) {
+  register_case_benchmarks(cases_.data() + first, count, context_);
 }
 
 int CollbenchProgram::finish(RunContext& run) {

@@ -27,7 +27,8 @@ class CollbenchProgram final : public BenchmarkProgram {
   double join_timeout_s() const override { return options_.run.timeout_s; }
   std::optional<int> run_without_plan() override;
   std::vector<ListedCase> list(int gpus) override;
-  void start(RunContext& run) override;
+  std::size_t start(RunContext& run) override;
+  void register_cases(std::size_t first, std::size_t count) override;
   int finish(RunContext& run) override;
   void abort() noexcept override;
 
