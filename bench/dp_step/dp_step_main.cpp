@@ -33,6 +33,9 @@ class DpStepProgram final : public BenchmarkProgram {
   }
   bool listing() const override { return options_.run.list; }
   std::string launcher() const override { return options_.run.launcher; }
+  std::vector<std::pair<std::string, std::string>> output_files() const override {
+    return {{"--csv", options_.run.csv_path}};
+  }
   // A pass's timeout also bounds the wait for the other processes.
   double join_timeout_s() const override { return options_.run.timeout_s; }
 

@@ -3,9 +3,13 @@
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 
@@ -83,6 +87,21 @@ void check_benchmark_flags(const std::vector<std::string>& args) {
   }
 }
 
+// Whether `path` can be written without creating it now: an existing file must be writable, a new
+// one needs a writable directory.
+void check_writable(const std::string& option, const std::string& path) {
+  const std::filesystem::path file(path);
+  const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+  const bool exists = ::access(path.c_str(), F_OK) == 0;
+  const char* what = nullptr;
+  if (exists && std::filesystem::is_directory(file)) {
+    what = "is a directory";
+  } else if (exists ? ::access(path.c_str(), W_OK) != 0 : ::access(folder.c_str(), W_OK) != 0) {
+    what = std::strerror(errno);
+  }
+  if (what != nullptr) throw UsageError(fmt::format("{} '{}' cannot be written: {}", option, path, what));
+}
+
 bool has_flag(const std::vector<std::string>& args, std::string_view prefix) {
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i].compare(0, prefix.size(), prefix) == 0) return true;
@@ -124,6 +143,9 @@ int run(const std::vector<std::string>& original_args, BenchmarkProgram& program
   if (program.listing()) {
     print_listing(program, environment);
     return kExitOk;
+  }
+  for (const auto& [option, path] : program.output_files()) {
+    if (!path.empty()) check_writable(option, path);
   }
   if (environment.mode == LaunchMode::single_process && visible_gpu_count() == 0) {
     fmt::print(stderr, "{}: error: no CUDA GPU is visible (driver, CUDA_VISIBLE_DEVICES); --list needs none\n",

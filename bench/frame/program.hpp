@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "launch/launch_environment.hpp"
@@ -53,6 +54,9 @@ class BenchmarkProgram {
   virtual bool listing() const = 0;
   virtual std::string launcher() const = 0;  // --launcher
   virtual double join_timeout_s() const = 0;  // how long the processes of a launch may take to meet
+  // The files the run will write, as (option, path); the frame checks that each can be written
+  // before anything runs (a typo in a directory is bad input, not an error after the sweep).
+  virtual std::vector<std::pair<std::string, std::string>> output_files() const { return {}; }
   // Work that needs no plan and no other process (collbench --topology): its exit status, or none.
   virtual std::optional<int> run_without_plan() { return std::nullopt; }
   // The plan for `gpus` GPUs (or processes) without touching a GPU: what --list prints.

@@ -26,6 +26,8 @@ expect_usage_error "'0'" -b 0 --list -g 2
 expect_usage_error "'4Z'" -e 4Z --list -g 2
 expect_usage_error "outside the 2 ranks" --ops broadcast -r 2 --list -g 2
 expect_usage_error "--bogus" --bogus
+expect_usage_error "--csv '/nonexistent/dir/x.csv' cannot be written" --csv /nonexistent/dir/x.csv
+expect_usage_error "--trace '/' cannot be written: is a directory" --trace /
 expect_usage_error "ring_ctas=0 is not 1..128" --algo ring:ctas=0 --list -g 2
 expect_usage_error "--benchmark_format 'xml'" --benchmark_format=xml --list -g 2
 expect_usage_error "--benchmark_filter '('" --benchmark_filter='(' --list -g 2

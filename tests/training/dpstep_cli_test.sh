@@ -27,6 +27,7 @@ expect_usage_error "--width 100" --width 100 --list
 expect_usage_error "--algo nosuch" --algo nosuch --list
 expect_usage_error "--layers many: not a whole number" --layers many --list
 expect_usage_error "--bogus" --bogus
+expect_usage_error "--csv '/nonexistent/dir/x.csv' cannot be written" --csv /nonexistent/dir/x.csv
 expect_usage_error "--launcher 'srun'" --launcher srun --list
 expect_usage_error "--algo copy_engine+ring: unknown all-reduce algorithm" --algo copy_engine+ring --list
 expect_usage_error "--last-bucket-algo nosuch: unknown all-reduce algorithm" --last-bucket-algo nosuch --list
