@@ -1,5 +1,6 @@
 // The collreport command line: exit codes 0/1/2 and what reaches stdout, stderr and files.
 #include "cli.hpp"
+#include "cli_run.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,19 +14,8 @@ namespace {
 
 constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 
-struct CliResult {
-  int code;
-  std::string out;
-  std::string err;
-};
-
 CliResult run(std::vector<std::string> args) {
-  args.insert(args.begin(), "collreport");
-  std::vector<const char*> argv;
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-  std::ostringstream out, err;
-  const int code = run_collreport(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
+  return run_cli(std::move(args));
 }
 
 std::string base_file() {

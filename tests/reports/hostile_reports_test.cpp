@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "cli_run.hpp"
 #include "csv_text.hpp"
 #include "fixture_reports.hpp"
 #include "schema.hpp"
@@ -20,19 +21,8 @@ using fixtures::join_lines;
 using fixtures::split_lines;
 using fixtures::with_field;
 
-struct CliResult {
-  int code;
-  std::string out;
-  std::string err;
-};
-
 CliResult run(std::vector<std::string> args) {
-  args.insert(args.begin(), "collreport");
-  std::vector<const char*> argv;
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-  std::ostringstream out, err;
-  const int code = run_collreport(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
+  return run_cli(std::move(args));
 }
 
 std::vector<std::string> valid_lines() {
