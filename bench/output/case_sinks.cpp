@@ -13,7 +13,7 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
                                   const CaseOutcome& outcome, const CaseMetrics& metrics) {
   report::ReportRow row = row_with_metadata(metadata);
   row.op = std::string(c.spec->name);
-  row.algo = c.algo;
+  row.algo = c.algo();
   row.ranks = c.ranks;
   row.dtype = std::string(name_of(c.type));
   row.redop = std::string(name_of(c.op));
@@ -27,7 +27,7 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
   row.graph = settings.graph_replays;
   // Loop timing measures differently: a curve of its own (graph replays are timed alike either
   // way).
-  row.config = c.config;
+  row.config = c.config();
   if (times_whole_loop(settings)) {
     row.config += row.config.empty() ? "timing=loop" : ";timing=loop";
   }
@@ -90,7 +90,7 @@ std::string ConsoleTable::format_line(const Case& c, const CaseOutcome& outcome,
 }
 
 void ConsoleTable::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
-  const std::string group = fmt::format("{} | {} | {} ranks", c.spec->name, c.algo, c.ranks);
+  const std::string group = fmt::format("{} | {} | {} ranks", c.spec->name, c.algo(), c.ranks);
   if (group != group_) {
     fmt::print(out_, "#\n# {}\n{}\n", group, column_header());
     group_ = group;

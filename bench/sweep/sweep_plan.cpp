@@ -74,17 +74,18 @@ std::vector<bool> in_place_variants(const CollectiveSpec& spec, InPlaceMode mode
 
 std::string benchmark_name(const Case& c) {
   // Two choices of one implementation differ in their settings, so those are part of the name.
-  const std::string algo = c.config.empty() ? c.algo : fmt::format("{}:{}", c.algo, c.config);
+  const std::string config = c.config();
+  const std::string algo = config.empty() ? c.algo() : fmt::format("{}:{}", c.algo(), config);
   return fmt::format("{}/{}/ranks:{}/{}/{}/root:{}/{}/bytes:{}", c.spec->name, algo, c.ranks, name_of(c.type),
                      name_of(c.op), c.root, c.in_place ? "in_place" : "out_of_place", c.requested_bytes);
 }
 
 std::string display_name(const Case& c) {
-  std::string name = fmt::format("{} {} {} {} {}r {}", c.spec->name, c.algo, name_of(c.type), name_of(c.op),
+  std::string name = fmt::format("{} {} {} {} {}r {}", c.spec->name, c.algo(), name_of(c.type), name_of(c.op),
                                  c.ranks, format_byte_size(c.bytes()));
   if (c.root >= 0) name += fmt::format(" root {}", c.root);
   if (c.in_place) name += " in-place";
-  if (!c.config.empty()) name += " " + c.config;
+  if (const std::string config = c.config(); !config.empty()) name += " " + config;
   return name;
 }
 
@@ -128,8 +129,6 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
       const CollectiveSpec& spec = find_collective(op_name);
       const std::vector<ReduceOp> reduce_ops = spec.reduces ? options.reduce_ops : std::vector<ReduceOp>{ReduceOp::none};
       for (const AlgorithmChoice& choice : algos_for(spec, choices)) {
-        const std::string algo(choice.name());
-        const std::string config = choice.config();
         for (DataType type : options.types) {
           for (ReduceOp op : reduce_ops) {
             for (int root : roots_for(spec, options.roots, ranks)) {
@@ -142,7 +141,7 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
                 previous_param = counts.param;
                 for (bool in_place : in_place_variants(spec, options.in_place)) {
                   cases.push_back(
-                      {&spec, algo, ranks, type, op, root, in_place, bytes, counts, config, choice});
+                      {&spec, choice, ranks, type, op, root, in_place, bytes, counts});
                 }
               }
             }

@@ -13,7 +13,7 @@ namespace collbench {
 
 struct Case {
   const CollectiveSpec* spec;
-  std::string algo;
+  AlgorithmChoice algorithm;  // which implementation, with which settings
   int ranks;
   DataType type;
   ReduceOp op;  // ReduceOp::none when the collective does not reduce
@@ -21,9 +21,10 @@ struct Case {
   bool in_place;
   std::size_t requested_bytes;  // the sweep's size before nccl-tests' rounding
   ElementCounts counts;         // what is actually moved
-  std::string config;           // the implementation's changed settings (AlgorithmChoice::config)
-  AlgorithmChoice algorithm;    // which implementation, with which settings
   std::size_t bytes() const { return case_bytes(*spec, counts, type); }
+  // The CSV algo column, and its changed settings (the config column's start).
+  std::string algo() const { return std::string(algorithm.name()); }
+  std::string config() const { return algorithm.config(); }
 };
 
 // Limits that turn a typo (-f 1.0001, -i 1) into an error instead of an endless sweep.

@@ -46,7 +46,7 @@ std::vector<Case> cases_for(const std::string& op, int ranks, DataType type, std
 // in place they keep the input, which is the right answer. Exactly those are accepted; anything
 // else still fails (reports/h200x4/logs/nccl_avg_1rank.csv).
 std::uint64_t known_nccl_defect_wrong_elements(const Case& c) {
-  const bool affected = c.algo == "nccl" && c.ranks == 1 && c.op == ReduceOp::avg && is_floating(c.type) && !c.in_place;
+  const bool affected = c.algo() == "nccl" && c.ranks == 1 && c.op == ReduceOp::avg && is_floating(c.type) && !c.in_place;
   return affected ? c.counts.recv % std::max<std::size_t>(4, 16 / size_of(c.type)) : 0;
 }
 
@@ -114,7 +114,7 @@ TEST(GpuModes, LoopTimingGivesOneCheckedSampleOfTheWholeLoop) {
   Runner runner(settings);
   for (const char* algo : {"nccl", "oneshot"}) {
     Case c = cases_for("all_reduce", 2, DataType::float32, 4096).front();
-    c.algo = algo;
+    c.algorithm = resolve_algorithm(algo);
     const CaseOutcome outcome = runner.run(c);
     ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
     EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);

@@ -107,15 +107,15 @@ class RingKnobEnvironment : public ::testing::Test {
 // NCCL's cases stay plain, and a bad knob stops the plan before anything runs.
 TEST_F(RingKnobEnvironment, CasesCarryTheAlgorithmsChangedKnobs) {
   const Options options = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
-  EXPECT_EQ(build_sweep(options, 2).back().config, "") << "defaults";
+  EXPECT_EQ(build_sweep(options, 2).back().config(), "") << "defaults";
 
   setenv("COLLBENCH_RING_CTAS", "32", 1);
   const std::vector<Case> cases = build_sweep(options, 2);
   ASSERT_EQ(cases.size(), 2u);
-  EXPECT_EQ(cases[0].algo, "nccl");
-  EXPECT_EQ(cases[0].config, "");
-  EXPECT_EQ(cases[1].algo, "ring");
-  EXPECT_EQ(cases[1].config, "ring_ctas=32");
+  EXPECT_EQ(cases[0].algo(), "nccl");
+  EXPECT_EQ(cases[0].config(), "");
+  EXPECT_EQ(cases[1].algo(), "ring");
+  EXPECT_EQ(cases[1].config(), "ring_ctas=32");
   EXPECT_EQ(display_name(cases[1]), "all_reduce ring float sum 2r 1 KiB ring_ctas=32");
 
   setenv("COLLBENCH_RING_CTAS", "lots", 1);
@@ -134,7 +134,7 @@ TEST_F(RingKnobEnvironment, AlgoSettingsOnTheCommandLine) {
   const std::vector<Case> cases =
       build_sweep(one_size("all_reduce", {"nccl", "ring", "ring:ctas=32", "nccl", "ring:ring_ctas=32", "all"}, 2, 1024), 2);
   std::vector<std::string> configs;
-  for (const Case& c : cases) configs.push_back(c.algo + "|" + c.config);
+  for (const Case& c : cases) configs.push_back(c.algo() + "|" + c.config());
   const std::vector<std::string> expected = {"nccl|", "ring|", "ring|ring_ctas=32", "ring_sendrecv|", "oneshot|",
                                              "twoshot|", "copy_engine|", "copy_engine_ring|"};
   EXPECT_EQ(configs, expected);
