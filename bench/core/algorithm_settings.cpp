@@ -187,6 +187,10 @@ AlgorithmRequest parse_algorithm_request(std::string_view text) {
   return request;
 }
 
+std::string_view algorithm_name_of(std::string_view text) {
+  return text.substr(0, text.find(':'));
+}
+
 EnvironmentLookup process_environment() {
   return [](const char* name) -> const char* { return std::getenv(name); };
 }

@@ -84,6 +84,8 @@ struct AlgorithmRequest {
 };
 // Throws UsageError naming `text` when an entry after the name is not NAME=VALUE.
 AlgorithmRequest parse_algorithm_request(std::string_view text);
+// The implementation's name in an --algo entry: "ring" for "ring:ctas=64".
+std::string_view algorithm_name_of(std::string_view text);
 
 // Looks an environment variable up (std::getenv by default; tests pass their own).
 using EnvironmentLookup = std::function<const char*(const char*)>;

@@ -120,7 +120,7 @@ void require_fusable_last_bucket(const DpOptions& o) {
                                      [](const std::string& v) { return std::stoi(v) == 1; });
   const std::vector<std::string>& last = o.values("--last-bucket-algo");
   const bool all_fuse = std::all_of(last.begin(), last.end(), [](const std::string& name) {
-    const AlgorithmEntry* entry = find_algorithm(name, OpKind::all_reduce);
+    const AlgorithmEntry* entry = find_algorithm(algorithm_name_of(name), OpKind::all_reduce);
     return entry != nullptr && entry->capabilities.fused_update;
   });
   if (any_fused && !all_fuse) {

@@ -137,11 +137,13 @@ std::vector<Setting> make_settings() {
                                uses_buckets(c.scheme) ? format_mib(c.bucket_mib) : "0");
           }));
   s.push_back(
-      Setting("--algo", ValueKind::text, "nccl", "all-reduce implementations (registry names)")
+      Setting("--algo", ValueKind::text, "nccl",
+              "all-reduce implementations, with optional settings as collbench's (ring:ctas=32)")
           .as_list()
           .or_algorithm("all-reduce algorithm")
           .to_step([](StepConfig& c, const std::string& v) { c.algo = v; })
-          .in_config([](const StepConfig& c) { return "algo=" + c.algo; })
+          // The settings follow in the config string's knobs (algorithm_knobs).
+          .in_config([](const StepConfig& c) { return "algo=" + std::string(algorithm_name_of(c.algo)); })
           .in_name([](const StepConfig& c) { return "/algo:" + c.algo; }));
   s.push_back(
       Setting("--master-weights,!--no-master-weights", ValueKind::flag, "false",
@@ -217,7 +219,7 @@ std::vector<Setting> make_settings() {
                   })
                   .in_config([](const StepConfig& c) {
                     return shown(!c.last_bucket_algo.empty(), "last_bucket_algo",
-                                 c.last_bucket_algo);
+                                 std::string(algorithm_name_of(c.last_bucket_algo)));
                   })
                   .in_name([](const StepConfig& c) {
                     return named(!c.last_bucket_algo.empty(), "last_bucket", c.last_bucket_algo);
@@ -446,11 +448,14 @@ void check_value(const Setting& setting, const std::string& value,
     std::vector<std::string> allowed = setting.choices;
     if (setting.algorithm)
       allowed.insert(allowed.end(), known_algorithms.begin(), known_algorithms.end());
-    if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+    const std::string_view implementation = setting.algorithm ? algorithm_name_of(value) : value;
+    if (std::find(allowed.begin(), allowed.end(), implementation) == allowed.end()) {
       throw UsageError(fmt::format("{} {}: unknown {} (expected {})", name, value, setting.noun,
                                    fmt::join(allowed, ", ")));
     }
   }
+  // An implementation's settings ("ring:ctas=32") are checked as collbench checks them.
+  if (setting.algorithm && value.find(':') != std::string::npos) resolve_algorithm(value);
   if (setting.rule) {
     const std::string why = setting.rule(value);
     if (!why.empty()) throw UsageError(fmt::format("{} {}: {}", name, value, why));

@@ -176,7 +176,8 @@ void GradientSync::require_supported_shapes() {
 
 const AlgorithmEntry& GradientSync::entry_for(const std::string& implementation,
                                               const char* collective) const {
-  const AlgorithmEntry* entry = find_algorithm(implementation, find_collective(collective).kind);
+  const AlgorithmEntry* entry =
+      find_algorithm(algorithm_name_of(implementation), find_collective(collective).kind);
   if (!entry) {
     throw UnsupportedConfig(fmt::format("{} needs {}, and algorithm '{}' does not implement it",
                                         name_of(scheme_), collective, implementation));
@@ -210,9 +211,10 @@ GradientSync::Call GradientSync::make_call(const char* collective, std::size_t b
     call.buffers.push_back(
         {whole + offsets.send * element_bytes, whole + offsets.recv * element_bytes});
   }
-  // The implementation's settings: its defaults and the environment (COLLBENCH_RING_CTAS ...).
+  // The implementation's settings: its defaults, the environment (COLLBENCH_RING_CTAS ...) and
+  // the --algo entry's own (ring:ctas=32).
   call.entry = &entry;
-  call.algorithm = entry.make(ranks(), resolve_algorithm(entry.name).settings);
+  call.algorithm = entry.make(ranks(), resolve_algorithm(implementation_for(bucket)).settings);
   return call;
 }
 

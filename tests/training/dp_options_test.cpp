@@ -396,7 +396,8 @@ TEST(DpOptions, PlanSweepsTheLastBucketsAlgorithm) {
   EXPECT_EQ(plan[3].ranks, 4);
   EXPECT_EQ(parse({}).values("--last-bucket-algo"), Values{"same"});
   expect_usage_error({"--last-bucket-algo", "nosuch"}, "--last-bucket-algo nosuch: unknown");
-  expect_usage_error({"--last-bucket-algo", "ring:2"}, "--last-bucket-algo ring:2: unknown");
+  // The removed NAME:N form reads as a setting now, and is refused as one.
+  expect_usage_error({"--last-bucket-algo", "ring:2"}, "'2' is not SETTING=VALUE");
   expect_usage_error({"--last-bucket-algo", "ring+nccl"}, "--last-bucket-algo ring+nccl");
 }
 
@@ -435,6 +436,23 @@ TEST(DpConfig, ConfigStringEndsWithTheAlgorithmsChangedKnobs) {
   EXPECT_EQ(plan[1].algo, "ring");
   const std::string text = config_string(plan[1]);
   EXPECT_EQ(text.substr(text.size() - std::string(";ring_ctas=32").size()), ";ring_ctas=32");
+}
+
+// Settings given with --algo, as collbench takes them, are the same knobs: in the config string
+// after the plain name, and in the benchmark name, so ring and ring:ctas=32 are two rows.
+TEST(DpConfig, AlgoSettingsOnTheCommandLine) {
+  const std::vector<StepConfig> plan =
+      expand_plan(parse({"--algo", "ring,ring:ctas=32", "-g", "2", "--sync", "overlap"}), 2);
+  ASSERT_EQ(plan.size(), 2u);
+  EXPECT_EQ(config_string(plan[0]).find("ring_ctas"), std::string::npos);
+  const std::string text = config_string(plan[1]);
+  EXPECT_NE(text.find("algo=ring;"), std::string::npos) << text;
+  EXPECT_EQ(text.substr(text.size() - std::string(";ring_ctas=32").size()), ";ring_ctas=32");
+  EXPECT_NE(benchmark_name(plan[0]), benchmark_name(plan[1]));
+  expect_usage_error({"--algo", "ring:ctas=0"}, "ring_ctas=0 is not 1..128");
+  expect_usage_error({"--algo", "tree:ctas=8"}, "unknown all-reduce algorithm");
+  EXPECT_NO_THROW(parse({"--algo", "copy_engine", "--last-bucket-algo", "twoshot:ctas=96", "--fuse-last-update",
+                         "1"}));
 }
 
 // A last bucket of another implementation adds that implementation's knobs, each knob once; its

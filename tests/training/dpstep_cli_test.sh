@@ -31,7 +31,7 @@ expect_usage_error "--csv '/nonexistent/dir/x.csv' cannot be written" --csv /non
 expect_usage_error "--launcher 'srun'" --launcher srun --list
 expect_usage_error "--algo copy_engine+ring: unknown all-reduce algorithm" --algo copy_engine+ring --list
 expect_usage_error "--last-bucket-algo nosuch: unknown all-reduce algorithm" --last-bucket-algo nosuch --list
-expect_usage_error "--last-bucket-algo ring:2: unknown all-reduce algorithm" --last-bucket-algo ring:2 --list
+expect_usage_error "'2' is not SETTING=VALUE" --last-bucket-algo ring:2 --list
 expect_usage_error "--comm-schedule deferred: unknown communication schedule" --comm-schedule deferred --list
 # Options of experiments that did not pay are gone.
 expect_usage_error "--wgrad-split" --wgrad-split last --list
