@@ -14,6 +14,7 @@
 #include <regex>
 
 #include "build_info.hpp"
+#include "printable.hpp"
 #include "core/errors.hpp"
 #include "frame/silent_reporter.hpp"
 #include "launch/interrupt.hpp"
@@ -23,34 +24,9 @@
 namespace collbench {
 namespace {
 
-constexpr std::size_t kHelpWidth = 100;
 // Google Benchmark's run costs time quadratic in the benchmarks registered at once (about 17 s for
 // 16,000 skipped ones, 0.1 s in batches of 256).
 constexpr std::size_t kCasesPerBatch = 256;
-
-// Lines longer than the terminal wrapped at spaces, continued under their description column
-// (where the text resumes after a run of two or more spaces).
-std::string wrap_help(const std::string& text) {
-  std::string wrapped;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    const std::size_t end = std::min(text.find('\n', begin), text.size());
-    std::string line = text.substr(begin, end - begin);
-    begin = end + 1;
-    const std::size_t gap = line.find("  ", line.find_first_not_of(' '));
-    const std::size_t column =
-        gap == std::string::npos ? line.find_first_not_of(' ') : line.find_first_not_of(' ', gap);
-    const std::string indent(column == std::string::npos || column > kHelpWidth / 2 ? 4 : column, ' ');
-    while (line.size() > kHelpWidth) {
-      std::size_t cut = line.rfind(' ', kHelpWidth);
-      if (cut == std::string::npos || cut <= indent.size()) break;
-      wrapped += line.substr(0, cut) + "\n";
-      line = indent + line.substr(line.find_first_not_of(' ', cut));
-    }
-    wrapped += line + "\n";
-  }
-  return wrapped;
-}
 
 std::string google_benchmark_help() {
   return "Google Benchmark flags:\n"
@@ -211,7 +187,7 @@ int run_program(int argc, char** argv, BenchmarkProgram& program) {
   // Ours before Google Benchmark's, which would answer --help with its own usage.
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
-      fmt::print("{}", wrap_help(program.help() + "\n" + google_benchmark_help() + "\n" + exit_status_help()));
+      fmt::print("{}", report::wrap_help(program.help() + "\n" + google_benchmark_help() + "\n" + exit_status_help()));
       return kExitOk;
     }
     if (args[i] == "--version") {

@@ -19,6 +19,7 @@
 #include "csv_writer.hpp"
 #include "core/errors.hpp"
 #include "frame/program.hpp"
+#include "printable.hpp"
 #include "link_peak_probe.hpp"
 #include "link_peak_report.hpp"
 #include "telemetry/topology.hpp"
@@ -108,7 +109,7 @@ std::optional<Options> parse_command_line(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
+    std::cout << report::wrap_help(app.help());
     return std::nullopt;
   } catch (const CLI::CallForVersion&) {
     std::cout << app.version() << '\n';

@@ -9,11 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "build_info.hpp"
 #include "compare.hpp"
 #include "compare_output.hpp"
 #include "csv_reader.hpp"
 #include "format.hpp"
 #include "merge.hpp"
+#include "printable.hpp"
 #include "report_info.hpp"
 #include "summary.hpp"
 
@@ -125,6 +127,10 @@ int run_merge(const Arguments& args, std::ostream& out) {
 int run_collreport(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"collreport: summarize, compare and merge collbench CSV reports", "collreport"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("collreport ") + kCollbenchVersion);
+  app.footer(
+      "Exit status: 0 pass; 1 a regression, wrong elements or a failed row (compare); 2 bad input\n"
+      "(one line naming the file, line and value), or a compare that matched nothing.");
   Arguments args;
 
   CLI::App* summary = app.add_subcommand(
@@ -175,10 +181,15 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
     if (summary->parsed()) return run_summary(args, out);
     if (compare->parsed()) return run_compare(args, out);
     return run_merge(args, out);
-  } catch (const CLI::CallForHelp& help) {
-    return app.exit(help, out, err) == 0 ? kExitOk : kExitBadInput;
-  } catch (const CLI::CallForAllHelp& help) {
-    return app.exit(help, out, err) == 0 ? kExitOk : kExitBadInput;
+  } catch (const CLI::CallForHelp&) {
+    out << report::wrap_help(app.help());  // the selected subcommand's, when one was
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp&) {
+    out << report::wrap_help(app.help("", CLI::AppFormatMode::All));
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    out << app.version() << "\n";
+    return kExitOk;
   } catch (const CLI::ParseError& error) {
     // CLI11 quotes the arguments it rejects, whatever they hold: escape and shorten them.
     err << "collreport: error: " << one_line(error.what(), kMaxOptionMessageChars)

@@ -22,6 +22,27 @@ std::string base_file() {
   return fixtures::write_temp_file("base.csv", fixtures::to_csv(fixtures::baseline_rows()));
 }
 
+// --version names the build; --help, the tool's and each subcommand's, fits a terminal and lists
+// the exit statuses.
+TEST(CollreportCli, VersionAndHelp) {
+  const CliResult version = run({"--version"});
+  EXPECT_EQ(version.code, 0);
+  EXPECT_EQ(version.out.rfind("collreport ", 0), 0u) << version.out;
+  for (const std::vector<std::string>& words :
+       {std::vector<std::string>{"--help"}, {"compare", "--help"}, {"summary", "--help"}}) {
+    const CliResult help = run(words);
+    EXPECT_EQ(help.code, 0);
+    std::size_t longest = 0, begin = 0;
+    while (begin < help.out.size()) {
+      const std::size_t end = std::min(help.out.find('\n', begin), help.out.size());
+      longest = std::max(longest, end - begin);
+      begin = end + 1;
+    }
+    EXPECT_LE(longest, 100u) << help.out;
+  }
+  EXPECT_NE(run({"--help"}).out.find("Exit status"), std::string::npos);
+}
+
 TEST(CollreportCli, CompareExitCodes) {
   const std::vector<fixtures::ReportRow> base = fixtures::baseline_rows();
   const std::string base_path = base_file();
