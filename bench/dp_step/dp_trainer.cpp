@@ -436,7 +436,7 @@ void DataParallelTrainer::wait_or_throw(const std::vector<const Event*>& events,
       const cudaError_t status = cudaEventQuery(events[local]->get());
       if (status == cudaSuccess) break;
       if (status != cudaErrorNotReady) CB_CUDA_CHECK(status);
-      if (interrupt_signal() != 0) throw Interrupted(interrupt_signal());
+      throw_if_interrupted();
       if (communicators_->size() > local) (*communicators_)[local].check_async_error();
       if (std::chrono::steady_clock::now() > deadline) {
         throw CaseTimeout(fmt::format("{} on {} ranks did not finish within {:g} s",

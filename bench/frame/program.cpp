@@ -130,11 +130,13 @@ int run(const std::vector<std::string>& original_args, BenchmarkProgram& program
   }
   RunContext run;
   run.environment = environment;
+  throw_if_interrupted();
   run.group = join_processes(environment, program.join_timeout_s());
   run.reporting = !run.group || run.group->rank() == 0;
   run.google_benchmark_output = google_benchmark_output;
   run.metadata = collect_run_metadata();
   if (run.group) record_launch(*run.group, run.metadata);
+  throw_if_interrupted();
   try {
     const std::size_t cases = program.start(run);
     // Google Benchmark's own output (a format, a file) must come from one run; otherwise the plan

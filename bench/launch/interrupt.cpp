@@ -17,6 +17,10 @@ void install_interrupt_handlers() {
 
 int interrupt_signal() { return received_signal; }
 
+void throw_if_interrupted() {
+  if (const int signal = interrupt_signal()) throw Interrupted(signal);
+}
+
 Interrupted::Interrupted(int signal)
     : std::runtime_error(std::string("interrupted by ") + (signal == SIGINT ? "SIGINT" : "SIGTERM")),
       signal_(signal) {}

@@ -102,7 +102,7 @@ void wait_for_streams(const std::vector<RankContext>& ranks, double timeout_s,
       if (status == cudaSuccess) break;
       if (status != cudaErrorNotReady)
         throw_cuda_error(status, "cudaStreamQuery", __FILE__, __LINE__);
-      if (const int signal = interrupt_signal()) throw Interrupted(signal);
+      throw_if_interrupted();
       if (rank.comm) {
         ncclResult_t async_error = ncclSuccess;
         CB_NCCL_CHECK(ncclCommGetAsyncError(rank.comm, &async_error));

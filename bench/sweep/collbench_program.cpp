@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "core/algorithm.hpp"
+#include "launch/interrupt.hpp"
 #include "launch/process_launch.hpp"
 #include "telemetry/link_peak_table.hpp"
 #include "telemetry/run_metadata.hpp"
@@ -91,6 +92,7 @@ std::size_t CollbenchProgram::start(RunContext& run) {
   if (run.reporting) {
     print_header(run.metadata, settings, cases_.size(), run.group.get(), run.environment);
   }
+  throw_if_interrupted();  // before the communicators, which take a second or more to make
   runner_ = std::make_unique<Runner>(settings, run.group.get());
   context_.runner = runner_.get();
   context_.link_peak_gbps = link_peak_gbps;

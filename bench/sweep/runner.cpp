@@ -37,7 +37,7 @@ void wait_for_ranks(Runner::RankSet& set, Clock::time_point deadline, const Case
       }
     }
     if (idle) return;
-    if (const int signal = interrupt_signal()) throw Interrupted(signal);
+    throw_if_interrupted();
     for (NcclCommunicator& communicator : set.communicators()) communicator.check_async_error();
     if (Clock::now() > deadline) {
       throw CaseTimeout(fmt::format("{} ({} ranks, {} B) did not finish within {:g} s", display_name(c), c.ranks,
