@@ -115,8 +115,8 @@ HandbuiltTuning tuning_from(const HandbuiltDescriptor& descriptor, const Setting
 }
 
 AlgorithmEntry registry_entry(const HandbuiltDescriptor& descriptor) {
-  AlgorithmEntry entry{descriptor.name, OpKind::all_reduce, descriptor.summary, descriptor.setting_prefix, {},
-                       descriptor.capabilities, {}};
+  AlgorithmEntry entry{descriptor.name,           OpKind::all_reduce, descriptor.summary, descriptor.kernels,
+                       descriptor.setting_prefix, {},                  descriptor.capabilities, {}};
   for (const TuningSetting& setting : descriptor.settings) entry.settings.push_back(setting.spec);
   const HandbuiltDescriptor* described = &descriptor;
   entry.make = [described](const std::vector<RankContext>& ranks,

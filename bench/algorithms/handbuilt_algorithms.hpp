@@ -16,10 +16,10 @@
 
 #include "core/algorithm.hpp"
 #include "core/algorithm_settings.hpp"
-#include "reduce_sources.hpp"
-#include "ring_all_reduce.hpp"
-#include "ring_schedule.hpp"
-#include "twoshot_all_reduce.hpp"
+#include "copy_engine/reduce_sources.hpp"
+#include "ring/ring_all_reduce.hpp"
+#include "ring/ring_schedule.hpp"
+#include "twoshot/twoshot_all_reduce.hpp"
 
 namespace collbench {
 
@@ -75,7 +75,7 @@ struct HandbuiltTuning {
   // so staging holds one round. 64 MiB keeps a training-step bucket (one 32 MiB layer and its
   // bias) in one round: each round is a serial chain of copies, waits and a reduction.
   std::size_t copy_engine_round_bytes = 64 << 20;
-  // copy_engine: 512-thread blocks of each reduction at most (kernels/reduce_sources.hpp).
+  // copy_engine: 512-thread blocks of each reduction at most (kernels/copy_engine/reduce_sources.hpp).
   int copy_engine_reduce_blocks = kernels::kReduceSourcesMaxBlocks;
 
   // Throws UsageError naming the setting when values cannot run together or a value set directly
@@ -163,6 +163,7 @@ TuningSetting peer_timeout_setting();
 struct HandbuiltDescriptor {
   std::string_view name;
   std::string_view summary;         // one line for --help
+  std::string_view kernels;         // the folder of its CUDA: "kernels/ring/"
   std::string_view setting_prefix;  // "ring" for ring_ctas: --algo ring:ctas=64
   std::vector<TuningSetting> settings;
   AlgorithmCapabilities capabilities;

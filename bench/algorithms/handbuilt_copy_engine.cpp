@@ -32,8 +32,8 @@
 #include "core/errors.hpp"
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "algorithms/handbuilt_peer_group.hpp"
-#include "reduce_sources.hpp"
-#include "ring_schedule.hpp"
+#include "copy_engine/reduce_sources.hpp"
+#include "ring/ring_schedule.hpp"
 #include "runtime/stream_memops.hpp"
 
 namespace collbench {
@@ -503,7 +503,8 @@ std::vector<TuningSetting> copy_engine_settings() {
 
 const HandbuiltDescriptor& copy_engine_descriptor() {
   static const HandbuiltDescriptor descriptor{
-      "copy_engine", "copy engines move every rank's input to every peer; a small kernel reduces", "ce",
+      "copy_engine", "copy engines move every rank's input to every peer; a small kernel reduces",
+      "kernels/copy_engine/", "ce",
       copy_engine_settings(),
       {/*concurrent_instances=*/true, /*launch_in_parts=*/true, /*fused_update=*/false},
       [](const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning) {
@@ -514,7 +515,8 @@ const HandbuiltDescriptor& copy_engine_descriptor() {
 
 const HandbuiltDescriptor& copy_engine_ring_descriptor() {
   static const HandbuiltDescriptor descriptor{
-      "copy_engine_ring", "copy engines round a ring (each rank copies to the next only); kernels reduce", "ce",
+      "copy_engine_ring", "copy engines round a ring (each rank copies to the next only); kernels reduce",
+      "kernels/copy_engine/", "ce",
       copy_engine_settings(),
       {/*concurrent_instances=*/true, /*launch_in_parts=*/false, /*fused_update=*/false},
       [](const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning) {

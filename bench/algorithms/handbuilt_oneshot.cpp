@@ -1,4 +1,4 @@
-// "oneshot": the one-kernel all-reduce for small messages (kernels/oneshot_*.cu) as an all_reduce
+// "oneshot": the one-kernel all-reduce for small messages (kernels/oneshot/) as an all_reduce
 // implementation: flags and the low-latency inbox allocated once, the staged kernel's scratch
 // grown as cases need, buffers registered per case.
 #include <fmt/format.h>
@@ -7,7 +7,7 @@
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "algorithms/handbuilt_peer_group.hpp"
 #include "algorithms/handbuilt_peer_kernel.hpp"
-#include "oneshot_all_reduce.hpp"
+#include "oneshot/oneshot_all_reduce.hpp"
 
 namespace collbench {
 namespace {
@@ -132,6 +132,7 @@ const HandbuiltDescriptor& oneshot_descriptor() {
     return HandbuiltDescriptor{
         "oneshot",
         "small messages: every rank reads every rank's input and reduces it in rank order",
+        "kernels/oneshot/",
         "oneshot",
         {{programmatic,
           [](HandbuiltTuning& tuning, const SettingValues& values) {

@@ -1,4 +1,4 @@
-// "ring": the hand-built NVLink ring all-reduce (kernels/ring_all_reduce.cu) as an all_reduce
+// "ring": the hand-built NVLink ring all-reduce (kernels/ring/ring_all_reduce.cu) as an all_reduce
 // implementation: flags allocated once, staging slots (push) sized to the largest case so far,
 // buffers registered per case, one kernel per rank.
 #include <fmt/format.h>
@@ -10,7 +10,7 @@
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "algorithms/handbuilt_peer_group.hpp"
 #include "algorithms/handbuilt_peer_kernel.hpp"
-#include "ring_all_reduce.hpp"
+#include "ring/ring_all_reduce.hpp"
 
 namespace collbench {
 namespace {
@@ -137,6 +137,7 @@ const HandbuiltDescriptor& ring_descriptor() {
     return HandbuiltDescriptor{
         "ring",
         "ring over NVLink peer stores (push) or loads (pull), device flags, pipelined in slices",
+        "kernels/ring/",
         "ring",
         {{protocol,
           [](HandbuiltTuning& tuning, const SettingValues& values) {

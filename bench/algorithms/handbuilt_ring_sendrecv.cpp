@@ -1,4 +1,4 @@
-// "ring_sendrecv": the ring schedule of kernels/ring_schedule.hpp on NCCL point-to-point calls,
+// "ring_sendrecv": the ring schedule of kernels/ring/ring_schedule.hpp on NCCL point-to-point calls,
 // the textbook version: per step one group of ncclSend/ncclRecv over all ranks, then (during
 // reduce-scatter) a reduction kernel per rank. Needs no peer access and works across processes.
 #include <fmt/format.h>
@@ -9,8 +9,8 @@
 #include "core/errors.hpp"
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "algorithms/handbuilt_peer_group.hpp"
-#include "ring_schedule.hpp"
-#include "ring_sendrecv_reduce.hpp"
+#include "ring/ring_schedule.hpp"
+#include "ring_sendrecv/ring_sendrecv_reduce.hpp"
 
 namespace collbench {
 namespace {
@@ -141,7 +141,8 @@ std::unique_ptr<HandbuiltAlgorithm> make_ring_sendrecv(const std::vector<RankCon
 
 const HandbuiltDescriptor& ring_sendrecv_descriptor() {
   static const HandbuiltDescriptor descriptor{
-      "ring_sendrecv", "the same ring on NCCL send/recv, reduced by a kernel of its own", "ring_sendrecv", {},
+      "ring_sendrecv", "the same ring on NCCL send/recv, reduced by a kernel of its own", "kernels/ring_sendrecv/",
+      "ring_sendrecv", {},
       {},
       make_ring_sendrecv};
   return descriptor;

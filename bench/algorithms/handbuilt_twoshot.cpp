@@ -1,4 +1,4 @@
-// "twoshot": the hand-built two-shot all-reduce (kernels/twoshot_all_reduce.cu) as an all_reduce
+// "twoshot": the hand-built two-shot all-reduce (kernels/twoshot/twoshot_all_reduce.cu) as an all_reduce
 // implementation: flags allocated once, staging sized to the largest case so far, buffers
 // registered per case, one kernel per rank.
 #include <fmt/format.h>
@@ -9,7 +9,7 @@
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "algorithms/handbuilt_peer_group.hpp"
 #include "algorithms/handbuilt_peer_kernel.hpp"
-#include "twoshot_all_reduce.hpp"
+#include "twoshot/twoshot_all_reduce.hpp"
 
 namespace collbench {
 namespace {
@@ -116,6 +116,7 @@ const HandbuiltDescriptor& twoshot_descriptor() {
   static const HandbuiltDescriptor descriptor{
       "twoshot",
       "each rank reduces its chunk of every rank's input and stores it into every rank's output",
+      "kernels/twoshot/",
       "twoshot",
       {integer_setting("twoshot_ctas", &HandbuiltTuning::twoshot_ctas, 1, kernels::kTwoshotMaxParts,
                        "CTAs per launch at most"),

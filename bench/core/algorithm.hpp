@@ -105,6 +105,7 @@ struct AlgorithmEntry {
   std::string_view name;  // the CSV algo column and --algo's name ("nccl", "ring" ...)
   OpKind op;
   std::string_view summary;  // one line for --help
+  std::string_view source;   // where it is written: "kernels/ring/", or "NCCL"
   // The settings' common prefix, which --algo lets the user leave out ("ring" for ring_ctas).
   std::string_view setting_prefix;
   std::vector<SettingSpec> settings;

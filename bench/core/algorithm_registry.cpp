@@ -17,7 +17,8 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
   static const std::vector<AlgorithmEntry> registry = [] {
     std::vector<AlgorithmEntry> entries;
     for (const CollectiveSpec& spec : collective_registry()) {
-      entries.push_back({"nccl", spec.kind, "NCCL's own implementation (NCCL_* variables apply)", "nccl", {}, {},
+      entries.push_back({"nccl", spec.kind, "NCCL's own implementation (NCCL_* variables apply)", "NCCL", "nccl", {},
+                         {},
                          [](const std::vector<RankContext>& ranks, const SettingValues&) {
                            return make_nccl_algorithm(ranks);
                          }});
@@ -94,7 +95,7 @@ std::string algorithm_settings_help() {
   for (const AlgorithmEntry& entry : algorithm_registry()) {
     if (std::find(described.begin(), described.end(), entry.name) != described.end()) continue;
     described.push_back(entry.name);
-    help += fmt::format("  {:<17} {}\n", entry.name, entry.summary);
+    help += fmt::format("  {:<17} {} ({})\n", entry.name, entry.summary, entry.source);
     for (const SettingSpec& spec : entry.settings) {
       help += fmt::format("      {}={}, default {} ({})\n          {}\n", short_name(spec, entry.setting_prefix),
                           describe_values(spec), describe_default(spec), environment_name(spec), spec.help);

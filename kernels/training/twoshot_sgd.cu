@@ -6,7 +6,7 @@
 
 #include "reduce_dispatch.cuh"
 #include "sgd_update.cuh"
-#include "twoshot_kernel.cuh"
+#include "twoshot/twoshot_kernel.cuh"
 #include "twoshot_sgd.hpp"
 
 namespace collbench::kernels::training {

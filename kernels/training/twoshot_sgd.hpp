@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "sgd_momentum.hpp"
-#include "twoshot_all_reduce.hpp"
+#include "twoshot/twoshot_all_reduce.hpp"
 
 namespace collbench::kernels::training {
 

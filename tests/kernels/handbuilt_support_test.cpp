@@ -12,7 +12,7 @@
 #include "core/errors.hpp"
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "algorithms/handbuilt_peer_group.hpp"
-#include "twoshot_all_reduce.hpp"
+#include "twoshot/twoshot_all_reduce.hpp"
 
 namespace collbench {
 namespace {

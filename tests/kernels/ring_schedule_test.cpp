@@ -1,8 +1,8 @@
-// The ring schedule (kernels/ring_schedule.hpp) checked on the CPU: the partition tiles the
+// The ring schedule (kernels/ring/ring_schedule.hpp) checked on the CPU: the partition tiles the
 // buffer, and n virtual ranks running either GPU kernel's protocol (pull: same tasks, waits,
 // publishes, end barrier; push: same tasks, staging slots, credits, arrivals, final wait) in
 // random interleavings produce the element-wise reduction, launch after launch.
-#include "ring_schedule.hpp"
+#include "ring/ring_schedule.hpp"
 
 #include <gtest/gtest.h>
 

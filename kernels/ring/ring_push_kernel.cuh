@@ -5,9 +5,9 @@
 
 #include "peer_flags.cuh"
 #include "reduce_ops.cuh"
-#include "ring_all_reduce.hpp"
-#include "ring_piece.cuh"
-#include "ring_schedule.hpp"
+#include "ring/ring_all_reduce.hpp"
+#include "ring/ring_piece.cuh"
+#include "ring/ring_schedule.hpp"
 
 #if defined(__CUDACC__)
 

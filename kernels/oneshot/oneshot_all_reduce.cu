@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "oneshot_all_reduce.hpp"
+#include "oneshot/oneshot_all_reduce.hpp"
 
 namespace collbench::kernels {
 

@@ -12,7 +12,7 @@
 
 #include "host_device.hpp"
 #include "peer_flags.cuh"
-#include "ring_schedule.hpp"
+#include "ring/ring_schedule.hpp"
 #include "test_values.cuh"
 
 namespace collbench::kernels {

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "reduce_dispatch.cuh"
-#include "ring_all_reduce.hpp"
-#include "ring_piece.cuh"
-#include "ring_push_kernel.cuh"
+#include "ring/ring_all_reduce.hpp"
+#include "ring/ring_piece.cuh"
+#include "ring/ring_push_kernel.cuh"
 
 namespace collbench::kernels {
 namespace {

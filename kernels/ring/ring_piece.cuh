@@ -9,7 +9,7 @@
 
 #include "reduce_ops.cuh"
 #include "reduce_pack.cuh"
-#include "ring_schedule.hpp"
+#include "ring/ring_schedule.hpp"
 
 namespace collbench::kernels {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "peer_flags.cuh"
-#include "ring_schedule.hpp"
+#include "ring/ring_schedule.hpp"
 #include "test_values.cuh"
 
 namespace collbench::kernels {

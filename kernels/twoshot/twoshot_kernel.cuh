@@ -7,8 +7,8 @@
 #pragma once
 
 #include "rank_order_reduce.cuh"
-#include "ring_piece.cuh"
-#include "twoshot_all_reduce.hpp"
+#include "ring/ring_piece.cuh"
+#include "twoshot/twoshot_all_reduce.hpp"
 
 namespace collbench::kernels {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "reduce_dispatch.cuh"
-#include "twoshot_kernel.cuh"
+#include "twoshot/twoshot_kernel.cuh"
 
 namespace collbench::kernels {
 namespace {

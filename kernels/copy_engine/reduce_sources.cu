@@ -4,7 +4,7 @@
 
 #include "rank_order_reduce.cuh"
 #include "reduce_dispatch.cuh"
-#include "reduce_sources.hpp"
+#include "copy_engine/reduce_sources.hpp"
 
 namespace collbench::kernels {
 namespace {

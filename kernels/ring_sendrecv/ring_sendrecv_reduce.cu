@@ -3,8 +3,8 @@
 #include <cstdint>
 
 #include "reduce_dispatch.cuh"
-#include "ring_piece.cuh"
-#include "ring_sendrecv_reduce.hpp"
+#include "ring/ring_piece.cuh"
+#include "ring_sendrecv/ring_sendrecv_reduce.hpp"
 
 namespace collbench::kernels {
 namespace {

@@ -1,11 +1,11 @@
 // The staged one-shot all-reduce (64 KiB to 32 MiB): each block copies its portion of the input to
 // this launch's scratch half, meets the same block of every peer at a flag barrier, then reads
 // that portion from every rank and reduces it in rank order. Protocol: README.md, "oneshot".
-#include "oneshot_all_reduce.hpp"
+#include "oneshot/oneshot_all_reduce.hpp"
 #include "programmatic_launch.cuh"
 #include "rank_order_reduce.cuh"
 #include "reduce_dispatch.cuh"
-#include "ring_schedule.hpp"
+#include "ring/ring_schedule.hpp"
 
 namespace collbench::kernels {
 namespace {

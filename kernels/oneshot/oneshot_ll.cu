@@ -5,7 +5,7 @@
 // README.md, "oneshot".
 #include <cstring>
 
-#include "oneshot_all_reduce.hpp"
+#include "oneshot/oneshot_all_reduce.hpp"
 #include "programmatic_launch.cuh"
 #include "reduce_dispatch.cuh"
 
