@@ -89,6 +89,9 @@ struct StepConfig {
   // memset by default: kernel nodes made copy_engine's step faster (36 us at 33 MiB, the ring's
   // 50 us at 25 MiB) but NCCL's slower (110 us at 25 MiB).
   GraphMemsets graph_memsets = GraphMemsets::memset;
+  // Profiling only (no part of the config string): a folder where each captured step graph is
+  // written as Graphviz; empty: none.
+  std::string graph_dot_dir;
   // The all-reduce's own changed knobs from the environment (AlgorithmChoice::config: "ring_ctas=32"),
   // read once when the plan is made; ends the config string.
   std::string algorithm_knobs;

@@ -330,6 +330,10 @@ std::vector<Setting> make_settings() {
   s.push_back(Setting("--eager", ValueKind::flag, "false",
                       "launch kernels from the host every step instead of replaying CUDA graphs")
                   .to_run([](RunSettings& r, const std::string& v) { r.eager = to_bool(v); }));
+  s.push_back(Setting("--graph-dot", ValueKind::text, "",
+                      "write each captured step graph as Graphviz into this folder "
+                      "(dp_step_<shape>_rank<r>.dot: the nodes a GPU trace does not show)")
+                  .to_step([](StepConfig& c, const std::string& v) { c.graph_dot_dir = v; }));
   s.push_back(Setting("--allow-skips", ValueKind::flag, "false",
                       "exit 0 even when every configuration was skipped (default: exit 1, so a job on "
                       "the wrong machine fails)")

@@ -72,12 +72,11 @@ std::vector<GraphExec> instantiate_with_node_priority(const std::vector<Graph>& 
   return execs;
 }
 
-// COLLBENCH_DPSTEP_GRAPH_DOT=DIR writes each captured step graph as Graphviz,
-// DIR/dp_step_<shape>_rank<r>.dot: what a replay runs, with the nodes a GPU trace does not show
-// (stream memory operations, event waits, the joins between streams).
-void write_graph_dot(const Graph& graph, const char* shape, int rank) {
-  const char* dir = std::getenv("COLLBENCH_DPSTEP_GRAPH_DOT");
-  if (dir == nullptr || *dir == '\0') return;
+// --graph-dot DIR writes each captured step graph as Graphviz, DIR/dp_step_<shape>_rank<r>.dot:
+// what a replay runs, with the nodes a GPU trace does not show (stream memory operations, event
+// waits, the joins between streams).
+void write_graph_dot(const Graph& graph, const std::string& dir, const char* shape, int rank) {
+  if (dir.empty()) return;
   const std::string path = fmt::format("{}/dp_step_{}_rank{}.dot", dir, shape, rank);
   CB_CUDA_CHECK(cudaGraphDebugDotPrint(graph.get(), path.c_str(),
                                        cudaGraphDebugDotFlagsKernelNodeParams |
@@ -402,7 +401,7 @@ std::vector<GraphExec>& DataParallelTrainer::graphs(StepVariant variant) {
         const std::size_t replaced = memsets_to_kernels(captured[local]);
         if (variant == StepVariant::full && local == 0) full_step_memset_kernels_ = replaced;
       }
-      write_graph_dot(captured[local], variant_name(variant), resources_[local]->rank);
+      write_graph_dot(captured[local], config_.graph_dot_dir, variant_name(variant), resources_[local]->rank);
     }
     slot = instantiate_with_node_priority(captured);
   }
