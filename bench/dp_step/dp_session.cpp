@@ -34,7 +34,7 @@ DpSession::DpSession(const DpOptions& options, RunMetadata metadata, ProcessGrou
   } else {
     processes_ = {true, 0, 1, visible_gpu_count()};
   }
-  if (table_ && !options.run.csv_path.empty()) csv_.emplace(options.run.csv_path);
+  if (table_) row_sinks_ = open_row_sinks(options.run.csv_path);
 }
 
 void DpSession::print_header(const std::vector<StepConfig>& plan,
@@ -240,9 +240,10 @@ void DpSession::report(const StepConfig& config, const StepOutcome& outcome) {
   if (!table_) return;
   std::fprintf(table_, "%s\n", table_line(config, outcome).c_str());
   std::fflush(table_);
-  if (csv_)
-    csv_->write(make_report_row(config, outcome, metadata_,
-                                {options_.run.warmup, options_.run.iters, !options_.run.eager}));
+  if (row_sinks_.empty()) return;
+  const report::ReportRow row =
+      make_report_row(config, outcome, metadata_, {options_.run.warmup, options_.run.iters, !options_.run.eager});
+  for (const auto& sink : row_sinks_) sink->write(row);
 }
 
 }  // namespace collbench::dp

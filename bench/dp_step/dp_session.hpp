@@ -11,11 +11,12 @@
 
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "csv_writer.hpp"
+#include "output/row_sinks.hpp"
 #include "dp_options.hpp"
 #include "dp_report.hpp"
 #include "runtime/nccl_communicator.hpp"
@@ -62,7 +63,7 @@ class DpSession {
   ProcessGroup* group_;
   ProcessLayout processes_;
   std::FILE* table_;
-  std::optional<report::CsvWriter> csv_;
+  std::vector<std::unique_ptr<RowSink>> row_sinks_;  // where the table goes only
   std::optional<OutcomeAgreement> agreement_;  // one process per GPU only
   // Per GPU count: this process's communicators (none where it holds no rank of that count).
   std::map<int, std::vector<NcclCommunicator>> communicators_;

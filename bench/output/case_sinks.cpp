@@ -45,11 +45,13 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
   return row;
 }
 
-CsvSink::CsvSink(const std::string& path, const RunMetadata& metadata, const RunSettings& settings)
-    : writer_(path), metadata_(metadata), settings_(settings) {}
+ReportRowSink::ReportRowSink(std::vector<std::unique_ptr<RowSink>> sinks, const RunMetadata& metadata,
+                             const RunSettings& settings)
+    : sinks_(std::move(sinks)), metadata_(metadata), settings_(settings) {}
 
-void CsvSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
-  writer_.write(make_report_row(metadata_, settings_, c, outcome, metrics));
+void ReportRowSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
+  const report::ReportRow row = make_report_row(metadata_, settings_, c, outcome, metrics);
+  for (const auto& sink : sinks_) sink->write(row);
 }
 
 void TraceSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {

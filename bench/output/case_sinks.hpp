@@ -1,4 +1,5 @@
-// Where measured cases go: the console table, the CSV report (and the trace, when asked).
+// Where collbench's measured cases go: the console table, the report rows (row_sinks.hpp) and
+// the trace, when asked.
 // Sinks only read what the runner produced; none reaches back into it.
 #pragma once
 
@@ -7,8 +8,8 @@
 #include <string>
 
 #include "output/chrome_trace.hpp"
-#include "csv_writer.hpp"
 #include "core/metrics.hpp"
+#include "output/row_sinks.hpp"
 #include "telemetry/run_metadata.hpp"
 #include "sweep/runner.hpp"
 
@@ -24,13 +25,15 @@ class CaseSink {
 report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings& settings, const Case& c,
                                   const CaseOutcome& outcome, const CaseMetrics& metrics);
 
-class CsvSink final : public CaseSink {
+// Each case as a report row (make_report_row), handed to the row sinks (the CSV report ...).
+class ReportRowSink final : public CaseSink {
  public:
-  CsvSink(const std::string& path, const RunMetadata& metadata, const RunSettings& settings);
+  ReportRowSink(std::vector<std::unique_ptr<RowSink>> sinks, const RunMetadata& metadata,
+                const RunSettings& settings);
   void on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) override;
 
  private:
-  report::CsvWriter writer_;
+  std::vector<std::unique_ptr<RowSink>> sinks_;
   RunMetadata metadata_;
   RunSettings settings_;
 };

@@ -98,9 +98,8 @@ std::size_t CollbenchProgram::start(RunContext& run) {
   context_.link_peak_gbps = link_peak_gbps;
   if (run.reporting) {
     context_.sinks.push_back(std::make_unique<ConsoleTable>(stdout));
-    if (!options_.csv_path.empty()) {
-      context_.sinks.push_back(std::make_unique<CsvSink>(options_.csv_path, run.metadata, settings));
-    }
+    context_.sinks.push_back(
+        std::make_unique<ReportRowSink>(open_row_sinks(options_.csv_path), run.metadata, settings));
     if (!options_.trace_path.empty()) context_.sinks.push_back(std::make_unique<TraceSink>(options_.trace_path));
   }
   return cases_.size();
