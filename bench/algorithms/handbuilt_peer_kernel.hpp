@@ -75,6 +75,25 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
   // graphs (oneshot's programmatic launches).
   virtual bool launches_directly(const CaseShape& /*shape*/) const { return false; }
 
+  // This process's ranks' inputs, outputs, flags and staging, in prepare()'s order, as exchange()
+  // takes them; staging null for every rank when `staging` is.
+  struct LocalPointers {
+    std::vector<void*> sends, recvs, signals, staging;
+  };
+  LocalPointers local_pointers(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
+                               const std::vector<DeviceBuffer>& signals,
+                               const std::vector<DeviceBuffer>* staging) const {
+    LocalPointers pointers;
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      const int index = peers_.local_index(ranks[local].rank);
+      pointers.sends.push_back(const_cast<void*>(buffers[local].send));
+      pointers.recvs.push_back(buffers[local].recv);
+      pointers.signals.push_back(signals[index].get());
+      pointers.staging.push_back(staging ? (*staging)[index].get() : nullptr);
+    }
+    return pointers;
+  }
+
   // The arguments every geometry-cut kernel (ring, twoshot) takes alike, for rank `rank`.
   template <typename GeometryArgs>
   void fill_case_fields(GeometryArgs& a, int rank, const kernels::RingGeometry& geometry,

@@ -51,16 +51,9 @@ class RingAlgorithm final
     const bool push = tuning_.ring_protocol == kernels::RingProtocol::push;
     if (push) peers_.grow(staging_, kernels::ring_push_staging_bytes(geometry, tuning_.ring_slots));
 
-    std::vector<void*> sends, recvs, signals, staging;
-    for (std::size_t local = 0; local < ranks.size(); ++local) {
-      const int index = peers_.local_index(ranks[local].rank);
-      sends.push_back(const_cast<void*>(buffers[local].send));
-      recvs.push_back(buffers[local].recv);
-      signals.push_back(signals_[index].get());
-      staging.push_back(push ? staging_[index].get() : nullptr);
-    }
+    const LocalPointers mine = local_pointers(ranks, buffers, signals_, push ? &staging_ : nullptr);
     // Every process exchanges the same sets in the same order (exchange is collective).
-    const auto tables = peers_.exchange(ranks, {sends, recvs, signals, staging}, shape.nranks);
+    const auto tables = peers_.exchange(ranks, {mine.sends, mine.recvs, mine.signals, mine.staging}, shape.nranks);
     const PeerGroup::PeerTable& send_table = tables[0];
     const PeerGroup::PeerTable& recv_table = tables[1];
     const PeerGroup::PeerTable& signal_table = tables[2];
@@ -79,10 +72,10 @@ class RingAlgorithm final
       a.previous_send = send_table[local][previous];
       a.previous_recv = recv_table[local][previous];
       a.next_recv = recv_table[local][next];
-      a.staging = staging[local];
+      a.staging = mine.staging[local];
       a.next_staging = staging_table[local][next];
       a.slots = tuning_.ring_slots;
-      a.signals = static_cast<kernels::RingSignals*>(signals[local]);
+      a.signals = static_cast<kernels::RingSignals*>(mine.signals[local]);
       a.next_signals = static_cast<kernels::RingSignals*>(signal_table[local][next]);
       a.previous_signals = static_cast<kernels::RingSignals*>(signal_table[local][previous]);
       fill_case_fields(a, rank, geometry, shape, aligned);

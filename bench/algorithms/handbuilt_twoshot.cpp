@@ -50,21 +50,14 @@ class TwoshotAlgorithm final
         twoshot_geometry(shape, tuning_, peers_.min_sm_count());
     peers_.grow(staging_, kernels::twoshot_staging_bytes(geometry));
 
-    std::vector<void*> sends, recvs, signals, staging;
-    for (std::size_t local = 0; local < ranks.size(); ++local) {
-      const int index = peers_.local_index(ranks[local].rank);
-      sends.push_back(const_cast<void*>(buffers[local].send));
-      recvs.push_back(buffers[local].recv);
-      signals.push_back(signals_[index].get());
-      staging.push_back(staging_[index].get());
-    }
+    const LocalPointers mine = local_pointers(ranks, buffers, signals_, &staging_);
     // Every process exchanges the same sets in the same order (exchange is collective).
-    const auto tables = peers_.exchange(ranks, {recvs, signals, staging}, shape.nranks);
+    const auto tables = peers_.exchange(ranks, {mine.recvs, mine.signals, mine.staging}, shape.nranks);
     const PeerGroup::PeerTable& recv_table = tables[0];
     const PeerGroup::PeerTable& signal_table = tables[1];
     const PeerGroup::PeerTable& staging_table = tables[2];
     // Packs are stored into every rank's output; the inputs are only read locally.
-    const bool aligned = all_aligned(recv_table) && all_aligned({sends});
+    const bool aligned = all_aligned(recv_table) && all_aligned({mine.sends});
 
     args_.assign(peers_.size(), {});
     for (std::size_t local = 0; local < ranks.size(); ++local) {
