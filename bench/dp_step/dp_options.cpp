@@ -187,7 +187,6 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
     }
   }
   require_fusable_last_bucket(o);
-  validate(o.base.model);  // a model no GPU could hold is refused before anything is allocated
   return o;
 }
 
@@ -217,6 +216,8 @@ std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) 
   std::vector<StepConfig> runs;
   for (const StepConfig& config : plan) {
     for (int ranks : rank_counts(options, visible_gpus)) {
+      // A model no GPU could hold is refused here, before anything is allocated (--list too).
+      validate(config.model);
       runs.push_back(config);
       StepConfig& run = runs.back();
       run.ranks = ranks;

@@ -108,11 +108,15 @@ std::vector<Setting> make_settings() {
           .to_step([](StepConfig& c, const std::string& v) { c.model.batch = to_int(v); })
           .in_config([](const StepConfig& c) { return fmt::format("batch={}", c.model.batch); }));
   s.push_back(
-      Setting("--dtype", ValueKind::text, "bfloat16", "bfloat16 or float")
+      Setting("-d,--dtype", ValueKind::text, "bfloat16", "model data types: bfloat16, float (as collbench's -d)")
+          .as_list()
           .one_of({"bfloat16", "float"}, "model data type")
           .to_step([](StepConfig& c, const std::string& v) { c.model.dtype = parse_data_type(v); })
           .in_config(
-              [](const StepConfig& c) { return fmt::format("dtype={}", name_of(c.model.dtype)); }));
+              [](const StepConfig& c) { return fmt::format("dtype={}", name_of(c.model.dtype)); })
+          .in_name([](const StepConfig& c) {
+            return named(c.model.dtype != kDefaults.model.dtype, "dtype", std::string(name_of(c.model.dtype)));
+          }));
   s.push_back(
       Setting("--sync", ValueKind::text, "sync,overlap",
               "gradient sync modes: sync, overlap, ps, sharded")
@@ -321,7 +325,7 @@ std::vector<Setting> make_settings() {
   s.push_back(Setting("--csv", ValueKind::text, "",
                       "write rows to this CSV file (each flushed as measured)")
                   .to_run([](RunSettings& r, const std::string& v) { r.csv_path = v; }));
-  s.push_back(Setting("--check", ValueKind::flag, "false",
+  s.push_back(Setting("-c,--check", ValueKind::flag, "false",
                       "run correctness checks (identical weights, DP gradient = 1-GPU gradient)")
                   .to_run([](RunSettings& r, const std::string& v) { r.check = to_bool(v); }));
   s.push_back(Setting("--list", ValueKind::flag, "false",

@@ -52,7 +52,7 @@ TEST(DpOptions, DefaultsMatchTheTargetConfiguration) {
   std::vector<std::string> axes;
   for (const Axis& axis : o.axes) axes.push_back(axis.setting->long_name());
   EXPECT_EQ(axes,
-            (Values{"--sync", "--bucket-mib", "--algo", "--comm-schedule", "--last-bucket-algo",
+            (Values{"--dtype", "--sync", "--bucket-mib", "--algo", "--comm-schedule", "--last-bucket-algo",
                     "--lockstep", "--fuse-last-update", "--graph-memsets"}));
 }
 
@@ -93,7 +93,7 @@ TEST(DpOptions, ParsesListsAndValues) {
   EXPECT_EQ(o.base.model.layers, 3);
   EXPECT_EQ(o.base.model.width, 64);
   EXPECT_EQ(o.base.model.batch, 16);
-  EXPECT_EQ(o.base.model.dtype, DataType::float32);
+  EXPECT_EQ(o.values("--dtype"), Values{"float"});
   EXPECT_EQ(o.values("--sync"), (Values{"overlap", "ps", "sharded"}));
   EXPECT_EQ(o.values("--bucket-mib"), (Values{"4", "25", "100"}));
   EXPECT_EQ(o.values("--algo"), (Values{"nccl", "ring"}));
@@ -123,7 +123,12 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"-g", "all"}, "-g all: give counts");
   expect_usage_error({"--seed", "-1"}, "--seed '-1'");
   expect_usage_error({"--seed", "18446744073709551616"}, "--seed '18446744073709551616'");
-  expect_usage_error({"--layers", "100000000"}, "the model needs");
+  try {
+    expand_plan(parse({"--layers", "100000000", "-d", "float"}), 1);
+    ADD_FAILURE() << "a model no GPU holds was planned";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("the model needs"), std::string::npos) << error.what();
+  }
   EXPECT_EQ(rank_counts(parse({"-g", "1-4"}), 8), (std::vector<int>{1, 2, 3, 4}));  // collbench's ranges
   expect_usage_error({"--width", "100"}, "--width 100");
   expect_usage_error({"--layers", "0"}, "--layers 0");
@@ -254,7 +259,7 @@ TEST(DpConfig, ModelsBuiltInCodeMeetTheSettingsRules) {
   expect_refused(model, "--layers 0: need at least 1 layer");
   model = ModelConfig{};
   model.dtype = DataType::int32;
-  expect_refused(model, "--dtype int32: unknown model data type");
+  expect_refused(model, "-d int32: unknown model data type");
   model = ModelConfig{};
   model.learning_rate = std::nanf("");
   expect_refused(model, "--lr nan: not a number");
@@ -530,6 +535,17 @@ TEST(DpConfig, SettingsShowOnlyWhenNotTheDefault) {
   EXPECT_EQ(parse_comm_schedule("lanes"), CommSchedule::lanes);
   EXPECT_EQ(parse_comm_schedule("pipelined"), CommSchedule::pipelined);
   EXPECT_THROW(parse_comm_schedule("gemm_gated"), UsageError);
+}
+
+// collbench's conventions: -c checks, -d takes a list of types (each a row of its own), -g ranges.
+TEST(DpOptions, SharesCollbenchsConventions) {
+  EXPECT_TRUE(parse({"-c"}).run.check);
+  EXPECT_FALSE(parse({"--check=0"}).run.check);
+  const std::vector<StepConfig> plan = expand_plan(parse({"-d", "bfloat16,float", "--sync", "sync", "-g", "1-2"}), 2);
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_NE(benchmark_name(plan[0]), benchmark_name(plan[2]));
+  EXPECT_EQ(plan[2].model.dtype, DataType::float32);
+  EXPECT_EQ(plan[3].ranks, 2);
 }
 
 // The frame's filter (frame/program.hpp), on the training step's names.
