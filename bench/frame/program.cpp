@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 
 #include "build_info.hpp"
@@ -44,25 +43,6 @@ std::optional<std::string> flag_value(const std::string& arg, std::string_view f
   return arg.substr(prefix.size());
 }
 
-// Google Benchmark prints a complaint and runs nothing (exit 0) for a bad format or filter, and
-// fails late on an output it cannot write: each is refused here, before anything runs.
-void check_benchmark_flags(const std::vector<std::string>& args) {
-  for (const std::string& arg : args) {
-    for (const char* flag : {"--benchmark_format", "--benchmark_out_format"}) {
-      if (const auto value = flag_value(arg, flag); value && *value != "console" && *value != "json" &&
-                                                    *value != "csv") {
-        throw UsageError(fmt::format("{} '{}' is not console, json or csv", flag, *value));
-      }
-    }
-    if (const auto value = flag_value(arg, "--benchmark_filter")) passes_benchmark_filter("", *value);
-    if (const auto value = flag_value(arg, "--benchmark_out")) {
-      if (value->empty() || !std::ofstream(*value, std::ios::app)) {
-        throw UsageError(fmt::format("--benchmark_out '{}' cannot be written", *value));
-      }
-    }
-  }
-}
-
 // Whether `path` can be written without creating it now: an existing file must be writable, a new
 // one needs a writable directory.
 void check_writable(const std::string& option, const std::string& path) {
@@ -76,6 +56,24 @@ void check_writable(const std::string& option, const std::string& path) {
     what = std::strerror(errno);
   }
   if (what != nullptr) throw UsageError(fmt::format("{} '{}' cannot be written: {}", option, path, what));
+}
+
+// Google Benchmark prints a complaint and runs nothing (exit 0) for a bad format or filter, and
+// fails late on an output it cannot write: each is refused here, before anything runs.
+void check_benchmark_flags(const std::vector<std::string>& args) {
+  for (const std::string& arg : args) {
+    for (const char* flag : {"--benchmark_format", "--benchmark_out_format"}) {
+      if (const auto value = flag_value(arg, flag); value && *value != "console" && *value != "json" &&
+                                                    *value != "csv") {
+        throw UsageError(fmt::format("{} '{}' is not console, json or csv", flag, *value));
+      }
+    }
+    if (const auto value = flag_value(arg, "--benchmark_filter")) passes_benchmark_filter("", *value);
+    if (const auto value = flag_value(arg, "--benchmark_out")) {
+      if (value->empty()) throw UsageError("--benchmark_out '' cannot be written: no file named");
+      check_writable("--benchmark_out", *value);
+    }
+  }
 }
 
 bool has_flag(const std::vector<std::string>& args, std::string_view prefix) {
