@@ -98,8 +98,10 @@ std::size_t CollbenchProgram::start(RunContext& run) {
   context_.link_peak_gbps = link_peak_gbps;
   if (run.reporting) {
     context_.sinks.push_back(std::make_unique<ConsoleTable>(stdout));
-    context_.sinks.push_back(
-        std::make_unique<ReportRowSink>(open_row_sinks(options_.csv_path), run.metadata, settings));
+    // Rows are made only when some sink takes them.
+    if (auto row_sinks = open_row_sinks(options_.csv_path); !row_sinks.empty()) {
+      context_.sinks.push_back(std::make_unique<ReportRowSink>(std::move(row_sinks), run.metadata, settings));
+    }
     if (!options_.trace_path.empty()) context_.sinks.push_back(std::make_unique<TraceSink>(options_.trace_path));
   }
   return cases_.size();
