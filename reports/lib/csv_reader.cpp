@@ -120,8 +120,21 @@ std::string quoted_list(const std::vector<std::string>& names) {
   return list;
 }
 
+std::string readable_versions() {
+  std::string list;
+  for (int v = kOldestReadableSchemaVersion; v <= kSchemaVersion; ++v) {
+    list += fmt::format("{}{}", v == kOldestReadableSchemaVersion ? "" : v == kSchemaVersion ? " and " : ", ", v);
+  }
+  return kOldestReadableSchemaVersion == kSchemaVersion ? fmt::format("version {}", list)
+                                                          : fmt::format("versions {}", list);
+}
+
+bool is_readable_version(int version) {
+  return version >= kOldestReadableSchemaVersion && version <= kSchemaVersion;
+}
+
 // When the header does not match, a report of another schema version is the likely cause; say so
-// when the first data row carries a version other than ours.
+// when the first data row carries a version this tool does not read.
 void throw_if_other_version(const std::string& name, const std::vector<std::string>& header,
                             const TextLine& first_row) {
   std::size_t version_column = header.size();
@@ -130,16 +143,21 @@ void throw_if_other_version(const std::string& name, const std::vector<std::stri
   }
   if (version_column == header.size() || first_row.number == 0) return;
   const std::vector<std::string> fields = split_header(first_row.text);
-  if (version_column < fields.size() && fields[version_column] != std::to_string(kSchemaVersion)) {
-    throw ReportError(name, first_row.number,
-                      fmt::format("unknown schema version '{}' (this tool reads version {})",
-                                  printable(fields[version_column]), kSchemaVersion));
+  if (version_column >= fields.size()) return;
+  const std::string& version = fields[version_column];
+  for (int v = kOldestReadableSchemaVersion; v <= kSchemaVersion; ++v) {
+    if (version == std::to_string(v)) return;
   }
+  throw ReportError(name, first_row.number,
+                    fmt::format("unknown schema version '{}' (this tool reads {})", printable(version),
+                                readable_versions()));
 }
 
-// Checks the header against the schema, naming every missing, extra and duplicated column at once
-// (libfccp stops at the first); the row parser's own header check then cannot fail.
-void check_header(const std::string& name, const std::string& text) {
+// Checks the header against the schema versions this tool reads and returns the version whose
+// columns it holds, naming every missing, extra and duplicated column (against the current
+// version) when it holds none's (libfccp stops at the first); the row parser's own header check
+// then cannot fail.
+int check_header(const std::string& name, const std::string& text) {
   // A UTF-8 byte order mark, as spreadsheet programs write, is skipped (libfccp skips it too).
   std::size_t offset = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
   unsigned number = 0;
@@ -148,15 +166,29 @@ void check_header(const std::string& name, const std::string& text) {
 
   const std::vector<std::string> header = split_header(header_line.text);
   std::map<std::string, int> seen;
-  std::vector<std::string> extra, duplicated, missing;
+  std::vector<std::string> extra, duplicated;
   for (const std::string& column : header) {
     if (++seen[column] == 2) duplicated.push_back(column);
     if (column_index(column) == kColumnCount && seen[column] == 1) extra.push_back(column);
   }
-  for (const Column& column : kColumns) {
-    if (seen.count(column.name) == 0) missing.push_back(column.name);
+  auto missing_in = [&seen](int version) {
+    std::vector<std::string> missing;
+    for (const Column& column : kColumns) {
+      if (in_version(column, version) && seen.count(column.name) == 0) missing.push_back(column.name);
+    }
+    return missing;
+  };
+  auto count_in = [](int version) {
+    std::size_t count = 0;
+    for (const Column& column : kColumns) count += in_version(column, version) ? 1 : 0;
+    return count;
+  };
+  if (extra.empty() && duplicated.empty()) {
+    for (int version = kSchemaVersion; version >= kOldestReadableSchemaVersion; --version) {
+      if (missing_in(version).empty() && seen.size() == count_in(version)) return version;
+    }
   }
-  if (extra.empty() && duplicated.empty() && missing.empty()) return;
+  const std::vector<std::string> missing = missing_in(kSchemaVersion);
 
   throw_if_other_version(name, header, next_nonblank_line(text, offset, number));
   std::string problems;
@@ -172,18 +204,22 @@ void check_header(const std::string& name, const std::string& text) {
       fmt::format("header does not match schema version {}: {}", kSchemaVersion, problems));
 }
 
+// An older version's header lacks the newer columns; their fields stay unset.
 template <std::size_t... I>
-void read_schema_header(CsvParser& parser, std::index_sequence<I...>) {
-  parser.read_header(io::ignore_no_column, std::string(kColumns[I].name)...);
+void read_schema_header(CsvParser& parser, int version, std::index_sequence<I...>) {
+  parser.read_header(version == kSchemaVersion ? io::ignore_no_column : io::ignore_missing_column,
+                     std::string(kColumns[I].name)...);
 }
 
 // libfccp's messages repeat the file and line we already print; keep only what went wrong.
-std::string libfccp_problem(const io::error::base& error) {
+std::string libfccp_problem(const io::error::base& error, int version) {
+  std::size_t columns = 0;
+  for (const Column& column : kColumns) columns += in_version(column, version) ? 1 : 0;
   if (dynamic_cast<const io::error::too_few_columns*>(&error)) {
-    return fmt::format("too few fields (the schema has {} columns)", kColumnCount);
+    return fmt::format("too few fields (schema version {} has {} columns)", version, columns);
   }
   if (dynamic_cast<const io::error::too_many_columns*>(&error)) {
-    return fmt::format("too many fields (the schema has {} columns)", kColumnCount);
+    return fmt::format("too many fields (schema version {} has {} columns)", version, columns);
   }
   if (dynamic_cast<const io::error::escaped_string_not_closed*>(&error)) {
     return "quoted field not closed (line breaks inside fields are not supported)";
@@ -191,7 +227,7 @@ std::string libfccp_problem(const io::error::base& error) {
   return printable(error.what(), 200);
 }
 
-ReportRow parse_fields(const std::string& name, unsigned line,
+ReportRow parse_fields(const std::string& name, unsigned line, int version,
                        const std::array<std::string, kColumnCount>& fields) {
   ReportRow row;
   auto parse_column = [&](std::size_t index) {
@@ -206,12 +242,19 @@ ReportRow parse_fields(const std::string& name, unsigned line,
   // The version first: in a report of another version, the other fields mean something else.
   const std::size_t version_index = column_index("schema_version");
   parse_column(version_index);
-  if (row.schema_version != kSchemaVersion) {
+  if (!is_readable_version(row.schema_version)) {
     throw ReportError(name, line,
-                      fmt::format("unknown schema version '{}' (this tool reads version {})",
-                                  printable(fields[version_index]), kSchemaVersion));
+                      fmt::format("unknown schema version '{}' (this tool reads {})",
+                                  printable(fields[version_index]), readable_versions()));
   }
-  for (std::size_t i = 0; i < kColumnCount; ++i) parse_column(i);
+  if (row.schema_version != version) {
+    throw ReportError(name, line,
+                      fmt::format("schema version {} in a report whose header is version {}",
+                                  row.schema_version, version));
+  }
+  for (std::size_t i = 0; i < kColumnCount; ++i) {
+    if (in_version(kColumns[i], version)) parse_column(i);
+  }
   return row;
 }
 
@@ -226,17 +269,17 @@ ReportError::ReportError(const std::string& file, unsigned line, const std::stri
 
 Report parse_report(const std::string& name, const std::string& text) {
   check_characters(name, text);
-  check_header(name, text);
+  const int version = check_header(name, text);
   CsvParser parser(name, text.data(), text.data() + text.size());
   Report report{name, {}};
   std::map<RowKey, unsigned> line_of_key;
   std::array<std::string, kColumnCount> fields;
   try {
-    read_schema_header(parser, std::make_index_sequence<kColumnCount>{});
+    read_schema_header(parser, version, std::make_index_sequence<kColumnCount>{});
     auto read_row = [&parser](auto&... field) { return parser.read_row(field...); };
     while (std::apply(read_row, fields)) {
       const unsigned line = parser.get_file_line();
-      ReportLine entry{parse_fields(name, line, fields), line};
+      ReportLine entry{parse_fields(name, line, version, fields), line};
       const auto [previous, inserted] = line_of_key.emplace(row_key(entry.row), line);
       if (!inserted) {
         throw ReportError(name, line,
@@ -246,7 +289,7 @@ Report parse_report(const std::string& name, const std::string& text) {
       report.rows.push_back(std::move(entry));
     }
   } catch (const io::error::base& error) {
-    throw ReportError(name, parser.get_file_line(), libfccp_problem(error));
+    throw ReportError(name, parser.get_file_line(), libfccp_problem(error, version));
   }
   if (report.rows.empty()) {
     throw ReportError(name, parser.get_file_line() + 1, "no data rows after the header");

@@ -1,4 +1,5 @@
-// One measured case as it appears in a collbench CSV report (schema version kSchemaVersion).
+// One measured case as it appears in a collbench CSV report (schema version kSchemaVersion;
+// the reader reads version 1 too, whose rows have no interval: confidence_pct 0).
 #pragma once
 
 #include <cstdint>
@@ -6,7 +7,8 @@
 
 namespace collbench::report {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
+inline constexpr int kOldestReadableSchemaVersion = 1;
 
 // Row status values; `reason` says why for anything but ok.
 inline constexpr const char* kStatusOk = "ok";
@@ -14,6 +16,11 @@ inline constexpr const char* kStatusSkipped = "skipped";
 inline constexpr const char* kStatusOom = "oom";
 inline constexpr const char* kStatusError = "error";
 inline constexpr const char* kStatusTimeout = "timeout";
+
+// Why the timed iterations ended (the stop column).
+inline constexpr const char* kStopFixed = "fixed";          // -n iterations (or -G replays)
+inline constexpr const char* kStopConverged = "converged";  // the interval got narrow enough
+inline constexpr const char* kStopTimeLimit = "time_limit"; // --max-time came first
 
 struct ReportRow {
   int schema_version = kSchemaVersion;
@@ -41,20 +48,36 @@ struct ReportRow {
   int iters = 0;
   int agg_iters = 1;
   int graph = 0;       // CUDA graph replays; 0 = launched normally
+  int repeat = 0;      // which pass of --repeat measured the row (0 for the first)
   std::string config;  // key=value;...: dp_step model, a hand-built algorithm's changed knobs, or empty
+  // How the timed iterations went: `samples` per-operation times (one per iteration, graph
+  // replay or timed loop) ended by `stop`; intervals are at `confidence_pct` (0: none, as in
+  // version 1 reports and rows with too few samples).
+  int samples = 0;
+  std::string stop = kStopFixed;
+  double confidence_pct = 0;
   // Measured values: per-operation time over the timed iterations, slowest rank per iteration.
   double time_us_mean = 0;
   double time_us_min = 0;
   double time_us_p50 = 0;
   double time_us_p99 = 0;
   double time_us_max = 0;
+  double time_us_stdev = 0;
+  double time_cv_pct = 0;     // stdev / mean, in percent
+  double time_us_p50_lo = 0;  // the confidence interval of the median time (order statistics)
+  double time_us_p50_hi = 0;
   double algbw_gbps = 0;
   double busbw_gbps = 0;
+  // busbw at the ends of the median's interval: the interval of the median iteration's busbw.
+  double busbw_gbps_lo = 0;
+  double busbw_gbps_hi = 0;
   double peak_fraction = 0;  // busbw / measured per-GPU link peak; 0 when no peak is known
   std::uint64_t wrong_elements = 0;
   std::string status = kStatusOk;
   std::string reason;
   std::string extra;  // key=value;... extra measured values (dp_step: samples_per_s, ...)
+
+  bool has_interval() const { return confidence_pct > 0 && time_us_p50_hi > 0; }
 };
 
 }  // namespace collbench::report

@@ -8,8 +8,8 @@
 namespace collbench::report {
 
 RowKey row_key(const ReportRow& row) {
-  return RowKey{row.op,       row.algo,  row.ranks, row.dtype,     row.redop, row.root,
-                row.in_place, row.bytes, row.graph, row.agg_iters, row.config};
+  return RowKey{row.op,       row.algo,  row.ranks, row.dtype,     row.redop,  row.root,
+                row.in_place, row.bytes, row.graph, row.agg_iters, row.config, row.repeat};
 }
 
 RowKey series_key(const ReportRow& row) {
@@ -31,15 +31,17 @@ std::string variant_label(const RowKey& key) {
   if (key.graph > 0) add(fmt::format("graph={}", key.graph));
   if (key.agg_iters > 1) add(fmt::format("agg={}", key.agg_iters));
   if (!key.config.empty()) add(key.config);
+  if (key.repeat > 0) add(fmt::format("repeat={}", key.repeat));
   return label;
 }
 
 std::string describe_key(const RowKey& key) {
   return fmt::format(
       "op={} algo={} ranks={} dtype={} redop={} root={} in_place={} bytes={} graph={} "
-      "agg_iters={} config='{}'",
+      "agg_iters={} config='{}'{}",
       key.op, key.algo, key.ranks, key.dtype, key.redop, key.root, key.in_place ? 1 : 0, key.bytes,
-      key.graph, key.agg_iters, printable(key.config));
+      key.graph, key.agg_iters, printable(key.config),
+      key.repeat > 0 ? fmt::format(" repeat={}", key.repeat) : std::string());
 }
 
 }  // namespace collbench::report

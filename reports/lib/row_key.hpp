@@ -23,9 +23,11 @@ struct RowKey {
   int graph = 0;
   int agg_iters = 1;
   std::string config;
+  int repeat = 0;  // the pass of --repeat: one case measured in several passes has one key each
 
   auto tied() const {
-    return std::tie(op, algo, ranks, dtype, redop, root, in_place, bytes, graph, agg_iters, config);
+    return std::tie(op, algo, ranks, dtype, redop, root, in_place, bytes, graph, agg_iters, config,
+                    repeat);
   }
   friend bool operator<(const RowKey& a, const RowKey& b) { return a.tied() < b.tied(); }
   friend bool operator==(const RowKey& a, const RowKey& b) { return a.tied() == b.tied(); }

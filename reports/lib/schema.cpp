@@ -96,6 +96,9 @@ void check_launch_mode(const std::string& text) {
 void check_status(const std::string& text) {
   require_one_of(text, kKnownStatuses);
 }
+void check_stop(const std::string& text) {
+  require_one_of(text, kKnownStops);
+}
 
 void check_algo(const std::string& text) {
   const bool identifier =
@@ -147,27 +150,35 @@ std::string format_double(double value) {
 // Column makers: the member pointer names the field once; the lambdas capture nothing, so they
 // decay to the plain function pointers that Column holds.
 template <auto Field, void (*Check)(const std::string&) = any_text>
-Column text_column(const char* name) {
+Column text_column(const char* name, int since = 1) {
   return {name, [](const ReportRow& r) { return r.*Field; },
           [](ReportRow& r, const std::string& t) { r.*Field = t; },
-          [](const ReportRow& r) { Check(r.*Field); }};
+          [](const ReportRow& r) { Check(r.*Field); }, since};
 }
 
 // Integers within [Min, Max]; the limits are far beyond any real run and exist so that a
 // negative or absurd count is caught where it is read, not in some later computation.
 template <auto Field, auto Min, auto Max>
-Column integer_column(const char* name) {
+Column integer_column(const char* name, int since = 1) {
   using Integer = std::decay_t<decltype(ReportRow{}.*Field)>;
   return {name, [](const ReportRow& r) { return std::to_string(r.*Field); },
           [](ReportRow& r, const std::string& t) { r.*Field = parse_integer<Integer>(t); },
-          [](const ReportRow& r) { require_in_range<Integer>(r.*Field, Min, Max); }};
+          [](const ReportRow& r) { require_in_range<Integer>(r.*Field, Min, Max); }, since};
 }
 
 template <auto Field>
-Column real_column(const char* name) {
+Column real_column(const char* name, int since = 1) {
   return {name, [](const ReportRow& r) { return format_double(r.*Field); },
           [](ReportRow& r, const std::string& t) { r.*Field = parse_measured_value(t); },
-          [](const ReportRow&) {}};
+          [](const ReportRow&) {}, since};
+}
+
+// A confidence level in percent: 0 (no interval) or above 0 and below 100.
+void check_confidence(const ReportRow& r) {
+  if (r.confidence_pct != 0 && !(r.confidence_pct > 0 && r.confidence_pct < 100)) {
+    throw ColumnParseError(
+        fmt::format("'{}' is not 0 (no interval) or a level between 0 and 100", r.confidence_pct));
+  }
 }
 
 template <auto Field>
@@ -187,8 +198,11 @@ constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 }  // namespace
 
 const std::array<Column, kColumnCount> kColumns = {{
-    // Any integer: a version other than ours gets its own message (csv_reader.cpp).
-    integer_column<&ReportRow::schema_version, -kIntMax, kIntMax>("schema_version"),
+    // Any integer: a version other than ours gets its own message (csv_reader.cpp). Rows are
+    // always written in the current version, whatever version they were read from.
+    Column{"schema_version", [](const ReportRow&) { return std::to_string(kSchemaVersion); },
+           [](ReportRow& r, const std::string& t) { r.schema_version = parse_integer<int>(t); },
+           [](const ReportRow&) {}},
     text_column<&ReportRow::timestamp, check_timestamp>("timestamp"),
     text_column<&ReportRow::host>("host"),
     text_column<&ReportRow::gpu_name>("gpu_name"),
@@ -211,14 +225,26 @@ const std::array<Column, kColumnCount> kColumns = {{
     integer_column<&ReportRow::iters, 0, kMaxIterations>("iters"),
     integer_column<&ReportRow::agg_iters, 1, kMaxIterations>("agg_iters"),
     integer_column<&ReportRow::graph, 0, kMaxIterations>("graph"),
+    integer_column<&ReportRow::repeat, 0, kMaxIterations>("repeat", 2),
     text_column<&ReportRow::config>("config"),
+    integer_column<&ReportRow::samples, 0, kIntMax>("samples", 2),
+    text_column<&ReportRow::stop, check_stop>("stop", 2),
+    Column{"confidence_pct", [](const ReportRow& r) { return format_double(r.confidence_pct); },
+           [](ReportRow& r, const std::string& t) { r.confidence_pct = parse_measured_value(t); },
+           check_confidence, 2},
     real_column<&ReportRow::time_us_mean>("time_us_mean"),
     real_column<&ReportRow::time_us_min>("time_us_min"),
     real_column<&ReportRow::time_us_p50>("time_us_p50"),
     real_column<&ReportRow::time_us_p99>("time_us_p99"),
     real_column<&ReportRow::time_us_max>("time_us_max"),
+    real_column<&ReportRow::time_us_stdev>("time_us_stdev", 2),
+    real_column<&ReportRow::time_cv_pct>("time_cv_pct", 2),
+    real_column<&ReportRow::time_us_p50_lo>("time_us_p50_lo", 2),
+    real_column<&ReportRow::time_us_p50_hi>("time_us_p50_hi", 2),
     real_column<&ReportRow::algbw_gbps>("algbw_gbps"),
     real_column<&ReportRow::busbw_gbps>("busbw_gbps"),
+    real_column<&ReportRow::busbw_gbps_lo>("busbw_gbps_lo", 2),
+    real_column<&ReportRow::busbw_gbps_hi>("busbw_gbps_hi", 2),
     real_column<&ReportRow::peak_fraction>("peak_fraction"),
     integer_column<&ReportRow::wrong_elements, std::uint64_t{0}, kU64Max>("wrong_elements"),
     text_column<&ReportRow::status, check_status>("status"),

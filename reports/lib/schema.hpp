@@ -25,6 +25,7 @@ inline constexpr std::array<const char*, 6> kKnownRedops = {"sum", "prod", "max"
 inline constexpr std::array<const char*, 3> kKnownLaunchModes = {"single_process", "mpi", "env"};
 inline constexpr std::array<const char*, 5> kKnownStatuses = {kStatusOk, kStatusSkipped, kStatusOom,
                                                               kStatusError, kStatusTimeout};
+inline constexpr std::array<const char*, 3> kKnownStops = {kStopFixed, kStopConverged, kStopTimeLimit};
 // Times (us), bandwidths (GB/s) and peak fractions above this are hand edits or corruption
 // (10^12 us is eleven days), and would overflow the arithmetic of compare and summary.
 inline constexpr double kMaxMeasuredValue = 1e12;
@@ -39,9 +40,12 @@ struct Column {
   // positive rank count, ...). Apart from parse so that any row, even a default one, can be
   // formatted and parsed back; the reader applies both.
   void (*check)(const ReportRow& row);
+  // The schema version that added the column: a report of an older version lacks it, and its rows
+  // keep the field's default.
+  int since = 1;
 };
 
-inline constexpr std::size_t kColumnCount = 36;
+inline constexpr std::size_t kColumnCount = 46;
 extern const std::array<Column, kColumnCount> kColumns;
 
 class ColumnParseError : public std::runtime_error {
@@ -49,8 +53,10 @@ class ColumnParseError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The header line's column names, comma separated, in schema order.
+// The header line's column names, comma separated, in schema order (the current version).
 std::string header_line();
+// Whether `column` is part of reports of schema version `version`.
+inline bool in_version(const Column& column, int version) { return column.since <= version; }
 // Index of a column by name, or kColumnCount when there is none.
 std::size_t column_index(std::string_view name);
 

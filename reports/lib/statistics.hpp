@@ -1,0 +1,48 @@
+// Statistics of per-iteration samples: moments, and the confidence interval of the median from
+// order statistics. Shared by collbench (every row's interval, the adaptive stopping rule) and
+// collreport (statistical compare).
+//
+// Why the median and order statistics: GPU iteration times are skewed and carry stray slow
+// iterations (a clock ramp, a preempted launch thread). The interval [x(l), x(u)] between two
+// order statistics covers the population median with probability P(l <= B < u), B ~
+// Binomial(n, 1/2), for any continuous distribution: exact, with no assumption of normality, no
+// resampling (so reports are deterministic), and one stray sample moves it by at most one rank.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace collbench::stats {
+
+struct Moments {
+  double mean = 0;
+  double stdev = 0;  // sample standard deviation (n - 1); 0 for fewer than 2 samples
+  double cv = 0;     // stdev / mean; 0 when the mean is 0
+};
+Moments moments(const std::vector<double>& samples);
+
+// 1-based ranks of the order statistics bounding the median, and the exact coverage of
+// [x(lower), x(upper)].
+struct OrderRanks {
+  std::size_t lower = 0;
+  std::size_t upper = 0;
+  double coverage = 0;
+};
+// The narrowest symmetric ranks whose coverage is at least `confidence` (in (0, 1)), or nothing
+// when even [min, max] covers less (n = 5 gives 93.75%, so 95% needs 6 samples).
+std::optional<OrderRanks> median_interval_ranks(std::size_t n, double confidence);
+
+struct Interval {
+  double lo = 0;
+  double hi = 0;
+  // Half the width relative to the estimate (the --max-noise measure); 0 when the estimate is 0.
+  double relative_half_width(double estimate) const {
+    return estimate > 0 ? (hi - lo) / 2 / estimate : 0;
+  }
+};
+// The interval of the median of `sorted` (ascending) at `confidence`; nothing when there are too
+// few samples for that confidence.
+std::optional<Interval> median_interval(const std::vector<double>& sorted, double confidence);
+
+}  // namespace collbench::stats
