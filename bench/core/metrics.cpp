@@ -3,39 +3,79 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
 
+#include "statistics.hpp"
+
 namespace collbench {
+namespace {
+
+double sorted_percentile(const std::vector<double>& sorted, double q) {
+  const double position = q / 100.0 * static_cast<double>(sorted.size() - 1);
+  const std::size_t below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  const double fraction = position - static_cast<double>(below);
+  return sorted[below] + (sorted[above] - sorted[below]) * fraction;
+}
+
+}  // namespace
 
 double percentile(std::vector<double> values, double q) {
   if (values.empty()) throw std::invalid_argument("percentile of no values");
   std::sort(values.begin(), values.end());
-  const double position = q / 100.0 * static_cast<double>(values.size() - 1);
-  const std::size_t below = static_cast<std::size_t>(std::floor(position));
-  const std::size_t above = std::min(below + 1, values.size() - 1);
-  const double fraction = position - static_cast<double>(below);
-  return values[below] + (values[above] - values[below]) * fraction;
+  return sorted_percentile(values, q);
 }
 
-TimeStats time_stats(const std::vector<double>& iteration_us) {
+TimeStats time_stats(const std::vector<double>& iteration_us, double confidence) {
   TimeStats stats;
   if (iteration_us.empty()) return stats;
-  stats.mean_us = std::accumulate(iteration_us.begin(), iteration_us.end(), 0.0) / iteration_us.size();
-  stats.min_us = *std::min_element(iteration_us.begin(), iteration_us.end());
-  stats.max_us = *std::max_element(iteration_us.begin(), iteration_us.end());
-  stats.p50_us = percentile(iteration_us, 50);
-  stats.p99_us = percentile(iteration_us, 99);
+  std::vector<double> sorted = iteration_us;
+  std::sort(sorted.begin(), sorted.end());
+  stats.samples = static_cast<int>(sorted.size());
+  const stats::Moments moments = stats::moments(iteration_us);
+  stats.mean_us = moments.mean;
+  stats.stdev_us = moments.stdev;
+  stats.cv = moments.cv;
+  stats.min_us = sorted.front();
+  stats.max_us = sorted.back();
+  stats.p50_us = sorted_percentile(sorted, 50);
+  stats.p99_us = sorted_percentile(sorted, 99);
+  if (const auto interval = stats::median_interval(sorted, confidence)) {
+    stats.p50_lo_us = interval->lo;
+    stats.p50_hi_us = interval->hi;
+    stats.confidence = confidence;
+  }
   return stats;
 }
 
-CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us, double link_peak_gbps) {
+void set_time_columns(report::ReportRow& row, const TimeStats& stats) {
+  row.samples = stats.samples;
+  row.confidence_pct = stats.confidence * 100;
+  row.time_us_mean = stats.mean_us;
+  row.time_us_min = stats.min_us;
+  row.time_us_p50 = stats.p50_us;
+  row.time_us_p99 = stats.p99_us;
+  row.time_us_max = stats.max_us;
+  row.time_us_stdev = stats.stdev_us;
+  row.time_cv_pct = stats.cv * 100;
+  row.time_us_p50_lo = stats.p50_lo_us;
+  row.time_us_p50_hi = stats.p50_hi_us;
+}
+
+CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us, double link_peak_gbps,
+                         double confidence) {
   CaseMetrics metrics;
-  metrics.time = time_stats(iteration_us);
+  metrics.time = time_stats(iteration_us, confidence);
   if (metrics.time.mean_us > 0) {
     const double bytes = algbw_bytes(*c.spec, c.counts, c.type, c.ranks);
+    const double factor = c.spec->bus_factor(c.ranks);
+    auto busbw = [&](double time_us) { return time_us > 0 ? bytes / (time_us * 1e-6) / 1e9 * factor : 0; };
     metrics.algbw_gbps = bytes / (metrics.time.mean_us * 1e-6) / 1e9;
-    metrics.busbw_gbps = metrics.algbw_gbps * c.spec->bus_factor(c.ranks);
+    metrics.busbw_gbps = metrics.algbw_gbps * factor;
+    if (metrics.time.has_interval()) {
+      metrics.busbw_lo_gbps = busbw(metrics.time.p50_hi_us);
+      metrics.busbw_hi_gbps = busbw(metrics.time.p50_lo_us);
+    }
     if (link_peak_gbps > 0) metrics.peak_fraction = metrics.busbw_gbps / link_peak_gbps;
   }
   return metrics;

@@ -1,33 +1,52 @@
-// From per-iteration times to the reported figures: time statistics, algbw and busbw
-// (nccl-tests' doc/PERFORMANCE.md definitions, read from the registry).
+// From per-iteration times to the reported figures: time statistics with the confidence interval
+// of the median, algbw and busbw (nccl-tests' doc/PERFORMANCE.md definitions, read from the
+// registry).
 #pragma once
 
 #include <vector>
 
+#include "report_row.hpp"
 #include "sweep/sweep_plan.hpp"
 
 namespace collbench {
 
+inline constexpr double kDefaultConfidence = 0.95;
+
 struct TimeStats {
+  int samples = 0;
   double mean_us = 0;
   double min_us = 0;
   double p50_us = 0;
   double p99_us = 0;
   double max_us = 0;
+  double stdev_us = 0;
+  double cv = 0;  // stdev / mean
+  // The interval of the median at `confidence` (statistics.hpp); 0 and 0 when there are too few
+  // samples for that confidence (fewer than 6 at 95%).
+  double p50_lo_us = 0;
+  double p50_hi_us = 0;
+  double confidence = 0;  // 0 when there is no interval
+  bool has_interval() const { return confidence > 0; }
 };
 
 struct CaseMetrics {
   TimeStats time;
   double algbw_gbps = 0;  // algorithm bytes / mean time
   double busbw_gbps = 0;  // algbw * the registry's bus factor
+  // busbw at the ends of the median's interval (lo from the slow end); 0 without an interval.
+  double busbw_lo_gbps = 0;
+  double busbw_hi_gbps = 0;
   double peak_fraction = 0;  // busbw / the measured per-GPU link peak; 0 when none is known
 };
 
 // Percentile `q` in [0, 100] of `values` by linear interpolation between order statistics
 // (numpy's default). `values` must not be empty.
 double percentile(std::vector<double> values, double q);
-TimeStats time_stats(const std::vector<double>& iteration_us);
+TimeStats time_stats(const std::vector<double>& iteration_us, double confidence = kDefaultConfidence);
+// A row's time columns (mean ... max, stdev, cv, the median's interval, samples, confidence).
+void set_time_columns(report::ReportRow& row, const TimeStats& stats);
 // `link_peak_gbps`: the per-GPU link peak (collbench_linkpeak, --link-peak), or 0.
-CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us, double link_peak_gbps = 0);
+CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us, double link_peak_gbps = 0,
+                         double confidence = kDefaultConfidence);
 
 }  // namespace collbench

@@ -86,11 +86,8 @@ report::ReportRow make_report_row(const StepConfig& config, const StepOutcome& o
   row.graph = settings.graphs ? settings.iters : 0;
   row.config = config_string(config);
   const StepMeasurement& m = outcome.measurement;
-  row.time_us_mean = m.step.mean_us;
-  row.time_us_min = m.step.min_us;
-  row.time_us_p50 = m.step.p50_us;
-  row.time_us_p99 = m.step.p99_us;
-  row.time_us_max = m.step.max_us;
+  // The spread and the interval are of the slowest rank's step times; the mean is the run's.
+  set_time_columns(row, m.step);
   const DerivedFigures f = derive_figures(config, m);
   row.algbw_gbps = f.algbw_gbps;
   row.busbw_gbps = f.busbw_gbps;

@@ -75,11 +75,7 @@ report::ReportRow make_row(const RunMetadata& metadata, const ProbeSettings& set
     return row;
   }
   const TimeStats stats = time_stats(result.iteration_us);
-  row.time_us_mean = stats.mean_us;
-  row.time_us_min = stats.min_us;
-  row.time_us_p50 = stats.p50_us;
-  row.time_us_p99 = stats.p99_us;
-  row.time_us_max = stats.max_us;
+  set_time_columns(row, stats);
   // The median: one slow round (a clock change, another process) should not set the peak.
   row.algbw_gbps = gbps(settings.bytes, stats.p50_us);
   row.busbw_gbps = row.algbw_gbps;

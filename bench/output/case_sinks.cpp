@@ -25,19 +25,19 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
   row.iters = settings.iters;
   row.agg_iters = settings.agg_iters;
   row.graph = settings.graph_replays;
+  row.repeat = c.repeat;
   // Loop timing measures differently: a curve of its own (graph replays are timed alike either
   // way).
   row.config = c.config();
   if (times_whole_loop(settings)) {
     row.config += row.config.empty() ? "timing=loop" : ";timing=loop";
   }
-  row.time_us_mean = metrics.time.mean_us;
-  row.time_us_min = metrics.time.min_us;
-  row.time_us_p50 = metrics.time.p50_us;
-  row.time_us_p99 = metrics.time.p99_us;
-  row.time_us_max = metrics.time.max_us;
+  row.stop = outcome.stop.empty() ? report::kStopFixed : outcome.stop;
+  set_time_columns(row, metrics.time);
   row.algbw_gbps = metrics.algbw_gbps;
   row.busbw_gbps = metrics.busbw_gbps;
+  row.busbw_gbps_lo = metrics.busbw_lo_gbps;
+  row.busbw_gbps_hi = metrics.busbw_hi_gbps;
   row.peak_fraction = metrics.peak_fraction;
   row.wrong_elements = outcome.wrong_elements;
   row.status = outcome.status;
@@ -68,10 +68,10 @@ void TraceSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMet
 }
 
 std::string ConsoleTable::column_header() {
-  return fmt::format("#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>10} {:>9} {:>9} {:>7}  {}\n"
-                     "#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>10} {:>9} {:>9} {:>7}  {}",
-                     "size", "count", "type", "redop", "root", "place", "time", "p50", "p99", "algbw", "busbw",
-                     "#wrong", "status", "(B)", "(elements)", "", "", "", "", "(us)", "(us)", "(us)", "(GB/s)",
+  return fmt::format("#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>6} {:>10} {:>9} {:>9} {:>7}  {}\n"
+                     "#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>6} {:>10} {:>9} {:>9} {:>7}  {}",
+                     "size", "count", "type", "redop", "root", "place", "time", "p50", "+-", "p99", "algbw", "busbw",
+                     "#wrong", "status", "(B)", "(elements)", "", "", "", "", "(us)", "(us)", "(%)", "(us)", "(GB/s)",
                      "(GB/s)", "", "");
 }
 
@@ -81,18 +81,26 @@ std::string ConsoleTable::format_line(const Case& c, const CaseOutcome& outcome,
   auto number = [&](double value, int decimals) {
     return measured ? fmt::format("{:.{}f}", value, decimals) : std::string("-");
   };
+  // The median's interval as +- half its width, in percent of the median.
+  const std::string noise =
+      measured && metrics.time.has_interval() && metrics.time.p50_us > 0
+          ? fmt::format("{:.1f}", (metrics.time.p50_hi_us - metrics.time.p50_lo_us) / 2 / metrics.time.p50_us * 100)
+          : std::string("-");
+  std::string status = outcome.status;
+  if (outcome.stop == report::kStopTimeLimit) status += " (max-time)";
   std::string line = fmt::format(
-      " {:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>10} {:>9} {:>9} {:>7}  {}", c.bytes(), c.counts.param,
-      name_of(c.type), name_of(c.op), root, c.in_place ? "in" : "out", number(metrics.time.mean_us, 2),
-      number(metrics.time.p50_us, 2), number(metrics.time.p99_us, 2), number(metrics.algbw_gbps, 2),
+      " {:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>6} {:>10} {:>9} {:>9} {:>7}  {}", c.bytes(),
+      c.counts.param, name_of(c.type), name_of(c.op), root, c.in_place ? "in" : "out", number(metrics.time.mean_us, 2),
+      number(metrics.time.p50_us, 2), noise, number(metrics.time.p99_us, 2), number(metrics.algbw_gbps, 2),
       number(metrics.busbw_gbps, 2), measured || outcome.wrong_elements ? std::to_string(outcome.wrong_elements) : "-",
-      outcome.status);
+      status);
   if (!outcome.reason.empty()) line += fmt::format("\n#   {}: {}", outcome.status, outcome.reason);
   return line;
 }
 
 void ConsoleTable::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
-  const std::string group = fmt::format("{} | {} | {} ranks", c.spec->name, c.algo(), c.ranks);
+  std::string group = fmt::format("{} | {} | {} ranks", c.spec->name, c.algo(), c.ranks);
+  if (c.repeat > 0) group += fmt::format(" | pass {}", c.repeat + 1);
   if (group != group_) {
     fmt::print(out_, "#\n# {}\n{}\n", group, column_header());
     group_ = group;

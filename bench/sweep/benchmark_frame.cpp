@@ -32,14 +32,13 @@ void run_case(benchmark::State& state, const Case& c, SweepContext& context) {
       state.SkipWithError(interrupted.what());
       return;
     }
-    const CaseMetrics metrics = case_metrics(c, outcome.iteration_us);
-    state.SetIterationTime(metrics.time.mean_us * 1e-6);
+    state.SetIterationTime(time_stats(outcome.iteration_us).mean_us * 1e-6);
   }
   if (!outcome.participated) {
     state.SkipWithError("this process holds none of the case's ranks");
     return;
   }
-  const CaseMetrics metrics = case_metrics(c, outcome.iteration_us, context.link_peak_gbps);
+  const CaseMetrics metrics = case_metrics(c, outcome.iteration_us, context.link_peak_gbps, context.confidence);
   tally(context.totals, outcome);
   for (auto& sink : context.sinks) sink->on_case(c, outcome, metrics);
 

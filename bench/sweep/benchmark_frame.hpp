@@ -28,6 +28,7 @@ struct SweepTotals {
 struct SweepContext {
   Runner* runner = nullptr;  // null when only listing
   double link_peak_gbps = 0;  // for peak_fraction; 0 when unknown
+  double confidence = 0.95;   // of the intervals
   std::vector<std::unique_ptr<CaseSink>> sinks;
   SweepTotals totals;
 };

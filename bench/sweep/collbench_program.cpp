@@ -14,6 +14,7 @@
 #include "telemetry/link_peak_table.hpp"
 #include "telemetry/run_metadata.hpp"
 #include "telemetry/topology.hpp"
+#include "output/json_samples.hpp"
 
 namespace collbench {
 namespace {
@@ -37,9 +38,17 @@ void print_header(const RunMetadata& metadata, const RunSettings& settings, std:
                gpu.memory_bytes / double(1ull << 30), gpu.sm_count);
   }
   if (metadata.topology.gpus.size() > 1) print_commented(format_topology(metadata.topology));
-  fmt::print("# {} cases | warmup {} | iters {} | agg {} | graph replays {} | check {} | seed {:#x} | timeout {:g} s\n",
+  fmt::print("# {} cases | warmup {} | iters {} | agg {} | graph replays {} | checked iterations {} | seed {:#x} | "
+             "timeout {:g} s\n",
              cases, settings.warmup_iters, settings.iters, settings.agg_iters, settings.graph_replays,
-             settings.check ? "on" : "off", settings.seed, settings.timeout_s);
+             settings.check_iters, settings.seed, settings.timeout_s);
+  const StopRule& stop = settings.stop;
+  if (stop.adaptive()) {
+    fmt::print(
+        "# stop when stable: batches until the median's {:g}% interval is within +-{:g}% (at least {} samples and "
+        "{:g} s of timed work; at most {:g} s)\n",
+        settings.confidence * 100, stop.max_noise_pct, stop.min_samples, stop.min_time_s, stop.max_time_s);
+  }
   if (times_whole_loop(settings)) {
     fmt::print(
         "# time = whole timed loop / operations, events around the loop only, as nccl-tests "
@@ -49,7 +58,21 @@ void print_header(const RunMetadata& metadata, const RunSettings& settings, std:
         "# time = mean per operation over timed iterations (slowest GPU each); algbw, busbw as "
         "nccl-tests\n");
   }
+  fmt::print("# +- = half the width of the median's {:g}% confidence interval, in % of the median\n",
+             settings.confidence * 100);
   std::fflush(stdout);
+}
+
+// The sweep's own axes, for the JSON run line.
+nlohmann::json sweep_json(const Options& options) {
+  std::vector<std::string> types;
+  for (DataType type : options.types) types.emplace_back(name_of(type));
+  std::vector<std::string> reduce_ops;
+  for (ReduceOp op : options.reduce_ops) reduce_ops.emplace_back(name_of(op));
+  return {{"ops", options.ops},     {"algos", options.algos},     {"min_bytes", options.min_bytes},
+          {"max_bytes", options.max_bytes}, {"step_factor", options.step_factor}, {"step_bytes", options.step_bytes},
+          {"gpus", options.gpus},   {"dtypes", types},            {"redops", reduce_ops},
+          {"roots", options.roots}, {"repeats", options.repeats}};
 }
 
 int exit_status(const SweepTotals& totals) {
@@ -96,6 +119,7 @@ std::size_t CollbenchProgram::start(RunContext& run) {
   runner_ = std::make_unique<Runner>(settings, run.group.get());
   context_.runner = runner_.get();
   context_.link_peak_gbps = link_peak_gbps;
+  context_.confidence = settings.confidence;
   if (run.reporting) {
     context_.sinks.push_back(std::make_unique<ConsoleTable>(stdout));
     // Rows are made only when some sink takes them.
@@ -103,6 +127,10 @@ std::size_t CollbenchProgram::start(RunContext& run) {
       context_.sinks.push_back(std::make_unique<ReportRowSink>(std::move(row_sinks), run.metadata, settings));
     }
     if (!options_.trace_path.empty()) context_.sinks.push_back(std::make_unique<TraceSink>(options_.trace_path));
+    if (!options_.json_path.empty()) {
+      context_.sinks.push_back(
+          std::make_unique<JsonSamplesSink>(options_.json_path, run.metadata, settings, sweep_json(options_)));
+    }
   }
   return cases_.size();
 }

@@ -26,7 +26,7 @@ class CollbenchProgram final : public BenchmarkProgram {
   // A case's timeout also bounds the wait for the other processes.
   double join_timeout_s() const override { return options_.run.timeout_s; }
   std::vector<std::pair<std::string, std::string>> output_files() const override {
-    return {{"--csv", options_.csv_path}, {"--trace", options_.trace_path}};
+    return {{"--csv", options_.csv_path}, {"--json", options_.json_path}, {"--trace", options_.trace_path}};
   }
   std::optional<int> run_without_plan() override;
   std::vector<ListedCase> list(int gpus) override;

@@ -127,10 +127,22 @@ IterationTiming parse_timing(const std::string& text) {
   throw UsageError(fmt::format("--timing '{}' is not one of each, loop", text));
 }
 
-bool parse_flag_value(const std::string& text, std::string_view what) {
-  if (text == "1" || text == "on" || text == "true") return true;
-  if (text == "0" || text == "off" || text == "false") return false;
-  throw UsageError(fmt::format("{} '{}' is not 0 or 1", what, text));
+// -c N; "on"/"off" (and true/false) from before -c took a count still mean 1 and 0.
+int parse_check_count(const std::string& text) {
+  if (text == "on" || text == "true") return 1;
+  if (text == "off" || text == "false") return 0;
+  std::size_t used = 0;
+  long value = -1;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || value < 0 || value > kMaxCheckIterations) {
+    throw UsageError(fmt::format("--check '{}' is not a count of checked iterations from 0 to {}", text,
+                                 kMaxCheckIterations));
+  }
+  return static_cast<int>(value);
 }
 
 template <typename T>
@@ -174,6 +186,7 @@ struct CommandLine {
   Options options;
   std::string ops = "all_reduce", algos = "nccl", types = "float", reduce_ops = "sum";
   std::string min_bytes = "8", max_bytes = "128M", step_bytes, in_place = "both", check = "1", inject_fault;
+  double confidence_pct = 95;
   std::string timing = "each";
   std::string seed = "0x5eed";
   CLI::App app;
@@ -216,11 +229,33 @@ CommandLine::CommandLine()
          "Iterations launched normally: each (an event between iterations: p50, p99) or loop "
          "(nccl-tests: events around the whole loop, mean only)")
       ->capture_default_str();
-  app.add_option("-c,--check", check, "Check every result (1) or not (0)")->capture_default_str();
+  app.add_option("--max-noise", options.run.stop.max_noise_pct,
+                 "Stop when stable: run batches (-n iterations or -G replays) until the median's confidence "
+                 "interval is within this many percent of it, or --max-time; 0: one batch (fixed iterations)")
+      ->capture_default_str();
+  app.add_option("--min-iters", options.run.stop.min_samples,
+                 "With --max-noise: samples (iterations, replays or loops) before a case may stop")
+      ->capture_default_str();
+  app.add_option("--min-time", options.run.stop.min_time_s,
+                 "With --max-noise: seconds of timed GPU work before a case may stop")
+      ->capture_default_str();
+  app.add_option("--max-time", options.run.stop.max_time_s,
+                 "With --max-noise: seconds of timed GPU work after which a case stops unconverged")
+      ->capture_default_str();
+  app.add_option("--confidence", confidence_pct, "Confidence level (%) of the intervals in every row")
+      ->capture_default_str();
+  app.add_option("--repeat", options.repeats,
+                 "Run the whole sweep this many times (the rows' repeat column; the spread between passes "
+                 "shows drifts that one pass cannot)")
+      ->capture_default_str();
+  app.add_option("-c,--check", check, "Checked iterations after the timed ones, each with fresh inputs (0: none)")
+      ->capture_default_str();
   app.add_option("--seed", seed, "Seed of the input pattern (decimal or 0x hex, 64 bits)")->capture_default_str();
   app.add_option("--timeout", options.run.timeout_s, "Seconds a case may take before every communicator is aborted")
       ->capture_default_str();
   app.add_option("--csv", options.csv_path, "Write one CSV row per case to this file");
+  app.add_option("--json", options.json_path,
+                 "Write every case with every rank's per-iteration samples to this file (JSON Lines)");
   app.add_option("--trace", options.trace_path, "Write a Chrome/Perfetto trace of the timed iterations (JSON)");
   app.add_option("--link-peak", options.link_peak_path,
                  "collbench_linkpeak CSV of this machine: each row gets peak_fraction = busbw / link peak");
@@ -272,7 +307,8 @@ Options parse_command_line(const std::vector<std::string>& args) {
   options.max_bytes = parse_byte_size(max_bytes, "--max-bytes");
   if (!step_bytes.empty()) options.step_bytes = parse_byte_size(step_bytes, "--step-bytes");
   options.in_place = parse_in_place(in_place);
-  options.run.check = parse_flag_value(check, "--check");
+  options.run.check_iters = parse_check_count(check);
+  options.run.keep_rank_samples = !options.json_path.empty();
   options.run.timing = parse_timing(timing);
   options.run.fault = parse_fault(inject_fault);
 
@@ -295,6 +331,27 @@ Options parse_command_line(const std::vector<std::string>& args) {
     throw UsageError(
         fmt::format("--timeout {} is more than {:g} s", options.run.timeout_s, kMaxTimeoutS));
   }
+  const StopRule& stop = options.run.stop;
+  const auto check_seconds = [](std::string_view option, double value) {
+    if (!(value >= 0) || value > kMaxCaseSeconds) {
+      throw UsageError(fmt::format("{} {} is not from 0 to {:g} seconds", option, value, kMaxCaseSeconds));
+    }
+  };
+  if (!(stop.max_noise_pct >= 0 && stop.max_noise_pct <= 100)) {
+    throw UsageError(fmt::format("--max-noise {} is not a percentage from 0 (fixed iterations) to 100",
+                                 stop.max_noise_pct));
+  }
+  check_range("--min-iters", stop.min_samples, 1, kMaxIterations);
+  check_seconds("--min-time", stop.min_time_s);
+  check_seconds("--max-time", stop.max_time_s);
+  if (stop.adaptive() && stop.min_time_s > stop.max_time_s) {
+    throw UsageError(fmt::format("--min-time {} is longer than --max-time {}", stop.min_time_s, stop.max_time_s));
+  }
+  if (!(line.confidence_pct >= 50 && line.confidence_pct < 100)) {
+    throw UsageError(fmt::format("--confidence {} is not a percentage from 50 to below 100", line.confidence_pct));
+  }
+  options.run.confidence = line.confidence_pct / 100;
+  check_range("--repeat", options.repeats, 1, kMaxRepeats);
   if (options.run.timing == IterationTiming::loop && options.run.graph_replays > 0) {
     throw UsageError("--timing loop with --graph: graph replays are timed per replay already");
   }

@@ -26,8 +26,10 @@ struct Options {
   std::vector<ReduceOp> reduce_ops = {ReduceOp::sum};
   std::string roots = "0";  // a rank or "all"
   InPlaceMode in_place = InPlaceMode::both;
-  RunSettings run;  // -w -n -m -G -c --seed --timeout (and the hidden --inject-fault)
+  RunSettings run;  // -w -n -m -G -c --seed --timeout, the stop rule (and the hidden --inject-fault)
+  int repeats = 1;  // passes of the whole sweep (--repeat)
   std::string csv_path;
+  std::string json_path;  // every case with every rank's samples (JSON Lines)
   std::string trace_path;
   std::string link_peak_path;  // a collbench_linkpeak CSV: rows get peak_fraction
   bool topology = false;       // print the GPU topology and exit
@@ -45,6 +47,10 @@ std::string command_line_help();
 inline constexpr double kMaxStepFactor = 1024;
 inline constexpr int kMaxIterations = 10'000'000;
 inline constexpr int kMaxAggregate = 1024;
+inline constexpr int kMaxRepeats = 1000;
+inline constexpr int kMaxCheckIterations = 1'000'000;
+// --max-time and --min-time: a day per case is beyond any sensible sweep.
+inline constexpr double kMaxCaseSeconds = 86'400;
 
 // --seed: decimal or 0x hex, at most 64 bits; throws UsageError naming the text otherwise.
 std::uint64_t parse_seed(const std::string& text);

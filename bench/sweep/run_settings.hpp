@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "core/stop_rule.hpp"
+
 namespace collbench {
 
 // Test-only faults (hidden --inject-fault): each must be caught the way a real one would be.
@@ -27,13 +29,17 @@ inline constexpr double kMaxTimeoutS = 1e6;
 
 struct RunSettings {
   int warmup_iters = 5;
-  int iters = 20;
+  int iters = 20;  // a batch: iterations launched normally, or captured in the graph
   int agg_iters = 1;
-  int graph_replays = 0;
+  int graph_replays = 0;  // a batch of graph replays
   IterationTiming timing = IterationTiming::each;
-  bool check = true;
+  StopRule stop;  // one batch (fixed) or batches until the interval is narrow (--max-noise)
+  double confidence = 0.95;  // of every row's interval
+  int check_iters = 1;       // checked iterations after the timed ones (nccl-tests' -c N)
   std::uint64_t seed = 0x5EED;
   double timeout_s = 300.0;
+  // Every rank's own samples come back to the reporting process (--json).
+  bool keep_rank_samples = false;
   FaultInjection fault = FaultInjection::none;
 };
 

@@ -14,6 +14,7 @@
 #include "telemetry/nvtx.hpp"
 #include "launch/process_group.hpp"
 #include "sweep/rank_set.hpp"
+#include "core/stop_rule.hpp"
 #include "report_row.hpp"
 #include "runtime/stream_capture.hpp"
 
@@ -72,25 +73,6 @@ void fill_inputs(Runner::RankSet& set, const std::vector<RankBuffers>& buffers, 
   }
 }
 
-// Appends the per-iteration times (slowest rank, per operation) recorded by `count`+1 events per rank.
-void collect_iteration_times(Runner::RankSet& set, int count, int agg_iters, CaseOutcome& outcome) {
-  const int ranks = set.size();
-  outcome.rank_start_us.assign(ranks, {});
-  outcome.rank_duration_us.assign(ranks, {});
-  for (int local = 0; local < ranks; ++local) {
-    const std::vector<Event>& events = set.events(local, count + 1);
-    for (int i = 0; i < count; ++i) {
-      outcome.rank_start_us[local].push_back(1000.0 * elapsed_ms(events[0], events[i]));
-      outcome.rank_duration_us[local].push_back(1000.0 * elapsed_ms(events[i], events[i + 1]));
-    }
-  }
-  for (int i = 0; i < count; ++i) {
-    double slowest_us = 0;
-    for (int local = 0; local < ranks; ++local) slowest_us = std::max(slowest_us, outcome.rank_duration_us[local][i]);
-    outcome.iteration_us.push_back(slowest_us / agg_iters);
-  }
-}
-
 // Changes element 0 of the first rank whose output is checked (fault injection).
 void corrupt_first_output(Runner::RankSet& set, const std::vector<RankBuffers>& buffers, const Case& c,
                           const kernels::PatternParams& params) {
@@ -109,25 +91,6 @@ void record_event(const Event& event, const RankContext& rank) {
   CB_CUDA_CHECK(cudaEventRecord(event.get(), rank.stream));
 }
 
-// One sample per graph replay: the slowest rank's replay time over the operations it holds.
-void collect_replay_times(Runner::RankSet& set, int replays, int operations_per_replay, CaseOutcome& outcome) {
-  const int ranks = set.size();
-  outcome.rank_start_us.assign(ranks, {});
-  outcome.rank_duration_us.assign(ranks, {});
-  for (int local = 0; local < ranks; ++local) {
-    const std::vector<Event>& events = set.events(local, 1 + 2 * replays);
-    for (int r = 0; r < replays; ++r) {
-      outcome.rank_start_us[local].push_back(1000.0 * elapsed_ms(events[0], events[1 + 2 * r]));
-      outcome.rank_duration_us[local].push_back(1000.0 * elapsed_ms(events[1 + 2 * r], events[2 + 2 * r]));
-    }
-  }
-  for (int r = 0; r < replays; ++r) {
-    double slowest_us = 0;
-    for (int local = 0; local < ranks; ++local) slowest_us = std::max(slowest_us, outcome.rank_duration_us[local][r]);
-    outcome.iteration_us.push_back(slowest_us / operations_per_replay);
-  }
-}
-
 // All-reduces `values` (length and order identical on every process) over the case's
 // communicator with `op`, on the one local rank's stream.
 template <typename Value, typename Wait>
@@ -143,13 +106,54 @@ bool all_processes_agree(Runner::RankSet& set, bool ok, Wait&& wait) {
   return flag.front() == 1;
 }
 
-// Each iteration's time becomes the slowest process's; wrong elements are summed.
+// How a rank's events frame its samples: the case's reference event is events[0]; iterations
+// launched normally share their boundaries (sample s from events[1 + s] to events[2 + s]), loops
+// and graph replays have their own pair (events[1 + 2s], events[2 + 2s]).
+struct SampleEvents {
+  bool shared_boundaries;
+  int count_for(std::size_t samples) const {
+    return static_cast<int>(shared_boundaries ? samples + 2 : 1 + 2 * samples);
+  }
+  std::size_t start(std::size_t s) const { return shared_boundaries ? 1 + s : 1 + 2 * s; }
+  std::size_t end(std::size_t s) const { return start(s) + 1; }
+};
+
+// Appends each local rank's `count` samples (start offsets from the reference, durations) and
+// returns the batch's samples: per operation, the slowest local rank.
+std::vector<double> collect_batch(Runner::RankSet& set, const SampleEvents& layout, std::size_t count,
+                                  int ops_per_sample, CaseOutcome& outcome) {
+  std::vector<double> slowest(count, 0.0);
+  for (int local = 0; local < set.size(); ++local) {
+    const std::vector<Event>& events = set.events(local, layout.count_for(count));
+    for (std::size_t s = 0; s < count; ++s) {
+      const double duration_us = 1000.0 * elapsed_ms(events[layout.start(s)], events[layout.end(s)]);
+      outcome.rank_start_us[local].push_back(1000.0 * elapsed_ms(events[0], events[layout.start(s)]));
+      outcome.rank_duration_us[local].push_back(duration_us);
+      slowest[s] = std::max(slowest[s], duration_us / ops_per_sample);
+    }
+  }
+  return slowest;
+}
+
+// Every rank's per-operation samples, indexed by rank number, on every process (summed across
+// processes, each contributing the ranks it holds).
 template <typename Wait>
-void combine_across_processes(Runner::RankSet& set, CaseOutcome& outcome, Wait&& wait) {
-  all_reduce_host_values(set, outcome.iteration_us, ncclMax, wait);
-  std::vector<std::uint64_t> wrong = {static_cast<std::uint64_t>(outcome.wrong_elements)};
-  all_reduce_host_values(set, wrong, ncclSum, wait);
-  outcome.wrong_elements = wrong.front();
+std::vector<std::vector<double>> gather_rank_samples(Runner::RankSet& set, const Case& c, const CaseOutcome& outcome,
+                                                     bool multi_process, Wait&& wait) {
+  const std::size_t samples = outcome.iteration_us.size();
+  std::vector<double> flat(static_cast<std::size_t>(c.ranks) * samples, 0.0);
+  for (int local = 0; local < set.size(); ++local) {
+    const std::size_t rank = static_cast<std::size_t>(set.contexts()[local].rank);
+    for (std::size_t s = 0; s < samples; ++s) {
+      flat[rank * samples + s] = outcome.rank_duration_us[local][s] / outcome.ops_per_sample;
+    }
+  }
+  if (multi_process) all_reduce_host_values(set, flat, ncclSum, wait);
+  std::vector<std::vector<double>> per_rank(c.ranks);
+  for (int rank = 0; rank < c.ranks; ++rank) {
+    per_rank[rank].assign(flat.begin() + rank * samples, flat.begin() + (rank + 1) * samples);
+  }
+  return per_rank;
 }
 
 }  // namespace
@@ -254,83 +258,108 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   }
 
   const int iters = settings_.iters;
-  if (settings_.graph_replays == 0) {
-    auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, iters);
-    // Loop timing records the events of one replay-like sample: reference, start, end.
-    const bool whole_loop = times_whole_loop(settings_);
+  const bool whole_loop = times_whole_loop(settings_);
+  const bool graph = settings_.graph_replays > 0;
+  // A sample is one iteration launched normally, one timed loop, or one graph replay.
+  outcome.ops_per_sample = graph || whole_loop ? iters * settings_.agg_iters : settings_.agg_iters;
+  const SampleEvents layout{!graph && !whole_loop};
+  const std::size_t base_batch = graph ? settings_.graph_replays : whole_loop ? 1 : iters;
+  // Graph mode: the timed iterations become one graph per rank; each replay is timed by events
+  // around it (event nodes inside the graph would add the very overhead graphs remove).
+  std::vector<GraphExec> executables(graph ? set.size() : 0);
+  if (graph) {
+    auto range = fixed_range<nvtx_names::graph_capture>(c.spec->nvtx_color, iters);
     set.workers().run([&](int local) {
-      std::vector<Event>& events = set.events(local, whole_loop ? 3 : iters + 1);
-      // The communicator's last rank, wherever it runs (this process or another).
-      const bool skips = settings_.fault == FaultInjection::skip_rank && c.ranks > 1 && ranks[local].rank == c.ranks - 1;
-      if (whole_loop) {
-        record_event(events[0], ranks[local]);
-        record_event(events[1], ranks[local]);
-      }
-      for (int i = 0; i < iters; ++i) {
-        if (!whole_loop) record_event(events[i], ranks[local]);
-        // Injected fault: the last rank skips one collective, so the others wait for it forever.
-        if (skips && i == iters / 2) continue;
-        launch_rank(local, settings_.agg_iters);
-      }
-      record_event(events[whole_loop ? 2 : iters], ranks[local]);
+      StreamCapture capture(set.context_of(local));
+      for (int i = 0; i < iters; ++i) launch_rank(local, settings_.agg_iters);
+      executables[local] = std::move(instantiate(capture.finish()).front());
+    });
+    // The first replay uploads the graphs; not timed.
+    set.workers().run([&](int local) {
+      CB_CUDA_CHECK(cudaGraphLaunch(executables[local].get(), ranks[local].stream));
     });
     wait();
-    if (whole_loop) {
-      collect_replay_times(set, 1, iters * settings_.agg_iters, outcome);
-    } else {
-      collect_iteration_times(set, iters, settings_.agg_iters, outcome);
-    }
-  } else {
-    // The timed iterations become one graph per rank; each replay is timed by events around it
-    // (event nodes inside the graph would add the very overhead graphs remove).
-    std::vector<GraphExec> executables(set.size());
+  }
+  set.workers().run([&](int local) { record_event(set.events(local, 1)[0], ranks[local]); });
+  outcome.rank_start_us.assign(set.size(), {});
+  outcome.rank_duration_us.assign(set.size(), {});
+  // The communicator's last rank, wherever it runs (this process or another), in the first batch.
+  auto skips_now = [&](int local, std::size_t batch_index) {
+    return settings_.fault == FaultInjection::skip_rank && batch_index == 0 && c.ranks > 1 &&
+           ranks[local].rank == c.ranks - 1;
+  };
+  std::size_t count = std::max(base_batch, next_step(settings_.stop, {}, outcome.ops_per_sample,
+                                                     settings_.confidence, base_batch).next_samples);
+  for (std::size_t batch_index = 0;; ++batch_index) {
     {
-      auto range = fixed_range<nvtx_names::graph_capture>(c.spec->nvtx_color, iters);
+      auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, count * outcome.ops_per_sample);
       set.workers().run([&](int local) {
-        StreamCapture capture(set.context_of(local));
-        for (int i = 0; i < iters; ++i) launch_rank(local, settings_.agg_iters);
-        executables[local] = std::move(instantiate(capture.finish()).front());
-      });
-    }
-    const int replays = settings_.graph_replays;
-    auto replay_all = [&](int count) {
-      set.workers().run([&](int local) {
-        std::vector<Event>& events = set.events(local, 1 + 2 * count);
-        record_event(events[0], ranks[local]);
-        for (int r = 0; r < count; ++r) {
-          record_event(events[1 + 2 * r], ranks[local]);
-          CB_CUDA_CHECK(cudaGraphLaunch(executables[local].get(), ranks[local].stream));
-          record_event(events[2 + 2 * r], ranks[local]);
+        std::vector<Event>& events = set.events(local, layout.count_for(count));
+        const bool skips = skips_now(local, batch_index);
+        for (std::size_t s = 0; s < count; ++s) {
+          record_event(events[layout.start(s)], ranks[local]);
+          if (graph) {
+            CB_CUDA_CHECK(cudaGraphLaunch(executables[local].get(), ranks[local].stream));
+          } else {
+            const int launches = whole_loop ? iters : 1;
+            for (int i = 0; i < launches; ++i) {
+              // Injected fault: the last rank skips one collective, so the others wait forever.
+              const bool middle = whole_loop ? s == 0 && i == iters / 2 : s == count / 2;
+              if (skips && middle) continue;
+              launch_rank(local, settings_.agg_iters);
+            }
+          }
+          if (!layout.shared_boundaries) record_event(events[layout.end(s)], ranks[local]);
         }
+        if (layout.shared_boundaries) record_event(events[layout.start(count)], ranks[local]);
       });
       wait();
-    };
-    replay_all(1);  // uploads the graphs; not timed
-    auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, iters * replays);
-    replay_all(replays);
-    collect_replay_times(set, replays, iters * settings_.agg_iters, outcome);
+    }
+    std::vector<double> samples = collect_batch(set, layout, count, outcome.ops_per_sample, outcome);
+    // Every process sees the same samples (the slowest process's), so all stop together.
+    if (group_) all_reduce_host_values(set, samples, ncclMax, wait);
+    outcome.iteration_us.insert(outcome.iteration_us.end(), samples.begin(), samples.end());
+    const StopDecision next = next_step(settings_.stop, outcome.iteration_us, outcome.ops_per_sample,
+                                        settings_.confidence, base_batch);
+    if (next.done) {
+      outcome.stop = next.reason;
+      break;
+    }
+    count = next.next_samples;
+  }
+  if (settings_.keep_rank_samples) {
+    outcome.rank_samples_us = gather_rank_samples(set, c, outcome, group_ != nullptr, wait);
   }
 
-  if (settings_.check) {
+  // Checked iterations (-c N): fresh inputs each time (the seed advances), outputs poisoned first,
+  // mismatches summed over the iterations.
+  if (settings_.check_iters > 0) {
     auto range = fixed_range<nvtx_names::check>(c.spec->nvtx_color, c.bytes());
-    set.poison_outputs(c);
-    fill_inputs(set, buffers, c, params);
     for (int local = 0; local < set.size(); ++local) {
       ScopedDevice on(ranks[local].device, ranks[local].rank);
       CB_CUDA_CHECK(cudaMemsetAsync(set.mismatch_counter(local), 0, sizeof(unsigned long long), ranks[local].stream));
     }
-    set.workers().run([&](int local) { launch_rank(local, 1); });
     const kernels::OutputRule& rule = c.spec->expected;
-    if (settings_.fault == FaultInjection::corrupt_output) corrupt_first_output(set, buffers, c, params);
-    for (int local = 0; local < set.size(); ++local) {
-      const RankContext& rank = ranks[local];
-      if (rule.root_only && rank.rank != c.root) continue;
-      ScopedDevice on(rank.device, rank.rank);
-      kernels::launch_count_mismatches(buffers[local].recv, c.counts.recv, params, rule, rank.rank,
-                                       set.mismatch_counter(local), rank.stream);
-      CB_CHECK_LAUNCH();
+    for (int check = 0; check < settings_.check_iters; ++check) {
+      // No rank may refill its inputs while a peer still reads them for the previous check.
+      if (check > 0 && group_) all_processes_agree(set, true, wait);
+      const kernels::PatternParams checked = pattern_for(c, settings_.seed + static_cast<std::uint64_t>(check));
+      set.poison_outputs(c);
+      fill_inputs(set, buffers, c, checked);
+      set.workers().run([&](int local) { launch_rank(local, 1); });
+      if (settings_.fault == FaultInjection::corrupt_output && check == 0) {
+        corrupt_first_output(set, buffers, c, checked);
+      }
+      for (int local = 0; local < set.size(); ++local) {
+        const RankContext& rank = ranks[local];
+        if (rule.root_only && rank.rank != c.root) continue;
+        ScopedDevice on(rank.device, rank.rank);
+        kernels::launch_count_mismatches(buffers[local].recv, c.counts.recv, checked, rule, rank.rank,
+                                         set.mismatch_counter(local), rank.stream);
+        CB_CHECK_LAUNCH();
+      }
+      wait();
     }
-    wait();
     for (int local = 0; local < set.size(); ++local) {
       ScopedDevice on(ranks[local].device, ranks[local].rank);
       unsigned long long wrong = 0;
@@ -345,7 +374,11 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   // Every launch has completed: other processes' memory may be unmapped now, and the combine
   // below is the barrier after which every process may free what it exported.
   algorithm.release();
-  if (group_) combine_across_processes(set, outcome, wait);
+  if (group_) {
+    std::vector<std::uint64_t> wrong = {outcome.wrong_elements};
+    all_reduce_host_values(set, wrong, ncclSum, wait);
+    outcome.wrong_elements = wrong.front();
+  }
   outcome.status = report::kStatusOk;
   return outcome;
 }

@@ -27,14 +27,21 @@ struct CaseOutcome {
   bool participated = true;  // false: this process holds none of the case's ranks
   std::string status;        // report::kStatus*
   std::string reason;
-  std::vector<double> iteration_us;  // per operation, slowest rank, every timed iteration
+  // The samples: per operation, slowest rank, one per timed iteration (graph mode: per replay;
+  // loop timing: per timed loop), each covering `ops_per_sample` operations; why they ended.
+  std::vector<double> iteration_us;
+  int ops_per_sample = 1;
+  std::string stop;
   std::uint64_t wrong_elements = 0;
-  // Per local rank (its rank number and GPU), the timed iterations' start offsets and
-  // durations (us) for traces; graph mode: one entry per replay.
+  // Per local rank (its rank number and GPU), each sample's start offset from the case's first
+  // and its duration (us, the whole sample), for traces.
   std::vector<int> local_ranks;
   std::vector<int> local_devices;
   std::vector<std::vector<double>> rank_start_us;
   std::vector<std::vector<double>> rank_duration_us;
+  // Per rank of the case (index = rank number), that rank's own per-operation time of every
+  // sample; with RunSettings::keep_rank_samples only, and then complete on every process.
+  std::vector<std::vector<double>> rank_samples_us;
 };
 
 class Runner {

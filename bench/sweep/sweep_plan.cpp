@@ -76,8 +76,11 @@ std::string benchmark_name(const Case& c) {
   // Two choices of one implementation differ in their settings, so those are part of the name.
   const std::string config = c.config();
   const std::string algo = config.empty() ? c.algo() : fmt::format("{}:{}", c.algo(), config);
-  return fmt::format("{}/{}/ranks:{}/{}/{}/root:{}/{}/bytes:{}", c.spec->name, algo, c.ranks, name_of(c.type),
-                     name_of(c.op), c.root, c.in_place ? "in_place" : "out_of_place", c.requested_bytes);
+  std::string name = fmt::format("{}/{}/ranks:{}/{}/{}/root:{}/{}/bytes:{}", c.spec->name, algo, c.ranks,
+                                 name_of(c.type), name_of(c.op), c.root, c.in_place ? "in_place" : "out_of_place",
+                                 c.requested_bytes);
+  if (c.repeat > 0) name += fmt::format("/repeat:{}", c.repeat);
+  return name;
 }
 
 std::string display_name(const Case& c) {
@@ -86,6 +89,7 @@ std::string display_name(const Case& c) {
   if (c.root >= 0) name += fmt::format(" root {}", c.root);
   if (c.in_place) name += " in-place";
   if (const std::string config = c.config(); !config.empty()) name += " " + config;
+  if (c.repeat > 0) name += fmt::format(" (pass {})", c.repeat + 1);
   return name;
 }
 
@@ -151,8 +155,16 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
     }
   }
   if (cases.empty()) throw UsageError("the command line selects no case (check --algo against --ops)");
-  if (cases.size() > kMaxCases) {
-    throw UsageError(fmt::format("the command line selects {} cases (more than {}); narrow it", cases.size(), kMaxCases));
+  const std::size_t total = cases.size() * static_cast<std::size_t>(options.repeats);
+  if (total > kMaxCases) {
+    throw UsageError(fmt::format("the command line selects {} cases (more than {}); narrow it", total, kMaxCases));
+  }
+  const std::size_t one_pass = cases.size();
+  for (int pass = 1; pass < options.repeats; ++pass) {
+    for (std::size_t i = 0; i < one_pass; ++i) {
+      cases.push_back(cases[i]);
+      cases.back().repeat = pass;
+    }
   }
   return cases;
 }

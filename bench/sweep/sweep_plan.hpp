@@ -21,6 +21,7 @@ struct Case {
   bool in_place;
   std::size_t requested_bytes;  // the sweep's size before nccl-tests' rounding
   ElementCounts counts;         // what is actually moved
+  int repeat = 0;               // the pass of --repeat that measures it
   std::size_t bytes() const { return case_bytes(*spec, counts, type); }
   // The CSV algo column, and its changed settings (the config column's start).
   std::string algo() const { return std::string(algorithm.name()); }
@@ -39,7 +40,7 @@ std::string display_name(const Case& c);
 // Sizes from min to max: multiplied by the factor (nccl-tests: size *= factor) or stepped by bytes.
 std::vector<std::size_t> sweep_sizes(const Options& options);
 
-// Every case, grouped by rank count (so communicators are made once per count), then op, algo,
+// Every case, the whole sweep once per pass of --repeat; within a pass grouped by rank count (so communicators are made once per count), then op, algo,
 // dtype, redop, root, size, in/out of place. Sizes whose nccl-tests rounding gives the same
 // element counts as the size before are dropped, so no two cases measure the same thing. Throws UsageError when a GPU count exceeds `visible`
 // (unless `listing`: a list needs no GPU), a root is outside the ranks, an algo does not exist or

@@ -163,14 +163,15 @@ Column integer_column(const char* name, int since = 1) {
   using Integer = std::decay_t<decltype(ReportRow{}.*Field)>;
   return {name, [](const ReportRow& r) { return std::to_string(r.*Field); },
           [](ReportRow& r, const std::string& t) { r.*Field = parse_integer<Integer>(t); },
-          [](const ReportRow& r) { require_in_range<Integer>(r.*Field, Min, Max); }, since};
+          [](const ReportRow& r) { require_in_range<Integer>(r.*Field, Min, Max); }, since,
+          ColumnKind::integer};
 }
 
 template <auto Field>
 Column real_column(const char* name, int since = 1) {
   return {name, [](const ReportRow& r) { return format_double(r.*Field); },
           [](ReportRow& r, const std::string& t) { r.*Field = parse_measured_value(t); },
-          [](const ReportRow&) {}, since};
+          [](const ReportRow&) {}, since, ColumnKind::real};
 }
 
 // A confidence level in percent: 0 (no interval) or above 0 and below 100.
@@ -185,7 +186,7 @@ template <auto Field>
 Column bool_column(const char* name) {
   return {name, [](const ReportRow& r) { return std::string(r.*Field ? "1" : "0"); },
           [](ReportRow& r, const std::string& t) { r.*Field = parse_bool(t); },
-          [](const ReportRow&) {}};
+          [](const ReportRow&) {}, 1, ColumnKind::boolean};
 }
 
 constexpr int kIntMax = std::numeric_limits<int>::max();
@@ -202,7 +203,7 @@ const std::array<Column, kColumnCount> kColumns = {{
     // always written in the current version, whatever version they were read from.
     Column{"schema_version", [](const ReportRow&) { return std::to_string(kSchemaVersion); },
            [](ReportRow& r, const std::string& t) { r.schema_version = parse_integer<int>(t); },
-           [](const ReportRow&) {}},
+           [](const ReportRow&) {}, 1, ColumnKind::integer},
     text_column<&ReportRow::timestamp, check_timestamp>("timestamp"),
     text_column<&ReportRow::host>("host"),
     text_column<&ReportRow::gpu_name>("gpu_name"),
@@ -231,7 +232,7 @@ const std::array<Column, kColumnCount> kColumns = {{
     text_column<&ReportRow::stop, check_stop>("stop", 2),
     Column{"confidence_pct", [](const ReportRow& r) { return format_double(r.confidence_pct); },
            [](ReportRow& r, const std::string& t) { r.confidence_pct = parse_measured_value(t); },
-           check_confidence, 2},
+           check_confidence, 2, ColumnKind::real},
     real_column<&ReportRow::time_us_mean>("time_us_mean"),
     real_column<&ReportRow::time_us_min>("time_us_min"),
     real_column<&ReportRow::time_us_p50>("time_us_p50"),

@@ -30,6 +30,9 @@ inline constexpr std::array<const char*, 3> kKnownStops = {kStopFixed, kStopConv
 // (10^12 us is eleven days), and would overflow the arithmetic of compare and summary.
 inline constexpr double kMaxMeasuredValue = 1e12;
 
+// What a column holds, for formats with types (JSON): its text is always the CSV text.
+enum class ColumnKind { text, integer, real, boolean };
+
 struct Column {
   const char* name;
   std::string (*format)(const ReportRow& row);
@@ -43,6 +46,7 @@ struct Column {
   // The schema version that added the column: a report of an older version lacks it, and its rows
   // keep the field's default.
   int since = 1;
+  ColumnKind kind = ColumnKind::text;
 };
 
 inline constexpr std::size_t kColumnCount = 46;

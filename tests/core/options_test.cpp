@@ -35,7 +35,7 @@ TEST(Options, DefaultsMatchTheReadme) {
   EXPECT_EQ(options.max_bytes, 128u << 20);
   EXPECT_EQ(options.run.iters, 20);
   EXPECT_EQ(options.run.warmup_iters, 5);
-  EXPECT_TRUE(options.run.check);
+  EXPECT_EQ(options.run.check_iters, 1);
   EXPECT_EQ(options.in_place, InPlaceMode::both);
   EXPECT_EQ(options.run.timing, IterationTiming::each);
   EXPECT_EQ(parse({"--timing", "loop"}).run.timing, IterationTiming::loop);

@@ -1,0 +1,38 @@
+// When a case's timed iterations end: after a fixed count (-n iterations, -G replays), or, with
+// --max-noise, once the confidence interval of the median is narrow enough (nvbench's stopping
+// criterion, judged on the interval of the reported figure rather than on the samples' spread).
+// Pure: the runner asks after every batch, and every process of a run gets the same answer
+// because it sees the same (combined) samples.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace collbench {
+
+struct StopRule {
+  double max_noise_pct = 0;  // 0: fixed iterations; else the widest half-width, % of the median
+  int min_samples = 20;      // floors that must be met before the interval may end a case
+  double min_time_s = 0;
+  double max_time_s = 1.0;   // ends the case even when the interval is still wide
+  bool adaptive() const { return max_noise_pct > 0; }
+};
+
+struct StopDecision {
+  bool done = false;
+  std::string reason;            // report::kStop* once done
+  std::size_t next_samples = 0;  // how many samples the next batch takes, when not done
+};
+
+// `samples_us`: every per-operation sample so far; each covers `ops_per_sample` operations, so
+// the timed GPU time is their sum times that. `base_batch`: the samples of one -n/-G batch. The
+// next batch grows with the samples so far (judging sorts them all) but never past the time
+// left to --max-time.
+StopDecision next_step(const StopRule& rule, const std::vector<double>& samples_us, int ops_per_sample,
+                       double confidence, std::size_t base_batch);
+
+// The timed GPU time of `samples_us`, in seconds.
+double timed_seconds(const std::vector<double>& samples_us, int ops_per_sample);
+
+}  // namespace collbench

@@ -1,0 +1,97 @@
+// The JSON Lines sample file.
+#include "output/json_samples.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "json_row.hpp"
+
+namespace collbench {
+namespace {
+
+using nlohmann::json;
+
+const char* timing_name(const RunSettings& settings) {
+  if (settings.graph_replays > 0) return "graph_replay";
+  return times_whole_loop(settings) ? "loop" : "each";
+}
+
+json settings_json(const RunSettings& settings) {
+  return {{"warmup", settings.warmup_iters},
+          {"iters", settings.iters},
+          {"agg_iters", settings.agg_iters},
+          {"graph", settings.graph_replays},
+          {"timing", timing_name(settings)},
+          {"max_noise_pct", settings.stop.max_noise_pct},
+          {"min_iters", settings.stop.min_samples},
+          {"min_time_s", settings.stop.min_time_s},
+          {"max_time_s", settings.stop.max_time_s},
+          {"confidence_pct", settings.confidence * 100},
+          {"check_iters", settings.check_iters},
+          {"seed", settings.seed},
+          {"timeout_s", settings.timeout_s}};
+}
+
+// Samples to the nanosecond: finer digits are below the events' resolution and only grow the file.
+json rounded(const std::vector<double>& samples_us) {
+  json values = json::array();
+  for (double us : samples_us) values.push_back(std::round(us * 1000) / 1000);
+  return values;
+}
+
+json metadata_json(const RunMetadata& metadata) {
+  json gpus = json::array();
+  for (const GpuInfo& gpu : metadata.topology.gpus) {
+    gpus.push_back({{"index", gpu.index}, {"name", gpu.name}, {"pci_bus_id", gpu.pci_bus_id}});
+  }
+  return {{"host", metadata.host},
+          {"gpu_name", metadata.gpu_name},
+          {"driver", metadata.driver},
+          {"cuda_runtime", metadata.cuda_runtime},
+          {"nccl_version", metadata.nccl_version},
+          {"collbench_version", metadata.collbench_version},
+          {"launch_mode", metadata.launch_mode},
+          {"nodes", metadata.nodes},
+          {"gpus", gpus}};
+}
+
+}  // namespace
+
+JsonSamplesSink::JsonSamplesSink(const std::string& path, const RunMetadata& metadata, const RunSettings& settings,
+                                 const json& sweep)
+    : path_(path), file_(std::fopen(path.c_str(), "w")), metadata_(metadata), settings_(settings) {
+  if (!file_) throw std::runtime_error(fmt::format("cannot open JSON file '{}': {}", path, std::strerror(errno)));
+  write_line({{"type", "run"},
+              {"format", kSamplesFormat},
+              {"version", kSamplesFormatVersion},
+              {"started", utc_timestamp()},
+              {"metadata", metadata_json(metadata)},
+              {"settings", settings_json(settings)},
+              {"sweep", sweep}});
+}
+
+void JsonSamplesSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
+  json line = {{"type", "case"},
+               {"name", benchmark_name(c)},
+               {"row", report::row_to_json(make_report_row(metadata_, settings_, c, outcome, metrics))},
+               {"ops_per_sample", outcome.ops_per_sample},
+               {"samples_us", rounded(outcome.iteration_us)}};
+  // Each rank's own per-operation samples (index = rank), beside the slowest-rank samples above.
+  json ranks = json::array();
+  for (const std::vector<double>& samples : outcome.rank_samples_us) ranks.push_back(rounded(samples));
+  line["rank_samples_us"] = std::move(ranks);
+  write_line(line);
+}
+
+void JsonSamplesSink::write_line(const json& line) {
+  const std::string text = line.dump() + "\n";
+  if (std::fwrite(text.data(), 1, text.size(), file_.get()) != text.size() || std::fflush(file_.get()) != 0) {
+    throw std::runtime_error(fmt::format("cannot write JSON file '{}': {}", path_, std::strerror(errno)));
+  }
+}
+
+}  // namespace collbench

@@ -1,0 +1,17 @@
+// A report row as a JSON object keyed by the schema's column names, numbers as numbers: how the
+// JSON sample files (collbench --json) carry each case's row, read back through the same column
+// parsers and checks as the CSV.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "report_row.hpp"
+
+namespace collbench::report {
+
+nlohmann::json row_to_json(const ReportRow& row);
+// Throws ColumnParseError naming the column when a value is missing, of the wrong JSON type, or
+// outside the column's domain. The row is read as the current schema version.
+ReportRow row_from_json(const nlohmann::json& object);
+
+}  // namespace collbench::report
