@@ -8,6 +8,8 @@
 #include <map>
 #include <memory>
 
+#include "core/metrics.hpp"
+#include "core/stop_rule.hpp"
 #include "report_row.hpp"
 #include "sweep/runner.hpp"
 #include "sweep/sweep_plan.hpp"
@@ -129,6 +131,66 @@ TEST(GpuModes, LoopTimingGivesOneCheckedSampleOfTheWholeLoop) {
     EXPECT_NEAR(outcome.iteration_us.front() * settings.iters * settings.agg_iters, slowest_loop_us,
                 1e-9 * slowest_loop_us)
         << display_name(c);
+  }
+}
+
+// --max-noise: batches until the median's interval is narrow or --max-time; in every timing mode
+// the samples cover the floors, each rank's own samples come back (--json), and results are checked.
+TEST(GpuModes, StopWhenStableConvergesOrHitsTheTimeLimitInEveryMode) {
+  SKIP_WITHOUT_GPUS(2);
+  for (const char* mode : {"each", "loop", "graph"}) {
+    RunSettings settings = quick_settings();
+    settings.iters = std::string(mode) == "each" ? 4 : 8;
+    settings.timing = std::string(mode) == "loop" ? IterationTiming::loop : IterationTiming::each;
+    settings.graph_replays = std::string(mode) == "graph" ? 3 : 0;
+    settings.stop.max_noise_pct = 2;
+    settings.stop.min_samples = 12;
+    settings.stop.max_time_s = 0.2;
+    settings.keep_rank_samples = true;
+    Runner runner(settings);
+    const Case c = cases_for("all_reduce", 2, DataType::float32, 1 << 20).front();
+    const CaseOutcome outcome = runner.run(c);
+    ASSERT_EQ(outcome.status, report::kStatusOk) << mode << ": " << outcome.reason;
+    EXPECT_EQ(outcome.wrong_elements, 0u) << mode;
+    EXPECT_TRUE(outcome.stop == report::kStopConverged || outcome.stop == report::kStopTimeLimit) << outcome.stop;
+    EXPECT_GE(outcome.iteration_us.size(), 12u) << mode;
+    if (outcome.stop == report::kStopTimeLimit) {
+      EXPECT_GE(timed_seconds(outcome.iteration_us, outcome.ops_per_sample), 0.2) << mode;
+    }
+    ASSERT_EQ(outcome.rank_samples_us.size(), 2u) << mode;
+    for (int rank = 0; rank < 2; ++rank) {
+      ASSERT_EQ(outcome.rank_samples_us[rank].size(), outcome.iteration_us.size()) << mode;
+      // The reported sample is the slowest rank's.
+      for (std::size_t s = 0; s < outcome.iteration_us.size(); ++s) {
+        EXPECT_LE(outcome.rank_samples_us[rank][s], outcome.iteration_us[s] * (1 + 1e-12)) << mode;
+      }
+    }
+    // Trace offsets grow across batches: each sample starts after the previous one ended.
+    for (const std::vector<double>& starts : outcome.rank_start_us) {
+      EXPECT_TRUE(std::is_sorted(starts.begin(), starts.end())) << mode;
+    }
+    const CaseMetrics metrics = case_metrics(c, outcome.iteration_us);
+    EXPECT_TRUE(metrics.time.has_interval()) << mode;
+  }
+}
+
+// -c N: N checked iterations; the injected fault corrupts the first only, so exactly one element
+// is wrong, and a clean run of N checks finds none.
+TEST(GpuFaults, RepeatedChecksSumTheirWrongElements) {
+  SKIP_WITHOUT_GPUS(2);
+  RunSettings settings = quick_settings();
+  settings.check_iters = 5;
+  Runner clean(settings);
+  settings.fault = FaultInjection::corrupt_output;
+  Runner corrupted(settings);
+  for (const char* op : {"all_reduce", "alltoall", "broadcast"}) {
+    const Case c = cases_for(op, 2, DataType::float32, 4096).front();
+    const CaseOutcome good = clean.run(c);
+    ASSERT_EQ(good.status, report::kStatusOk) << good.reason;
+    EXPECT_EQ(good.wrong_elements, 0u) << display_name(c);
+    const CaseOutcome bad = corrupted.run(c);
+    ASSERT_EQ(bad.status, report::kStatusOk) << bad.reason;
+    EXPECT_EQ(bad.wrong_elements, 1u) << display_name(c);
   }
 }
 
