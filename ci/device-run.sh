@@ -4,7 +4,8 @@
 # (the device tool brings back few files), and a short summary is printed last.
 # Usage: [ALGOS_COUNTS=2,4,6,8] [ALGOS_ITERS=20] [STEP_TIMEOUT_S=420] ci/device-run.sh STEP...
 #   ALGOS_COUNTS: GPU counts of the algos and mpi_algos sweeps (every count from 2 by default).
-#   steps: info tests quick smoke sweep graph faults avg1 linkpeak nsys mpi mpi_algos env signal
+#   STABILITY_REPEATS, AB_CHANNELS: the stability step's passes and channel limits.
+#   steps: info tests quick smoke sweep stability graph faults avg1 linkpeak nsys mpi mpi_algos env signal
 #          algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_nsys dp_timeline mpi_hang
 set -uo pipefail
 root=$(pwd)
@@ -76,6 +77,24 @@ for want in "$@"; do
         --csv "$work/reports/$machine/collectives.csv" ;;
     graph)
       step graph "$bin/collbench" --ops all_reduce -b 8 -e 64K -f 2 -g "$gpus" -G 10 --csv "$work/reports/graph.csv" ;;
+    stability)
+      # The standard sweep with fixed iterations (--max-noise 0) and stopped when stable (the
+      # default), in the order fixed, stable, stable, fixed so that drift falls on both; the stable
+      # runs make STABILITY_REPEATS passes (default 3), so that compare sees drift between passes.
+      # Then the same with NCCL_MAX_NCHANNELS lowered to each of AB_CHANNELS: a real, small slowdown.
+      # collreport compare stable_1 stable_2 is the A/A test, stable_1 channels_N the A/B.
+      d="$work/reports/$machine/stability"
+      mkdir -p "$d"
+      standard=(--ops all -b 8 -e 8G -f 2 -g "$doubling" -d float -c 1)
+      passes=(--repeat "${STABILITY_REPEATS:-3}")
+      step stability_fixed_1 "$bin/collbench" "${standard[@]}" --max-noise 0 --csv "$d/fixed_1.csv"
+      step stability_stable_1 "$bin/collbench" "${standard[@]}" "${passes[@]}" --csv "$d/stable_1.csv"
+      step stability_stable_2 "$bin/collbench" "${standard[@]}" "${passes[@]}" --csv "$d/stable_2.csv"
+      step stability_fixed_2 "$bin/collbench" "${standard[@]}" --max-noise 0 --csv "$d/fixed_2.csv"
+      for channels in ${AB_CHANNELS:-16}; do
+        step "stability_channels_$channels" env NCCL_MAX_NCHANNELS="$channels" "$bin/collbench" "${standard[@]}" \
+          "${passes[@]}" --csv "$d/channels_$channels.csv"
+      done ;;
     faults)
       step fault_hang "$bin/collbench" --ops all_reduce -b 1M -e 1M -g "$gpus" --timeout 5 --inject-fault skip_rank \
         --csv "$work/reports/fault_hang.csv"

@@ -218,11 +218,13 @@ CommandLine::CommandLine()
   app.add_option("-r,--root", options.roots, "Root rank of rooted operations, or all")->capture_default_str();
   app.add_option("--in-place", in_place, "out, in or both")->capture_default_str();
   app.add_option("-w,--warmup", options.run.warmup_iters, "Warm-up iterations per case")->capture_default_str();
-  app.add_option("-n,--iters", options.run.iters, "Timed iterations per case")->capture_default_str();
+  app.add_option("-n,--iters", options.run.iters,
+                 "Timed iterations per batch (the whole case with --max-noise 0; captured in the graph with -G)")
+      ->capture_default_str();
   app.add_option("-m,--agg-iters", options.run.agg_iters, "Operations grouped in one ncclGroupStart/End per iteration")
       ->capture_default_str();
   app.add_option("-G,--graph", options.run.graph_replays,
-                 "Capture the timed iterations in a CUDA graph and replay it this many times (0: no graph)")
+                 "Capture the timed iterations in a CUDA graph and replay it this many times per batch (0: no graph)")
       ->capture_default_str();
   app.add_option(
          "--timing", timing,

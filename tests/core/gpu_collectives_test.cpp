@@ -22,6 +22,7 @@ RunSettings quick_settings() {
   RunSettings settings;
   settings.warmup_iters = 1;
   settings.iters = 3;
+  settings.stop.max_noise_pct = 0;  // fixed: exactly 3 samples
   settings.timeout_s = 120;
   return settings;
 }
