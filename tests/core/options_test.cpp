@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "schema.hpp"
 #include "sweep/options.hpp"
 #include "sweep/sweep_plan.hpp"
 
@@ -99,6 +100,20 @@ TEST(Options, HostileValuesAreBounded) {
   }
   EXPECT_EQ(parse({"--seed", "0xffffffffffffffff"}).run.seed, ~std::uint64_t{0});
   EXPECT_EQ(parse({"--seed", "42"}).run.seed, 42u);
+}
+
+// Rows keep the level to 3 decimals: every level --confidence accepts must read back from the
+// report (99.9999 would be written as 100.000, which no reader takes for a level).
+TEST(Options, AcceptedConfidenceLevelsReadBackFromTheReport) {
+  const report::Column& column = report::kColumns[report::column_index("confidence_pct")];
+  for (const char* level : {"50", "95", "99.9", "99.999"}) {
+    report::ReportRow row;
+    row.confidence_pct = parse({"--confidence", level}).run.confidence * 100;
+    report::ReportRow back;
+    EXPECT_NO_THROW(column.parse(back, column.format(row)); column.check(back);) << level;
+  }
+  expect_usage_error({"--confidence", "99.9999"},
+                     "--confidence 99.9999 is not a percentage from 50 to 99.999");
 }
 
 // A factor too small to move the smallest sizes still advances them; one too small for the
