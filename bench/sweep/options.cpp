@@ -349,8 +349,9 @@ Options parse_command_line(const std::vector<std::string>& args) {
   if (stop.adaptive() && stop.min_time_s > stop.max_time_s) {
     throw UsageError(fmt::format("--min-time {} is longer than --max-time {}", stop.min_time_s, stop.max_time_s));
   }
-  if (!(line.confidence_pct >= 50 && line.confidence_pct < 100)) {
-    throw UsageError(fmt::format("--confidence {} is not a percentage from 50 to below 100", line.confidence_pct));
+  if (!(line.confidence_pct >= 50 && line.confidence_pct <= kMaxConfidencePct)) {
+    throw UsageError(fmt::format("--confidence {} is not a percentage from 50 to {:g}",
+                                 line.confidence_pct, kMaxConfidencePct));
   }
   options.run.confidence = line.confidence_pct / 100;
   check_range("--repeat", options.repeats, 1, kMaxRepeats);

@@ -51,6 +51,9 @@ inline constexpr int kMaxRepeats = 1000;
 inline constexpr int kMaxCheckIterations = 1'000'000;
 // --max-time and --min-time: a day per case is beyond any sensible sweep.
 inline constexpr double kMaxCaseSeconds = 86'400;
+// --confidence: rows keep 3 decimals, and a level above this would be written as 100.000, which
+// the report reader refuses.
+inline constexpr double kMaxConfidencePct = 99.999;
 
 // --seed: decimal or 0x hex, at most 64 bits; throws UsageError naming the text otherwise.
 std::uint64_t parse_seed(const std::string& text);

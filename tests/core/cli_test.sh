@@ -32,6 +32,9 @@ expect_usage_error "ring_ctas=0 is not 1..128" --algo ring:ctas=0 --list -g 2
 expect_usage_error "--benchmark_format 'xml'" --benchmark_format=xml --list -g 2
 expect_usage_error "--benchmark_filter '('" --benchmark_filter='(' --list -g 2
 expect_usage_error "--benchmark_out '/nonexistent/x.json'" --benchmark_out=/nonexistent/x.json --list -g 2
+expect_usage_error "--max-noise 101 is not a percentage" --max-noise 101 --list -g 2
+expect_usage_error "--check 'x'" -c x --list -g 2
+expect_usage_error "--min-time 2 is longer than --max-time 1" --min-time 2 --max-time 1 --max-noise 1 --list -g 2
 
 # More GPUs than there are: bad input (2) where GPUs are visible, "no GPU" (4) where none is.
 err=$("$collbench" -g 64 2>&1 >/dev/null); status=$?
@@ -70,6 +73,16 @@ if [ "$status" -ne 0 ] || [ "$cases" -ne "$expected" ]; then
   echo "FAIL: --list gave exit $status and $cases cases"; failures=$((failures + 1))
 else
   echo "ok: --list printed $cases cases without a GPU"; passed=$((passed + 1))
+fi
+# --repeat 2: the whole sweep twice, the second pass named apart.
+listing=$("$collbench" --list --repeat 2 -g 2,4 --ops all -b 8 -e 64 2>&1)
+repeated=$(printf '%s\n' "$listing" | grep -c '^[a-z_]*/nccl/ranks:')
+second=$(printf '%s\n' "$listing" | grep -c '/repeat:1$')
+if [ "$repeated" -eq $((2 * expected)) ] && [ "$second" -eq "$expected" ]; then
+  echo "ok: --list --repeat 2 printed $repeated cases"; passed=$((passed + 1))
+else
+  echo "FAIL: --list --repeat 2 printed $repeated cases, $second of the second pass (wanted $((2 * expected)))"
+  failures=$((failures + 1))
 fi
 filtered=$("$collbench" --list -g 4 --ops all -b 8 -e 64 --benchmark_filter='^alltoall/' | grep -c '^alltoall/')
 if [ "$filtered" -eq 2 ]; then

@@ -1,7 +1,12 @@
 // Tests of time statistics and bandwidth metrics.
+#include "core/metrics.hpp"
+
 #include <gtest/gtest.h>
 
-#include "core/metrics.hpp"
+#include <cmath>
+#include <vector>
+
+#include "report_row.hpp"
 
 namespace collbench {
 namespace {
@@ -25,13 +30,116 @@ TEST(Metrics, TimeStats) {
   EXPECT_DOUBLE_EQ(stats.p50_us, 5);
 }
 
-TEST(Metrics, BandwidthsFollowTheRegistry) {
+// 20 samples, 1..20 times `scale`, out of order.
+std::vector<double> one_to_twenty(double scale) {
+  std::vector<double> samples;
+  for (int i = 0; i < 20; ++i) samples.push_back(((i * 7) % 20 + 1) * scale);
+  return samples;
+}
+
+TEST(Metrics, TimeStatsCarrySpreadAndTheMediansInterval) {
+  const TimeStats stats = time_stats(one_to_twenty(1));
+  EXPECT_EQ(stats.samples, 20);
+  EXPECT_DOUBLE_EQ(stats.mean_us, 10.5);
+  EXPECT_DOUBLE_EQ(stats.p50_us, 10.5);
+  EXPECT_DOUBLE_EQ(stats.stdev_us, std::sqrt(35.0));  // 1..n: variance n(n+1)/12
+  EXPECT_DOUBLE_EQ(stats.cv, std::sqrt(35.0) / 10.5);
+  ASSERT_TRUE(stats.has_interval());
+  EXPECT_EQ(stats.confidence, kDefaultConfidence);
+  EXPECT_EQ(stats.p50_lo_us, 6);  // order statistics 6 and 15 (statistics_test.cpp)
+  EXPECT_EQ(stats.p50_hi_us, 15);
+
+  const TimeStats strict = time_stats(one_to_twenty(1), 0.99);
+  EXPECT_EQ(strict.confidence, 0.99);
+  EXPECT_EQ(strict.p50_lo_us, 4);
+  EXPECT_EQ(strict.p50_hi_us, 17);
+}
+
+TEST(Metrics, NoIntervalBelowSixSamplesAt95) {
+  const TimeStats five = time_stats({5, 1, 4, 2, 3});
+  EXPECT_EQ(five.samples, 5);
+  EXPECT_FALSE(five.has_interval());
+  EXPECT_EQ(five.confidence, 0);
+  EXPECT_EQ(five.p50_lo_us, 0);
+  EXPECT_EQ(five.p50_hi_us, 0);
+  const TimeStats six = time_stats({5, 1, 4, 2, 3, 6});
+  ASSERT_TRUE(six.has_interval());
+  EXPECT_EQ(six.p50_lo_us, 1);
+  EXPECT_EQ(six.p50_hi_us, 6);
+  const TimeStats one = time_stats({7});
+  EXPECT_EQ(one.samples, 1);
+  EXPECT_EQ(one.stdev_us, 0);
+  EXPECT_FALSE(one.has_interval());
+  EXPECT_EQ(time_stats({}).samples, 0);
+}
+
+TEST(Metrics, TimeColumnsFillTheRow) {
+  TimeStats stats;
+  stats.samples = 40;
+  stats.mean_us = 11;
+  stats.min_us = 9;
+  stats.p50_us = 10;
+  stats.p99_us = 20;
+  stats.max_us = 21;
+  stats.stdev_us = 2.5;
+  stats.cv = 0.25;
+  stats.p50_lo_us = 9.5;
+  stats.p50_hi_us = 10.5;
+  stats.confidence = 0.95;
+  report::ReportRow row;
+  set_time_columns(row, stats);
+  EXPECT_EQ(row.samples, 40);
+  EXPECT_DOUBLE_EQ(row.confidence_pct, 95);
+  EXPECT_EQ(row.time_us_mean, 11);
+  EXPECT_EQ(row.time_us_min, 9);
+  EXPECT_EQ(row.time_us_p50, 10);
+  EXPECT_EQ(row.time_us_p99, 20);
+  EXPECT_EQ(row.time_us_max, 21);
+  EXPECT_EQ(row.time_us_stdev, 2.5);
+  EXPECT_DOUBLE_EQ(row.time_cv_pct, 25);
+  EXPECT_EQ(row.time_us_p50_lo, 9.5);
+  EXPECT_EQ(row.time_us_p50_hi, 10.5);
+  EXPECT_TRUE(row.has_interval());
+
+  report::ReportRow without;
+  set_time_columns(without, time_stats({1, 2, 3}));
+  EXPECT_EQ(without.confidence_pct, 0);
+  EXPECT_FALSE(without.has_interval());
+}
+
+// all_reduce of 1 GiB on 4 GPUs.
+Case gib_all_reduce() {
   Options options;
   options.ops = {"all_reduce"};
   options.gpus = "4";
   options.min_bytes = options.max_bytes = 1 << 30;
   options.in_place = InPlaceMode::out_of_place;
-  const Case c = build_sweep(options, 4).front();
+  return build_sweep(options, 4).front();
+}
+
+// busbw of 1 GiB all_reduce on 4 GPUs in `us`: 2^30 / us / 1e3 GB/s, times 2*3/4.
+double gib_busbw(double us) {
+  return 1073741824.0 / (us * 1e-6) / 1e9 * 1.5;
+}
+
+TEST(Metrics, BusbwIntervalComesFromTheMediansInterval) {
+  const Case c = gib_all_reduce();
+  const CaseMetrics metrics = case_metrics(c, one_to_twenty(1000));
+  // The slow end of the time interval (15 ms) is the low busbw, the fast end (6 ms) the high.
+  EXPECT_NEAR(metrics.busbw_lo_gbps, gib_busbw(15000), 1e-9);
+  EXPECT_NEAR(metrics.busbw_hi_gbps, gib_busbw(6000), 1e-9);
+  const double median_busbw = gib_busbw(metrics.time.p50_us);
+  EXPECT_LT(metrics.busbw_lo_gbps, median_busbw);
+  EXPECT_GT(metrics.busbw_hi_gbps, median_busbw);
+
+  const CaseMetrics five = case_metrics(c, {1000, 2000, 3000, 4000, 5000});
+  EXPECT_GT(five.busbw_gbps, 0);
+  EXPECT_EQ(five.busbw_lo_gbps, 0);
+  EXPECT_EQ(five.busbw_hi_gbps, 0);
+}
+
+TEST(Metrics, BandwidthsFollowTheRegistry) {
+  const Case c = gib_all_reduce();
   // 1 GiB in 4000 us: algbw = 2^30 / 4e-3 / 1e9 GB/s; busbw = algbw * 2*3/4.
   const CaseMetrics metrics = case_metrics(c, {3000, 5000});
   EXPECT_NEAR(metrics.algbw_gbps, 268.435456, 1e-9);

@@ -1,11 +1,14 @@
 // Tests of command-line parsing: defaults, lists, and every bad-input error.
+#include "sweep/options.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/errors.hpp"
-#include "sweep/options.hpp"
+#include "schema.hpp"
 #include "sweep/sweep_plan.hpp"
 
 namespace collbench {
@@ -25,6 +28,16 @@ void expect_usage_error(const std::vector<std::string>& words, const std::string
     const std::string message = error.what();
     EXPECT_NE(message.find(fragment), std::string::npos) << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+// Command lines, each with a fragment of its error message.
+using UsageErrorTable = std::vector<std::pair<std::vector<std::string>, std::string>>;
+
+void expect_usage_errors(const UsageErrorTable& table) {
+  for (const auto& [words, fragment] : table) {
+    SCOPED_TRACE(::testing::PrintToString(words));
+    expect_usage_error(words, fragment);
   }
 }
 
@@ -75,7 +88,7 @@ TEST(Options, RejectsBadValuesWithOneLine) {
 
 // Hostile values: each is refused in one line that names it, before any plan is made.
 TEST(Options, HostileValuesAreBounded) {
-  const std::vector<std::pair<std::vector<std::string>, std::string>> table = {
+  const UsageErrorTable table = {
       {{"-f", "1.0"}, "--step-factor 1 "},
       {{"-f", "0.5"}, "--step-factor 0.5"},
       {{"-f", "inf"}, "--step-factor inf"},
@@ -93,12 +106,91 @@ TEST(Options, HostileValuesAreBounded) {
       {{"--algo", "ring:ctas=0"}, "ring_ctas=0"},
       {{"--algo", "ring:"}, "'' is not SETTING=VALUE"},
   };
-  for (const auto& [words, fragment] : table) {
-    SCOPED_TRACE(::testing::PrintToString(words));
-    expect_usage_error(words, fragment);
-  }
+  expect_usage_errors(table);
   EXPECT_EQ(parse({"--seed", "0xffffffffffffffff"}).run.seed, ~std::uint64_t{0});
   EXPECT_EQ(parse({"--seed", "42"}).run.seed, 42u);
+}
+
+// What the stop rule's options, --confidence, --repeat and --json parse into.
+struct StopAndOutput {
+  double max_noise_pct;
+  int min_samples;
+  double min_time_s;
+  double max_time_s;
+  double confidence;
+  int repeats;
+  std::string json_path;
+};
+
+void expect_stop_and_output(const Options& options, const StopAndOutput& expected) {
+  const StopRule& stop = options.run.stop;
+  EXPECT_EQ(stop.max_noise_pct, expected.max_noise_pct);
+  EXPECT_EQ(stop.adaptive(), expected.max_noise_pct > 0);
+  EXPECT_EQ(stop.min_samples, expected.min_samples);
+  EXPECT_EQ(stop.min_time_s, expected.min_time_s);
+  EXPECT_EQ(stop.max_time_s, expected.max_time_s);
+  EXPECT_DOUBLE_EQ(options.run.confidence, expected.confidence);
+  EXPECT_EQ(options.repeats, expected.repeats);
+  EXPECT_EQ(options.json_path, expected.json_path);
+  // --json writes every rank's samples.
+  EXPECT_EQ(options.run.keep_rank_samples, !expected.json_path.empty());
+}
+
+TEST(Options, StopRuleRepeatsAndJson) {
+  expect_stop_and_output(parse({}), {0, 20, 0, 1.0, 0.95, 1, ""});
+  expect_stop_and_output(
+      parse({"--max-noise", "0.5", "--min-iters", "50", "--min-time", "0.25", "--max-time", "3",
+             "--confidence", "99", "--repeat", "3", "--json", "samples.jsonl"}),
+      {0.5, 50, 0.25, 3, 0.99, 3, "samples.jsonl"});
+  EXPECT_DOUBLE_EQ(parse({"--confidence", "50"}).run.confidence, 0.5);
+  EXPECT_EQ(parse({"--max-noise", "100"}).run.stop.max_noise_pct, 100);
+}
+
+TEST(Options, CheckTakesACountOrOnOff) {
+  EXPECT_EQ(parse({"-c", "5"}).run.check_iters, 5);
+  EXPECT_EQ(parse({"--check", "0"}).run.check_iters, 0);
+  EXPECT_EQ(parse({"-c", "on"}).run.check_iters, 1);
+  EXPECT_EQ(parse({"-c", "off"}).run.check_iters, 0);
+  EXPECT_EQ(parse({"-c", "true"}).run.check_iters, 1);
+  EXPECT_EQ(parse({"-c", "false"}).run.check_iters, 0);
+  EXPECT_EQ(parse({"-c", "1000000"}).run.check_iters, kMaxCheckIterations);
+}
+
+// Each bad value of the stop rule, --confidence, --repeat and -c: one line naming the option and
+// the value.
+TEST(Options, RejectsBadStopRuleRepeatAndCheckValues) {
+  const UsageErrorTable table = {
+      {{"--max-noise", "-1"}, "--max-noise -1 "},
+      {{"--max-noise", "101"}, "--max-noise 101 "},
+      {{"--max-noise", "nan"}, "--max-noise nan "},
+      {{"--confidence", "100"}, "--confidence 100 "},
+      {{"--confidence", "40"}, "--confidence 40 "},
+      {{"--min-time", "2", "--max-time", "1", "--max-noise", "1"},
+       "--min-time 2 is longer than --max-time 1"},
+      {{"--min-time", "-1"}, "--min-time -1 "},
+      {{"--max-time", "1e9"}, "--max-time 1000000000 "},
+      {{"--min-iters", "0"}, "--min-iters 0 "},
+      {{"--repeat", "0"}, "--repeat 0 "},
+      {{"--repeat", "1001"}, "--repeat 1001 "},
+      {{"-c", "-1"}, "--check '-1'"},
+      {{"-c", "x"}, "--check 'x'"},
+      {{"-c", "1000001"}, "--check '1000001'"},
+  };
+  expect_usage_errors(table);
+}
+
+// Rows keep the level to 3 decimals: every level --confidence accepts must read back from the
+// report (99.9999 would be written as 100.000, which no reader takes for a level).
+TEST(Options, AcceptedConfidenceLevelsReadBackFromTheReport) {
+  const report::Column& column = report::kColumns[report::column_index("confidence_pct")];
+  for (const char* level : {"50", "95", "99.9", "99.999"}) {
+    report::ReportRow row;
+    row.confidence_pct = parse({"--confidence", level}).run.confidence * 100;
+    report::ReportRow back;
+    EXPECT_NO_THROW(column.parse(back, column.format(row)); column.check(back);) << level;
+  }
+  expect_usage_error({"--confidence", "99.9999"},
+                     "--confidence 99.9999 is not a percentage from 50 to 99.999");
 }
 
 // A factor too small to move the smallest sizes still advances them; one too small for the

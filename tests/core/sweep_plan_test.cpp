@@ -4,12 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "output/case_sinks.hpp"
 #include "core/errors.hpp"
+#include "output/case_sinks.hpp"
 
 namespace collbench {
 namespace {
@@ -95,6 +96,47 @@ TEST(SweepPlan, SizesThatRoundToTheSameCountsAreMeasuredOnce) {
   // all_gather moves whole 16-byte lines per rank: 8 and 16 B move nothing, 32 B one line each.
   EXPECT_EQ(gather_bytes, (std::vector<std::size_t>{0, 32, 64}));
   EXPECT_EQ(reduce_bytes, (std::vector<std::size_t>{8, 16, 32, 64}));
+}
+
+// --repeat: the whole sweep once per pass, passes in order, each case named apart.
+TEST(SweepPlan, RepeatReplicatesTheWholeSweepInPassOrder) {
+  Options options;
+  options.ops = {"all_reduce", "broadcast"};
+  options.gpus = "2,4";
+  options.min_bytes = 1024;
+  options.max_bytes = 4096;
+  const std::vector<Case> once = build_sweep(options, 4);
+  options.repeats = 3;
+  const std::vector<Case> cases = build_sweep(options, 4);
+  ASSERT_EQ(cases.size(), 3 * once.size());
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    const Case& first = once[i % once.size()];
+    EXPECT_EQ(c.repeat, static_cast<int>(i / once.size())) << i;
+    EXPECT_EQ(first.repeat, 0);
+    EXPECT_EQ(c.spec, first.spec);
+    EXPECT_EQ(c.ranks, first.ranks);
+    EXPECT_EQ(c.requested_bytes, first.requested_bytes);
+    EXPECT_EQ(c.in_place, first.in_place);
+    names.insert(benchmark_name(c));
+  }
+  EXPECT_EQ(names.size(), cases.size());
+  EXPECT_EQ(benchmark_name(cases.front()), benchmark_name(once.front()));
+  EXPECT_EQ(benchmark_name(cases[2 * once.size()]), benchmark_name(once.front()) + "/repeat:2");
+  EXPECT_EQ(display_name(cases[once.size()]), display_name(once.front()) + " (pass 2)");
+}
+
+TEST(SweepPlan, RepeatsCountTowardTheCaseLimit) {
+  Options options = one_size("all_reduce", {"nccl"}, 2, 1024);
+  options.repeats = static_cast<int>(kMaxCases) + 1;
+  try {
+    build_sweep(options, 2);
+    ADD_FAILURE() << "more than kMaxCases cases accepted";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("selects 1000001 cases"), std::string::npos)
+        << error.what();
+  }
 }
 
 // Tests that set a ring knob in the environment; it is gone afterwards, whatever failed.
