@@ -137,13 +137,14 @@ void expect_stop_and_output(const Options& options, const StopAndOutput& expecte
 }
 
 TEST(Options, StopRuleRepeatsAndJson) {
-  expect_stop_and_output(parse({}), {0, 20, 0, 1.0, 0.95, 1, ""});
+  expect_stop_and_output(parse({}), {1, 20, 0, 0.1, 0.95, 1, ""});  // stop when stable by default
   expect_stop_and_output(
       parse({"--max-noise", "0.5", "--min-iters", "50", "--min-time", "0.25", "--max-time", "3",
              "--confidence", "99", "--repeat", "3", "--json", "samples.jsonl"}),
       {0.5, 50, 0.25, 3, 0.99, 3, "samples.jsonl"});
   EXPECT_DOUBLE_EQ(parse({"--confidence", "50"}).run.confidence, 0.5);
   EXPECT_EQ(parse({"--max-noise", "100"}).run.stop.max_noise_pct, 100);
+  EXPECT_FALSE(parse({"--max-noise", "0"}).run.stop.adaptive());  // fixed iterations
 }
 
 TEST(Options, CheckTakesACountOrOnOff) {

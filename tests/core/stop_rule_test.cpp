@@ -43,7 +43,9 @@ TEST(StopRule, TimedSecondsCountEveryOperationOfASample) {
 }
 
 TEST(StopRule, FixedIterationsStopAtOnce) {
-  const StopRule fixed;
+  StopRule fixed;
+  EXPECT_TRUE(fixed.adaptive());  // the default stops when stable
+  fixed.max_noise_pct = 0;
   EXPECT_FALSE(fixed.adaptive());
   for (const std::vector<double>& samples : {std::vector<double>{}, wide(20), constant(3, 5)}) {
     const StopDecision decision = next_step(fixed, samples, 1, kConfidence, 20);
