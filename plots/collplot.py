@@ -17,7 +17,7 @@ import sys
 from collections import OrderedDict, defaultdict
 
 # The columns read here; their names and meaning are defined once, in reports/lib/schema.cpp.
-SCHEMA_VERSION = "1"
+SCHEMA_VERSIONS = ("1", "2")  # version 2 added the interval columns, which are optional here
 NEEDED_COLUMNS = [
     "schema_version", "timestamp", "gpu_name", "nccl_version", "op", "algo", "ranks", "dtype",
     "redop", "root", "in_place", "bytes", "graph", "agg_iters", "config", "time_us_p50",
@@ -75,9 +75,10 @@ def read_report(path):
                 raise ReportError(f"{path}:1: missing columns {', '.join(missing)}")
             rows = []
             for raw in reader:
-                if raw["schema_version"] != SCHEMA_VERSION:
+                if raw["schema_version"] not in SCHEMA_VERSIONS:
                     raise ReportError(f"{path}:{reader.line_num}: unknown schema version "
-                                      f"'{raw['schema_version']}' (collplot reads {SCHEMA_VERSION})")
+                                      f"'{raw['schema_version']}' (collplot reads versions "
+                                      f"{' and '.join(SCHEMA_VERSIONS)})")
                 rows.append(parse_row(path, reader.line_num, raw))
     except OSError as error:
         raise ReportError(f"{path}: cannot read: {error.strerror}") from None
