@@ -26,6 +26,7 @@ struct Arguments {
   std::vector<std::string> files;
   bool markdown = false;
   std::string base, fresh;
+  std::string min_effect = "3";
   std::string tolerance = "5";
   std::string latency_bytes = "1M";
   double latency_widening = 3.0;
@@ -88,6 +89,7 @@ int run_summary(const Arguments& args, std::ostream& out) {
 
 CompareOptions compare_options(const Arguments& args) {
   CompareOptions options;
+  options.min_effect = parse_percent(args.min_effect, "--min-effect");
   options.tolerance = parse_percent(args.tolerance, "--tolerance");
   options.latency_bound_bytes = parse_bytes(args.latency_bytes, "--latency-bytes");
   if (!(args.latency_widening >= 1.0)) {
@@ -146,8 +148,14 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
   compare->add_option("base", args.base, "The accepted baseline report")->required();
   compare->add_option("new", args.fresh, "The report to judge")->required();
   compare
+      ->add_option("--min-effect", args.min_effect,
+                   "Rows with intervals: the smallest change of the median time, in percent, that "
+                   "counts (bandwidth-bound sizes)")
+      ->capture_default_str();
+  compare
       ->add_option("--tolerance", args.tolerance,
-                   "Allowed busbw drop / p50 rise in percent for bandwidth-bound sizes")
+                   "Rows without intervals: allowed busbw drop / p50 rise in percent "
+                   "(bandwidth-bound sizes)")
       ->capture_default_str();
   compare
       ->add_option("--latency-bytes", args.latency_bytes,
@@ -155,21 +163,27 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
       ->capture_default_str();
   compare
       ->add_option("--latency-widening", args.latency_widening,
-                   "Factor widening the tolerance for latency-bound sizes")
+                   "Factor widening the minimum effect and the tolerance for latency-bound sizes")
       ->capture_default_str();
   compare->add_option("--markdown", args.markdown_path,
                       "Also write a Markdown summary (regressions first) to this file");
-  compare->add_flag("--all", args.all_rows, "List rows within tolerance too");
+  compare->add_flag("--all", args.all_rows, "List rows of no change too");
   compare
       ->add_option("--max-rows", args.max_rows,
                    "List at most this many rows (failures and the largest changes first)")
       ->check(CLI::NonNegativeNumber);
   compare->footer(
       "Rows are matched on op, algo, ranks, dtype, redop, root, in_place, bytes, graph, agg_iters\n"
-      "and config. A row regresses when its p50 time rises, or its busbw falls, by more than the\n"
-      "tolerance; below --latency-bytes the tolerance is --latency-widening times wider and only\n"
-      "p50 time is judged (busbw also needs BASE >= 1 GB/s). Wrong elements in NEW, or a failure\n"
-      "in NEW where BASE was ok, fail too. Rows on one side only are listed, not failed.\n"
+      "and config; the passes of --repeat are pooled (median p50, the hull of their intervals).\n"
+      "Where both rows have intervals, only the median time is judged: regressed when the\n"
+      "intervals are disjoint and the change exceeds --min-effect, no change when it is within\n"
+      "it, inconclusive (not failed) when the intervals are too wide to tell. Elsewhere (version "
+      "1\n"
+      "reports) a row regresses when its p50 time rises, or its busbw (from the mean) falls, by\n"
+      "more than --tolerance. Below --latency-bytes both are --latency-widening times wider "
+      "(busbw\n"
+      "is not judged there, and needs BASE >= 1 GB/s). Wrong elements in NEW, or a failure in NEW\n"
+      "where BASE was ok, fail too. Rows on one side only are listed, not failed.\n"
       "Exit: 0 pass, 1 regression or failure, 2 bad input. See reports/README.md.");
 
   CLI::App* merge = app.add_subcommand("merge", "Concatenate reports of the same schema into one");

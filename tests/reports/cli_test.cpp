@@ -46,24 +46,31 @@ TEST(CollreportCli, VersionAndHelp) {
 TEST(CollreportCli, CompareExitCodes) {
   const std::vector<fixtures::ReportRow> base = fixtures::baseline_rows();
   const std::string base_path = base_file();
+  const std::string base_v1 = fixtures::write_temp_file("base_v1.csv", fixtures::to_csv(base, 1));
   const std::string noise = fixtures::write_temp_file(
-      "noise.csv", fixtures::to_csv(fixtures::with_noise(base, 0.10, 0.03)));
+      "noise.csv", fixtures::to_csv(fixtures::with_noise(base, 0.08, 0.02)));
   const std::string regressed = fixtures::write_temp_file(
       "regressed.csv", fixtures::to_csv(fixtures::with_busbw_regression(base, 0.10, 64 * kMiB)));
   const std::string wrong = fixtures::write_temp_file(
       "wrong.csv", fixtures::to_csv(fixtures::with_wrong_elements(base, 3)));
 
-  const CliResult pass = run({"compare", base_path, noise});
-  EXPECT_EQ(pass.code, 0) << pass.out << pass.err;
-  EXPECT_EQ(pass.out.rfind("collreport compare: PASS", 0), 0u) << pass.out;
+  for (const std::string& baseline : {base_path, base_v1}) {
+    const CliResult pass = run({"compare", baseline, noise});
+    EXPECT_EQ(pass.code, 0) << pass.out << pass.err;
+    EXPECT_EQ(pass.out.rfind("collreport compare: PASS", 0), 0u) << pass.out;
 
-  const CliResult regression = run({"compare", base_path, regressed});
-  EXPECT_EQ(regression.code, 1) << regression.out << regression.err;
-  EXPECT_NE(regression.out.find("REGRESSION"), std::string::npos);
+    const CliResult regression = run({"compare", baseline, regressed});
+    EXPECT_EQ(regression.code, 1) << regression.out << regression.err;
+    EXPECT_NE(regression.out.find("REGRESSION"), std::string::npos);
 
-  EXPECT_EQ(run({"compare", base_path, wrong}).code, 1);
-  // A wider tolerance lets the 10% loss through.
-  EXPECT_EQ(run({"compare", "--tolerance", "12%", base_path, regressed}).code, 0);
+    EXPECT_EQ(run({"compare", baseline, wrong}).code, 1);
+  }
+  // The 10% loss (11.1% in time) passes a minimum effect of 12% (intervals), and a tolerance of
+  // 12% (version 1 BASE); each option leaves the other rule alone.
+  EXPECT_EQ(run({"compare", "--min-effect", "12%", base_path, regressed}).code, 0);
+  EXPECT_EQ(run({"compare", "--tolerance", "12%", base_path, regressed}).code, 1);
+  EXPECT_EQ(run({"compare", "--tolerance", "12%", base_v1, regressed}).code, 0);
+  EXPECT_EQ(run({"compare", "--min-effect", "12%", base_v1, regressed}).code, 1);
 }
 
 TEST(CollreportCli, CompareWritesMarkdownEvenWhenItFails) {
@@ -100,6 +107,14 @@ TEST(CollreportCli, BadOptionsExitTwo) {
     EXPECT_EQ(result.code, 2) << tolerance;
     EXPECT_NE(result.err.find("--tolerance"), std::string::npos) << result.err;
   }
+  for (const std::string min_effect : {"-3", "abc", "0", "100", "3%%", ""}) {
+    const CliResult result = run({"compare", "--min-effect", min_effect, base, base});
+    EXPECT_EQ(result.code, 2) << min_effect;
+    EXPECT_EQ(result.err, "collreport: error: --min-effect '" + min_effect +
+                              "' is not a percentage between 0 and 100 (e.g. 5 or 5%)\n");
+    EXPECT_TRUE(result.out.empty()) << min_effect;
+  }
+  EXPECT_EQ(run({"compare", "--min-effect", "2.5%", base, base}).code, 0);
   EXPECT_EQ(run({"compare", "--latency-bytes", "1Q", base, base}).code, 2);
   EXPECT_EQ(run({"compare", "--latency-widening", "0.5", base, base}).code, 2);
   EXPECT_EQ(run({"compare", base}).code, 2);

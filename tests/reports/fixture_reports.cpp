@@ -270,7 +270,7 @@ std::vector<FixtureFile> fixture_files() {
   const std::vector<ReportRow> base = baseline_rows();
   return {{"base.csv", to_csv(base)},
           {"base_v1.csv", to_csv(base, 1)},
-          {"new_noise.csv", to_csv(with_noise(base, 0.10, 0.03))},
+          {"new_noise.csv", to_csv(with_noise(base, 0.08, 0.02))},
           {"new_regressed.csv", to_csv(with_busbw_regression(base, 0.10, 64 * kMiB))},
           {"new_wrong.csv", to_csv(with_wrong_elements(base, 3))},
           {"summary_known.csv", to_csv(summary_known_rows())}};
