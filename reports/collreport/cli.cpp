@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,7 @@
 #include "csv_reader.hpp"
 #include "format.hpp"
 #include "merge.hpp"
+#include "pass_spread.hpp"
 #include "printable.hpp"
 #include "report_info.hpp"
 #include "summary.hpp"
@@ -37,6 +39,8 @@ struct Arguments {
 };
 
 constexpr std::size_t kMaxOptionMessageChars = 300;
+// Cases listed in the summary's table of between-pass spreads (the widest).
+constexpr std::size_t kListedPassSpreads = 10;
 constexpr std::size_t kMaxMessageChars = 2000;
 
 // `text` on one line: line breaks become "; ", other control characters \xNN; cut at max_chars.
@@ -70,20 +74,36 @@ void write_file(const std::string& path, const std::string& text) {
   if (!file) throw std::runtime_error(fmt::format("cannot write '{}'", path));
 }
 
+// The summary's second table, for reports measured in several passes: the widest spreads.
+std::string pass_spread_section(const report::Report& report, bool markdown) {
+  const std::vector<CaseSpread> spreads = pass_spreads(report);
+  if (spreads.empty()) return "";
+  const std::size_t listed = std::min(spreads.size(), kListedPassSpreads);
+  const Table table = pass_spread_table(spreads, listed);
+  const std::string heading = pass_spread_heading(spreads, listed);
+  return markdown ? "\n" + heading + "\n\n" + render_markdown(table)
+                  : "\n" + heading + "\n" + render_text(table);
+}
+
 int run_summary(const Arguments& args, std::ostream& out) {
   const report::Report report = read_all(args.files);
   std::vector<report::ReportRow> rows;
   for (const report::ReportLine& line : report.rows) rows.push_back(line.row);
   const Table table = summary_table(summarize(rows));
+  const bool intervals = std::any_of(
+      rows.begin(), rows.end(), [](const report::ReportRow& row) { return row.has_interval(); });
+  const std::string interval_note =
+      intervals ? "; ± = half the median's confidence interval, in percent of p50" : "";
   if (args.markdown) {
     out << fmt::format(
                "### collreport summary: {}\n\nbusbw in GB/s; sizes where 50% and 90% of the "
-               "peak are first reached; latency floor = p50 time at the smallest size\n\n",
-               describe_origin(rows))
+               "peak are first reached; latency floor = p50 time at the smallest size{}\n\n",
+               describe_origin(rows), interval_note)
         << render_markdown(table);
   } else {
-    out << describe_origin(rows) << "\n" << render_text(table);
+    out << describe_origin(rows) << interval_note << "\n" << render_text(table);
   }
+  out << pass_spread_section(report, args.markdown);
   return kExitOk;
 }
 
@@ -138,7 +158,8 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
   CLI::App* summary = app.add_subcommand(
       "summary",
       "Per curve (op, algo, ranks, dtype, variant): peak busbw and where it is reached, "
-      "sizes reaching 50%/90% of it, latency floor, wrong elements, skipped/failed rows");
+      "sizes reaching 50%/90% of it, latency floor, the widest interval, wrong elements, "
+      "skipped/failed rows; with passes of --repeat, the widest spreads between them");
   summary->add_option("files", args.files, "CSV reports (several are merged first)")->required();
   summary->add_flag("--markdown", args.markdown, "Print a Markdown table instead of text");
 

@@ -5,13 +5,13 @@
 #include <map>
 
 namespace collbench::collreport {
-namespace {
-
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
+
+namespace {
 
 // The pooled row's status and reason: a failure of any pass outweighs a skip, a skip an ok.
 const report::ReportRow* status_source(const std::vector<const report::ReportRow*>& passes) {

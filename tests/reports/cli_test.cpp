@@ -128,11 +128,39 @@ TEST(CollreportCli, SummaryTextAndMarkdown) {
       fixtures::write_temp_file("known.csv", fixtures::to_csv(fixtures::summary_known_rows()));
   const CliResult text = run({"summary", known});
   EXPECT_EQ(text.code, 0) << text.err;
-  EXPECT_EQ(text.out.rfind("NVIDIA H200, 2-4 GPUs, NCCL 2.28.3, 2026-11-22\n", 0), 0u) << text.out;
+  const std::string origin =
+      "NVIDIA H200, 2-4 GPUs, NCCL 2.28.3, 2026-11-22; ± = half the median's confidence "
+      "interval, in percent of p50\n";
+  EXPECT_EQ(text.out.rfind(origin, 0), 0u) << text.out;
   EXPECT_NE(text.out.find("256 MiB"), std::string::npos);
   const CliResult markdown = run({"summary", "--markdown", known});
   EXPECT_EQ(markdown.code, 0);
   EXPECT_NE(markdown.out.find("| op | algo | ranks |"), std::string::npos) << markdown.out;
+  EXPECT_EQ(text.out.find("Between passes"), std::string::npos);  // one pass only
+}
+
+TEST(CollreportCli, SummaryOfSeveralPassesListsTheirSpread) {
+  std::vector<fixtures::ReportRow> rows = fixtures::baseline_rows();
+  const std::size_t first_pass = rows.size();
+  for (std::size_t i = 0; i < first_pass; ++i) {
+    fixtures::ReportRow pass = rows[i];
+    pass.repeat = 1;
+    pass.time_us_p50 *= 1.02;
+    pass.time_us_p50_lo *= 1.02;
+    pass.time_us_p50_hi *= 1.02;
+    rows.push_back(pass);
+  }
+  const std::string path = fixtures::write_temp_file("passes.csv", fixtures::to_csv(rows));
+  const CliResult text = run({"summary", path});
+  EXPECT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("\nBetween passes (--repeat): 112 cases measured in 2 passes; spread = "
+                          "slowest pass's p50 / fastest's - 1; median 2.0%, the 10 widest:\n"),
+            std::string::npos)
+      << text.out;
+  const CliResult markdown = run({"summary", "--markdown", path});
+  EXPECT_NE(markdown.out.find("| op | algo | ranks | dtype | variant | size | passes |"),
+            std::string::npos)
+      << markdown.out;
 }
 
 TEST(CollreportCli, MergeWritesAReadableReport) {
