@@ -8,6 +8,7 @@
 #include <set>
 
 #include "format.hpp"
+#include "key_columns.hpp"
 #include "report_info.hpp"
 
 namespace collbench::collreport {
@@ -40,22 +41,15 @@ std::vector<std::string> comparison_cells(const RowComparison& c) {
   auto p50 = [&](const report::ReportRow* row) {
     return measured(row) ? format_us(row->time_us_p50) : std::string("-");
   };
-  return {verdict_name(c.verdict),
-          c.key.op,
-          c.key.algo,
-          std::to_string(c.key.ranks),
-          c.key.dtype,
-          report::variant_label(c.key),
-          format_bytes(c.key.bytes),
-          gbps(base),
-          gbps(fresh),
-          c.busbw_judged ? format_change(c.busbw_change) : "-",
-          p50(base),
-          p50(fresh),
-          c.measured_both && base->time_us_p50 > 0 ? format_change(c.p50_change) : "-",
-          c.rule == Rule::kIntervals ? format_change_range(c.p50_change_lo, c.p50_change_hi) : "-",
-          c.measured_both ? format_percent(c.allowed) : "-",
-          c.note};
+  std::vector<std::string> cells = {verdict_name(c.verdict)};
+  add_key_cells(cells, c.key, KeyColumns::kCase);
+  cells.insert(
+      cells.end(),
+      {gbps(base), gbps(fresh), c.busbw_judged ? format_change(c.busbw_change) : "-", p50(base),
+       p50(fresh), c.measured_both && base->time_us_p50 > 0 ? format_change(c.p50_change) : "-",
+       c.rule == Rule::kIntervals ? format_change_range(c.p50_change_lo, c.p50_change_hi) : "-",
+       c.measured_both ? format_percent(c.allowed) : "-", c.note});
+  return cells;
 }
 
 bool needs_attention(const RowComparison& c) {
@@ -140,22 +134,17 @@ std::vector<std::string> rule_lines(const Comparison& comparison, const CompareO
 
 Table comparison_table(const std::vector<RowComparison>& rows) {
   Table table;
-  table.columns = {{"verdict"},
-                   {"op"},
-                   {"algo"},
-                   {"ranks", Align::kRight},
-                   {"dtype"},
-                   {"variant"},
-                   {"size", Align::kRight},
-                   {"busbw BASE", Align::kRight},
-                   {"busbw NEW", Align::kRight},
-                   {"change", Align::kRight},
-                   {"p50 BASE (us)", Align::kRight},
-                   {"p50 NEW (us)", Align::kRight},
-                   {"change", Align::kRight},
-                   {"range", Align::kRight},
-                   {"allowed", Align::kRight},
-                   {"note"}};
+  table.columns = {{"verdict"}};
+  add_key_columns(table.columns, KeyColumns::kCase);
+  table.columns.insert(table.columns.end(), {{"busbw BASE", Align::kRight},
+                                             {"busbw NEW", Align::kRight},
+                                             {"change", Align::kRight},
+                                             {"p50 BASE (us)", Align::kRight},
+                                             {"p50 NEW (us)", Align::kRight},
+                                             {"change", Align::kRight},
+                                             {"range", Align::kRight},
+                                             {"allowed", Align::kRight},
+                                             {"note"}});
   for (const RowComparison& c : rows) table.add_row(comparison_cells(c));
   return table;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "format.hpp"
+#include "key_columns.hpp"
 #include "repeats.hpp"
 
 namespace collbench::collreport {
@@ -32,22 +33,19 @@ double median_spread(const std::vector<CaseSpread>& spreads) {
 
 Table pass_spread_table(const std::vector<CaseSpread>& spreads, std::size_t max_rows) {
   Table table;
-  table.columns = {{"op"},
-                   {"algo"},
-                   {"ranks", Align::kRight},
-                   {"dtype"},
-                   {"variant"},
-                   {"size", Align::kRight},
-                   {"passes", Align::kRight},
-                   {"fastest p50 (us)", Align::kRight},
-                   {"slowest p50 (us)", Align::kRight},
-                   {"spread", Align::kRight}};
+  add_key_columns(table.columns, KeyColumns::kCase);
+  table.columns.insert(table.columns.end(), {{"passes", Align::kRight},
+                                             {"fastest p50 (us)", Align::kRight},
+                                             {"slowest p50 (us)", Align::kRight},
+                                             {"spread", Align::kRight}});
   for (std::size_t i = 0; i < spreads.size() && i < max_rows; ++i) {
     const CaseSpread& s = spreads[i];
-    table.add_row({s.key.op, s.key.algo, std::to_string(s.key.ranks), s.key.dtype,
-                   report::variant_label(s.key), format_bytes(s.key.bytes),
-                   std::to_string(s.passes), format_us(s.fastest_p50_us),
-                   format_us(s.slowest_p50_us), fmt::format("{:.1f}%", 100 * s.spread)});
+    std::vector<std::string> cells;
+    add_key_cells(cells, s.key, KeyColumns::kCase);
+    cells.insert(cells.end(),
+                 {std::to_string(s.passes), format_us(s.fastest_p50_us),
+                  format_us(s.slowest_p50_us), fmt::format("{:.1f}%", 100 * s.spread)});
+    table.add_row(std::move(cells));
   }
   return table;
 }
