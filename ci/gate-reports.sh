@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # CI gate on committed reports: every reports/<machine>/<name>.csv with an accepted baseline
-# reports/<machine>/baseline/<name>.csv is judged by `collreport compare BASELINE REPORT`. The log
+# reports/<machine>/baseline/<name>.csv is judged by `collreport compare BASELINE REPORT`: by the
+# median's intervals where both rows have them, by a fixed tolerance elsewhere (the committed
+# baselines are schema version 1, without intervals). The log
 # gets a short summary per report (verdict counts and the worst rows); the full tables go to a
 # Markdown file named at the end (and to $GITHUB_STEP_SUMMARY when set).
 # Usage: ci/gate-reports.sh [--reports-dir DIR] [--tables FILE] [COLLREPORT] [-- COMPARE_OPTIONS...]
 #   COLLREPORT: the collreport binary; default $COLLREPORT, else build/reports/collreport.
 #   --tables FILE: where the full tables go; default gate-reports-tables.md beside COLLREPORT
 #     (in the build directory), or in $TMPDIR when that folder is not writable.
-#   COMPARE_OPTIONS: passed to collreport compare, e.g. -- --tolerance 7
+#   COMPARE_OPTIONS: passed to collreport compare, e.g. -- --min-effect 3 (the default: the
+#     smallest change of the median time that counts, for rows with intervals) or
+#     -- --tolerance 5 (the default, for rows without: version 1 reports). Inconclusive rows
+#     (intervals too wide to judge) are listed and do not fail.
 # Exit: 0 no regression (or no baselines yet), 1 a regression or wrong results, 2 bad input.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -7,6 +7,9 @@ Plots, each written as NAME.png and NAME.svg into the output folder:
   all_reduce_algorithms  the all-reduce implementations side by side, per GPU count
   dp_step_efficiency     data-parallel step scaling efficiency per GPU count and mode
   compare_<op>           with --compare BASE NEW: the two reports overlaid, and NEW/BASE
+
+Schema version 2 rows carry the confidence interval of their median time: p50 plots shade it as a
+band, and the NEW/BASE speed ratio of compare_<op> gets error bars from both intervals.
 """
 
 import argparse
@@ -17,12 +20,14 @@ import sys
 from collections import OrderedDict, defaultdict
 
 # The columns read here; their names and meaning are defined once, in reports/lib/schema.cpp.
-SCHEMA_VERSION = "1"
+SCHEMA_VERSIONS = ("1", "2")
 NEEDED_COLUMNS = [
     "schema_version", "timestamp", "gpu_name", "nccl_version", "op", "algo", "ranks", "dtype",
     "redop", "root", "in_place", "bytes", "graph", "agg_iters", "config", "time_us_p50",
     "busbw_gbps", "status", "extra",
 ]
+# Added by schema version 2; a version 1 row reads as repeat 0 without an interval.
+VERSION_2_COLUMNS = ["repeat", "confidence_pct", "time_us_p50_lo", "time_us_p50_hi"]
 ALL_REDUCE_ALGORITHMS = ["nccl", "ring", "ring_sendrecv", "oneshot"]
 UNITS = ["B", "KiB", "MiB", "GiB", "TiB"]
 
@@ -60,6 +65,12 @@ def parse_row(path, line, raw):
         for name in ("time_us_p50", "busbw_gbps"):
             row[name] = float(raw[name])
         row["in_place"] = raw["in_place"] in ("1", "true")
+        if raw["schema_version"] == "1":
+            row.update(repeat=0, confidence_pct=0.0, time_us_p50_lo=0.0, time_us_p50_hi=0.0)
+        else:
+            row["repeat"] = int(raw["repeat"])
+            for name in ("confidence_pct", "time_us_p50_lo", "time_us_p50_hi"):
+                row[name] = float(raw[name])
     except (TypeError, ValueError) as error:
         raise ReportError(f"{path}:{line}: {error}") from None
     return row
@@ -70,20 +81,52 @@ def read_report(path):
     try:
         with open(path, newline="", encoding="utf-8") as file:
             reader = csv.DictReader(file)
-            missing = [c for c in NEEDED_COLUMNS if c not in (reader.fieldnames or [])]
+            columns = reader.fieldnames or []
+            missing = [c for c in NEEDED_COLUMNS if c not in columns]
             if missing:
                 raise ReportError(f"{path}:1: missing columns {', '.join(missing)}")
             rows = []
             for raw in reader:
-                if raw["schema_version"] != SCHEMA_VERSION:
+                version = raw["schema_version"]
+                if version not in SCHEMA_VERSIONS:
                     raise ReportError(f"{path}:{reader.line_num}: unknown schema version "
-                                      f"'{raw['schema_version']}' (collplot reads {SCHEMA_VERSION})")
+                                      f"'{version}' (collplot reads versions "
+                                      f"{' and '.join(SCHEMA_VERSIONS)})")
+                missing = [c for c in VERSION_2_COLUMNS if c not in columns]
+                if version != "1" and missing:
+                    raise ReportError(f"{path}:1: missing columns {', '.join(missing)} "
+                                      f"(schema version {version})")
                 rows.append(parse_row(path, reader.line_num, raw))
     except OSError as error:
         raise ReportError(f"{path}: cannot read: {error.strerror}") from None
     if not rows:
         raise ReportError(f"{path}: no data rows")
     return rows
+
+
+def has_interval(row):
+    """Whether the row carries a confidence interval of its median time (schema version 2)."""
+    return row["confidence_pct"] > 0 and row["time_us_p50_hi"] > 0
+
+
+def p50_band(axes, points, color, name):
+    """Shades the confidence interval of the median time of the curve's rows that have one."""
+    inside = [(size, row) for size, row in points if has_interval(row)]
+    if not inside:
+        return
+    band = axes.fill_between([size for size, _ in inside],
+                             [row["time_us_p50_lo"] for _, row in inside],
+                             [row["time_us_p50_hi"] for _, row in inside],
+                             color=color, alpha=0.2, linewidth=0)
+    band.set_gid(name)  # names the band in SVG output
+
+
+def interval_caption(rows):
+    """' (band: 95% interval of the median)' when rows have intervals, else ''."""
+    levels = sorted({row["confidence_pct"] for row in rows if has_interval(row)})
+    if not levels:
+        return ""
+    return f" (band: {'/'.join(f'{level:g}%' for level in levels)} interval of the median)"
 
 
 def origin(rows):
@@ -120,6 +163,8 @@ def variant(row, varying):
         parts.append(f"agg={row['agg_iters']}")
     if row["config"]:
         parts.append(row["config"])  # a hand-built algorithm's changed knobs, timing=loop
+    if row["repeat"] > 0:
+        parts.append(f"pass {row['repeat']}")  # --repeat: each later pass is a curve of its own
     return ", ".join(parts)
 
 
@@ -180,12 +225,13 @@ def plot_latency(plt, op, rows, out_dir, formats):
     if not lines:
         return []
     figure, axes = plt.subplots(figsize=(9, 5.5))
-    for label, points in lines.items():
-        axes.plot([p[0] for p in points], [p[1]["time_us_p50"] for p in points], marker="o",
-                  markersize=3, label=label)
+    for index, (label, points) in enumerate(lines.items()):
+        line, = axes.plot([p[0] for p in points], [p[1]["time_us_p50"] for p in points],
+                          marker="o", markersize=3, label=label)
+        p50_band(axes, points, line.get_color(), f"p50-interval-{index}")
     size_axis(axes, [p[0] for points in lines.values() for p in points])
     axes.set_yscale("log")
-    axes.set_ylabel("p50 time per operation (µs)")
+    axes.set_ylabel("p50 time per operation (µs)" + interval_caption(rows))
     axes.set_title(f"{op}: p50 latency vs message size\n{origin(rows)}")
     axes.legend()
     return save(plt, figure, out_dir, f"latency_{op}", formats)
@@ -210,13 +256,14 @@ def plot_all_reduce_algorithms(plt, rows, out_dir, formats):
     order = {name: i for i, name in enumerate(ALL_REDUCE_ALGORITHMS)}
     for column, count in enumerate(ranks):
         lines = curves([r for r in plain if r["ranks"] == count], algorithm_label)
-        for algo in sorted(lines, key=lambda a: (order.get(a, len(order)), a)):
+        for index, algo in enumerate(sorted(lines, key=lambda a: (order.get(a, len(order)), a))):
             points = lines[algo]
             sizes = [p[0] for p in points]
             grid[0][column].plot(sizes, [p[1]["busbw_gbps"] for p in points], marker="o",
                                  markersize=3, label=algo)
-            grid[1][column].plot(sizes, [p[1]["time_us_p50"] for p in points], marker="o",
-                                 markersize=3, label=algo)
+            line, = grid[1][column].plot(sizes, [p[1]["time_us_p50"] for p in points],
+                                         marker="o", markersize=3, label=algo)
+            p50_band(grid[1][column], points, line.get_color(), f"p50-interval-{count}-{index}")
         all_sizes = [r["bytes"] for r in plain if r["ranks"] == count]
         for row_index in (0, 1):
             size_axis(grid[row_index][column], all_sizes)
@@ -225,7 +272,7 @@ def plot_all_reduce_algorithms(plt, rows, out_dir, formats):
         grid[1][column].set_yscale("log")
         grid[0][column].legend(title="algorithm")
     grid[0][0].set_ylabel("bus bandwidth (GB/s)")
-    grid[1][0].set_ylabel("p50 time per operation (µs)")
+    grid[1][0].set_ylabel("p50 time per operation (µs)" + interval_caption(plain))
     figure.suptitle(f"all_reduce algorithms ({dtypes[0]}, out of place)\n{origin(plain)}")
     return save(plt, figure, out_dir, "all_reduce_algorithms", formats)
 
@@ -298,6 +345,7 @@ def plot_compare(plt, op, base_rows, new_rows, out_dir, formats):
         common = [s for s in base if s in new and new[s]["time_us_p50"] > 0]
         bottom.plot(common, [base[s]["time_us_p50"] / new[s]["time_us_p50"] for s in common],
                     color=color, marker="o", markersize=3, label=label)
+        speed_ratio_error_bars(bottom, base, new, common, color, f"ratio-interval-{index}")
         sizes += list(base) + list(new)
     top.grid(True, alpha=0.3)
     # Shared x axis: the scale and ticks are set once, on the lower panel, after all plotting.
@@ -309,7 +357,26 @@ def plot_compare(plt, op, base_rows, new_rows, out_dir, formats):
                   f"NEW: {origin(new_rows)}", fontsize=10)
     bottom.axhline(1.0, color="gray", linewidth=0.8)
     bottom.set_ylabel("NEW speed / BASE (p50 BASE ÷ NEW)")
+    if interval_caption(base_rows + new_rows):
+        bottom.set_title("bars: every ratio the medians' intervals of BASE and NEW allow",
+                         fontsize=9)
     return save(plt, figure, out_dir, f"compare_{op}", formats)
+
+
+def speed_ratio_error_bars(axes, base, new, sizes, color, name):
+    """Error bars on BASE/NEW p50 where both rows have intervals: every ratio the two allow,
+    [base_lo / new_hi, base_hi / new_lo] (collreport compare's range, as a speed ratio)."""
+    both = [s for s in sizes if has_interval(base[s]) and has_interval(new[s])]
+    if not both:
+        return
+    ratios = [base[s]["time_us_p50"] / new[s]["time_us_p50"] for s in both]
+    lows = [base[s]["time_us_p50_lo"] / new[s]["time_us_p50_hi"] for s in both]
+    highs = [base[s]["time_us_p50_hi"] / new[s]["time_us_p50_lo"] for s in both]
+    bars = axes.errorbar(both, ratios, yerr=[[r - lo for r, lo in zip(ratios, lows)],
+                                             [hi - r for r, hi in zip(ratios, highs)]],
+                         fmt="none", ecolor=color, elinewidth=1, capsize=2)
+    for collection in bars.lines[2]:  # the vertical bars, named in SVG output
+        collection.set_gid(name)
 
 
 def save(plt, figure, out_dir, name, formats):

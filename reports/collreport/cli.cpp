@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,7 @@
 #include "csv_reader.hpp"
 #include "format.hpp"
 #include "merge.hpp"
+#include "pass_spread.hpp"
 #include "printable.hpp"
 #include "report_info.hpp"
 #include "summary.hpp"
@@ -26,6 +28,7 @@ struct Arguments {
   std::vector<std::string> files;
   bool markdown = false;
   std::string base, fresh;
+  std::string min_effect = "3";
   std::string tolerance = "5";
   std::string latency_bytes = "1M";
   double latency_widening = 3.0;
@@ -36,6 +39,8 @@ struct Arguments {
 };
 
 constexpr std::size_t kMaxOptionMessageChars = 300;
+// Cases listed in the summary's table of between-pass spreads (the widest).
+constexpr std::size_t kListedPassSpreads = 10;
 constexpr std::size_t kMaxMessageChars = 2000;
 
 // `text` on one line: line breaks become "; ", other control characters \xNN; cut at max_chars.
@@ -69,25 +74,42 @@ void write_file(const std::string& path, const std::string& text) {
   if (!file) throw std::runtime_error(fmt::format("cannot write '{}'", path));
 }
 
+// The summary's second table, for reports measured in several passes: the widest spreads.
+std::string pass_spread_section(const report::Report& report, bool markdown) {
+  const std::vector<CaseSpread> spreads = pass_spreads(report);
+  if (spreads.empty()) return "";
+  const std::size_t listed = std::min(spreads.size(), kListedPassSpreads);
+  const Table table = pass_spread_table(spreads, listed);
+  const std::string heading = pass_spread_heading(spreads, listed);
+  return markdown ? "\n" + heading + "\n\n" + render_markdown(table)
+                  : "\n" + heading + "\n" + render_text(table);
+}
+
 int run_summary(const Arguments& args, std::ostream& out) {
   const report::Report report = read_all(args.files);
   std::vector<report::ReportRow> rows;
   for (const report::ReportLine& line : report.rows) rows.push_back(line.row);
   const Table table = summary_table(summarize(rows));
+  const bool intervals = std::any_of(
+      rows.begin(), rows.end(), [](const report::ReportRow& row) { return row.has_interval(); });
+  const std::string interval_note =
+      intervals ? "; ± = half the median's confidence interval, in percent of p50" : "";
   if (args.markdown) {
     out << fmt::format(
                "### collreport summary: {}\n\nbusbw in GB/s; sizes where 50% and 90% of the "
-               "peak are first reached; latency floor = p50 time at the smallest size\n\n",
-               describe_origin(rows))
+               "peak are first reached; latency floor = p50 time at the smallest size{}\n\n",
+               describe_origin(rows), interval_note)
         << render_markdown(table);
   } else {
-    out << describe_origin(rows) << "\n" << render_text(table);
+    out << describe_origin(rows) << interval_note << "\n" << render_text(table);
   }
+  out << pass_spread_section(report, args.markdown);
   return kExitOk;
 }
 
 CompareOptions compare_options(const Arguments& args) {
   CompareOptions options;
+  options.min_effect = parse_percent(args.min_effect, "--min-effect");
   options.tolerance = parse_percent(args.tolerance, "--tolerance");
   options.latency_bound_bytes = parse_bytes(args.latency_bytes, "--latency-bytes");
   if (!(args.latency_widening >= 1.0)) {
@@ -136,7 +158,8 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
   CLI::App* summary = app.add_subcommand(
       "summary",
       "Per curve (op, algo, ranks, dtype, variant): peak busbw and where it is reached, "
-      "sizes reaching 50%/90% of it, latency floor, wrong elements, skipped/failed rows");
+      "sizes reaching 50%/90% of it, latency floor, the widest interval, wrong elements, "
+      "skipped/failed rows; with passes of --repeat, the widest spreads between them");
   summary->add_option("files", args.files, "CSV reports (several are merged first)")->required();
   summary->add_flag("--markdown", args.markdown, "Print a Markdown table instead of text");
 
@@ -146,8 +169,14 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
   compare->add_option("base", args.base, "The accepted baseline report")->required();
   compare->add_option("new", args.fresh, "The report to judge")->required();
   compare
+      ->add_option("--min-effect", args.min_effect,
+                   "Rows with intervals: the smallest change of the median time, in percent, that "
+                   "counts (bandwidth-bound sizes)")
+      ->capture_default_str();
+  compare
       ->add_option("--tolerance", args.tolerance,
-                   "Allowed busbw drop / p50 rise in percent for bandwidth-bound sizes")
+                   "Rows without intervals: allowed busbw drop / p50 rise in percent "
+                   "(bandwidth-bound sizes)")
       ->capture_default_str();
   compare
       ->add_option("--latency-bytes", args.latency_bytes,
@@ -155,21 +184,27 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
       ->capture_default_str();
   compare
       ->add_option("--latency-widening", args.latency_widening,
-                   "Factor widening the tolerance for latency-bound sizes")
+                   "Factor widening the minimum effect and the tolerance for latency-bound sizes")
       ->capture_default_str();
   compare->add_option("--markdown", args.markdown_path,
                       "Also write a Markdown summary (regressions first) to this file");
-  compare->add_flag("--all", args.all_rows, "List rows within tolerance too");
+  compare->add_flag("--all", args.all_rows, "List rows of no change too");
   compare
       ->add_option("--max-rows", args.max_rows,
                    "List at most this many rows (failures and the largest changes first)")
       ->check(CLI::NonNegativeNumber);
   compare->footer(
       "Rows are matched on op, algo, ranks, dtype, redop, root, in_place, bytes, graph, agg_iters\n"
-      "and config. A row regresses when its p50 time rises, or its busbw falls, by more than the\n"
-      "tolerance; below --latency-bytes the tolerance is --latency-widening times wider and only\n"
-      "p50 time is judged (busbw also needs BASE >= 1 GB/s). Wrong elements in NEW, or a failure\n"
-      "in NEW where BASE was ok, fail too. Rows on one side only are listed, not failed.\n"
+      "and config; the passes of --repeat are pooled (median p50, the hull of their intervals).\n"
+      "Where both rows have intervals, only the median time is judged: regressed when the\n"
+      "intervals are disjoint and the change exceeds --min-effect, no change when it is within\n"
+      "it, inconclusive (not failed) when the intervals are too wide to tell. Elsewhere (version "
+      "1\n"
+      "reports) a row regresses when its p50 time rises, or its busbw (from the mean) falls, by\n"
+      "more than --tolerance. Below --latency-bytes both are --latency-widening times wider "
+      "(busbw\n"
+      "is not judged there, and needs BASE >= 1 GB/s). Wrong elements in NEW, or a failure in NEW\n"
+      "where BASE was ok, fail too. Rows on one side only are listed, not failed.\n"
       "Exit: 0 pass, 1 regression or failure, 2 bad input. See reports/README.md.");
 
   CLI::App* merge = app.add_subcommand("merge", "Concatenate reports of the same schema into one");

@@ -2,10 +2,13 @@
 #include "compare_output.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <set>
 
 #include "format.hpp"
+#include "key_columns.hpp"
 #include "report_info.hpp"
 
 namespace collbench::collreport {
@@ -38,21 +41,15 @@ std::vector<std::string> comparison_cells(const RowComparison& c) {
   auto p50 = [&](const report::ReportRow* row) {
     return measured(row) ? format_us(row->time_us_p50) : std::string("-");
   };
-  return {verdict_name(c.verdict),
-          c.key.op,
-          c.key.algo,
-          std::to_string(c.key.ranks),
-          c.key.dtype,
-          report::variant_label(c.key),
-          format_bytes(c.key.bytes),
-          gbps(base),
-          gbps(fresh),
-          c.busbw_judged ? format_change(c.busbw_change) : "-",
-          p50(base),
-          p50(fresh),
-          c.measured_both && base->time_us_p50 > 0 ? format_change(c.p50_change) : "-",
-          c.measured_both ? format_percent(c.allowed) : "-",
-          c.note};
+  std::vector<std::string> cells = {verdict_name(c.verdict)};
+  add_key_cells(cells, c.key, KeyColumns::kCase);
+  cells.insert(
+      cells.end(),
+      {gbps(base), gbps(fresh), c.busbw_judged ? format_change(c.busbw_change) : "-", p50(base),
+       p50(fresh), c.measured_both && base->time_us_p50 > 0 ? format_change(c.p50_change) : "-",
+       c.rule == Rule::kIntervals ? format_change_range(c.p50_change_lo, c.p50_change_hi) : "-",
+       c.measured_both ? format_percent(c.allowed) : "-", c.note});
+  return cells;
 }
 
 bool needs_attention(const RowComparison& c) {
@@ -61,12 +58,27 @@ bool needs_attention(const RowComparison& c) {
 }
 
 // How far a measured row moved: for a regression the larger of the judged busbw loss and the p50
-// rise, for an improvement the larger gain (a large one may mean the measurement changed).
+// rise, for an improvement the larger gain (a large one may mean the measurement changed); for an
+// inconclusive row the largest change its range leaves possible.
 double severity(const RowComparison& c) {
   if (!c.measured_both) return 0;
+  if (c.verdict == Verdict::kInconclusive) return std::max(c.p50_change_hi, -c.p50_change_lo);
   const double busbw_change = c.busbw_judged ? c.busbw_change : 0.0;
   return c.verdict == Verdict::kImproved ? std::max(busbw_change, -c.p50_change)
                                          : std::max(-busbw_change, c.p50_change);
+}
+
+// "95%", or "90%/95%" when the rows judged by intervals were measured at several levels.
+std::string confidence_levels(const Comparison& comparison) {
+  std::set<double> levels;
+  for (const RowComparison& c : comparison.rows) {
+    if (c.rule != Rule::kIntervals) continue;
+    levels.insert(c.base->row.confidence_pct);
+    levels.insert(c.fresh->row.confidence_pct);
+  }
+  std::vector<std::string> names;
+  for (const double level : levels) names.push_back(format_percent(level / 100));
+  return fmt::format("{}", fmt::join(names, "/"));
 }
 
 // Rows by verdict (failures first) and, within one verdict, the largest change first; stable, so
@@ -86,42 +98,53 @@ std::string verdict_line(const Comparison& comparison) {
   const std::size_t regressed = comparison.count(Verdict::kRegression);
   const std::size_t no_time = comparison.count(Verdict::kNoTime);
   return fmt::format(
-      "{}: {}, {}{}; {} within tolerance, {} improved, {} not compared, {} only in BASE, {} only "
-      "in NEW",
+      "{}: {}, {}{}; {} inconclusive, {} no change, {} improved, {} not compared, {} only in BASE, "
+      "{} only in NEW; judged by intervals {}, by fixed tolerance {}",
       comparison.failed() ? "FAIL" : "PASS", count_phrase(regressed, "regression", "regressions"),
       count_phrase(failed, "failed row", "failed rows"),
       no_time == 0 ? "" : ", " + count_phrase(no_time, "row without a time", "rows without a time"),
-      comparison.count(Verdict::kWithinTolerance), comparison.count(Verdict::kImproved),
-      comparison.count(Verdict::kNotCompared), comparison.count(Verdict::kOnlyInBase),
-      comparison.count(Verdict::kOnlyInNew));
+      comparison.count(Verdict::kInconclusive), comparison.count(Verdict::kNoChange),
+      comparison.count(Verdict::kImproved), comparison.count(Verdict::kNotCompared),
+      comparison.count(Verdict::kOnlyInBase), comparison.count(Verdict::kOnlyInNew),
+      comparison.count(Rule::kIntervals), comparison.count(Rule::kTolerance));
 }
 
-std::string tolerance_description(const CompareOptions& options) {
-  return fmt::format(
-      "{} ({} below {}, where sizes are latency-bound and only p50 time is judged; "
-      "dp_step rows {})",
-      format_percent(options.tolerance),
-      format_percent(options.tolerance * options.latency_widening),
-      format_bytes(options.latency_bound_bytes), format_percent(options.tolerance));
+std::vector<std::string> rule_lines(const Comparison& comparison, const CompareOptions& options) {
+  std::vector<std::string> lines;
+  if (comparison.count(Rule::kIntervals) > 0) {
+    lines.push_back(fmt::format(
+        "intervals: median time only, {} intervals, minimum effect {} ({} below {}, where sizes "
+        "are latency-bound; dp_step rows {})",
+        confidence_levels(comparison), format_percent(options.min_effect),
+        format_percent(options.min_effect * options.latency_widening),
+        format_bytes(options.latency_bound_bytes), format_percent(options.min_effect)));
+  }
+  // Without any judged row the tolerance line stays, saying what would have applied.
+  if (comparison.count(Rule::kTolerance) > 0 || lines.empty()) {
+    lines.push_back(fmt::format(
+        "tolerance: {} ({} below {}, where sizes are latency-bound and only p50 time is judged; "
+        "dp_step rows {})",
+        format_percent(options.tolerance),
+        format_percent(options.tolerance * options.latency_widening),
+        format_bytes(options.latency_bound_bytes), format_percent(options.tolerance)));
+  }
+  lines.back() += "; busbw in GB/s";
+  return lines;
 }
 
 Table comparison_table(const std::vector<RowComparison>& rows) {
   Table table;
-  table.columns = {{"verdict"},
-                   {"op"},
-                   {"algo"},
-                   {"ranks", Align::kRight},
-                   {"dtype"},
-                   {"variant"},
-                   {"size", Align::kRight},
-                   {"busbw BASE", Align::kRight},
-                   {"busbw NEW", Align::kRight},
-                   {"change", Align::kRight},
-                   {"p50 BASE (us)", Align::kRight},
-                   {"p50 NEW (us)", Align::kRight},
-                   {"change", Align::kRight},
-                   {"allowed", Align::kRight},
-                   {"note"}};
+  table.columns = {{"verdict"}};
+  add_key_columns(table.columns, KeyColumns::kCase);
+  table.columns.insert(table.columns.end(), {{"busbw BASE", Align::kRight},
+                                             {"busbw NEW", Align::kRight},
+                                             {"change", Align::kRight},
+                                             {"p50 BASE (us)", Align::kRight},
+                                             {"p50 NEW (us)", Align::kRight},
+                                             {"change", Align::kRight},
+                                             {"range", Align::kRight},
+                                             {"allowed", Align::kRight},
+                                             {"note"}});
   for (const RowComparison& c : rows) table.add_row(comparison_cells(c));
   return table;
 }
@@ -131,15 +154,15 @@ std::string comparison_text(const Comparison& comparison, const report::Report& 
                             const TextRows& text_rows) {
   std::vector<RowComparison> listed;
   for (const RowComparison& c : comparison.rows) {
-    if (text_rows.all || c.verdict != Verdict::kWithinTolerance) listed.push_back(c);
+    if (text_rows.all || c.verdict != Verdict::kNoChange) listed.push_back(c);
   }
   listed = worst_first(std::move(listed));
   const std::size_t hidden =
       listed.size() > text_rows.max_rows ? listed.size() - text_rows.max_rows : 0;
   listed.resize(listed.size() - hidden);
-  std::string text = fmt::format("collreport compare: {}\n{}\n{}\ntolerance: {}; busbw in GB/s\n",
-                                 verdict_line(comparison), origin_line("BASE", base),
-                                 origin_line("NEW ", fresh), tolerance_description(options));
+  std::string text = fmt::format("collreport compare: {}\n{}\n{}\n", verdict_line(comparison),
+                                 origin_line("BASE", base), origin_line("NEW ", fresh));
+  for (const std::string& line : rule_lines(comparison, options)) text += line + "\n";
   if (!listed.empty()) text += "\n" + render_text(comparison_table(listed));
   if (hidden > 0) {
     text += fmt::format("... and {} more {} (not listed: --max-rows)\n", hidden,
@@ -150,13 +173,26 @@ std::string comparison_text(const Comparison& comparison, const report::Report& 
 
 std::string comparison_markdown(const Comparison& comparison, const report::Report& base,
                                 const report::Report& fresh, const CompareOptions& options) {
-  std::vector<RowComparison> attention, others;
-  for (const RowComparison& c : comparison.rows)
-    (needs_attention(c) ? attention : others).push_back(c);
-  std::string text = fmt::format("### collreport compare: {}\n\n", verdict_line(comparison));
-  text += fmt::format("- {}\n- {}\n- Tolerance: {}; busbw in GB/s\n\n", origin_line("BASE:", base),
-                      origin_line("NEW:", fresh), tolerance_description(options));
+  std::vector<RowComparison> attention, inconclusive, others;
+  for (const RowComparison& c : comparison.rows) {
+    if (needs_attention(c)) {
+      attention.push_back(c);
+    } else {
+      (c.verdict == Verdict::kInconclusive ? inconclusive : others).push_back(c);
+    }
+  }
+  std::string text =
+      fmt::format("### collreport compare: {}\n\n- {}\n- {}\n", verdict_line(comparison),
+                  origin_line("BASE:", base), origin_line("NEW:", fresh));
+  for (const std::string& line : rule_lines(comparison, options)) text += "- Rule: " + line + "\n";
+  text += "\n";
   if (!attention.empty()) text += render_markdown(comparison_table(attention)) + "\n";
+  if (!inconclusive.empty()) {
+    text += fmt::format(
+        "<details><summary>{} inconclusive rows (not failed: their intervals are too wide to "
+        "judge)</summary>\n\n{}\n</details>\n",
+        inconclusive.size(), render_markdown(comparison_table(worst_first(inconclusive))));
+  }
   if (!others.empty()) {
     text += fmt::format("<details><summary>{} other rows</summary>\n\n{}\n</details>\n",
                         others.size(), render_markdown(comparison_table(others)));

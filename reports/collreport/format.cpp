@@ -44,6 +44,10 @@ std::string format_change(double fraction) {
   return fmt::format("{:+.1f}%", 100.0 * fraction);
 }
 
+std::string format_change_range(double lo_fraction, double hi_fraction) {
+  return fmt::format("[{}, {}]", format_change(lo_fraction), format_change(hi_fraction));
+}
+
 std::string format_percent(double fraction) {
   std::string number = fmt::format("{:.2f}", 100.0 * fraction);
   number.erase(number.find_last_not_of('0') + 1);

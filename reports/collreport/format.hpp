@@ -15,6 +15,8 @@ std::string format_gbps(double gbps);
 std::string format_us(double us);
 // A relative change as a signed percentage: "+3.2%", "-10.0%".
 std::string format_change(double fraction);
+// The range of a change: "[-1.2%, +8.9%]".
+std::string format_change_range(double lo_fraction, double hi_fraction);
 // A fraction as a percentage: "5%", "12.5%".
 std::string format_percent(double fraction);
 

@@ -7,6 +7,8 @@
 #include <map>
 
 #include "format.hpp"
+#include "key_columns.hpp"
+#include "statistics.hpp"
 #include "table.hpp"
 
 namespace collbench::collreport {
@@ -55,10 +57,35 @@ SeriesSummary summarize_series(const report::RowKey& series,
   summary.ninety_peak_bytes = first_size_reaching(ok_rows, 0.9 * summary.peak_busbw_gbps);
   summary.latency_floor_us = ok_rows.front()->time_us_p50;
   summary.latency_floor_bytes = ok_rows.front()->bytes;
+  summary.latency_floor_half_width = relative_half_width(*ok_rows.front());
+  for (const report::ReportRow* row : ok_rows) {
+    const double half_width = relative_half_width(*row);
+    if (half_width > summary.widest_half_width) {
+      summary.widest_half_width = half_width;
+      summary.widest_bytes = row->bytes;
+    }
+  }
   return summary;
 }
 
+// "±1.5%", a relative half-width as the summary shows it.
+std::string plus_minus(double half_width) {
+  return fmt::format("±{:.1f}%", 100 * half_width);
+}
+
+std::string latency_floor_cell(const SeriesSummary& s) {
+  const std::string time = format_us(s.latency_floor_us);
+  return s.latency_floor_half_width > 0 ? time + " " + plus_minus(s.latency_floor_half_width)
+                                        : time;
+}
+
 }  // namespace
+
+double relative_half_width(const report::ReportRow& row) {
+  if (!row.has_interval() || row.time_us_p50 <= 0) return 0;
+  return stats::Interval{row.time_us_p50_lo, row.time_us_p50_hi}.relative_half_width(
+      row.time_us_p50);
+}
 
 std::vector<SeriesSummary> summarize(const std::vector<report::ReportRow>& rows) {
   std::map<report::RowKey, std::vector<const report::ReportRow*>> by_series;
@@ -72,33 +99,35 @@ std::vector<SeriesSummary> summarize(const std::vector<report::ReportRow>& rows)
 
 Table summary_table(const std::vector<SeriesSummary>& summaries) {
   Table table;
-  table.columns = {{"op"},
-                   {"algo"},
-                   {"ranks", Align::kRight},
-                   {"dtype"},
-                   {"variant"},
-                   {"peak busbw (GB/s)", Align::kRight},
-                   {"at", Align::kRight},
-                   {"50% at", Align::kRight},
-                   {"90% at", Align::kRight},
-                   {"latency floor (us)", Align::kRight},
-                   {"floor at", Align::kRight},
-                   {"wrong", Align::kRight},
-                   {"ok", Align::kRight},
-                   {"skipped", Align::kRight},
-                   {"failed", Align::kRight}};
+  add_key_columns(table.columns, KeyColumns::kCurve);
+  table.columns.insert(table.columns.end(), {{"peak busbw (GB/s)", Align::kRight},
+                                             {"at", Align::kRight},
+                                             {"50% at", Align::kRight},
+                                             {"90% at", Align::kRight},
+                                             {"latency floor (us)", Align::kRight},
+                                             {"floor at", Align::kRight},
+                                             {"widest p50 ±", Align::kRight},
+                                             {"wrong", Align::kRight},
+                                             {"ok", Align::kRight},
+                                             {"skipped", Align::kRight},
+                                             {"failed", Align::kRight}});
   for (const SeriesSummary& s : summaries) {
     const bool measured = s.ok_rows > 0;
     auto size_cell = [measured](std::uint64_t bytes) {
       return measured ? format_bytes(bytes) : std::string("-");
     };
-    table.add_row({s.series.op, s.series.algo, std::to_string(s.series.ranks), s.series.dtype,
-                   report::variant_label(s.series), measured ? format_gbps(s.peak_busbw_gbps) : "-",
-                   size_cell(s.peak_bytes), size_cell(s.half_peak_bytes),
-                   size_cell(s.ninety_peak_bytes), measured ? format_us(s.latency_floor_us) : "-",
-                   size_cell(s.latency_floor_bytes), std::to_string(s.wrong_elements),
-                   std::to_string(s.ok_rows), std::to_string(s.skipped_rows),
-                   std::to_string(s.failed_rows)});
+    std::vector<std::string> cells;
+    add_key_cells(cells, s.series, KeyColumns::kCurve);
+    cells.insert(cells.end(),
+                 {measured ? format_gbps(s.peak_busbw_gbps) : "-", size_cell(s.peak_bytes),
+                  size_cell(s.half_peak_bytes), size_cell(s.ninety_peak_bytes),
+                  measured ? latency_floor_cell(s) : "-", size_cell(s.latency_floor_bytes),
+                  s.widest_half_width > 0 ? fmt::format("{} at {}", plus_minus(s.widest_half_width),
+                                                        format_bytes(s.widest_bytes))
+                                          : "-",
+                  std::to_string(s.wrong_elements), std::to_string(s.ok_rows),
+                  std::to_string(s.skipped_rows), std::to_string(s.failed_rows)});
+    table.add_row(std::move(cells));
   }
   return table;
 }

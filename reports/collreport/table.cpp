@@ -14,16 +14,38 @@ void Table::add_row(std::vector<std::string> cells) {
   rows.push_back(std::move(cells));
 }
 
+namespace {
+
+// Characters on a terminal: UTF-8 continuation bytes ("±" is two bytes) take no column.
+std::size_t display_width(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+std::string markdown_cell(const std::string& cell) {
+  std::string escaped;
+  for (char c : cell) {
+    if (c == '|') escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+
+}  // namespace
+
 std::string render_text(const Table& table) {
   std::vector<std::size_t> widths;
-  for (const Table::Column& column : table.columns) widths.push_back(column.title.size());
+  for (const Table::Column& column : table.columns) widths.push_back(display_width(column.title));
   for (const auto& row : table.rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      widths[i] = std::max(widths[i], display_width(row[i]));
+    }
   }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string text;
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      const std::string padding(widths[i] - cells[i].size(), ' ');
+      const std::string padding(widths[i] - display_width(cells[i]), ' ');
       if (i > 0) text += "  ";
       text += table.columns[i].align == Align::kRight ? padding + cells[i] : cells[i] + padding;
     }
@@ -39,19 +61,6 @@ std::string render_text(const Table& table) {
   for (const auto& row : table.rows) text += line(row);
   return text;
 }
-
-namespace {
-
-std::string markdown_cell(const std::string& cell) {
-  std::string escaped;
-  for (char c : cell) {
-    if (c == '|') escaped += '\\';
-    escaped += c;
-  }
-  return escaped;
-}
-
-}  // namespace
 
 std::string render_markdown(const Table& table) {
   std::string text = "|";

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <sstream>
@@ -153,10 +154,45 @@ void throw_if_other_version(const std::string& name, const std::vector<std::stri
                                 readable_versions()));
 }
 
+// The columns of schema version `version` that `seen` lacks, in schema order.
+std::vector<std::string> missing_columns(const std::map<std::string, int>& seen, int version) {
+  std::vector<std::string> missing;
+  for (const Column& column : kColumns) {
+    if (in_version(column, version) && seen.count(column.name) == 0) missing.push_back(column.name);
+  }
+  return missing;
+}
+
+// The version a header was meant to be: the newest that added one of its known columns. Messages
+// compare the header with it, so a version 1 report with a typo is not told it lacks version 2.
+int intended_version(const std::map<std::string, int>& seen) {
+  int version = kOldestReadableSchemaVersion;
+  for (const Column& column : kColumns) {
+    if (seen.count(column.name) > 0) version = std::max(version, column.since);
+  }
+  return version;
+}
+
+// A header that holds every column of the version before `version` and only some of the columns
+// `version` added: columns of two versions mixed (a hand-merged file, a half-updated script).
+std::string mixed_versions_problem(const std::map<std::string, int>& seen, int version) {
+  if (version == kOldestReadableSchemaVersion || !missing_columns(seen, version - 1).empty()) {
+    return "";
+  }
+  std::vector<std::string> added_present;
+  for (const Column& column : kColumns) {
+    if (column.since == version && seen.count(column.name) > 0) added_present.push_back(column.name);
+  }
+  return fmt::format(
+      "header mixes schema versions {} and {}: it has version {}'s columns {} but lacks {}",
+      version - 1, version, version, quoted_list(added_present),
+      quoted_list(missing_columns(seen, version)));
+}
+
 // Checks the header against the schema versions this tool reads and returns the version whose
-// columns it holds, naming every missing, extra and duplicated column (against the current
-// version) when it holds none's (libfccp stops at the first); the row parser's own header check
-// then cannot fail.
+// columns it holds. Otherwise it names every missing, extra and duplicated column against the
+// version the header was meant to be (libfccp stops at the first), or says that it mixes two
+// versions; the row parser's own header check then cannot fail.
 int check_header(const std::string& name, const std::string& text) {
   // A UTF-8 byte order mark, as spreadsheet programs write, is skipped (libfccp skips it too).
   std::size_t offset = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
@@ -171,26 +207,15 @@ int check_header(const std::string& name, const std::string& text) {
     if (++seen[column] == 2) duplicated.push_back(column);
     if (column_index(column) == kColumnCount && seen[column] == 1) extra.push_back(column);
   }
-  auto missing_in = [&seen](int version) {
-    std::vector<std::string> missing;
-    for (const Column& column : kColumns) {
-      if (in_version(column, version) && seen.count(column.name) == 0) missing.push_back(column.name);
-    }
-    return missing;
-  };
-  auto count_in = [](int version) {
-    std::size_t count = 0;
-    for (const Column& column : kColumns) count += in_version(column, version) ? 1 : 0;
-    return count;
-  };
-  if (extra.empty() && duplicated.empty()) {
-    for (int version = kSchemaVersion; version >= kOldestReadableSchemaVersion; --version) {
-      if (missing_in(version).empty() && seen.size() == count_in(version)) return version;
-    }
-  }
-  const std::vector<std::string> missing = missing_in(kSchemaVersion);
+  const int version = intended_version(seen);
+  const std::vector<std::string> missing = missing_columns(seen, version);
+  if (missing.empty() && extra.empty() && duplicated.empty()) return version;
 
   throw_if_other_version(name, header, next_nonblank_line(text, offset, number));
+  if (extra.empty() && duplicated.empty()) {
+    const std::string mixed = mixed_versions_problem(seen, version);
+    if (!mixed.empty()) throw ReportError(name, header_line.number, mixed);
+  }
   std::string problems;
   auto add = [&problems](const char* what, const std::vector<std::string>& names) {
     if (names.empty()) return;
@@ -199,9 +224,8 @@ int check_header(const std::string& name, const std::string& text) {
   add("missing columns", missing);
   add("extra columns", extra);
   add("duplicated columns", duplicated);
-  throw ReportError(
-      name, header_line.number,
-      fmt::format("header does not match schema version {}: {}", kSchemaVersion, problems));
+  throw ReportError(name, header_line.number,
+                    fmt::format("header does not match schema version {}: {}", version, problems));
 }
 
 // An older version's header lacks the newer columns; their fields stay unset.

@@ -16,6 +16,10 @@ inline constexpr const char* kStatusSkipped = "skipped";
 inline constexpr const char* kStatusOom = "oom";
 inline constexpr const char* kStatusError = "error";
 inline constexpr const char* kStatusTimeout = "timeout";
+// oom, error and timeout: the case ran and did not finish (a skipped case never ran).
+inline bool is_failure_status(const std::string& status) {
+  return status != kStatusOk && status != kStatusSkipped;
+}
 
 // Why the timed iterations ended (the stop column).
 inline constexpr const char* kStopFixed = "fixed";          // -n iterations (or -G replays)

@@ -12,6 +12,12 @@ RowKey row_key(const ReportRow& row) {
                 row.in_place, row.bytes, row.graph, row.agg_iters, row.config, row.repeat};
 }
 
+RowKey case_key(const ReportRow& row) {
+  RowKey key = row_key(row);
+  key.repeat = 0;
+  return key;
+}
+
 RowKey series_key(const ReportRow& row) {
   RowKey key = row_key(row);
   key.bytes = 0;

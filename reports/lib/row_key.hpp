@@ -35,6 +35,9 @@ struct RowKey {
 };
 
 RowKey row_key(const ReportRow& row);
+// The key of the case a row measures: every independent variable but the pass (repeat = 0), so
+// that the passes of `collbench --repeat N` share it.
+RowKey case_key(const ReportRow& row);
 // The key of the curve a row belongs to: every independent variable but the size (bytes = 0).
 RowKey series_key(const ReportRow& row);
 

@@ -46,24 +46,31 @@ TEST(CollreportCli, VersionAndHelp) {
 TEST(CollreportCli, CompareExitCodes) {
   const std::vector<fixtures::ReportRow> base = fixtures::baseline_rows();
   const std::string base_path = base_file();
+  const std::string base_v1 = fixtures::write_temp_file("base_v1.csv", fixtures::to_csv(base, 1));
   const std::string noise = fixtures::write_temp_file(
-      "noise.csv", fixtures::to_csv(fixtures::with_noise(base, 0.10, 0.03)));
+      "noise.csv", fixtures::to_csv(fixtures::with_noise(base, 0.08, 0.02)));
   const std::string regressed = fixtures::write_temp_file(
       "regressed.csv", fixtures::to_csv(fixtures::with_busbw_regression(base, 0.10, 64 * kMiB)));
   const std::string wrong = fixtures::write_temp_file(
       "wrong.csv", fixtures::to_csv(fixtures::with_wrong_elements(base, 3)));
 
-  const CliResult pass = run({"compare", base_path, noise});
-  EXPECT_EQ(pass.code, 0) << pass.out << pass.err;
-  EXPECT_EQ(pass.out.rfind("collreport compare: PASS", 0), 0u) << pass.out;
+  for (const std::string& baseline : {base_path, base_v1}) {
+    const CliResult pass = run({"compare", baseline, noise});
+    EXPECT_EQ(pass.code, 0) << pass.out << pass.err;
+    EXPECT_EQ(pass.out.rfind("collreport compare: PASS", 0), 0u) << pass.out;
 
-  const CliResult regression = run({"compare", base_path, regressed});
-  EXPECT_EQ(regression.code, 1) << regression.out << regression.err;
-  EXPECT_NE(regression.out.find("REGRESSION"), std::string::npos);
+    const CliResult regression = run({"compare", baseline, regressed});
+    EXPECT_EQ(regression.code, 1) << regression.out << regression.err;
+    EXPECT_NE(regression.out.find("REGRESSION"), std::string::npos);
 
-  EXPECT_EQ(run({"compare", base_path, wrong}).code, 1);
-  // A wider tolerance lets the 10% loss through.
-  EXPECT_EQ(run({"compare", "--tolerance", "12%", base_path, regressed}).code, 0);
+    EXPECT_EQ(run({"compare", baseline, wrong}).code, 1);
+  }
+  // The 10% loss (11.1% in time) passes a minimum effect of 12% (intervals), and a tolerance of
+  // 12% (version 1 BASE); each option leaves the other rule alone.
+  EXPECT_EQ(run({"compare", "--min-effect", "12%", base_path, regressed}).code, 0);
+  EXPECT_EQ(run({"compare", "--tolerance", "12%", base_path, regressed}).code, 1);
+  EXPECT_EQ(run({"compare", "--tolerance", "12%", base_v1, regressed}).code, 0);
+  EXPECT_EQ(run({"compare", "--min-effect", "12%", base_v1, regressed}).code, 1);
 }
 
 TEST(CollreportCli, CompareWritesMarkdownEvenWhenItFails) {
@@ -100,6 +107,14 @@ TEST(CollreportCli, BadOptionsExitTwo) {
     EXPECT_EQ(result.code, 2) << tolerance;
     EXPECT_NE(result.err.find("--tolerance"), std::string::npos) << result.err;
   }
+  for (const std::string min_effect : {"-3", "abc", "0", "100", "3%%", ""}) {
+    const CliResult result = run({"compare", "--min-effect", min_effect, base, base});
+    EXPECT_EQ(result.code, 2) << min_effect;
+    EXPECT_EQ(result.err, "collreport: error: --min-effect '" + min_effect +
+                              "' is not a percentage between 0 and 100 (e.g. 5 or 5%)\n");
+    EXPECT_TRUE(result.out.empty()) << min_effect;
+  }
+  EXPECT_EQ(run({"compare", "--min-effect", "2.5%", base, base}).code, 0);
   EXPECT_EQ(run({"compare", "--latency-bytes", "1Q", base, base}).code, 2);
   EXPECT_EQ(run({"compare", "--latency-widening", "0.5", base, base}).code, 2);
   EXPECT_EQ(run({"compare", base}).code, 2);
@@ -113,11 +128,39 @@ TEST(CollreportCli, SummaryTextAndMarkdown) {
       fixtures::write_temp_file("known.csv", fixtures::to_csv(fixtures::summary_known_rows()));
   const CliResult text = run({"summary", known});
   EXPECT_EQ(text.code, 0) << text.err;
-  EXPECT_EQ(text.out.rfind("NVIDIA H200, 2-4 GPUs, NCCL 2.28.3, 2026-11-22\n", 0), 0u) << text.out;
+  const std::string origin =
+      "NVIDIA H200, 2-4 GPUs, NCCL 2.28.3, 2026-11-22; ± = half the median's confidence "
+      "interval, in percent of p50\n";
+  EXPECT_EQ(text.out.rfind(origin, 0), 0u) << text.out;
   EXPECT_NE(text.out.find("256 MiB"), std::string::npos);
   const CliResult markdown = run({"summary", "--markdown", known});
   EXPECT_EQ(markdown.code, 0);
   EXPECT_NE(markdown.out.find("| op | algo | ranks |"), std::string::npos) << markdown.out;
+  EXPECT_EQ(text.out.find("Between passes"), std::string::npos);  // one pass only
+}
+
+TEST(CollreportCli, SummaryOfSeveralPassesListsTheirSpread) {
+  std::vector<fixtures::ReportRow> rows = fixtures::baseline_rows();
+  const std::size_t first_pass = rows.size();
+  for (std::size_t i = 0; i < first_pass; ++i) {
+    fixtures::ReportRow pass = rows[i];
+    pass.repeat = 1;
+    pass.time_us_p50 *= 1.02;
+    pass.time_us_p50_lo *= 1.02;
+    pass.time_us_p50_hi *= 1.02;
+    rows.push_back(pass);
+  }
+  const std::string path = fixtures::write_temp_file("passes.csv", fixtures::to_csv(rows));
+  const CliResult text = run({"summary", path});
+  EXPECT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("\nBetween passes (--repeat): 112 cases measured in 2 passes; spread = "
+                          "slowest pass's p50 / fastest's - 1; median 2.0%, the 10 widest:\n"),
+            std::string::npos)
+      << text.out;
+  const CliResult markdown = run({"summary", "--markdown", path});
+  EXPECT_NE(markdown.out.find("| op | algo | ranks | dtype | variant | size | passes |"),
+            std::string::npos)
+      << markdown.out;
 }
 
 TEST(CollreportCli, MergeWritesAReadableReport) {

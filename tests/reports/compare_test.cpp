@@ -1,10 +1,13 @@
-// `collreport compare`: the tolerance rule, what fails the gate, and what is only listed.
+// `collreport compare`: the tolerance rule (on version 1 reports, which have no intervals), what
+// fails the gate whatever the rule, and what is only listed. compare_intervals_test.cpp tests the
+// interval rule.
 #include "compare.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "compare_output.hpp"
+#include "compare_run.hpp"
 #include "csv_reader.hpp"
 #include "fixture_reports.hpp"
 
@@ -14,25 +17,32 @@ namespace {
 using fixtures::ReportRow;
 constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 
-report::Report as_report(const std::string& name, const std::vector<ReportRow>& rows) {
-  return report::parse_report(name, fixtures::to_csv(rows));
-}
-
+// Version 2 reports: the interval rule judges measured rows.
 Comparison compare(const std::vector<ReportRow>& base, const std::vector<ReportRow>& fresh,
                    const CompareOptions& options = {}) {
-  return compare_reports(as_report("base.csv", base), as_report("new.csv", fresh), options);
+  return compare_rows(base, fresh, options);
 }
 
-TEST(Compare, IdenticalReportsPass) {
+// Version 1 reports: the tolerance rule judges measured rows.
+Comparison compare_v1(const std::vector<ReportRow>& base, const std::vector<ReportRow>& fresh,
+                      const CompareOptions& options = {}) {
+  return compare_rows(base, fresh, options, {1, 1});
+}
+
+TEST(Compare, IdenticalVersionOneReportsPassByTolerance) {
   const std::vector<ReportRow> base = fixtures::baseline_rows();
-  const Comparison c = compare(base, base);
+  const Comparison c = compare_v1(base, base);
   EXPECT_EQ(c.exit_code(), 0);
-  EXPECT_EQ(c.count(Verdict::kWithinTolerance) + c.count(Verdict::kNotCompared), base.size());
+  EXPECT_EQ(c.count(Verdict::kNoChange), 112u);
+  EXPECT_EQ(c.count(Verdict::kNotCompared), 3u);  // a skipped and an oom row, skipped on both
+  EXPECT_EQ(c.count(Rule::kTolerance), 112u);
+  EXPECT_EQ(c.count(Rule::kIntervals), 0u);
+  EXPECT_EQ(c.rows.back().note, "fixed tolerance: no interval in BASE or NEW (version 1 report)");
 }
 
 TEST(Compare, TenPercentBusbwLossAtLargeSizesFails) {
   const std::vector<ReportRow> base = fixtures::baseline_rows();
-  const Comparison c = compare(base, fixtures::with_busbw_regression(base, 0.10, 64 * kMiB));
+  const Comparison c = compare_v1(base, fixtures::with_busbw_regression(base, 0.10, 64 * kMiB));
   EXPECT_EQ(c.exit_code(), 1);
   // 128 MiB and 1 GiB of all_reduce/nccl/4 GPUs.
   ASSERT_EQ(c.count(Verdict::kRegression), 2u);
@@ -46,10 +56,10 @@ TEST(Compare, TenPercentBusbwLossAtLargeSizesFails) {
   }
 }
 
-TEST(Compare, NoiseWithinTolerancePasses) {
+TEST(Compare, NoiseWithinTolerancePassesByTolerance) {
   const std::vector<ReportRow> base = fixtures::baseline_rows();
   // 10% on latency-bound sizes (allowed 15%), 3% on the others (allowed 5%).
-  const Comparison c = compare(base, fixtures::with_noise(base, 0.10, 0.03));
+  const Comparison c = compare_v1(base, fixtures::with_noise(base, 0.10, 0.03));
   EXPECT_EQ(c.exit_code(), 0) << verdict_line(c);
   EXPECT_EQ(c.count(Verdict::kRegression), 0u);
   EXPECT_EQ(c.count(Verdict::kImproved), 0u);
@@ -60,7 +70,7 @@ TEST(Compare, TheSameNoiseFailsWhereTheToleranceIsNotWidened) {
   const std::vector<ReportRow> noisy = fixtures::with_noise(base, 0.10, 0.03);
   CompareOptions no_widening;
   no_widening.latency_widening = 1.0;
-  const Comparison c = compare(base, noisy, no_widening);
+  const Comparison c = compare_v1(base, noisy, no_widening);
   EXPECT_EQ(c.exit_code(), 1);
   for (const RowComparison& row : c.rows) {
     if (row.verdict == Verdict::kRegression) {
@@ -68,7 +78,7 @@ TEST(Compare, TheSameNoiseFailsWhereTheToleranceIsNotWidened) {
     }
   }
   // And 10% noise at large sizes fails with the default rule.
-  EXPECT_EQ(compare(base, fixtures::with_noise(base, 0.0, 0.10)).exit_code(), 1);
+  EXPECT_EQ(compare_v1(base, fixtures::with_noise(base, 0.0, 0.10)).exit_code(), 1);
 }
 
 TEST(Compare, ToleranceRuleIsWiderForLatencyBoundCollectives) {
@@ -88,18 +98,25 @@ TEST(Compare, ToleranceRuleIsWiderForLatencyBoundCollectives) {
       judges_busbw(fixtures::measured_row("all_reduce", "nccl", 4, 2 * kMiB, 0.5, 20), options));
   EXPECT_TRUE(
       judges_busbw(fixtures::measured_row("all_reduce", "nccl", 4, 2 * kMiB, 50.0, 20), options));
+  // The interval rule's minimum effect (3%) is widened alike.
+  EXPECT_DOUBLE_EQ(
+      minimum_effect(fixtures::measured_row("all_reduce", "nccl", 4, kMiB - 1, 0, 20), options),
+      0.09);
+  EXPECT_DOUBLE_EQ(
+      minimum_effect(fixtures::measured_row("all_reduce", "nccl", 4, kMiB, 0, 20), options), 0.03);
+  EXPECT_DOUBLE_EQ(minimum_effect(step, options), 0.03);
 }
 
 TEST(Compare, ExactlyTheToleranceIsNoise) {
   const ReportRow base = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 100.0, 100.0);
   ReportRow at_limit = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 95.0, 105.0);
-  EXPECT_EQ(compare({base}, {at_limit}).rows[0].verdict, Verdict::kWithinTolerance);
+  EXPECT_EQ(compare_v1({base}, {at_limit}).rows[0].verdict, Verdict::kNoChange);
   ReportRow beyond = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 95.0, 105.01);
-  EXPECT_EQ(compare({base}, {beyond}).rows[0].verdict, Verdict::kRegression);
+  EXPECT_EQ(compare_v1({base}, {beyond}).rows[0].verdict, Verdict::kRegression);
   ReportRow slower_busbw = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 94.9, 100.0);
-  EXPECT_EQ(compare({base}, {slower_busbw}).rows[0].verdict, Verdict::kRegression);
+  EXPECT_EQ(compare_v1({base}, {slower_busbw}).rows[0].verdict, Verdict::kRegression);
   ReportRow faster = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 120.0, 83.3);
-  const Comparison c = compare({base}, {faster});
+  const Comparison c = compare_v1({base}, {faster});
   EXPECT_EQ(c.rows[0].verdict, Verdict::kImproved);
   EXPECT_EQ(c.exit_code(), 0);
 }
@@ -127,13 +144,15 @@ TEST(Compare, WrongElementsInARowOnlyInNewFail) {
 TEST(Compare, ABusbwLossWithASteadyMedianIsARegressionWithANote) {
   const ReportRow base = fixtures::measured_row("all_reduce", "ring", 4, 8 * kMiB, 200, 61.4);
   const ReportRow outliers = fixtures::measured_row("all_reduce", "ring", 4, 8 * kMiB, 178, 61.6);
-  const Comparison c = compare({base}, {outliers});
+  const Comparison c = compare_v1({base}, {outliers});
   EXPECT_EQ(c.exit_code(), 1);
   ASSERT_EQ(c.rows[0].verdict, Verdict::kRegression);
   EXPECT_NE(c.rows[0].note.find("p50 steady"), std::string::npos) << c.rows[0].note;
   // A slower median gets no such note.
   const ReportRow slower = fixtures::measured_row("all_reduce", "ring", 4, 8 * kMiB, 178, 69.0);
-  EXPECT_EQ(compare({base}, {slower}).rows[0].note, "");
+  EXPECT_EQ(compare_v1({base}, {slower}).rows[0].note.find("p50 steady"), std::string::npos);
+  // The interval rule judges the median only: the same rows with intervals are no change.
+  EXPECT_EQ(compare({base}, {outliers}).rows[0].verdict, Verdict::kNoChange);
 }
 
 TEST(Compare, WrongElementsOnlyInBaseDoNotFail) {
@@ -169,7 +188,7 @@ TEST(Compare, SkippedRowsAndRowsOnOneSideAreListedButPass) {
   EXPECT_EQ(c.count(Verdict::kNotCompared), 1u);
   EXPECT_EQ(c.count(Verdict::kOnlyInBase), 1u);
   EXPECT_EQ(c.count(Verdict::kOnlyInNew), 1u);
-  EXPECT_EQ(c.count(Verdict::kWithinTolerance), 1u);
+  EXPECT_EQ(c.count(Verdict::kNoChange), 1u);
 }
 
 // The message of the NothingComparedError that comparing `base` with `fresh` throws.

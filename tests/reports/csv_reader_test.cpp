@@ -95,10 +95,63 @@ TEST(CsvReader, RejectsNegativeAndFractionalSizes) {
 TEST(CsvReader, RejectsAnUnknownSchemaVersion) {
   std::vector<std::string> lines = split_lines(valid_text());
   for (std::size_t i = 1; i < lines.size(); ++i)
-    lines[i] = with_field(lines[i], "schema_version", "2");
+    lines[i] = with_field(lines[i], "schema_version", "3");
   const ReportError error = read_error(join_lines(lines));
   EXPECT_EQ(error.line(), 2u);
-  EXPECT_STREQ(error.what(), "bad.csv:2: unknown schema version '2' (this tool reads version 1)");
+  EXPECT_STREQ(error.what(),
+               "bad.csv:2: unknown schema version '3' (this tool reads versions 1 and 2)");
+}
+
+TEST(CsvReader, ReadsAVersionOneReportWithoutIntervals) {
+  const std::vector<ReportRow> rows = fixtures::baseline_rows();
+  const Report report = parse_report("old.csv", fixtures::to_csv(rows, 1));
+  ASSERT_EQ(report.rows.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ReportRow& row = report.rows[i].row;
+    EXPECT_EQ(row.schema_version, 1);
+    EXPECT_FALSE(row.has_interval()) << "row " << i;
+    EXPECT_EQ(row.confidence_pct, 0);
+    EXPECT_EQ(row.samples, 0);
+    EXPECT_EQ(row.repeat, 0);
+    EXPECT_EQ(row.time_us_p50_lo, 0);
+    EXPECT_EQ(row.time_us_p50, rows[i].time_us_p50);  // the version 1 columns are all read
+    EXPECT_EQ(row.busbw_gbps, rows[i].busbw_gbps);
+  }
+}
+
+TEST(CsvReader, AVersionTwoReportRoundTripsItsIntervals) {
+  const std::vector<ReportRow> rows = fixtures::baseline_rows();
+  const Report report = parse_report("new.csv", fixtures::to_csv(rows));
+  ASSERT_EQ(report.rows.size(), rows.size());
+  const ReportRow& row = report.rows[0].row;
+  EXPECT_EQ(row.schema_version, 2);
+  EXPECT_TRUE(row.has_interval());
+  EXPECT_EQ(row.confidence_pct, 95);
+  EXPECT_EQ(row.samples, 20);
+  EXPECT_EQ(row.stop, "fixed");
+  EXPECT_LT(row.time_us_p50_lo, row.time_us_p50);
+  EXPECT_GT(row.time_us_p50_hi, row.time_us_p50);
+  EXPECT_EQ(fixtures::to_csv({row}), fixtures::to_csv({rows[0]}));
+}
+
+TEST(CsvReader, AVersionOneRowInAVersionTwoHeaderIsNamed) {
+  std::vector<std::string> lines = split_lines(valid_text());
+  lines[4] = with_field(lines[4], "schema_version", "1");
+  EXPECT_STREQ(read_error(join_lines(lines)).what(),
+               "bad.csv:5: schema version 1 in a report whose header is version 2");
+}
+
+TEST(CsvReader, AHeaderMixingVersionsIsNamed) {
+  // Version 1's columns and one that version 2 added: neither version.
+  std::vector<std::string> lines = split_lines(fixtures::to_csv(fixtures::baseline_rows(), 1));
+  lines[0] += ",samples";
+  for (std::size_t i = 1; i < lines.size(); ++i) lines[i] += ",20";
+  const ReportError error = read_error(join_lines(lines));
+  EXPECT_EQ(error.line(), 1u);
+  EXPECT_STREQ(error.what(),
+               "bad.csv:1: header mixes schema versions 1 and 2: it has version 2's columns "
+               "'samples' but lacks 'repeat', 'stop', 'confidence_pct', 'time_us_stdev', "
+               "'time_cv_pct', 'time_us_p50_lo', 'time_us_p50_hi', 'busbw_gbps_lo' and 1 more");
 }
 
 TEST(CsvReader, NamesTheVersionWhenAnotherVersionHasOtherColumns) {
@@ -118,8 +171,18 @@ TEST(CsvReader, NamesEveryMissingAndExtraColumnOfTheHeader) {
   const ReportError error = read_error(join_lines(lines));
   EXPECT_EQ(error.line(), 1u);
   EXPECT_STREQ(error.what(),
-               "bad.csv:1: header does not match schema version 1: missing columns 'host', "
+               "bad.csv:1: header does not match schema version 2: missing columns 'host', "
                "'extra'; extra columns 'hostname', 'bogus'");
+}
+
+// A version 1 header is compared with version 1: not told that it lacks version 2's columns.
+TEST(CsvReader, NamesTheMissingColumnsOfAVersionOneHeaderAgainstVersionOne) {
+  std::vector<std::string> lines = split_lines(fixtures::to_csv(fixtures::baseline_rows(), 1));
+  // with_field counts version 2's columns; a version 1 header has `host` at the same place.
+  lines[0].replace(lines[0].find(",host,"), 6, ",hostname,");
+  EXPECT_STREQ(read_error(join_lines(lines)).what(),
+               "bad.csv:1: header does not match schema version 1: missing columns 'host'; extra "
+               "columns 'hostname'");
 }
 
 TEST(CsvReader, RejectsADuplicatedHeaderColumn) {
@@ -140,11 +203,15 @@ TEST(CsvReader, RejectsRowsWithTooFewOrTooManyFields) {
   std::vector<std::string> lines = split_lines(valid_text());
   lines[3] = lines[3].substr(0, lines[3].rfind(','));
   EXPECT_STREQ(read_error(join_lines(lines)).what(),
-               "bad.csv:4: too few fields (the schema has 36 columns)");
+               "bad.csv:4: too few fields (schema version 2 has 46 columns)");
   lines = split_lines(valid_text());
   lines[5] += ",surplus";
   EXPECT_STREQ(read_error(join_lines(lines)).what(),
-               "bad.csv:6: too many fields (the schema has 36 columns)");
+               "bad.csv:6: too many fields (schema version 2 has 46 columns)");
+  lines = split_lines(fixtures::to_csv(fixtures::baseline_rows(), 1));
+  lines[3] = lines[3].substr(0, lines[3].rfind(','));
+  EXPECT_STREQ(read_error(join_lines(lines)).what(),
+               "bad.csv:4: too few fields (schema version 1 has 36 columns)");
 }
 
 TEST(CsvReader, RejectsAnUnclosedQuote) {

@@ -38,21 +38,35 @@ ReportRow machine_row() {
   row.launch_mode = "single_process";
   row.warmup = 5;
   row.iters = 20;
+  row.samples = 20;
+  row.stop = report::kStopFixed;
+  row.confidence_pct = 95;
   return row;
 }
 
+// Plausible spread for 20 samples: cv 3% at latency-bound sizes (below 1 MiB), 1% above, and the
+// median's 95% interval +-cv/2 (for normal samples it is +-1.96 * 1.2533 / sqrt(20) = 0.55 sd).
 void set_times(ReportRow& row, double p50_us) {
+  const double cv = row.bytes < kMiB ? 0.03 : 0.01;
   row.time_us_p50 = round3(p50_us);
   row.time_us_mean = round3(p50_us * 1.01);
   row.time_us_min = round3(p50_us * 0.98);
   row.time_us_p99 = round3(p50_us * 1.05);
   row.time_us_max = round3(p50_us * 1.10);
+  row.time_us_stdev = round3(row.time_us_mean * cv);
+  row.time_cv_pct = p50_us > 0 ? round3(100 * cv) : 0;
+  row.time_us_p50_lo = round3(p50_us * (1 - cv / 2));
+  row.time_us_p50_hi = round3(p50_us * (1 + cv / 2));
 }
 
+// After set_times: busbw comes from the mean time, its interval from the ends of the median's.
 void set_bandwidths(ReportRow& row, double busbw_gbps) {
   row.busbw_gbps = round3(busbw_gbps);
   row.algbw_gbps = round3(busbw_gbps / busbw_factor(row.op, row.ranks));
   row.peak_fraction = round3(busbw_gbps / kLinkPeakGbps);
+  const bool timed = row.time_us_p50_lo > 0;
+  row.busbw_gbps_lo = timed ? round3(busbw_gbps * row.time_us_mean / row.time_us_p50_hi) : 0;
+  row.busbw_gbps_hi = timed ? round3(busbw_gbps * row.time_us_mean / row.time_us_p50_lo) : 0;
 }
 
 struct AlgorithmModel {
@@ -75,8 +89,10 @@ ReportRow modeled_row(const std::string& op, const AlgorithmModel& model, int ra
 ReportRow not_measured_row(ReportRow row, const char* status, const char* reason) {
   row.status = status;
   row.reason = reason;
+  row.samples = 0;
+  row.confidence_pct = 0;
   set_times(row, 0);
-  row.busbw_gbps = row.algbw_gbps = row.peak_fraction = 0;
+  set_bandwidths(row, 0);
   return row;
 }
 
@@ -226,16 +242,35 @@ std::vector<ReportRow> summary_known_rows() {
   return rows;
 }
 
-std::string to_csv(const std::vector<ReportRow>& rows) {
-  std::string text = report::header_line() + "\n";
-  for (const ReportRow& row : rows) text += report::format_row(row) + "\n";
+std::string to_csv(const std::vector<ReportRow>& rows, int version) {
+  if (version == report::kSchemaVersion) {
+    std::string text = report::header_line() + "\n";
+    for (const ReportRow& row : rows) text += report::format_row(row) + "\n";
+    return text;
+  }
+  // An older version: its columns only, in schema order, and its number in schema_version.
+  std::vector<std::string> lines(rows.size() + 1);
+  for (const report::Column& column : report::kColumns) {
+    if (!report::in_version(column, version)) continue;
+    const bool first = lines[0].empty();
+    lines[0] += fmt::format("{}{}", first ? "" : ",", column.name);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const std::string value = column.name == std::string("schema_version")
+                                    ? std::to_string(version)
+                                    : column.format(rows[i]);
+      lines[i + 1] += fmt::format("{}{}", first ? "" : ",", report::csv_escape(value));
+    }
+  }
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
   return text;
 }
 
 std::vector<FixtureFile> fixture_files() {
   const std::vector<ReportRow> base = baseline_rows();
   return {{"base.csv", to_csv(base)},
-          {"new_noise.csv", to_csv(with_noise(base, 0.10, 0.03))},
+          {"base_v1.csv", to_csv(base, 1)},
+          {"new_noise.csv", to_csv(with_noise(base, 0.08, 0.02))},
           {"new_regressed.csv", to_csv(with_busbw_regression(base, 0.10, 64 * kMiB))},
           {"new_wrong.csv", to_csv(with_wrong_elements(base, 3))},
           {"summary_known.csv", to_csv(summary_known_rows())}};

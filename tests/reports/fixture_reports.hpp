@@ -33,15 +33,17 @@ std::vector<ReportRow> with_wrong_elements(std::vector<ReportRow> rows, std::uin
 // A few curves with hand-chosen numbers; summary_test.cpp states their expected summary.
 std::vector<ReportRow> summary_known_rows();
 
-// A report file's text: the schema header and one line per row, as CsvWriter writes them.
-std::string to_csv(const std::vector<ReportRow>& rows);
+// A report file's text: the schema header and one line per row, as CsvWriter writes them; with an
+// older `version`, as collbench wrote that version (its columns only: no intervals in version 1).
+std::string to_csv(const std::vector<ReportRow>& rows, int version = report::kSchemaVersion);
 
 struct FixtureFile {
   std::string name;  // file name in tests/reports/fixtures/
   std::string text;
 };
-// base.csv, new_noise.csv (passes), new_regressed.csv (10% busbw loss at >= 64 MiB, fails),
-// new_wrong.csv (fails), summary_known.csv.
+// base.csv, base_v1.csv (the same in schema version 1, as the committed baselines are),
+// new_noise.csv, new_regressed.csv (10% busbw loss at >= 64 MiB), new_wrong.csv,
+// summary_known.csv; tests/reports/fixtures/README.md says what comparing them gives.
 std::vector<FixtureFile> fixture_files();
 
 }  // namespace collbench::fixtures

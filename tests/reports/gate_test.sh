@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Tests ci/gate-reports.sh on report trees built from the fixtures: no baselines passes, noise
-# passes, a regression and wrong elements fail with 1, a malformed report or one that matches
-# nothing fails with 2; the log stays short and the full tables go to the tables file.
+# passes, a regression and wrong elements fail with 1, against a version 2 baseline (intervals)
+# and a version 1 one (fixed tolerance, as the committed baselines are); compare options pass
+# through; a malformed report or one that matches nothing fails with 2; the log stays short and
+# the full tables go to the tables file.
 # Usage: gate_test.sh GATE_SCRIPT COLLREPORT FIXTURE_DIR
 set -uo pipefail
 gate=$1 collreport=$2 fixtures=$3
@@ -9,13 +11,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 
-# expect NAME CODE PATTERN: runs the gate on $work/NAME and checks its exit code and output; the
-# full tables go to $work/NAME.tables.md.
+# expect NAME CODE PATTERN [COMPARE_OPTION...]: runs the gate on $work/NAME and checks its exit
+# code and output; the full tables go to $work/NAME.tables.md.
 expect() {
   local name=$1 want=$2 pattern=$3 got=0
+  shift 3
   local output
   output=$(bash "$gate" --reports-dir "$work/$name" --tables "$work/$name.tables.md" \
-    "$collreport" 2>&1) || got=$?
+    "$collreport" -- "$@" 2>&1) || got=$?
   if [ "$got" != "$want" ] || ! grep -qE -- "$pattern" <<<"$output"; then
     echo "FAIL $name: exit $got (want $want), output lacks /$pattern/:"
     echo "$output" | sed 's/^/    /'
@@ -40,9 +43,17 @@ expect no_baselines 0 "no baselines .* nothing to gate"
 
 tree noise new_noise.csv base.csv
 expect noise 0 "PASS \(1 report"
+tree noise_v1 new_noise.csv base_v1.csv
+expect noise_v1 0 "judged by intervals 0, by fixed tolerance 112"
 
 tree regression new_regressed.csv base.csv
-expect regression 1 "REGRESSION +all_reduce +nccl +4 "
+expect regression 1 "REGRESSION +all_reduce +nccl +4 .*\[\+10\.0%, \+12\.2%\]"
+tree regression_v1 new_regressed.csv base_v1.csv
+expect regression_v1 1 "REGRESSION +all_reduce +nccl +4 .*fixed tolerance: no interval in BASE"
+
+# Options after -- reach compare: the 11% slower median passes a minimum effect of 12%.
+tree min_effect new_regressed.csv base.csv
+expect min_effect 0 "minimum effect 12%" --min-effect 12
 
 tree wrong new_wrong.csv base.csv
 expect wrong 1 "FAILED .* 3 wrong elements"
@@ -57,7 +68,7 @@ check() {
 # The log is short: about 20 lines a report, whatever the number of rows; the tables file holds
 # every row and is named in the log.
 # A tolerance of 0.1% makes most rows regressions or improvements.
-tree noisy_and_slow new_noise.csv base.csv
+tree noisy_and_slow new_noise.csv base_v1.csv
 log=$(bash "$gate" --reports-dir "$work/noisy_and_slow" --tables "$work/noisy.tables.md" \
   "$collreport" -- --tolerance 0.1 2>&1)
 rows=$(($(wc -l <"$fixtures/base.csv") - 1))
@@ -66,7 +77,7 @@ check noisy_and_slow "log of $(wc -l <<<"$log") lines for one report of $rows ro
 check noisy_and_slow "log names the tables file" grep -q "full tables: $work/noisy.tables.md" <<<"$log"
 check noisy_and_slow "log says how many rows it left out" grep -qE "\.\.\. and [0-9]+ more rows" <<<"$log"
 check noisy_and_slow "tables file lists every row" \
-  test "$(grep -cE '^\| (REGRESSION|improved|ok|not compared) \|' "$work/noisy.tables.md")" -eq "$rows"
+  test "$(grep -cE '^\| (REGRESSION|improved|no change|not compared) \|' "$work/noisy.tables.md")" -eq "$rows"
 
 # Without --tables, the tables go beside the collreport binary (in a copy here, writable).
 mkdir -p "$work/bin" && cp "$collreport" "$work/bin/collreport"
@@ -74,14 +85,14 @@ log=$(bash "$gate" --reports-dir "$work/noisy_and_slow" "$work/bin/collreport" 2
 check default_tables "beside the binary" grep -q "full tables: $work/bin/gate-reports-tables.md" <<<"$log"
 check default_tables "written" test -s "$work/bin/gate-reports-tables.md"
 
-# A report that shares no row with its baseline (config, column 24, changed everywhere) compares
+# A report that shares no row with its baseline (config, column 25, changed everywhere) compares
 # nothing: bad input, not a pass.
 tree disjoint base.csv base.csv
-sed -i -E '2,$ s/^(([^,]*,){23})/\1other=1/' "$work/disjoint/h200x4/sweep.csv"
+sed -i -E '2,$ s/^(([^,]*,){24})/\1other=1/' "$work/disjoint/h200x4/sweep.csv"
 expect disjoint 2 "nothing compared: no row of NEW matches a row of BASE"
 
 tree malformed base.csv base.csv
-sed -i '4s/^1,/7,/' "$work/malformed/h200x4/sweep.csv"
+sed -i '4s/^[0-9]*,/7,/' "$work/malformed/h200x4/sweep.csv"
 expect malformed 2 "sweep.csv:4: unknown schema version '7'"
 
 # A second machine without a baseline is listed, and does not change the verdict.

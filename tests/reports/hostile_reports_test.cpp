@@ -131,8 +131,21 @@ std::vector<HostileCase> hostile_cases() {
          for (int i = 0; i < 20; ++i) lines[0] += ",bogus" + std::to_string(i);
          return join_lines(lines);
        },
-       "1: header does not match schema version 1: extra columns 'bogus0', 'bogus1', 'bogus2', "
+       "1: header does not match schema version 2: extra columns 'bogus0', 'bogus1', 'bogus2', "
        "'bogus3', 'bogus4', 'bogus5', 'bogus6', 'bogus7' and 12 more"},
+      {"zero ranks in a version 1 report",
+       [] {
+         // `ranks` comes before the first column version 2 added: with_field finds it alike.
+         std::vector<std::string> lines =
+             split_lines(fixtures::to_csv(fixtures::baseline_rows(), 1));
+         lines[2] = with_field(lines[2], "ranks", "0");
+         return join_lines(lines);
+       },
+       "3: column 'ranks': '0' is out of range (expected 1 to 1048576)"},
+      {"an interval of a level of 100%", [] { return with_row_field("confidence_pct", "100"); },
+       "3: column 'confidence_pct': '100' is not 0 (no interval) or a level between 0 and 100"},
+      {"an unknown stop", [] { return with_row_field("stop", "bored"); },
+       "3: column 'stop': 'bored' is not one of fixed, converged, time_limit"},
       {"an unknown status", [] { return with_row_field("status", "fine"); },
        "3: column 'status': 'fine' is not one of ok, skipped, oom, error, timeout"},
   };

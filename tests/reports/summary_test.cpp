@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "compare_run.hpp"
 #include "csv_reader.hpp"
 #include "fixture_reports.hpp"
+#include "pass_spread.hpp"
 #include "table.hpp"
 
 namespace collbench::collreport {
@@ -12,10 +14,10 @@ namespace {
 
 constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 
-std::vector<report::ReportRow> known_rows() {
+std::vector<report::ReportRow> known_rows(int version = report::kSchemaVersion) {
   // Through the reader, as the tool sees them: the committed fixture file is this text.
-  const report::Report report =
-      report::parse_report("summary_known.csv", fixtures::to_csv(fixtures::summary_known_rows()));
+  const report::Report report = report::parse_report(
+      "summary_known.csv", fixtures::to_csv(fixtures::summary_known_rows(), version));
   std::vector<report::ReportRow> rows;
   for (const report::ReportLine& line : report.rows) rows.push_back(line.row);
   return rows;
@@ -93,7 +95,8 @@ TEST(Summary, ACurveWithoutMeasurementsShowsDashes) {
   EXPECT_EQ(summaries[0].ok_rows, 0u);
   const Table table = summary_table(summaries);
   EXPECT_EQ(table.rows[0][5], "-");
-  EXPECT_EQ(table.rows[0][13], "1");
+  EXPECT_EQ(table.rows[0][11], "-");  // no interval either
+  EXPECT_EQ(table.rows[0][14], "1");
 }
 
 TEST(Summary, TableShowsHumanReadableSizes) {
@@ -102,6 +105,61 @@ TEST(Summary, TableShowsHumanReadableSizes) {
   EXPECT_NE(text.find("256 MiB"), std::string::npos) << text;
   EXPECT_NE(text.find("1 KiB"), std::string::npos) << text;
   EXPECT_NE(text.find("360.0"), std::string::npos) << text;
+}
+
+TEST(Summary, TheLatencyFloorAndTheWidestIntervalShowTheirHalfWidth) {
+  const std::vector<SeriesSummary> summaries = summarize(known_rows());
+  const SeriesSummary& s = find(summaries, "all_reduce", "nccl", 4);
+  EXPECT_NEAR(s.latency_floor_half_width, 0.015, 1e-4);  // the fixtures' +-cv/2 below 1 MiB
+  EXPECT_NEAR(s.widest_half_width, 0.015, 1e-4);
+  EXPECT_LT(s.widest_bytes, kMiB);
+  const Table table = summary_table(summaries);
+  ASSERT_EQ(table.columns[11].title, "widest p50 ±");
+  EXPECT_EQ(table.rows[1][9], "20.50 ±1.5%");
+  EXPECT_EQ(table.rows[1][11].rfind("±1.5% at ", 0), 0u) << table.rows[1][11];
+  EXPECT_EQ(table.rows[0][9], "5.20 ±0.5%");  // all_gather at 1 MiB: +-cv/2 = 0.5%
+  // A version 1 report has no intervals: the floor alone, and no widest.
+  const Table old = summary_table(summarize(known_rows(1)));
+  EXPECT_EQ(old.rows[1][9], "20.50");
+  EXPECT_EQ(old.rows[1][11], "-");
+}
+
+// One case in three passes (p50 50, 52, 51 us), one in two (80, 88 us), one in a single pass.
+std::vector<report::ReportRow> passes() {
+  std::vector<report::ReportRow> rows;
+  auto add = [&rows](std::uint64_t bytes, int repeat, double p50_us) {
+    report::ReportRow row = fixtures::measured_row("all_reduce", "nccl", 4, bytes, 100, p50_us);
+    row.repeat = repeat;
+    rows.push_back(row);
+  };
+  add(kMiB, 0, 50);
+  add(kMiB, 1, 52);
+  add(kMiB, 2, 51);
+  add(4 * kMiB, 0, 80);
+  add(4 * kMiB, 1, 88);
+  add(16 * kMiB, 0, 200);
+  return rows;
+}
+
+TEST(Summary, PassSpreadsListTheWidestCaseFirst) {
+  const std::vector<CaseSpread> spreads = pass_spreads(as_report("passes.csv", passes()));
+  ASSERT_EQ(spreads.size(), 2u);  // the single-pass case has no spread
+  EXPECT_EQ(spreads[0].key.bytes, 4 * kMiB);
+  EXPECT_NEAR(spreads[0].spread, 0.10, 1e-12);
+  EXPECT_EQ(spreads[1].passes, 3u);
+  EXPECT_NEAR(spreads[1].spread, 0.04, 1e-12);
+  EXPECT_NEAR(median_spread(spreads), 0.07, 1e-12);
+  EXPECT_EQ(pass_spread_heading(spreads, 1),
+            "Between passes (--repeat): 2 cases measured in 2 to 3 passes; spread = slowest "
+            "pass's p50 / fastest's - 1; median 7.0%, the 1 widest:");
+  const Table table = pass_spread_table(spreads, 1);
+  ASSERT_EQ(table.rows.size(), 1u);
+  EXPECT_EQ(table.rows[0], (std::vector<std::string>{"all_reduce", "nccl", "4", "float", "",
+                                                     "4 MiB", "2", "80.00", "88.00", "10.0%"}));
+}
+
+TEST(Summary, AReportWithoutRepeatsHasNoPassSpreads) {
+  EXPECT_TRUE(pass_spreads(as_report("one.csv", fixtures::baseline_rows())).empty());
 }
 
 }  // namespace
