@@ -13,7 +13,6 @@ namespace collbench {
 inline constexpr double kDefaultConfidence = 0.95;
 
 struct TimeStats {
-  int samples = 0;
   double mean_us = 0;
   double min_us = 0;
   double p50_us = 0;
@@ -26,6 +25,7 @@ struct TimeStats {
   double p50_lo_us = 0;
   double p50_hi_us = 0;
   double confidence = 0;  // 0 when there is no interval
+  int samples = 0;
   bool has_interval() const { return confidence > 0; }
 };
 

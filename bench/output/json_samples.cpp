@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "json_row.hpp"
+#include "sample_file.hpp"  // the format name and version, shared with the reader
 
 namespace collbench {
 namespace {
@@ -66,8 +67,8 @@ JsonSamplesSink::JsonSamplesSink(const std::string& path, const RunMetadata& met
     : path_(path), file_(std::fopen(path.c_str(), "w")), metadata_(metadata), settings_(settings) {
   if (!file_) throw std::runtime_error(fmt::format("cannot open JSON file '{}': {}", path, std::strerror(errno)));
   write_line({{"type", "run"},
-              {"format", kSamplesFormat},
-              {"version", kSamplesFormatVersion},
+              {"format", report::kSamplesFormat},
+              {"version", report::kSamplesFormatVersion},
               {"started", utc_timestamp()},
               {"metadata", metadata_json(metadata)},
               {"settings", settings_json(settings)},

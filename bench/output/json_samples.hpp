@@ -15,9 +15,6 @@
 
 namespace collbench {
 
-inline constexpr const char* kSamplesFormat = "collbench-samples";
-inline constexpr int kSamplesFormatVersion = 1;
-
 class JsonSamplesSink final : public CaseSink {
  public:
   // Opens (truncates) `path` and writes the run line; throws std::runtime_error naming the path.

@@ -18,7 +18,9 @@
 #include "merge.hpp"
 #include "pass_spread.hpp"
 #include "printable.hpp"
+#include "ranks.hpp"
 #include "report_info.hpp"
+#include "sample_file.hpp"
 #include "summary.hpp"
 
 namespace collbench::collreport {
@@ -36,6 +38,8 @@ struct Arguments {
   bool all_rows = false;
   std::size_t max_rows = static_cast<std::size_t>(-1);
   std::string output_path;
+  std::string sample_path;
+  std::string threshold = "10";
 };
 
 constexpr std::size_t kMaxOptionMessageChars = 300;
@@ -61,9 +65,12 @@ std::string one_line(const std::string& text, std::size_t max_chars) {
   return line;
 }
 
-report::Report read_all(const std::vector<std::string>& paths) {
+// CSV reports or sample files; a sample file's cut-off last line is a warning on `err`.
+report::Report read_all(const std::vector<std::string>& paths, std::ostream& err) {
   std::vector<report::Report> reports;
-  for (const std::string& path : paths) reports.push_back(report::read_report(path));
+  std::vector<std::string> warnings;
+  for (const std::string& path : paths) reports.push_back(report::read_report_rows(path, warnings));
+  for (const std::string& warning : warnings) err << "collreport: warning: " << warning << "\n";
   return reports.size() == 1 ? reports.front() : merge_reports(reports, "merged reports");
 }
 
@@ -85,8 +92,8 @@ std::string pass_spread_section(const report::Report& report, bool markdown) {
                   : "\n" + heading + "\n" + render_text(table);
 }
 
-int run_summary(const Arguments& args, std::ostream& out) {
-  const report::Report report = read_all(args.files);
+int run_summary(const Arguments& args, std::ostream& out, std::ostream& err) {
+  const report::Report report = read_all(args.files, err);
   std::vector<report::ReportRow> rows;
   for (const report::ReportLine& line : report.rows) rows.push_back(line.row);
   const Table table = summary_table(summarize(rows));
@@ -147,12 +154,17 @@ int run_merge(const Arguments& args, std::ostream& out) {
 }  // namespace
 
 int run_collreport(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"collreport: summarize, compare and merge collbench CSV reports", "collreport"};
+  CLI::App app{
+      "collreport: summarize, compare and merge collbench CSV reports; per-rank times of "
+      "collbench --json sample files",
+      "collreport"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("collreport ") + kCollbenchVersion);
   app.footer(
-      "Exit status: 0 pass; 1 a regression, wrong elements or a failed row (compare); 2 bad input\n"
-      "(one line naming the file, line and value), or a compare that matched nothing.");
+      "Exit status: 0 pass; 1 a regression, wrong elements or a failed row (compare), a straggler\n"
+      "(ranks); 2 bad input (one line naming the file, line and value), or a compare or ranks "
+      "that\n"
+      "judged nothing.");
   Arguments args;
 
   CLI::App* summary = app.add_subcommand(
@@ -162,6 +174,9 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
       "skipped/failed rows; with passes of --repeat, the widest spreads between them");
   summary->add_option("files", args.files, "CSV reports (several are merged first)")->required();
   summary->add_flag("--markdown", args.markdown, "Print a Markdown table instead of text");
+  summary->footer(
+      "A file may also be a collbench --json sample file (its first non-blank character is '{'):\n"
+      "its cases' rows are summarized as a CSV's.");
 
   CLI::App* compare = app.add_subcommand(
       "compare",
@@ -211,9 +226,29 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
   merge->add_option("files", args.files, "CSV reports")->required();
   merge->add_option("-o,--output", args.output_path, "Write here instead of standard output");
 
+  CLI::App* ranks = app.add_subcommand(
+      "ranks",
+      "Per case of a sample file: each rank's median and mean time, the slowest rank and "
+      "stragglers; exit 1 when a rank is flagged");
+  ranks->add_option("file", args.sample_path, "A sample file written by collbench --json")
+      ->required();
+  ranks
+      ->add_option("--threshold", args.threshold,
+                   "Flag a rank whose median is this many percent above the median of the other "
+                   "ranks' medians")
+      ->capture_default_str();
+  ranks->add_flag("--markdown", args.markdown, "Print Markdown tables instead of text");
+  ranks->footer(
+      "Cases with one rank, and cases without samples (skipped, failed), are skipped. Exit: 0 no\n"
+      "straggler, 1 a rank flagged in some case, 2 bad input. See reports/README.md.");
+
   try {
     app.parse(argc, argv);
-    if (summary->parsed()) return run_summary(args, out);
+    if (summary->parsed()) return run_summary(args, out, err);
+    if (ranks->parsed()) {
+      return run_ranks(args.sample_path, {parse_percent(args.threshold, "--threshold")},
+                       args.markdown, out, err);
+    }
     if (compare->parsed()) return run_compare(args, out);
     return run_merge(args, out);
   } catch (const CLI::CallForHelp&) {

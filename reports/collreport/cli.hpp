@@ -1,4 +1,4 @@
-// The collreport command line: subcommands summary, compare and merge, and their exit codes.
+// The collreport command line: subcommands summary, compare, merge and ranks, and their exit codes.
 #pragma once
 
 #include <ostream>
@@ -6,8 +6,9 @@
 namespace collbench::collreport {
 
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitRegression = 1;  // compare: a regression or a failed row in NEW
-inline constexpr int kExitBadInput = 2;    // unreadable or invalid report, bad option
+// compare: a regression or a failed row in NEW; ranks: a straggler.
+inline constexpr int kExitRegression = 1;
+inline constexpr int kExitBadInput = 2;  // unreadable or invalid report, bad option
 
 // Runs collreport as `main` would, writing results to `out` and errors to `err`.
 int run_collreport(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

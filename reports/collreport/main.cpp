@@ -1,4 +1,5 @@
-// collreport: summarizes, compares and merges collbench CSV reports (see reports/README.md).
+// collreport: summarizes, compares and merges collbench CSV reports, and reads per-rank times from
+// sample files (see reports/README.md).
 #include <iostream>
 
 #include "cli.hpp"

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "format.hpp"
+
 namespace collbench::collreport {
 
 void Table::add_row(std::vector<std::string> cells) {
@@ -76,6 +78,20 @@ std::string render_markdown(const Table& table) {
     text += "\n";
   }
   return text;
+}
+
+std::vector<Table::Column> key_columns(bool with_size) {
+  std::vector<Table::Column> columns = {
+      {"op"}, {"algo"}, {"ranks", Align::kRight}, {"dtype"}, {"variant"}};
+  if (with_size) columns.push_back({"size", Align::kRight});
+  return columns;
+}
+
+std::vector<std::string> key_cells(const report::RowKey& key, bool with_size) {
+  std::vector<std::string> cells = {key.op, key.algo, std::to_string(key.ranks), key.dtype,
+                                    report::variant_label(key)};
+  if (with_size) cells.push_back(format_bytes(key.bytes));
+  return cells;
 }
 
 }  // namespace collbench::collreport

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "row_key.hpp"
+
 namespace collbench::collreport {
 
 enum class Align { kLeft, kRight };
@@ -23,5 +25,10 @@ struct Table {
 std::string render_text(const Table& table);
 // A GitHub-flavoured Markdown table; '|' inside cells is escaped.
 std::string render_markdown(const Table& table);
+
+// The columns that name a measurement, first in collreport's tables: op, algo, ranks, dtype,
+// variant (report::variant_label) and, `with_size`, size; and a key's cells in them.
+std::vector<Table::Column> key_columns(bool with_size);
+std::vector<std::string> key_cells(const report::RowKey& key, bool with_size);
 
 }  // namespace collbench::collreport

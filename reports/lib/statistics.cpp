@@ -1,6 +1,7 @@
 // Moments and the order-statistics interval of the median.
 #include "statistics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -18,6 +19,17 @@ Moments moments(const std::vector<double>& samples) {
   m.stdev = std::sqrt(squares / static_cast<double>(n - 1));
   m.cv = m.mean > 0 ? m.stdev / m.mean : 0;
   return m;
+}
+
+double median(std::vector<double> samples) {
+  if (samples.empty()) throw std::invalid_argument("median of no samples");
+  const std::size_t middle = samples.size() / 2;
+  std::nth_element(samples.begin(), samples.begin() + middle, samples.end());
+  if (samples.size() % 2 == 1) return samples[middle];
+  // The largest of the lower half, which nth_element leaves unordered below `middle`; halfway
+  // between it and the next, computed as collbench's percentile interpolates.
+  const double below = *std::max_element(samples.begin(), samples.begin() + middle);
+  return below + (samples[middle] - below) * 0.5;
 }
 
 std::optional<OrderRanks> median_interval_ranks(std::size_t n, double confidence) {

@@ -21,6 +21,9 @@ struct Moments {
   double cv = 0;     // stdev / mean; 0 when the mean is 0
 };
 Moments moments(const std::vector<double>& samples);
+// The middle sample, or the mean of the two middle ones: the p50 that collbench reports. Throws
+// std::invalid_argument for no samples.
+double median(std::vector<double> samples);
 
 // 1-based ranks of the order statistics bounding the median, and the exact coverage of
 // [x(lower), x(upper)].

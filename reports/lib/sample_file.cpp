@@ -1,0 +1,282 @@
+// Sample file reading: one JSON object per line, the run line first, every case's row read through
+// the schema's column checks and its sample arrays checked against the row.
+#include "sample_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <string_view>
+#include <utility>
+
+#include "json_row.hpp"
+#include "printable.hpp"
+#include "row_key.hpp"
+#include "schema.hpp"
+#include "text_file.hpp"
+
+namespace collbench::report {
+namespace {
+
+using nlohmann::json;
+
+// A problem with one line; the reader adds the file and line.
+class LineError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct TextLine {
+  std::string_view text;  // inside the file's text
+  unsigned number = 0;
+  bool ends_file_unterminated = false;  // the file's last line, with no newline after it
+};
+
+// The non-blank lines of `text` with their 1-based numbers.
+std::vector<TextLine> nonblank_lines(const std::string& text) {
+  std::vector<TextLine> lines;
+  unsigned number = 0;
+  for (std::size_t from = 0; from < text.size();) {
+    std::size_t end = text.find('\n', from);
+    const bool terminated = end != std::string::npos;
+    if (!terminated) end = text.size();
+    ++number;
+    const std::string_view line(text.data() + from, end - from);
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
+      lines.push_back({line, number, !terminated});
+    }
+    from = end + 1;
+  }
+  return lines;
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1, "
+// prefix (a line is one line), escaped: it quotes what it last read.
+std::string json_problem(const json::exception& error) {
+  std::string message = error.what();
+  const std::size_t id_end = message.find("] ");
+  if (message.rfind("[json.exception.", 0) == 0 && id_end != std::string::npos) {
+    message.erase(0, id_end + 2);
+  }
+  const std::string position = "parse error at line 1, ";
+  if (message.rfind(position, 0) == 0) message.erase(0, position.size());
+  return "not JSON: " + printable(message, 200);
+}
+
+const json& field(const json& object, const char* name) {
+  const auto found = object.find(name);
+  if (found == object.end()) throw LineError(fmt::format("no '{}' field", name));
+  return *found;
+}
+
+std::string string_field(const json& object, const char* name) {
+  const json& value = field(object, name);
+  if (!value.is_string()) {
+    throw LineError(fmt::format("'{}' is {}, not a string", name, printable(value.dump())));
+  }
+  return value.get<std::string>();
+}
+
+// A JSON array of times: non-negative, finite, at most kMaxMeasuredValue (what a report's time
+// columns accept, so that sums and ratios of them stay finite).
+std::vector<double> times_field(const json& value, const std::string& name) {
+  if (!value.is_array()) {
+    throw LineError(
+        fmt::format("'{}' is {}, not an array of times", name, printable(value.dump())));
+  }
+  std::vector<double> times;
+  times.reserve(value.size());
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const json& element = value[i];
+    const double us = element.is_number() ? element.get<double>() : -1;
+    if (!element.is_number() || !std::isfinite(us) || us < 0 || us > kMaxMeasuredValue) {
+      throw LineError(fmt::format("{}[{}] is {}, not a time (a number from 0 to {:.0e} us)", name,
+                                  i, printable(element.dump()), kMaxMeasuredValue));
+    }
+    times.push_back(us);
+  }
+  return times;
+}
+
+SampleRun parse_run(const json& object) {
+  const json& format = field(object, "format");
+  if (format != kSamplesFormat) {
+    throw LineError(
+        fmt::format("format {} is not \"{}\"", printable(format.dump()), kSamplesFormat));
+  }
+  const json& version = field(object, "version");
+  if (version != kSamplesFormatVersion) {
+    throw LineError(fmt::format("unknown sample file version {} (this tool reads version {})",
+                                printable(version.dump()), kSamplesFormatVersion));
+  }
+  SampleRun run;
+  run.started = string_field(object, "started");
+  run.metadata = field(object, "metadata");
+  if (!run.metadata.is_object()) throw LineError("'metadata' is not an object");
+  run.settings = object.value("settings", json::object());
+  run.sweep = object.value("sweep", json::object());
+  return run;
+}
+
+void check_rank_samples(const SampleCase& c) {
+  // A case that was not measured (skipped, failed) has no samples at all.
+  if (c.samples_us.empty() && c.rank_samples_us.empty()) return;
+  if (c.rank_samples_us.size() != static_cast<std::size_t>(c.row.ranks)) {
+    throw LineError(fmt::format("rank_samples_us holds {} ranks but row.ranks is {}",
+                                c.rank_samples_us.size(), c.row.ranks));
+  }
+  for (std::size_t rank = 0; rank < c.rank_samples_us.size(); ++rank) {
+    if (c.rank_samples_us[rank].size() != c.samples_us.size()) {
+      throw LineError(fmt::format("rank_samples_us[{}] holds {} samples but samples_us holds {}",
+                                  rank, c.rank_samples_us[rank].size(), c.samples_us.size()));
+    }
+  }
+}
+
+SampleCase parse_case(const json& object, unsigned line) {
+  SampleCase c;
+  c.line = line;
+  c.name = string_field(object, "name");
+  try {
+    c.row = row_from_json(field(object, "row"));
+  } catch (const ColumnParseError& error) {
+    throw LineError(fmt::format("row: {}", error.what()));
+  }
+  const json& ops = field(object, "ops_per_sample");
+  if (!ops.is_number_integer() || ops.get<std::int64_t>() < 1) {
+    throw LineError(
+        fmt::format("ops_per_sample is {}, not a positive integer", printable(ops.dump())));
+  }
+  c.ops_per_sample = ops.get<std::int64_t>();
+  c.samples_us = times_field(field(object, "samples_us"), "samples_us");
+  if (c.samples_us.size() != static_cast<std::size_t>(c.row.samples)) {
+    throw LineError(fmt::format("samples_us holds {} samples but row.samples is {}",
+                                c.samples_us.size(), c.row.samples));
+  }
+  const json& ranks = field(object, "rank_samples_us");
+  if (!ranks.is_array()) {
+    throw LineError(fmt::format("'rank_samples_us' is {}, not an array", printable(ranks.dump())));
+  }
+  for (std::size_t rank = 0; rank < ranks.size(); ++rank) {
+    c.rank_samples_us.push_back(times_field(ranks[rank], fmt::format("rank_samples_us[{}]", rank)));
+  }
+  check_rank_samples(c);
+  return c;
+}
+
+// The line's JSON object and its type, "run" or "case".
+std::pair<json, std::string> parse_line(std::string_view text) {
+  json object;
+  try {
+    object = json::parse(text);
+  } catch (const json::exception& error) {  // a syntax error, or a number too large for a double
+    throw LineError(json_problem(error));
+  }
+  if (!object.is_object()) throw LineError("not a JSON object");
+  std::string type = string_field(object, "type");
+  if (type != "run" && type != "case") {
+    throw LineError(fmt::format("unknown line type '{}' (expected run or case)", printable(type)));
+  }
+  return {std::move(object), std::move(type)};
+}
+
+// A last line without its newline that is not JSON: how a run killed while writing it leaves the
+// file (each line is written whole, newline included, and flushed at once).
+bool cut_off(const TextLine& line) {
+  return line.ends_file_unterminated && !json::accept(line.text);
+}
+
+std::string read_report_text(const std::string& path) {
+  try {
+    return read_text_file(path, kMaxReportBytes);
+  } catch (const TextFileError& error) {
+    throw ReportError(path, 0, error.what());
+  }
+}
+
+// What the lines read so far established.
+struct ReadState {
+  SampleFile file;
+  unsigned run_line = 0;  // 0 until the run line is read
+  std::map<RowKey, unsigned> line_of_key;
+};
+
+// Adds one complete line to `state`; throws LineError.
+void read_line(ReadState& state, const TextLine& line) {
+  auto [object, type] = parse_line(line.text);
+  if (type == "run") {
+    if (state.run_line > 0) {
+      throw LineError(fmt::format("a second run line (the first is line {})", state.run_line));
+    }
+    state.file.run = parse_run(object);
+    state.run_line = line.number;
+    return;
+  }
+  if (state.run_line == 0)
+    throw LineError("a case line before the run line (the file must start with it)");
+  SampleCase c = parse_case(object, line.number);
+  const auto [previous, inserted] = state.line_of_key.emplace(row_key(c.row), line.number);
+  if (!inserted) {
+    throw LineError(fmt::format("duplicate case: same independent variables as line {} ({})",
+                                previous->second, describe_key(previous->first)));
+  }
+  state.file.cases.push_back(std::move(c));
+}
+
+}  // namespace
+
+SampleFile parse_sample_file(const std::string& name, const std::string& text) {
+  const std::vector<TextLine> lines = nonblank_lines(text);
+  if (lines.empty()) throw ReportError(name, 1, "empty file (no run line)");
+  if (!looks_like_sample_file(text)) {
+    throw ReportError(name, lines.front().number,
+                      "not a sample file: the first line is not a JSON object (collbench --json "
+                      "writes sample files)");
+  }
+  ReadState state;
+  state.file.path = name;
+  for (const TextLine& line : lines) {
+    if (state.run_line > 0 && cut_off(line)) {
+      state.file.warning =
+          ReportError(name, line.number,
+                      fmt::format("the last line is cut off (a run interrupted while "
+                                  "writing it?) and was left out; {} case(s) read",
+                                  state.file.cases.size()))
+              .what();
+      break;
+    }
+    try {
+      read_line(state, line);
+    } catch (const LineError& error) {
+      throw ReportError(name, line.number, error.what());
+    }
+  }
+  if (state.file.cases.empty()) {
+    throw ReportError(name, lines.back().number + (state.file.warning.empty() ? 1 : 0),
+                      state.file.warning.empty()
+                          ? "no case lines after the run line"
+                          : "no complete case line after the run line (this one is cut off)");
+  }
+  return state.file;
+}
+
+SampleFile read_sample_file(const std::string& path) {
+  return parse_sample_file(path, read_report_text(path));
+}
+
+bool looks_like_sample_file(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && text[first] == '{';
+}
+
+Report read_report_rows(const std::string& path, std::vector<std::string>& warnings) {
+  const std::string text = read_report_text(path);
+  if (!looks_like_sample_file(text)) return parse_report(path, text);
+  const SampleFile samples = parse_sample_file(path, text);
+  if (!samples.warning.empty()) warnings.push_back(samples.warning);
+  Report report{path, {}};
+  for (const SampleCase& c : samples.cases) report.rows.push_back({c.row, c.line});
+  return report;
+}
+
+}  // namespace collbench::report
