@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "report_row.hpp"
@@ -65,6 +66,33 @@ void TraceSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMet
     writer_.add_case(display_name(c), outcome.local_ranks[local], outcome.local_devices[local],
                      outcome.rank_start_us[local], outcome.rank_duration_us[local], args);
   }
+}
+
+void PassSpreadSummary::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
+  if (outcome.status != report::kStatusOk || metrics.time.p50_us <= 0) return;
+  Case first_pass = c;
+  first_pass.repeat = 0;
+  Passes& passes = by_case_[benchmark_name(first_pass)];
+  if (passes.name.empty()) passes.name = display_name(first_pass);
+  passes.p50_us.push_back(metrics.time.p50_us);
+}
+
+void PassSpreadSummary::print(std::FILE* out, std::size_t listed) const {
+  std::vector<std::pair<double, const std::string*>> spreads;
+  for (const auto& [key, passes] : by_case_) {
+    if (passes.p50_us.size() < 2) continue;
+    const auto [fastest, slowest] = std::minmax_element(passes.p50_us.begin(), passes.p50_us.end());
+    spreads.emplace_back(*slowest / *fastest - 1, &passes.name);
+  }
+  if (spreads.empty()) return;
+  std::sort(spreads.begin(), spreads.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  const double median = spreads[spreads.size() / 2].first;
+  fmt::print(out, "#\n# between passes: {} cases; p50 spread (slowest pass / fastest - 1): median {:.1f}%, widest:\n",
+             spreads.size(), 100 * median);
+  for (std::size_t i = 0; i < spreads.size() && i < listed; ++i) {
+    fmt::print(out, "#   {:6.1f}%  {}\n", 100 * spreads[i].first, *spreads[i].second);
+  }
+  std::fflush(out);
 }
 
 std::string ConsoleTable::column_header() {

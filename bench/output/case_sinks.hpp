@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "output/chrome_trace.hpp"
 #include "core/metrics.hpp"
@@ -46,6 +48,22 @@ class TraceSink final : public CaseSink {
 
  private:
   ChromeTraceWriter writer_;
+};
+
+// With --repeat: each case's p50 in every pass, and at the end how far the passes drifted apart
+// (the slowest pass's p50 over the fastest's, less 1), which no single pass's interval shows.
+class PassSpreadSummary final : public CaseSink {
+ public:
+  void on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) override;
+  // The median and widest spreads and the `listed` widest cases; nothing with fewer than 2 passes.
+  void print(std::FILE* out, std::size_t listed = 5) const;
+
+ private:
+  struct Passes {
+    std::string name;  // display_name of the case's first pass
+    std::vector<double> p50_us;
+  };
+  std::map<std::string, Passes> by_case_;  // by benchmark_name of the first pass
 };
 
 // The nccl-tests-like table: one aligned line per case, a heading per (op, algo, ranks) group.

@@ -122,6 +122,11 @@ std::size_t CollbenchProgram::start(RunContext& run) {
   context_.confidence = settings.confidence;
   if (run.reporting) {
     context_.sinks.push_back(std::make_unique<ConsoleTable>(stdout));
+    if (options_.repeats > 1) {
+      auto spreads = std::make_unique<PassSpreadSummary>();
+      pass_spreads_ = spreads.get();
+      context_.sinks.push_back(std::move(spreads));
+    }
     // Rows are made only when some sink takes them.
     if (auto row_sinks = open_row_sinks(options_.csv_path); !row_sinks.empty()) {
       context_.sinks.push_back(std::make_unique<ReportRowSink>(std::move(row_sinks), run.metadata, settings));
@@ -144,6 +149,7 @@ int CollbenchProgram::finish(RunContext& run) {
   if (run.group && runner_->stopped()) run.group->abort();
   const SweepTotals& totals = context_.totals;
   if (!run.reporting) return exit_status(totals);
+  if (pass_spreads_) pass_spreads_->print(stdout);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   fmt::print("#\n# {} cases run: {} ok, {} skipped, {} oom, {} error, {} timeout | wrong elements: {} | wall time {:.1f} s\n",
              totals.cases, totals.ok, totals.skipped, totals.oom, totals.errors, totals.timeouts, totals.wrong_elements,

@@ -41,6 +41,7 @@ class CollbenchProgram final : public BenchmarkProgram {
   std::unique_ptr<Runner> runner_;
   SweepContext context_;
   std::chrono::steady_clock::time_point start_;
+  PassSpreadSummary* pass_spreads_ = nullptr;  // with --repeat, owned by context_.sinks
 };
 
 }  // namespace collbench
