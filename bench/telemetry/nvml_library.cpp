@@ -55,6 +55,9 @@ struct Library::Functions {
   Return (*power_usage)(Device device, unsigned int* milliwatts) = nullptr;
   Return (*field_values)(Device device, int count, FieldValue* values) = nullptr;
   Return (*clock_reasons)(Device device, unsigned long long* reasons) = nullptr;
+  Return (*max_clock_info)(Device device, int type, unsigned int* mhz) = nullptr;
+  Return (*ecc_errors)(Device device, int error_type, int counter_type, unsigned long long* count) = nullptr;
+  Return (*nvlink_error_counter)(Device device, unsigned int link, int counter, unsigned long long* value) = nullptr;
 };
 
 Library::Library() : fn_(new Functions()) {}
@@ -85,6 +88,9 @@ std::unique_ptr<Library> Library::open() {
   load(fn.clock_info, "nvmlDeviceGetClockInfo");
   load(fn.power_usage, "nvmlDeviceGetPowerUsage");
   load(fn.field_values, "nvmlDeviceGetFieldValues");
+  load(fn.max_clock_info, "nvmlDeviceGetMaxClockInfo");
+  load(fn.ecc_errors, "nvmlDeviceGetTotalEccErrors");
+  load(fn.nvlink_error_counter, "nvmlDeviceGetNvLinkErrorCounter");
   if (!load(fn.clock_reasons, "nvmlDeviceGetCurrentClocksEventReasons"))
     load(fn.clock_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
   return library;
@@ -155,6 +161,36 @@ std::optional<unsigned long long> Library::clock_event_reasons(Device device) co
   if (!fn_->clock_reasons || fn_->clock_reasons(device, &reasons) != kSuccess)
     return std::nullopt;
   return reasons;
+}
+
+std::optional<unsigned> Library::max_sm_clock_mhz(Device device) const {
+  unsigned mhz = 0;
+  if (!fn_->max_clock_info || fn_->max_clock_info(device, kClockSm, &mhz) != kSuccess) return std::nullopt;
+  return mhz;
+}
+
+std::optional<unsigned long long> Library::ecc_errors(Device device, bool uncorrected) const {
+  constexpr int kVolatileEcc = 0;  // NVML_VOLATILE_ECC (nvmlEccCounterType_t; aggregate is 1)
+  unsigned long long count = 0;
+  // nvmlMemoryErrorType_t: NVML_MEMORY_ERROR_TYPE_CORRECTED 0, _UNCORRECTED 1.
+  if (!fn_->ecc_errors || fn_->ecc_errors(device, uncorrected ? 1 : 0, kVolatileEcc, &count) != kSuccess) {
+    return std::nullopt;
+  }
+  return count;
+}
+
+std::optional<unsigned long long> Library::nvlink_errors(Device device, int counter) const {
+  if (!fn_->nvlink_error_counter) return std::nullopt;
+  unsigned long long total = 0;
+  bool any = false;
+  for (unsigned link = 0; link < kMaxLinks; ++link) {
+    unsigned long long value = 0;
+    if (!link_active(device, link) || fn_->nvlink_error_counter(device, link, counter, &value) != kSuccess) continue;
+    total += value;
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return total;
 }
 
 }  // namespace collbench::nvml

@@ -48,6 +48,14 @@ class Library {
   // nvmlDeviceGetCurrentClocksEventReasons (once "throttle reasons"): bit 0x4 is the software
   // power cap, 0x1 idle.
   std::optional<unsigned long long> clock_event_reasons(Device device) const;
+  // nvmlDeviceGetMaxClockInfo for the SM clock: what the GPU may run at.
+  std::optional<unsigned> max_sm_clock_mhz(Device device) const;
+  // nvmlDeviceGetTotalEccErrors, volatile (since the driver loaded), corrected or uncorrected;
+  // nothing when ECC is off or unknown.
+  std::optional<unsigned long long> ecc_errors(Device device, bool uncorrected) const;
+  // nvmlDeviceGetNvLinkErrorCounter summed over the active links: DL replay (0), recovery (1),
+  // CRC flit (2) errors.
+  std::optional<unsigned long long> nvlink_errors(Device device, int counter) const;
 
  private:
   struct Functions;
