@@ -1,0 +1,16 @@
+// Figures as text.
+#include "figure_text.hpp"
+
+#include <fmt/format.h>
+
+namespace collbench::diagnose {
+
+std::string ratio_text(double ratio) {
+  return fmt::format("{:.2f}×", ratio);
+}
+
+std::string rank_list(const std::vector<int>& ranks) {
+  return fmt::format("{}", fmt::join(ranks, ","));
+}
+
+}  // namespace collbench::diagnose

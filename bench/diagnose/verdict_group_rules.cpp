@@ -1,0 +1,123 @@
+// The rule about collectives: a collective below what its pairs predict, followed down its
+// bisection to the smallest group still slow, backs up the suspects in that group, or becomes a
+// suspect of its own when nothing else there explains it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "verdict_rules.hpp"
+
+namespace collbench::diagnose {
+namespace {
+
+bool slow(const Judging& judging, const GroupFigures& group) {
+  GroupFigures judged = group;
+  judged.expected_busbw_gbps = expected_busbw_gbps(judging, group);
+  return group_is_slow(judged, judging.thresholds);
+}
+
+bool strict_subset(const GroupFigures& inner, const GroupFigures& outer) {
+  const std::set<int> outer_ranks(outer.ranks.begin(), outer.ranks.end());
+  const std::set<int> inner_ranks(inner.ranks.begin(), inner.ranks.end());
+  return inner_ranks.size() < outer_ranks.size() &&
+         std::includes(outer_ranks.begin(), outer_ranks.end(), inner_ranks.begin(),
+                       inner_ranks.end());
+}
+
+// The largest slow groups of `slow_groups` strictly inside `outer` (all of them when null).
+std::vector<const GroupFigures*> largest_inside(const std::vector<const GroupFigures*>& slow_groups,
+                                                const GroupFigures* outer) {
+  std::vector<const GroupFigures*> inside;
+  for (const GroupFigures* group : slow_groups) {
+    if (!outer || strict_subset(*group, *outer)) inside.push_back(group);
+  }
+  std::vector<const GroupFigures*> largest;
+  for (const GroupFigures* group : inside) {
+    const bool within_another =
+        std::any_of(inside.begin(), inside.end(),
+                    [&](const GroupFigures* other) { return strict_subset(*group, *other); });
+    if (!within_another) largest.push_back(group);
+  }
+  return largest;
+}
+
+// The bisection replayed over the figures, so that the verdict needs no record of it: from each
+// largest slow group, down into its one slow half; a group with no slow half (the link between
+// the halves) or two (a shared cause) is where it stops.
+std::vector<const GroupFigures*> smallest_slow_groups(const Judging& judging,
+                                                      const std::string& op) {
+  std::vector<const GroupFigures*> slow_groups;
+  for (const GroupFigures& group : judging.measurements.groups) {
+    if (group.op == op && slow(judging, group)) slow_groups.push_back(&group);
+  }
+  std::vector<const GroupFigures*> smallest;
+  for (const GroupFigures* current : largest_inside(slow_groups, nullptr)) {
+    for (auto halves = largest_inside(slow_groups, current); halves.size() == 1;
+         halves = largest_inside(slow_groups, current)) {
+      current = halves.front();
+    }
+    if (std::find(smallest.begin(), smallest.end(), current) == smallest.end()) {
+      smallest.push_back(current);
+    }
+  }
+  return smallest;
+}
+
+// A suspect for a slow group that nothing else explains: a link for two ranks, a node for one
+// host, else a link among the group's ranks (the slowness needs all of them).
+Suspect group_suspect(const Judging& judging, std::vector<int> ranks, const Reading& reading) {
+  std::sort(ranks.begin(), ranks.end());
+  std::set<std::string> hosts;
+  for (int rank : ranks) {
+    const RankIdentity* identity = identity_of(judging.measurements, rank);
+    hosts.insert(identity ? identity->host : "");
+  }
+  const bool one_host = hosts.size() == 1 && ranks.size() > 2;
+  Suspect suspect = rank_suspect(
+      judging, one_host ? SuspectKind::slow_node : SuspectKind::slow_link, ranks.front(), reading);
+  suspect.ranks = ranks;
+  if (ranks.size() == 2) {
+    suspect.peer = ranks.back();
+    return suspect;
+  }
+  suspect.pci_bus_id.clear();  // names no one GPU
+  suspect.host = fmt::format("{}", fmt::join(hosts, ","));
+  return suspect;
+}
+
+}  // namespace
+
+double expected_busbw_gbps(const Judging& judging, const GroupFigures& group) {
+  if (group.expected_busbw_gbps > 0) return group.expected_busbw_gbps;
+  return ring_busbw_bound_gbps(judging.measurements, group.ranks);
+}
+
+void explain_slow_groups(const Judging& judging, std::vector<Suspect>& suspects) {
+  std::vector<std::string> ops;
+  for (const GroupFigures& group : judging.measurements.groups) {
+    if (std::find(ops.begin(), ops.end(), group.op) == ops.end()) ops.push_back(group.op);
+  }
+  for (const std::string& op : ops) {
+    for (const GroupFigures* group : smallest_slow_groups(judging, op)) {
+      const Reading reading{group->busbw_gbps, expected_busbw_gbps(judging, *group)};
+      const std::string evidence =
+          fmt::format("{} on ranks {}: busbw {:.0f} GB/s against the ring's {:.0f} ({})", op,
+                      rank_list(group->ranks), reading.figure, reading.expectation,
+                      ratio_text(reading.ratio()));
+      bool explained = false;
+      for (Suspect& suspect : suspects) {
+        const bool inside = std::any_of(group->ranks.begin(), group->ranks.end(),
+                                        [&](int rank) { return names_rank(suspect, rank); });
+        if (!inside) continue;
+        suspect.evidence.push_back(evidence);
+        explained = true;
+      }
+      if (explained) continue;
+      suspects.push_back(group_suspect(judging, group->ranks, reading));
+      suspects.back().evidence.push_back(evidence);
+    }
+  }
+}
+
+}  // namespace collbench::diagnose
