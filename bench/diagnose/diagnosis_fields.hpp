@@ -1,0 +1,121 @@
+// Every structure of the diagnosis document as one list of (JSON name, member), which the writer
+// and the reader both walk: a field is added in one place and cannot be written but not read.
+// Internal to diagnosis_json*.cpp.
+#pragma once
+
+#include <utility>
+
+#include "figures.hpp"
+#include "verdict.hpp"
+
+namespace collbench::diagnose {
+
+template <typename Visit>
+void visit_fields(RankIdentity& identity, Visit&& field) {
+  field("rank", identity.rank);
+  field("host", identity.host);
+  field("local_gpu", identity.local_gpu);
+  field("pci_bus_id", identity.pci_bus_id);
+}
+
+template <typename Visit>
+void visit_fields(GpuFigures& gpu, Visit&& field) {
+  field("rank", gpu.rank);
+  field("copy_gbps", gpu.copy_gbps);
+  field("sm_clock_mhz", gpu.sm_clock_mhz);
+  field("max_sm_clock_mhz", gpu.max_sm_clock_mhz);
+  field("power_w", gpu.power_w);
+  field("clock_event_reasons", gpu.clock_event_reasons);
+  field("ecc_uncorrected", gpu.ecc_uncorrected);
+  field("ecc_corrected", gpu.ecc_corrected);
+  field("nvlink_replay", gpu.nvlink_replay);
+  field("nvlink_recovery", gpu.nvlink_recovery);
+  field("nvlink_crc", gpu.nvlink_crc);
+}
+
+template <typename Visit>
+void visit_fields(PairFigures& pair, Visit&& field) {
+  field("src", pair.src);
+  field("dst", pair.dst);
+  field("bandwidth_gbps", pair.bandwidth_gbps);
+  field("latency_us", pair.latency_us);
+}
+
+template <typename Visit>
+void visit_fields(GroupFigures& group, Visit&& field) {
+  field("ranks", group.ranks);
+  field("op", group.op);
+  field("busbw_gbps", group.busbw_gbps);
+  field("time_us", group.time_us);
+  field("expected_busbw_gbps", group.expected_busbw_gbps);
+}
+
+template <typename Visit>
+void visit_fields(ArrivalFigures& arrival, Visit&& field) {
+  field("rank", arrival.rank);
+  field("mean_lateness_us", arrival.mean_lateness_us);
+  field("op_time_us", arrival.op_time_us);
+}
+
+template <typename Visit>
+void visit_fields(MissingRank& missing, Visit&& field) {
+  field("rank", missing.rank);
+  field("what", missing.what);
+}
+
+template <typename Visit>
+void visit_fields(PairExpectation& best, Visit&& field) {
+  field("bandwidth_gbps", best.bandwidth_gbps);
+  field("latency_us", best.latency_us);
+}
+
+template <typename Visit>
+void visit_fields(Expectations& expectations, Visit&& field) {
+  field("copy_gbps", expectations.copy_gbps);
+  field("within_host", expectations.within_host);
+  field("across_hosts", expectations.across_hosts);
+  field("link_peak_gbps", expectations.link_peak_gbps);
+}
+
+template <typename Visit>
+void visit_fields(Thresholds& thresholds, Visit&& field) {
+  field("slow_ratio", thresholds.slow_ratio);
+  field("latency_ratio", thresholds.latency_ratio);
+  field("straggler_min_us", thresholds.straggler_min_us);
+  field("straggler_op_share", thresholds.straggler_op_share);
+}
+
+template <typename Visit>
+void visit_fields(Suspect& suspect, Visit&& field) {
+  field("kind", suspect.kind);
+  field("rank", suspect.rank);
+  field("peer", suspect.peer);
+  field("ranks", suspect.ranks);
+  field("host", suspect.host);
+  field("pci_bus_id", suspect.pci_bus_id);
+  field("figure", suspect.figure);
+  field("expectation", suspect.expectation);
+  field("ratio", suspect.ratio);
+  field("evidence", suspect.evidence);
+}
+
+template <typename Visit>
+void visit_fields(Margins& margins, Visit&& field) {
+  field("copy", margins.copy);
+  field("pair_bandwidth", margins.pair_bandwidth);
+  field("pair_latency", margins.pair_latency);
+  field("collective", margins.collective);
+  field("lateness", margins.lateness);
+}
+
+// Whether T is one of the structures above (a JSON object) rather than a plain value.
+struct IgnoreField {
+  template <typename Value>
+  void operator()(const char*, Value&) const {}
+};
+template <typename T, typename = void>
+struct HasFields : std::false_type {};
+template <typename T>
+struct HasFields<T, decltype(visit_fields(std::declval<T&>(), IgnoreField{}))> : std::true_type {};
+
+}  // namespace collbench::diagnose
