@@ -1,0 +1,40 @@
+// collbench_diagnose's command line: probe sizes, thresholds, outputs, launcher, and the hidden
+// test-only faults that prove the diagnosis.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace collbench::diagnose {
+
+// Test-only faults (hidden --inject): each must come out as the suspect it imitates.
+struct InjectedFault {
+  enum class Kind { none, slow_gpu, late_rank, missing_rank } kind = Kind::none;
+  int rank = -1;
+  double amount = 0;  // slow_gpu: share of the SMs taken (0.9); late_rank: milliseconds (2)
+  std::string text;   // as given, for the report's "injected" field ("" when none)
+};
+
+struct DiagnoseOptions {
+  std::size_t copy_bytes = std::size_t{256} << 20;
+  std::size_t pair_bytes = std::size_t{256} << 20;
+  std::size_t latency_bytes = 8;
+  std::size_t collective_bytes = std::size_t{256} << 20;
+  int iterations = 5;
+  double slow_ratio = 0.8;
+  double timeout_s = 30;
+  std::string json_path;
+  std::string launcher = "auto";
+  bool list = false;
+  InjectedFault fault;
+};
+
+// Parses the arguments Google Benchmark left (args[0] is the program); throws UsageError with one
+// line naming the bad value.
+DiagnoseOptions parse_diagnose_options(const std::vector<std::string>& args);
+std::string diagnose_help();
+// "slow_gpu:1", "slow_gpu:1:0.8", "late_rank:0:5", "missing_rank:1".
+InjectedFault parse_injected_fault(const std::string& text);
+
+}  // namespace collbench::diagnose

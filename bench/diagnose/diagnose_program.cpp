@@ -1,0 +1,256 @@
+// The diagnosis's phases, in order, and its report.
+#include "diagnose_program.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <fstream>
+#include <optional>
+#include <thread>
+
+#include "bisection.hpp"
+#include "diagnosis_json.hpp"
+#include "expectations.hpp"
+#include "console_summary.hpp"
+#include "gpu_probe.hpp"
+#include "group_probe.hpp"
+#include "launch/interrupt.hpp"
+#include "launch/process_launch.hpp"
+#include "pair_probe.hpp"
+#include "rank_records.hpp"
+#include "runtime/sm_hog.hpp"
+
+namespace collbench::diagnose {
+namespace {
+
+// One rank's identity as it travels between processes.
+struct IdentityRecord {
+  int rank = 0;
+  int local_gpu = 0;
+  char host[64] = {};
+  char pci_bus_id[32] = {};
+};
+
+// The share of its slowest link's send/recv bandwidth a healthy ring collective of
+// --collective-bytes reaches: at 256 MiB on 2 GPUs, 0.65 (all_gather) to 0.8 (all_reduce) of
+// the pair bandwidth (reports/h200x2/diagnosis/). A collective is slow below slow_ratio times
+// the bound times this share, so only a real shortfall falls under it.
+constexpr double kCollectiveShareOfSlowestLink = 0.6;
+
+std::string ranks_text(const std::vector<int>& ranks) {
+  std::string text;
+  for (int rank : ranks) text += fmt::format("{}{}", text.empty() ? "" : ",", rank);
+  return text;
+}
+
+}  // namespace
+
+std::vector<ListedCase> DiagnoseProgram::list(int gpus) {
+  // Without a GPU (a listing anywhere), the count is the one the launch will have.
+  const std::string ranks = gpus > 0 ? std::to_string(gpus) : "N";
+  return {{"diagnose/ranks:" + ranks,
+           fmt::format("each GPU alone; every pair of the {} ranks both ways; all_reduce, all_gather, "
+                       "reduce_scatter, alltoall on all of them, then halves of a slow group",
+                       ranks)}};
+}
+
+std::size_t DiagnoseProgram::start(RunContext& run) {
+  run_ = &run;
+  ranks_ = run.gpus();
+  if (run.reporting) {
+    fmt::print("# collbench_diagnose {} | NCCL {} | driver {} | host {} | {} ranks{}\n",
+               run.metadata.collbench_version, run.metadata.nccl_version, run.metadata.driver, run.metadata.host,
+               ranks_, run.group ? " | " + describe_processes(*run.group, run.environment) : "");
+    if (!options_.fault.text.empty()) fmt::print("# injected fault (test): {}\n", options_.fault.text);
+    std::fflush(stdout);
+  }
+  throw_if_interrupted();
+  set_ = run.group ? std::make_unique<Runner::RankSet>(*run.group, ranks_) : std::make_unique<Runner::RankSet>(ranks_);
+  return 1;
+}
+
+void DiagnoseProgram::register_cases(std::size_t, std::size_t) {
+  benchmark::RegisterBenchmark(fmt::format("diagnose/ranks:{}", ranks_).c_str(),
+                               [this](benchmark::State& state) {
+                                 for (auto _ : state) {
+                                   diagnose();
+                                   state.SetIterationTime(1e-6);
+                                 }
+                               })
+      ->UseManualTime()
+      ->Iterations(1);
+}
+
+std::vector<RankIdentity> DiagnoseProgram::identify_ranks() {
+  std::vector<IdentityRecord> local(set_->size());
+  for (int i = 0; i < set_->size(); ++i) {
+    const RankContext& rank = set_->contexts()[i];
+    local[i].rank = rank.rank;
+    local[i].local_gpu = rank.device;
+    copy_text(local[i].host, run_->metadata.host);
+    char bus_id[32] = {};
+    CB_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, rank.device));
+    copy_text(local[i].pci_bus_id, bus_id);
+  }
+  std::vector<RankIdentity> identities;
+  for (const IdentityRecord& record : every_rank(*set_, local, ranks_, run_->group != nullptr, options_.timeout_s)) {
+    identities.push_back({record.rank, record.host, record.local_gpu, record.pci_bus_id});
+  }
+  return identities;
+}
+
+void DiagnoseProgram::diagnose() {
+  start_ = std::chrono::steady_clock::now();
+  const InjectedFault& fault = options_.fault;
+  const bool multi_process = run_->group != nullptr;
+  measurements_ = Measurements{};
+  measurements_.ranks = identify_ranks();
+  // The slow-GPU fault holds most of that GPU's SMs for the whole diagnosis.
+  std::optional<SmHog> hog;
+  for (const RankContext& rank : set_->contexts()) {
+    if (fault.kind == InjectedFault::Kind::slow_gpu && rank.rank == fault.rank) hog.emplace(rank.device, fault.amount);
+  }
+  std::function<void(int)> late;
+  if (fault.kind == InjectedFault::Kind::late_rank) {
+    late = [this, &fault](int local) {
+      if (set_->contexts()[local].rank == fault.rank) {
+        std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(fault.amount));
+      }
+    };
+  }
+  try {
+    GpuProbeSettings gpu_settings;
+    gpu_settings.bytes = options_.copy_bytes;
+    gpu_settings.iterations = options_.iterations;
+    gpu_settings.timeout_s = options_.timeout_s;
+    measurements_.gpus = every_rank(*set_, probe_local_gpus(*set_, gpu_settings), ranks_, multi_process,
+                                    options_.timeout_s);
+    if (ranks_ >= 2) {
+      PairProbeSettings pair_settings;
+      pair_settings.bandwidth_bytes = options_.pair_bytes;
+      pair_settings.latency_bytes = options_.latency_bytes;
+      pair_settings.bandwidth_iterations = options_.iterations;
+      pair_settings.latency_iterations = 4 * options_.iterations;
+      pair_settings.timeout_s = options_.timeout_s;
+      pair_settings.multi_process = multi_process;
+      pair_settings.before_launch = late;
+      measurements_.pairs = probe_pairs(*set_, ranks_, pair_settings);
+      probe_collectives();
+      narrow_down_slow_groups();
+    }
+  } catch (const RanksTimedOut& timeout) {
+    // The ranks that had launched less than they should never came; the others were waiting.
+    std::vector<int> waiting;
+    for (const RankProgress& progress : timeout.progress()) {
+      if (progress.launched < progress.expected) {
+        measurements_.missing.push_back(
+            {progress.rank, fmt::format("had not started: launched {} of {} operations of {}", progress.launched,
+                                        progress.expected, timeout.what())});
+      } else if (!progress.idle) {
+        waiting.push_back(progress.rank);
+      }
+    }
+    // A rank of another process that this one did not see waiting is named too: over a channel
+    // that does not depend on the hung communicator, only its absence is known here.
+    for (int rank = 0; rank < ranks_; ++rank) {
+      bool local = false;
+      for (const RankProgress& progress : timeout.progress()) local = local || progress.rank == rank;
+      if (!local) {
+        measurements_.missing.push_back(
+            {rank, fmt::format("did not finish ({}; another process; ranks {} were waiting for it)", timeout.what(),
+                               ranks_text(waiting))});
+      }
+    }
+    set_->abort_all();
+    if (run_->group) run_->group->abort();
+  }
+  wall_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  verdict_ = judge(measurements_, thresholds());
+}
+
+void DiagnoseProgram::probe_collectives() {
+  GroupProbeSettings settings;
+  settings.bytes = options_.collective_bytes;
+  settings.iterations = options_.iterations;
+  settings.timeout_s = options_.timeout_s;
+  settings.multi_process = run_->group != nullptr;
+  const InjectedFault& fault = options_.fault;
+  if (fault.kind == InjectedFault::Kind::late_rank) {
+    settings.before_launch = [this, &fault](int local) {
+      if (set_->contexts()[local].rank == fault.rank) {
+        std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(fault.amount));
+      }
+    };
+  }
+  if (fault.kind == InjectedFault::Kind::missing_rank) {
+    settings.skips = [this, &fault](int local) { return set_->contexts()[local].rank == fault.rank; };
+  }
+  std::vector<int> everyone(ranks_);
+  for (int rank = 0; rank < ranks_; ++rank) everyone[rank] = rank;
+  GroupResult result = probe_group(*set_, ranks_, everyone, settings);
+  for (GroupFigures& figures : result.figures) {
+    figures.expected_busbw_gbps = ring_busbw_bound_gbps(measurements_, figures.ranks, kCollectiveShareOfSlowestLink);
+    measurements_.groups.push_back(figures);
+  }
+  measurements_.arrivals = result.arrivals;
+}
+
+void DiagnoseProgram::narrow_down_slow_groups() {
+  // Halves need at least 2 ranks each.
+  if (ranks_ < 4) return;
+  bool slow = false;
+  for (const GroupFigures& figures : measurements_.groups) slow = slow || group_is_slow(figures, thresholds());
+  if (!slow) return;
+  GroupProbeSettings settings;
+  settings.ops = {"all_reduce"};
+  settings.bytes = options_.collective_bytes;
+  settings.iterations = options_.iterations;
+  settings.timeout_s = options_.timeout_s;
+  settings.multi_process = run_->group != nullptr;
+  // Halves follow nodes: ranks ordered by host, then rank.
+  std::vector<int> ordered(ranks_);
+  for (int rank = 0; rank < ranks_; ++rank) ordered[rank] = rank;
+  std::stable_sort(ordered.begin(), ordered.end(), [this](int a, int b) {
+    return measurements_.ranks[a].host < measurements_.ranks[b].host;
+  });
+  const auto still_slow = [&](const std::vector<int>& group) {
+    std::vector<int> members = group;
+    std::sort(members.begin(), members.end());
+    GroupResult result = probe_group(*set_, ranks_, members, settings);
+    GroupFigures figures = result.figures.front();
+    figures.expected_busbw_gbps = ring_busbw_bound_gbps(measurements_, figures.ranks, kCollectiveShareOfSlowestLink);
+    measurements_.groups.push_back(figures);
+    return group_is_slow(figures, thresholds());
+  };
+  narrow_down(ordered, still_slow);
+}
+
+int DiagnoseProgram::finish(RunContext& run) {
+  if (!verdict_) return kExitFailed;  // the benchmark did not run (a signal)
+  if (run.reporting) {
+    fmt::print("{}", console_summary(measurements_, *verdict_));
+    if (!options_.json_path.empty()) {
+      std::ofstream file(options_.json_path);
+      file << diagnosis_json(measurements_, *verdict_, options_.fault.text, wall_s_).dump(2) << "\n";
+      if (!file) {
+        fmt::print(stderr, "collbench_diagnose: error: cannot write --json '{}'\n", options_.json_path);
+        return kExitFailed;
+      }
+    }
+    fmt::print("# wall time of the diagnosis {:.1f} s\n", wall_s_);
+    std::fflush(stdout);
+  }
+  return verdict_->exit_status();
+}
+
+Thresholds DiagnoseProgram::thresholds() const {
+  Thresholds thresholds;
+  thresholds.slow_ratio = options_.slow_ratio;
+  return thresholds;
+}
+
+void DiagnoseProgram::abort() noexcept {
+  if (set_) set_->abort_all();
+}
+
+}  // namespace collbench::diagnose

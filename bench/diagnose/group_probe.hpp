@@ -1,0 +1,38 @@
+// The collectives that matter on a group of ranks: all_reduce, all_gather, reduce_scatter and
+// alltoall, through NCCL on communicators split from the world's (the world's own for everyone),
+// with nccl-tests' bus bandwidth, and how late each rank launched (arrival).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "figures.hpp"
+#include "rank_timing.hpp"
+
+namespace collbench::diagnose {
+
+inline constexpr int kMaxGroupIterations = 32;
+
+struct GroupProbeSettings {
+  std::vector<std::string> ops = {"all_reduce", "all_gather", "reduce_scatter", "alltoall"};
+  std::size_t bytes = std::size_t{256} << 20;
+  int warmup = 2;
+  int iterations = 5;  // at most kMaxGroupIterations
+  double timeout_s = 30;
+  bool multi_process = false;
+  std::function<void(int local)> before_launch;  // the late-rank fault
+  std::function<bool(int local)> skips;          // the absent-rank fault: this rank launches nothing
+};
+
+struct GroupResult {
+  std::vector<GroupFigures> figures;   // one per op; expected_busbw_gbps left 0
+  std::vector<ArrivalFigures> arrivals;  // per member rank, over every op's timed launches
+};
+
+// Collective over every rank of the world: members sorted, world_ranks the world's size.
+GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector<int>& members,
+                        const GroupProbeSettings& settings);
+
+}  // namespace collbench::diagnose

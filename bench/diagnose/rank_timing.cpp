@@ -1,0 +1,99 @@
+// Timed work on local ranks, with launch times and a polled deadline.
+#include "rank_timing.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "core/errors.hpp"
+#include "launch/interrupt.hpp"
+
+namespace collbench::diagnose {
+namespace {
+
+void record(const Event& event, cudaStream_t stream) {
+  CB_CUDA_CHECK(cudaEventRecord(event.get(), stream));
+}
+
+// Polls every taking-part rank's stream until idle or the deadline; at the deadline, throws
+// RanksTimedOut with each local rank's progress.
+void wait_or_name(Runner::RankSet& set, const TimedWork& work, const std::vector<std::atomic<int>>& launched,
+                  int expected) {
+  const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                        std::chrono::duration<double>(work.timeout_s));
+  for (;;) {
+    bool all_idle = true;
+    for (int local = 0; local < set.size(); ++local) {
+      if (!work.takes_part[local]) continue;
+      const RankContext& rank = set.contexts()[local];
+      ScopedDevice on(rank.device, rank.rank);
+      const cudaError_t status = cudaStreamQuery(rank.stream);
+      if (status == cudaErrorNotReady) {
+        all_idle = false;
+      } else if (status != cudaSuccess) {
+        throw_cuda_error(status, "cudaStreamQuery (diagnosis probe)", __FILE__, __LINE__);
+      }
+    }
+    if (all_idle) return;
+    throw_if_interrupted();
+    for (NcclCommunicator& communicator : set.communicators()) communicator.check_async_error();
+    if (Clock::now() > deadline) {
+      std::vector<RankProgress> progress;
+      for (int local = 0; local < set.size(); ++local) {
+        if (!work.takes_part[local]) continue;
+        const RankContext& rank = set.contexts()[local];
+        ScopedDevice on(rank.device, rank.rank);
+        progress.push_back({rank.rank, launched[local].load(), expected, cudaStreamQuery(rank.stream) == cudaSuccess});
+      }
+      throw RanksTimedOut(fmt::format("{} did not finish within {:g} s", work.what, work.timeout_s), progress);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+}  // namespace
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work) {
+  const int locals = set.size();
+  std::vector<RankTimes> times(locals);
+  std::vector<std::atomic<int>> launched(locals);
+  const int expected = work.warmup + work.iterations;
+  set.workers().run([&](int local) {
+    if (!work.takes_part[local]) return;
+    const RankContext& rank = set.contexts()[local];
+    std::vector<Event>& events = set.events(local, 2 * work.iterations);
+    RankTimes& mine = times[local];
+    mine.took_part = true;
+    for (int i = 0; i < expected; ++i) {
+      const bool timed = i >= work.warmup;
+      const int t = i - work.warmup;
+      if (work.before_launch) work.before_launch(local);
+      if (timed) {
+        mine.launch_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - work.origin).count());
+        record(events[2 * t], rank.stream);
+      }
+      if (work.launch(local)) ++launched[local];
+      if (timed) record(events[2 * t + 1], rank.stream);
+    }
+  });
+  wait_or_name(set, work, launched, expected);
+  for (int local = 0; local < locals; ++local) {
+    if (!work.takes_part[local]) continue;
+    const std::vector<Event>& events = set.events(local, 2 * work.iterations);
+    for (int t = 0; t < work.iterations; ++t) {
+      times[local].duration_us.push_back(1000.0 * elapsed_ms(events[2 * t], events[2 * t + 1]));
+    }
+  }
+  return times;
+}
+
+}  // namespace collbench::diagnose

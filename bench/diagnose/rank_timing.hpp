@@ -1,0 +1,62 @@
+// Timed work on the ranks this process drives, for the diagnosis's probes: each taking part
+// rank's own thread enqueues its iterations between events and notes the host time of every
+// launch (arrival), and the wait polls so that a rank that never comes ends in RanksTimedOut
+// naming who had not started and who was waiting, rather than in a hang.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sweep/rank_set.hpp"
+
+namespace collbench::diagnose {
+
+using Clock = std::chrono::steady_clock;
+
+struct RankTimes {
+  bool took_part = false;
+  std::vector<double> duration_us;  // per timed iteration, between the rank's own events
+  std::vector<double> launch_us;    // host time of each timed launch, us after the origin
+};
+
+// What each local rank had done when the deadline passed.
+struct RankProgress {
+  int rank = 0;
+  int launched = 0;  // timed and warm-up launches enqueued
+  int expected = 0;
+  bool idle = false;  // its stream had finished everything enqueued
+};
+
+class RanksTimedOut : public std::runtime_error {
+ public:
+  RanksTimedOut(const std::string& what, std::vector<RankProgress> progress)
+      : std::runtime_error(what), progress_(std::move(progress)) {}
+  const std::vector<RankProgress>& progress() const { return progress_; }
+
+ private:
+  std::vector<RankProgress> progress_;
+};
+
+struct TimedWork {
+  std::vector<bool> takes_part;  // per local rank
+  int warmup = 2;
+  int iterations = 5;
+  // Enqueues one iteration on local rank `local`'s stream; returns false when the rank skips it
+  // (the absent-rank fault).
+  std::function<bool(int local)> launch;
+  std::function<void(int local)> before_launch;  // the late-rank fault, or nothing
+  double timeout_s = 30;
+  std::string what;  // for messages: "all_reduce on ranks 0-3"
+  Clock::time_point origin = Clock::now();
+};
+
+// Runs `work` on every local rank that takes part; one RankTimes per local rank.
+std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work);
+
+// The median of `values` (not empty).
+double median_of(std::vector<double> values);
+
+}  // namespace collbench::diagnose
