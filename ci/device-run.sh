@@ -101,7 +101,13 @@ for want in "$@"; do
       step fault_corrupt "$bin/collbench" --ops all_reduce,alltoall -b 4K -e 4K -g "$gpus" --inject-fault corrupt_output \
         --csv "$work/reports/fault_corrupt.csv"
       step fault_oom "$bin/collbench" --ops all_reduce -b 1K -e 1K -g 2 --inject-fault fail_allocation \
-        --csv "$work/reports/fault_oom.csv" ;;
+        --csv "$work/reports/fault_oom.csv"
+      # A slow rank (half its SMs held) and a late one (2 ms before each sample): ok rows, slower or
+      # with rank 1's lateness in the JSON (collreport ranks flags it).
+      step fault_slow "$bin/collbench" --ops all_reduce -b 64M -e 64M -g 2 --inject-fault slow_rank:1 \
+        --csv "$work/reports/fault_slow.csv"
+      step fault_late "$bin/collbench" --ops all_reduce -b 1M -e 1M -g 2 --inject-fault late_rank:1:2 \
+        --json "$work/reports/fault_late.json" ;;
     avg1)
       # NCCL's single-rank floating-point average, around counts that are not multiples of 4.
       step avg1 "$bin/collbench" --ops all_reduce,reduce -o avg,sum -d float,double,half -b 1048576 -e 1048588 -i 4 \

@@ -44,6 +44,12 @@ json rounded(const std::vector<double>& samples_us) {
   return values;
 }
 
+json by_rank(const std::vector<std::vector<double>>& per_rank_us) {
+  json ranks = json::array();
+  for (const std::vector<double>& values : per_rank_us) ranks.push_back(rounded(values));
+  return ranks;
+}
+
 json metadata_json(const RunMetadata& metadata) {
   json gpus = json::array();
   for (const GpuInfo& gpu : metadata.topology.gpus) {
@@ -81,10 +87,10 @@ void JsonSamplesSink::on_case(const Case& c, const CaseOutcome& outcome, const C
                {"row", report::row_to_json(make_report_row(metadata_, settings_, c, outcome, metrics))},
                {"ops_per_sample", outcome.ops_per_sample},
                {"samples_us", rounded(outcome.iteration_us)}};
-  // Each rank's own per-operation samples (index = rank), beside the slowest-rank samples above.
-  json ranks = json::array();
-  for (const std::vector<double>& samples : outcome.rank_samples_us) ranks.push_back(rounded(samples));
-  line["rank_samples_us"] = std::move(ranks);
+  // Each rank's own per-operation samples and its lateness per sample (index = rank), beside the
+  // slowest-rank samples above.
+  line["rank_samples_us"] = by_rank(outcome.rank_samples_us);
+  line["rank_lateness_us"] = by_rank(outcome.rank_lateness_us);
   write_line(line);
 }
 

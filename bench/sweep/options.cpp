@@ -16,6 +16,7 @@
 #include "core/collective_registry.hpp"
 #include "core/errors.hpp"
 #include "launch/launch_environment.hpp"
+#include "sweep/fault_injection.hpp"
 
 namespace collbench {
 
@@ -104,14 +105,6 @@ std::vector<ReduceOp> parse_reduce_ops(const std::string& text) {
     }
   }
   return ops;
-}
-
-FaultInjection parse_fault(const std::string& name) {
-  if (name.empty()) return FaultInjection::none;
-  if (name == "corrupt_output") return FaultInjection::corrupt_output;
-  if (name == "skip_rank") return FaultInjection::skip_rank;
-  if (name == "fail_allocation") return FaultInjection::fail_allocation;
-  throw UsageError(fmt::format("--inject-fault '{}' is not corrupt_output, skip_rank or fail_allocation", name));
 }
 
 InPlaceMode parse_in_place(const std::string& text) {
@@ -312,7 +305,7 @@ Options parse_command_line(const std::vector<std::string>& args) {
   options.run.check_iters = parse_check_count(check);
   options.run.keep_rank_samples = !options.json_path.empty();
   options.run.timing = parse_timing(timing);
-  options.run.fault = parse_fault(inject_fault);
+  options.run.fault = parse_injected_fault(inject_fault);
 
   if (options.min_bytes > options.max_bytes) {
     throw UsageError(fmt::format("--min-bytes {} is larger than --max-bytes {}", min_bytes, max_bytes));

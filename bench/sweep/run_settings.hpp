@@ -8,11 +8,21 @@
 namespace collbench {
 
 // Test-only faults (hidden --inject-fault): each must be caught the way a real one would be.
-enum class FaultInjection {
+enum class FaultKind {
   none,
   corrupt_output,   // one output element changed after the checked collective: #wrong must be 1
-  skip_rank,        // the last rank skips one timed collective: the others hang until the timeout
   fail_allocation,  // buffer allocation reports out-of-memory: status oom, the sweep goes on
+  skip_rank,        // the rank skips one timed collective: the others hang until the timeout
+  slow_rank,        // an SmHog holds `amount` of the rank's GPU's SMs during warm-up and timing
+  late_rank,        // the rank's worker sleeps `amount` ms before each timed sample
+};
+
+// The fault of --inject-fault KIND[:RANK[:AMOUNT]]. A rank at or above a case's rank count
+// matches none of its ranks: the case runs clean.
+struct InjectedFault {
+  FaultKind kind = FaultKind::none;
+  int rank = -1;      // the rank it strikes; -1 with skip_rank: each case's last rank
+  double amount = 0;  // slow_rank: share of the SMs, (0, 1]; late_rank: milliseconds, >= 0
 };
 
 // How iterations launched normally are timed (graph replays are always timed per replay).
@@ -40,7 +50,7 @@ struct RunSettings {
   double timeout_s = 300.0;
   // Every rank's own samples come back to the reporting process (--json).
   bool keep_rank_samples = false;
-  FaultInjection fault = FaultInjection::none;
+  InjectedFault fault;
 };
 
 // Whether the timed iterations are timed as one loop (--timing loop, graph replays aside).

@@ -8,42 +8,46 @@
 #include <thread>
 
 #include "core/errors.hpp"
-#include "fill_check.hpp"
-#include "runtime/host_collectives.hpp"
-#include "launch/interrupt.hpp"
-#include "telemetry/nvtx.hpp"
-#include "launch/process_group.hpp"
-#include "sweep/rank_set.hpp"
 #include "core/stop_rule.hpp"
+#include "fill_check.hpp"
+#include "launch/interrupt.hpp"
+#include "launch/process_group.hpp"
 #include "report_row.hpp"
+#include "runtime/host_collectives.hpp"
+#include "runtime/sm_hog.hpp"
 #include "runtime/stream_capture.hpp"
+#include "sweep/case_progress.hpp"
+#include "sweep/fault_injection.hpp"
+#include "sweep/rank_set.hpp"
+#include "telemetry/nvtx.hpp"
 
 namespace collbench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// Per local rank (or per rank of the case), one value per sample.
+using RankTable = std::vector<std::vector<double>>;
 
 // Waits until every rank's stream is idle, watching for NCCL asynchronous errors, signals and
-// the case's deadline. Polling (rather than blocking) is what lets a hang be abandoned.
-void wait_for_ranks(Runner::RankSet& set, Clock::time_point deadline, const Case& c, double timeout_s) {
+// the case's deadline. Polling (rather than blocking) is what lets a hang be abandoned; at the
+// deadline, `timeout_reason` gets which local ranks' streams were idle and names the missing.
+template <typename Reason>
+void wait_for_ranks(Runner::RankSet& set, Clock::time_point deadline, Reason&& timeout_reason) {
+  std::vector<bool> idle(set.size());
   for (int polls = 0;; ++polls) {
-    bool idle = true;
-    for (const RankContext& rank : set.contexts()) {
+    for (int local = 0; local < set.size(); ++local) {
+      const RankContext& rank = set.contexts()[local];
       const cudaError_t status = cudaStreamQuery(rank.stream);
-      if (status == cudaErrorNotReady) {
-        idle = false;
-      } else if (status != cudaSuccess) {
+      idle[local] = status == cudaSuccess;
+      if (status != cudaSuccess && status != cudaErrorNotReady) {
         ScopedDevice on(rank.device, rank.rank);
         throw_cuda_error(status, "cudaStreamQuery (work of the case)", __FILE__, __LINE__);
       }
     }
-    if (idle) return;
+    if (std::all_of(idle.begin(), idle.end(), [](bool i) { return i; })) return;
     throw_if_interrupted();
     for (NcclCommunicator& communicator : set.communicators()) communicator.check_async_error();
-    if (Clock::now() > deadline) {
-      throw CaseTimeout(fmt::format("{} ({} ranks, {} B) did not finish within {:g} s", display_name(c), c.ranks,
-                                    c.bytes(), timeout_s));
-    }
+    if (Clock::now() > deadline) throw CaseTimeout(timeout_reason(idle));
     // Spin briefly (small cases finish in microseconds), then back off to spare the CPU.
     if (polls < 2000) {
       std::this_thread::yield();
@@ -135,25 +139,53 @@ std::vector<double> collect_batch(Runner::RankSet& set, const SampleEvents& layo
   return slowest;
 }
 
-// Every rank's per-operation samples, indexed by rank number, on every process (summed across
-// processes, each contributing the ranks it holds).
+// Tables of values per local rank and sample, indexed by rank number on every process (summed
+// across processes, each contributing the ranks it holds), all in one all-reduce.
 template <typename Wait>
-std::vector<std::vector<double>> gather_rank_samples(Runner::RankSet& set, const Case& c, const CaseOutcome& outcome,
-                                                     bool multi_process, Wait&& wait) {
-  const std::size_t samples = outcome.iteration_us.size();
-  std::vector<double> flat(static_cast<std::size_t>(c.ranks) * samples, 0.0);
-  for (int local = 0; local < set.size(); ++local) {
-    const std::size_t rank = static_cast<std::size_t>(set.contexts()[local].rank);
-    for (std::size_t s = 0; s < samples; ++s) {
-      flat[rank * samples + s] = outcome.rank_duration_us[local][s] / outcome.ops_per_sample;
+std::vector<RankTable> gather_by_rank(Runner::RankSet& set, const Case& c, std::size_t samples,
+                                      const std::vector<RankTable>& local_tables,
+                                      bool multi_process, Wait&& wait) {
+  const std::size_t table_size = static_cast<std::size_t>(c.ranks) * samples;
+  std::vector<double> flat(local_tables.size() * table_size, 0.0);
+  for (std::size_t table = 0; table < local_tables.size(); ++table) {
+    for (int local = 0; local < set.size(); ++local) {
+      const std::size_t rank = static_cast<std::size_t>(set.contexts()[local].rank);
+      const std::vector<double>& values = local_tables[table][local];
+      std::copy(values.begin(), values.begin() + samples,
+                flat.begin() + table * table_size + rank * samples);
     }
   }
   if (multi_process) all_reduce_host_values(set, flat, ncclSum, wait);
-  std::vector<std::vector<double>> per_rank(c.ranks);
-  for (int rank = 0; rank < c.ranks; ++rank) {
-    per_rank[rank].assign(flat.begin() + rank * samples, flat.begin() + (rank + 1) * samples);
+  std::vector<RankTable> by_rank(local_tables.size(), RankTable(c.ranks));
+  for (std::size_t table = 0; table < local_tables.size(); ++table) {
+    for (int rank = 0; rank < c.ranks; ++rank) {
+      const auto first = flat.begin() + table * table_size + rank * samples;
+      by_rank[table][rank].assign(first, first + samples);
+    }
   }
-  return per_rank;
+  return by_rank;
+}
+
+// Each rank's launch time of every sample minus the earliest rank's launch of that sample.
+RankTable lateness_of(const RankTable& launch_us) {
+  RankTable lateness = launch_us;
+  for (std::size_t s = 0; !launch_us.empty() && s < launch_us.front().size(); ++s) {
+    double earliest = launch_us.front()[s];
+    for (const std::vector<double>& rank : launch_us) earliest = std::min(earliest, rank[s]);
+    for (std::vector<double>& rank : lateness) rank[s] -= earliest;
+  }
+  return lateness;
+}
+
+// Holds the SMs that slow_rank asks for on each local rank's GPU for as long as it lives.
+std::vector<std::unique_ptr<SmHog>> hold_sms(const std::vector<RankContext>& ranks,
+                                             const std::vector<RankFault>& faults) {
+  std::vector<std::unique_ptr<SmHog>> hogs;
+  for (std::size_t local = 0; local < ranks.size(); ++local) {
+    if (faults[local].sm_share > 0)
+      hogs.push_back(std::make_unique<SmHog>(ranks[local].device, faults[local].sm_share));
+  }
+  return hogs;
 }
 
 }  // namespace
@@ -218,17 +250,38 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   }
   const Clock::time_point deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(settings_.timeout_s));
+  const std::vector<RankContext>& ranks = set.contexts();
+  LaunchCounts launched(set.size());
+  // At a timeout: which ranks had not started what the others were waiting in.
+  auto timeout_reason = [&](const std::vector<bool>& idle) {
+    std::vector<RankProgress> local;
+    for (int l = 0; l < set.size(); ++l) {
+      local.push_back(local_rank_progress(ranks[l].rank, ranks[l].device, launched.launched(l),
+                                          launched.expected(), idle[l]));
+    }
+    const bool ask_over_mpi = group_ && group_->mode() == LaunchMode::mpi;
+    return describe_timeout(display_name(c), settings_.timeout_s, c.ranks, local, ask_over_mpi);
+  };
   // A hand-built kernel that gave up waiting on a peer has finished; it must not pass as ok.
+  // After a timeout the communicators are aborted at once: a host all-reduce frees its buffers on
+  // the way out, and freeing waits for the hung kernels (host_collectives.hpp).
   auto wait = [&] {
-    wait_for_ranks(set, deadline, c, settings_.timeout_s);
+    try {
+      wait_for_ranks(set, deadline, timeout_reason);
+    } catch (const CaseTimeout&) {
+      set.abort_all();
+      throw;
+    }
     algorithm.check_health();
   };
   auto case_range = named_range(display_name(c), c.spec->nvtx_color, c.bytes());
-  const std::vector<RankContext>& ranks = set.contexts();
+  std::vector<RankFault> faults;
+  for (const RankContext& rank : ranks)
+    faults.push_back(rank_fault(settings_.fault, rank.rank, c.ranks));
   // Every process must learn of an allocation failure anywhere before any launches a collective.
   std::string allocation_failure;
   try {
-    if (settings_.fault == FaultInjection::fail_allocation) {
+    if (settings_.fault.kind == FaultKind::fail_allocation) {
       throw GpuError("cudaMalloc failed (cudaErrorMemoryAllocation): injected out-of-memory fault", true);
     }
     set.buffers_for(c);
@@ -245,12 +298,19 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   algorithm.prepare(ranks, buffers, shape);
   fill_inputs(set, buffers, c, params);
 
-  // Enqueues one iteration of rank `local` from that rank's own thread.
-  auto launch_rank = [&](int local, int aggregate) {
+  // Enqueues (or captures) one iteration of rank `local` from that rank's own thread.
+  auto enqueue_rank = [&](int local, int aggregate) {
     algorithm.launch(set.context_of(local), {buffers[local]}, shape, aggregate);
   };
+  auto launch_rank = [&](int local, int aggregate) {
+    enqueue_rank(local, aggregate);
+    launched.add(local);
+  };
+  // Injected slow_rank: SMs held from the warm-up to the end of the timed batches.
+  std::vector<std::unique_ptr<SmHog>> hogs = hold_sms(ranks, faults);
   {
     auto range = fixed_range<nvtx_names::warmup>(c.spec->nvtx_color, settings_.warmup_iters);
+    launched.expect(settings_.warmup_iters);
     set.workers().run([&](int local) {
       for (int i = 0; i < settings_.warmup_iters; ++i) launch_rank(local, settings_.agg_iters);
     });
@@ -271,39 +331,47 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     auto range = fixed_range<nvtx_names::graph_capture>(c.spec->nvtx_color, iters);
     set.workers().run([&](int local) {
       StreamCapture capture(set.context_of(local));
-      for (int i = 0; i < iters; ++i) launch_rank(local, settings_.agg_iters);
+      for (int i = 0; i < iters; ++i) enqueue_rank(local, settings_.agg_iters);
       executables[local] = std::move(instantiate(capture.finish()).front());
     });
     // The first replay uploads the graphs; not timed.
+    launched.expect(iters);
     set.workers().run([&](int local) {
       CB_CUDA_CHECK(cudaGraphLaunch(executables[local].get(), ranks[local].stream));
+      launched.add(local, iters);
     });
     wait();
   }
+  // Launch times count from one origin: every process leaves this agreement within microseconds.
+  if (settings_.keep_rank_samples && group_) all_processes_agree(set, true, wait);
+  const Clock::time_point origin = Clock::now();
+  RankTable launch_us(set.size());
   set.workers().run([&](int local) { record_event(set.events(local, 1)[0], ranks[local]); });
   outcome.rank_start_us.assign(set.size(), {});
   outcome.rank_duration_us.assign(set.size(), {});
-  // The communicator's last rank, wherever it runs (this process or another), in the first batch.
-  auto skips_now = [&](int local, std::size_t batch_index) {
-    return settings_.fault == FaultInjection::skip_rank && batch_index == 0 && c.ranks > 1 &&
-           ranks[local].rank == c.ranks - 1;
-  };
   std::size_t count = std::max(base_batch, next_step(settings_.stop, {}, outcome.ops_per_sample,
                                                      settings_.confidence, base_batch).next_samples);
   for (std::size_t batch_index = 0;; ++batch_index) {
     {
       auto range = fixed_range<nvtx_names::timed>(c.spec->nvtx_color, count * outcome.ops_per_sample);
+      launched.expect(static_cast<std::int64_t>(count) * (graph || whole_loop ? iters : 1));
       set.workers().run([&](int local) {
         std::vector<Event>& events = set.events(local, layout.count_for(count));
-        const bool skips = skips_now(local, batch_index);
+        const RankFault& fault = faults[local];
+        const bool skips = fault.skips_one && batch_index == 0;
         for (std::size_t s = 0; s < count; ++s) {
+          if (fault.delay.count() > 0)
+            std::this_thread::sleep_for(fault.delay);  // injected late_rank
           record_event(events[layout.start(s)], ranks[local]);
+          launch_us[local].push_back(
+              std::chrono::duration<double, std::micro>(Clock::now() - origin).count());
           if (graph) {
             CB_CUDA_CHECK(cudaGraphLaunch(executables[local].get(), ranks[local].stream));
+            launched.add(local, iters);
           } else {
             const int launches = whole_loop ? iters : 1;
             for (int i = 0; i < launches; ++i) {
-              // Injected fault: the last rank skips one collective, so the others wait forever.
+              // Injected skip_rank: the rank leaves one collective out, so the others wait forever.
               const bool middle = whole_loop ? s == 0 && i == iters / 2 : s == count / 2;
               if (skips && middle) continue;
               launch_rank(local, settings_.agg_iters);
@@ -327,8 +395,17 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     }
     count = next.next_samples;
   }
+  hogs.clear();
   if (settings_.keep_rank_samples) {
-    outcome.rank_samples_us = gather_rank_samples(set, c, outcome, group_ != nullptr, wait);
+    RankTable per_operation_us = outcome.rank_duration_us;
+    for (std::vector<double>& samples : per_operation_us) {
+      for (double& us : samples) us /= outcome.ops_per_sample;
+    }
+    std::vector<RankTable> by_rank =
+        gather_by_rank(set, c, outcome.iteration_us.size(), {per_operation_us, launch_us},
+                       group_ != nullptr, wait);
+    outcome.rank_samples_us = std::move(by_rank[0]);
+    outcome.rank_lateness_us = lateness_of(by_rank[1]);
   }
 
   // Checked iterations (-c N): fresh inputs each time (the seed advances), outputs poisoned first,
@@ -346,8 +423,9 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
       const kernels::PatternParams checked = pattern_for(c, settings_.seed + static_cast<std::uint64_t>(check));
       set.poison_outputs(c);
       fill_inputs(set, buffers, c, checked);
+      launched.expect(1);
       set.workers().run([&](int local) { launch_rank(local, 1); });
-      if (settings_.fault == FaultInjection::corrupt_output && check == 0) {
+      if (settings_.fault.kind == FaultKind::corrupt_output && check == 0) {
         corrupt_first_output(set, buffers, c, checked);
       }
       for (int local = 0; local < set.size(); ++local) {

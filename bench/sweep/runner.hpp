@@ -42,6 +42,11 @@ struct CaseOutcome {
   // Per rank of the case (index = rank number), that rank's own per-operation time of every
   // sample; with RunSettings::keep_rank_samples only, and then complete on every process.
   std::vector<std::vector<double>> rank_samples_us;
+  // Alike, each sample's arrival skew: when the rank's worker launched the sample's first
+  // operation (host steady_clock, from an origin every process takes just after agreeing to
+  // start the timed batches) minus the earliest rank's launch of it. A late rank's own time is
+  // the shortest (its peers wait for it inside the collective); its lateness is the largest.
+  std::vector<std::vector<double>> rank_lateness_us;
 };
 
 class Runner {

@@ -16,13 +16,13 @@ namespace {
 
 std::string cuda_version_text(int version) { return fmt::format("{}.{}", version / 1000, (version % 1000) / 10); }
 
+}  // namespace
+
 std::string host_name() {
   char name[256] = {};
   if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
   return name;
 }
-
-}  // namespace
 
 RunMetadata collect_run_metadata() {
   RunMetadata metadata;

@@ -21,6 +21,8 @@ struct RunMetadata {
   Topology topology;  // GPUs, peer access and NVLinks of this node (empty without a GPU)
 };
 
+// This host's name (gethostname); "unknown" when it cannot be read.
+std::string host_name();
 // Reads host, GPUs, driver, CUDA runtime and NCCL versions. Works without a GPU.
 RunMetadata collect_run_metadata();
 // ISO 8601 UTC, e.g. 2026-11-22T10:15:02Z.

@@ -228,8 +228,8 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
 
   CLI::App* ranks = app.add_subcommand(
       "ranks",
-      "Per case of a sample file: each rank's median and mean time, the slowest rank and "
-      "stragglers; exit 1 when a rank is flagged");
+      "Per case of a sample file: each rank's median and mean time, its lateness, the slowest "
+      "rank and stragglers; exit 1 when a rank is flagged");
   ranks->add_option("file", args.sample_path, "A sample file written by collbench --json")
       ->required();
   ranks
@@ -239,6 +239,8 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
       ->capture_default_str();
   ranks->add_flag("--markdown", args.markdown, "Print Markdown tables instead of text");
   ranks->footer(
+      "A rank is flagged too when its mean lateness (its launch of a sample after the earliest\n"
+      "rank's) is above max(50 us, 25% of the case's median time).\n"
       "Cases with one rank, and cases without samples (skipped, failed), are skipped. Exit: 0 no\n"
       "straggler, 1 a rank flagged in some case, 2 bad input. See reports/README.md.");
 

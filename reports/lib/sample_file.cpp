@@ -118,19 +118,34 @@ SampleRun parse_run(const json& object) {
   return run;
 }
 
-void check_rank_samples(const SampleCase& c) {
-  // A case that was not measured (skipped, failed) has no samples at all.
-  if (c.samples_us.empty() && c.rank_samples_us.empty()) return;
-  if (c.rank_samples_us.size() != static_cast<std::size_t>(c.row.ranks)) {
-    throw LineError(fmt::format("rank_samples_us holds {} ranks but row.ranks is {}",
-                                c.rank_samples_us.size(), c.row.ranks));
+// `per_rank` (named `name`) must hold row.ranks arrays, each as long as samples_us; a case that
+// was not measured (skipped, failed) may have none at all.
+void check_per_rank(const SampleCase& c, const char* name,
+                    const std::vector<std::vector<double>>& per_rank) {
+  if (c.samples_us.empty() && per_rank.empty()) return;
+  if (per_rank.size() != static_cast<std::size_t>(c.row.ranks)) {
+    throw LineError(
+        fmt::format("{} holds {} ranks but row.ranks is {}", name, per_rank.size(), c.row.ranks));
   }
-  for (std::size_t rank = 0; rank < c.rank_samples_us.size(); ++rank) {
-    if (c.rank_samples_us[rank].size() != c.samples_us.size()) {
-      throw LineError(fmt::format("rank_samples_us[{}] holds {} samples but samples_us holds {}",
-                                  rank, c.rank_samples_us[rank].size(), c.samples_us.size()));
+  for (std::size_t rank = 0; rank < per_rank.size(); ++rank) {
+    if (per_rank[rank].size() != c.samples_us.size()) {
+      throw LineError(fmt::format("{}[{}] holds {} samples but samples_us holds {}", name, rank,
+                                  per_rank[rank].size(), c.samples_us.size()));
     }
   }
+}
+
+// The array of per-rank time arrays `name`.
+std::vector<std::vector<double>> per_rank_field(const json& object, const char* name) {
+  const json& ranks = field(object, name);
+  if (!ranks.is_array()) {
+    throw LineError(fmt::format("'{}' is {}, not an array", name, printable(ranks.dump())));
+  }
+  std::vector<std::vector<double>> per_rank;
+  for (std::size_t rank = 0; rank < ranks.size(); ++rank) {
+    per_rank.push_back(times_field(ranks[rank], fmt::format("{}[{}]", name, rank)));
+  }
+  return per_rank;
 }
 
 SampleCase parse_case(const json& object, unsigned line) {
@@ -153,14 +168,12 @@ SampleCase parse_case(const json& object, unsigned line) {
     throw LineError(fmt::format("samples_us holds {} samples but row.samples is {}",
                                 c.samples_us.size(), c.row.samples));
   }
-  const json& ranks = field(object, "rank_samples_us");
-  if (!ranks.is_array()) {
-    throw LineError(fmt::format("'rank_samples_us' is {}, not an array", printable(ranks.dump())));
+  c.rank_samples_us = per_rank_field(object, "rank_samples_us");
+  check_per_rank(c, "rank_samples_us", c.rank_samples_us);
+  if (object.contains("rank_lateness_us")) {  // optional: older files lack it
+    c.rank_lateness_us = per_rank_field(object, "rank_lateness_us");
+    check_per_rank(c, "rank_lateness_us", c.rank_lateness_us);
   }
-  for (std::size_t rank = 0; rank < ranks.size(); ++rank) {
-    c.rank_samples_us.push_back(times_field(ranks[rank], fmt::format("rank_samples_us[{}]", rank)));
-  }
-  check_rank_samples(c);
   return c;
 }
 

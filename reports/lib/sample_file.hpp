@@ -35,6 +35,9 @@ struct SampleCase {
   // Index = rank: that rank's own time of every sample (as many as samples_us); row.ranks
   // entries, which may be left out (none) when samples_us is empty.
   std::vector<std::vector<double>> rank_samples_us;
+  // Alike, each rank's lateness per sample: its launch of the sample after the earliest rank's.
+  // Optional (files from before it lack it): empty when absent, else shaped like rank_samples_us.
+  std::vector<std::vector<double>> rank_lateness_us;
 };
 
 struct SampleFile {

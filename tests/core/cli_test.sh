@@ -35,6 +35,11 @@ expect_usage_error "--benchmark_out '/nonexistent/x.json'" --benchmark_out=/none
 expect_usage_error "--max-noise 101 is not a percentage" --max-noise 101 --list -g 2
 expect_usage_error "--check 'x'" -c x --list -g 2
 expect_usage_error "--min-time 2 is longer than --max-time 1" --min-time 2 --max-time 1 --max-noise 1 --list -g 2
+# The hidden --inject-fault: unknown kind, bad rank, fraction outside (0, 1], negative delay.
+expect_usage_error "--inject-fault 'slow' is not corrupt_output" --inject-fault slow --list -g 2
+expect_usage_error "--inject-fault 'skip_rank:x': rank 'x'" --inject-fault skip_rank:x --list -g 2
+expect_usage_error "has fraction '1.5', not a share of the SMs in (0, 1]" --inject-fault slow_rank:1:1.5 --list -g 2
+expect_usage_error "has delay '-1'" --inject-fault late_rank:0:-1 --list -g 2
 
 # More GPUs than there are: bad input (2) where GPUs are visible, "no GPU" (4) where none is.
 err=$("$collbench" -g 64 2>&1 >/dev/null); status=$?

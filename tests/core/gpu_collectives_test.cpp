@@ -7,13 +7,16 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <numeric>
 
 #include "core/metrics.hpp"
 #include "core/stop_rule.hpp"
+#include "gpu_test_support.hpp"
 #include "report_row.hpp"
+#include "sweep/fault_injection.hpp"
 #include "sweep/runner.hpp"
 #include "sweep/sweep_plan.hpp"
-#include "gpu_test_support.hpp"
+#include "telemetry/run_metadata.hpp"
 
 namespace collbench {
 namespace {
@@ -182,7 +185,7 @@ TEST(GpuFaults, RepeatedChecksSumTheirWrongElements) {
   RunSettings settings = quick_settings();
   settings.check_iters = 5;
   Runner clean(settings);
-  settings.fault = FaultInjection::corrupt_output;
+  settings.fault = {FaultKind::corrupt_output};
   Runner corrupted(settings);
   for (const char* op : {"all_reduce", "alltoall", "broadcast"}) {
     const Case c = cases_for(op, 2, DataType::float32, 4096).front();
@@ -198,7 +201,7 @@ TEST(GpuFaults, RepeatedChecksSumTheirWrongElements) {
 TEST(GpuFaults, CorruptedOutputIsCountedExactly) {
   SKIP_WITHOUT_GPUS(2);
   RunSettings settings = quick_settings();
-  settings.fault = FaultInjection::corrupt_output;
+  settings.fault = {FaultKind::corrupt_output};
   Runner runner(settings);
   for (const char* op : {"all_reduce", "reduce", "alltoall"}) {
     const Case c = cases_for(op, 2, DataType::float32, 4096).front();
@@ -225,7 +228,7 @@ TEST(GpuFaults, AllocationFailureIsOomAndTheSweepGoesOn) {
 TEST(GpuFaults, SkippedRankEndsInACleanTimeout) {
   SKIP_WITHOUT_GPUS(2);
   RunSettings settings = quick_settings();
-  settings.fault = FaultInjection::skip_rank;
+  settings.fault = {FaultKind::skip_rank};
   settings.timeout_s = 3;
   Runner runner(settings);
   const Case c = cases_for("all_reduce", 2, DataType::float32, 1 << 20).front();
@@ -236,6 +239,85 @@ TEST(GpuFaults, SkippedRankEndsInACleanTimeout) {
   EXPECT_NE(outcome.reason.find("did not finish within 3 s"), std::string::npos) << outcome.reason;
   EXPECT_TRUE(runner.stopped());
   EXPECT_LT(waited_s, settings.timeout_s + 2.0);
+}
+
+// skip_rank:0: rank 0 leaves out the middle timed collective (the second of 3), so rank 1's last
+// one never finds a peer; the reason names rank 0 as not having started it and rank 1 as waiting.
+TEST(GpuFaults, SkippedRankIsNamedInTheTimeout) {
+  SKIP_WITHOUT_GPUS(2);
+  RunSettings settings = quick_settings();
+  settings.fault = parse_injected_fault("skip_rank:0");
+  settings.timeout_s = 3;
+  Runner runner(settings);
+  const Case c = cases_for("all_reduce", 2, DataType::float32, 1 << 18).front();
+  const CaseOutcome outcome = runner.run(c);
+  ASSERT_EQ(outcome.status, report::kStatusTimeout) << outcome.reason;
+  char bus[2][32] = {};
+  for (int device = 0; device < 2; ++device)
+    ASSERT_EQ(cudaDeviceGetPCIBusId(bus[device], 32, device), cudaSuccess);
+  const std::string host = host_name();
+  // 1 warm-up and 3 timed operations asked for; rank 0 launched 3 of them and has nothing left.
+  EXPECT_EQ(outcome.reason,
+            display_name(c) + " did not finish within 3 s: rank 0 (host " + host + ", GPU 0 [" +
+                bus[0] +
+                "]) had not started operation 4 of 4 (launched 3, idle); waiting inside it: "
+                "rank 1 (host " +
+                host + ", GPU 1 [" + bus[1] + "])");
+}
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+// slow_rank:1: an SmHog holds half of GPU 1's SMs during warm-up and timing, so a bandwidth-bound
+// all_reduce takes at least 1.5 times as long as on clean GPUs (17x in a probe on 2x H200), and is
+// still right.
+TEST(GpuFaults, SlowRankSlowsTheCollectiveAndStaysCorrect) {
+  SKIP_WITHOUT_GPUS(2);
+  RunSettings settings = quick_settings();
+  settings.iters = 10;
+  Runner clean(settings);
+  settings.fault = parse_injected_fault("slow_rank:1");  // half of GPU 1's SMs
+  Runner slowed(settings);
+  const Case c = cases_for("all_reduce", 2, DataType::float32, (64u << 20) / 4).front();
+  const CaseOutcome fast = clean.run(c);
+  const CaseOutcome slow = slowed.run(c);
+  ASSERT_EQ(fast.status, report::kStatusOk) << fast.reason;
+  ASSERT_EQ(slow.status, report::kStatusOk) << slow.reason;
+  EXPECT_EQ(slow.wrong_elements, 0u);
+  const double clean_us = median_of(fast.iteration_us), slow_us = median_of(slow.iteration_us);
+  std::printf("all_reduce 64 MiB p50: clean %.1f us, rank 1 on half its SMs %.1f us (%.2fx)\n",
+              clean_us, slow_us, slow_us / clean_us);
+  EXPECT_GE(slow_us, 1.5 * clean_us);
+}
+
+// late_rank:1:2: rank 1's worker sleeps 2 ms before each timed sample, so it launches every
+// sample at least 2 ms after rank 0, which launches first every time (lateness exactly 0).
+TEST(GpuFaults, LateRankShowsInItsLateness) {
+  SKIP_WITHOUT_GPUS(2);
+  RunSettings settings = quick_settings();
+  settings.iters = 8;
+  settings.keep_rank_samples = true;
+  settings.fault = parse_injected_fault("late_rank:1:2");
+  Runner runner(settings);
+  const Case c = cases_for("all_reduce", 2, DataType::float32, 1 << 18).front();
+  const CaseOutcome outcome = runner.run(c);
+  ASSERT_EQ(outcome.status, report::kStatusOk) << outcome.reason;
+  EXPECT_EQ(outcome.wrong_elements, 0u);
+  ASSERT_EQ(outcome.rank_lateness_us.size(), 2u);
+  ASSERT_EQ(outcome.rank_samples_us.size(), 2u);
+  for (const std::vector<double>& lateness : outcome.rank_lateness_us) {
+    ASSERT_EQ(lateness.size(), outcome.iteration_us.size());
+  }
+  const auto mean = [](const std::vector<double>& values) {
+    return std::accumulate(values.begin(), values.end(), 0.0) / values.size();
+  };
+  EXPECT_GE(mean(outcome.rank_lateness_us[1]), 1500.0);
+  EXPECT_LT(mean(outcome.rank_lateness_us[0]), 100.0);
+  for (std::size_t s = 0; s < outcome.iteration_us.size(); ++s) {
+    EXPECT_EQ(std::min(outcome.rank_lateness_us[0][s], outcome.rank_lateness_us[1][s]), 0.0) << s;
+  }
 }
 
 }  // namespace

@@ -243,6 +243,106 @@ TEST(Ranks, Markdown) {
       << result.out;
 }
 
+json late_case_line(std::uint64_t bytes, const Samples& rank_samples_us,
+                    const Samples& rank_lateness_us) {
+  json line = case_line(static_cast<int>(rank_samples_us.size()), bytes, rank_samples_us);
+  line["rank_lateness_us"] = rank_lateness_us;
+  return line;
+}
+
+// Rank 1 launches every sample 2 ms after rank 0: its own time is the shortest (rank 0 waits for
+// it inside the collective), so only its lateness flags it.
+const Samples kLateOwnTimes = {{2100.0, 2100.0, 2100.0}, {100.0, 100.0, 100.0}};
+const Samples kLateness = {{0.0, 0.0, 0.0}, {2000.0, 2000.0, 2000.0}};
+
+TEST(Ranks, ALateRankIsAStragglerByItsLateness) {
+  const RanksAnalysis analysis = analyze_ranks(
+      report::parse_sample_file(
+          "s.json", fixtures::sample_file_text({fixtures::sample_run_line(),
+                                                late_case_line(kMiB, kLateOwnTimes, kLateness)})),
+      {});
+  ASSERT_EQ(analysis.cases.size(), 1u);
+  const CaseRanks& c = analysis.cases[0];
+  EXPECT_TRUE(c.has_lateness);
+  EXPECT_DOUBLE_EQ(c.late_limit_us, 525.0);  // 25% of the case's median time, 2100 us
+  EXPECT_DOUBLE_EQ(c.ranks[1].mean_lateness_us, 2000.0);
+  EXPECT_TRUE(c.ranks[1].late);
+  EXPECT_FALSE(c.ranks[1].slow);
+  EXPECT_TRUE(c.ranks[1].straggler);
+  // Rank 0's own time is 21 times rank 1's: slow by its time, and not late.
+  EXPECT_TRUE(c.ranks[0].slow);
+  EXPECT_FALSE(c.ranks[0].late);
+  ASSERT_EQ(analysis.ranks.size(), 2u);
+  EXPECT_EQ(analysis.ranks[1].late, 1u);
+  EXPECT_DOUBLE_EQ(analysis.ranks[1].mean_lateness_us, 2000.0);
+  EXPECT_DOUBLE_EQ(analysis.ranks[0].mean_lateness_us, 0.0);
+}
+
+// The limit is max(50 us, 25% of the case's median time), strictly above; ranks balanced in time.
+TEST(Ranks, LatenessLimitIsAFloorOrAQuarterOfTheMedian) {
+  const Samples even = {{10.0, 10.0}, {10.0, 10.0}};
+  const Samples slow_case = {{400.0, 400.0}, {400.0, 400.0}};
+  const struct {
+    Samples times;
+    double lateness_us;
+    bool late;
+  } table[] = {{even, 49.0, false},      {even, 50.0, false},       {even, 51.0, true},
+               {slow_case, 99.0, false}, {slow_case, 100.0, false}, {slow_case, 101.0, true}};
+  for (const auto& row : table) {
+    SCOPED_TRACE(row.lateness_us);
+    const Samples lateness = {{0.0, 0.0}, {row.lateness_us - 1, row.lateness_us + 1}};
+    const RanksAnalysis analysis = analyze_ranks(
+        report::parse_sample_file(
+            "s.json", fixtures::sample_file_text({fixtures::sample_run_line(),
+                                                  late_case_line(kMiB, row.times, lateness)})),
+        {});
+    EXPECT_EQ(analysis.cases[0].ranks[1].late, row.late);
+    EXPECT_EQ(analysis.cases[0].ranks[1].straggler, row.late);
+    EXPECT_FALSE(analysis.cases[0].ranks[0].straggler);
+  }
+}
+
+TEST(Ranks, CommandLineShowsLatenessAndFlagsTheLateRank) {
+  const std::string path = write_samples(
+      "late.json",
+      {late_case_line(kMiB, kLateOwnTimes, kLateness), case_line(2, 4 * kMiB, {{10.0}, {10.0}})});
+  const CliResult result = run_cli({"ranks", path});
+  EXPECT_EQ(result.code, 1) << result.err;
+  EXPECT_EQ(result.out,
+            "collreport ranks: STRAGGLERS above 10%: rank 0 in 1 of 2 cases, rank 1 in 1 of 2 "
+            "cases (1 late); 2 "
+            "case(s) compared; skipped: 0 with one rank, 0 not measured\n"
+            "NVIDIA H200, 2 GPUs, NCCL 2.28.3, 2026-11-22\n"
+            "straggler: a rank whose median time is more than 10% above the median of the other "
+            "ranks' medians, or "
+            "whose mean lateness (its launch of a sample after the earliest rank's) is above "
+            "max(50 us, 25% of the "
+            "case's median time); times per operation in us\n"
+            "\n"
+            "op          algo  ranks  dtype  variant   size  rank  median (us)  mean (us)  vs "
+            "others  lateness (us)  "
+            "slowest  straggler\n"
+            "----------  ----  -----  -----  -------  -----  ----  -----------  ---------  "
+            "---------  -------------  "
+            "-------  ----------------\n"
+            "all_reduce  nccl      2  float           1 MiB     0       2100.0     2100.0   "
+            "+2000.0%           0.00  "
+            "slowest  STRAGGLER\n"
+            "all_reduce  nccl      2  float           1 MiB     1       100.00     100.00     "
+            "-95.2%         2000.0  "
+            "         STRAGGLER (late)\n"
+            "all_reduce  nccl      2  float           4 MiB     0        10.00      10.00      "
+            "+0.0%              -  "
+            "slowest\n"
+            "all_reduce  nccl      2  float           4 MiB     1        10.00      10.00      "
+            "+0.0%              -\n"
+            "\n"
+            "rank  cases  slowest in  straggler in  median vs others  mean lateness (us)\n"
+            "----  -----  ----------  ------------  ----------------  ------------------\n"
+            "   0      2           2             1          +1000.0%                0.00\n"
+            "   1      2           0             1            -47.6%              2000.0\n");
+}
+
 TEST(Ranks, HelpFitsATerminal) {
   const CliResult help = run_cli({"ranks", "--help"});
   EXPECT_EQ(help.code, 0);

@@ -27,6 +27,10 @@ ReportRow all_reduce_row(std::uint64_t bytes) {
 const std::vector<std::vector<double>> kRankSamples = {
     {10.0, 12.0, 11.0}, {10.5, 11.5, 10.75}, {10.25, 12.25, 10.5}, {9.75, 11.0, 10.0}};
 
+// Each rank's launch of each sample after the earliest rank's: rank 2 arrives 2 ms late.
+const std::vector<std::vector<double>> kRankLateness = {
+    {0.0, 1.5, 0.0}, {3.0, 0.0, 2.5}, {2000.0, 2001.0, 1999.5}, {0.5, 0.25, 1.0}};
+
 json good_case() {
   return fixtures::sample_case_line(all_reduce_row(kMiB), kRankSamples);
 }
@@ -61,6 +65,7 @@ TEST(SampleFile, ReadsTheRunAndEveryCase) {
   EXPECT_EQ(measured.ops_per_sample, 1);
   EXPECT_EQ(measured.samples_us, (std::vector<double>{10.5, 12.25, 11.0}));
   EXPECT_EQ(measured.rank_samples_us, kRankSamples);
+  EXPECT_TRUE(measured.rank_lateness_us.empty());  // a file from before lateness was written
 
   const SampleCase& skipped = file.cases[1];
   EXPECT_EQ(skipped.line, 4u);
@@ -68,6 +73,18 @@ TEST(SampleFile, ReadsTheRunAndEveryCase) {
   EXPECT_EQ(skipped.row.reason, "unsupported");
   EXPECT_TRUE(skipped.samples_us.empty());
   EXPECT_TRUE(skipped.rank_samples_us.empty());
+}
+
+TEST(SampleFile, ReadsEachRanksLatenessWhenTheFileHasIt) {
+  json measured = good_case();
+  measured["rank_lateness_us"] = kRankLateness;
+  json skipped = skipped_case();
+  skipped["rank_lateness_us"] = json::array();
+  const SampleFile file = parse_sample_file(
+      "s.json", fixtures::sample_file_text({fixtures::sample_run_line(), measured, skipped}));
+  ASSERT_EQ(file.cases.size(), 2u);
+  EXPECT_EQ(file.cases[0].rank_lateness_us, kRankLateness);
+  EXPECT_TRUE(file.cases[1].rank_lateness_us.empty());
 }
 
 // Every bad line is one ReportError naming the file, the line and the problem.
@@ -207,6 +224,27 @@ const BadFile kBadFiles[] = {
        return case_with("rank_samples_us", ranks);
      },
      "s.json:2: rank_samples_us[1] holds 2 samples but samples_us holds 3"},
+    {"lateness of fewer ranks than row.ranks",
+     [] {
+       return case_with("rank_lateness_us", json::array({{0.0, 0.0, 0.0}}));
+     },
+     "s.json:2: rank_lateness_us holds 1 ranks but row.ranks is 4"},
+    {"a rank's lateness with more samples",
+     [] {
+       json lateness = kRankLateness;
+       lateness[3].push_back(1.0);
+       return case_with("rank_lateness_us", lateness);
+     },
+     "s.json:2: rank_lateness_us[3] holds 4 samples but samples_us holds 3"},
+    {"a negative lateness",
+     [] {
+       json lateness = kRankLateness;
+       lateness[0][1] = -0.5;
+       return case_with("rank_lateness_us", lateness);
+     },
+     "s.json:2: rank_lateness_us[0][1] is -0.5, not a time (a number from 0 to 1e+12 us)"},
+    {"lateness that is not an array", [] { return case_with("rank_lateness_us", "late"); },
+     "s.json:2: 'rank_lateness_us' is \"late\", not an array"},
     {"ops_per_sample of 0", [] { return case_with("ops_per_sample", 0); },
      "s.json:2: ops_per_sample is 0, not a positive integer"},
     {"a duplicate case",

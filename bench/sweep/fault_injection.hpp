@@ -1,0 +1,34 @@
+// The hidden, test-only --inject-fault: its grammar, and what a fault asks of each rank of a case,
+// so that the runner asks one question per rank and its measuring code stays free of fault logic.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "sweep/run_settings.hpp"
+
+namespace collbench {
+
+// KIND[:RANK[:AMOUNT]]; empty: no fault. corrupt_output, fail_allocation, skip_rank[:R] (the
+// case's last rank without R), slow_rank:R[:FRACTION] (0.5 of the SMs), late_rank:R[:MS] (2 ms).
+// Throws UsageError, one line naming the text: unknown kind, bad rank, fraction outside (0, 1],
+// delay outside 0 to kMaxLateMs.
+InjectedFault parse_injected_fault(const std::string& text);
+
+// Half the SMs already makes a 64 MiB all_reduce 17x slower (2x H200, NCCL 2.28.9). Not 0.9: NCCL
+// launches its kernels in thread-block clusters on Hopper, and with 119 of 132 SMs held no cluster
+// found room, so the case hung instead of slowing down (fine with NCCL_CGA_CLUSTER_SIZE=1).
+inline constexpr double kDefaultSlowShare = 0.5;
+inline constexpr double kDefaultLateMs = 2;
+inline constexpr double kMaxLateMs = 10'000;
+
+// What the fault asks of rank `rank` of a case of `ranks` ranks (nothing, for every other rank).
+struct RankFault {
+  bool skips_one =
+      false;            // leaves out one collective of the first timed batch (not alone: no peer)
+  double sm_share = 0;  // > 0: an SmHog holds this share of its GPU's SMs in warm-up and timing
+  std::chrono::duration<double, std::milli> delay{0};  // slept before each timed sample
+};
+RankFault rank_fault(const InjectedFault& fault, int rank, int ranks);
+
+}  // namespace collbench
