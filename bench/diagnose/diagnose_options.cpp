@@ -69,7 +69,7 @@ InjectedFault parse_injected_fault(const std::string& text) {
   if (parts.size() < 2 || parts.size() > 3) throw bad("expected KIND:RANK[:AMOUNT]");
   if (parts[0] == "slow_gpu") {
     fault.kind = InjectedFault::Kind::slow_gpu;
-    fault.amount = 0.9;
+    fault.amount = 0.5;
   } else if (parts[0] == "late_rank") {
     fault.kind = InjectedFault::Kind::late_rank;
     fault.amount = 2;

@@ -12,7 +12,9 @@ namespace collbench::diagnose {
 struct InjectedFault {
   enum class Kind { none, slow_gpu, late_rank, missing_rank } kind = Kind::none;
   int rank = -1;
-  double amount = 0;  // slow_gpu: share of the SMs taken (0.9); late_rank: milliseconds (2)
+  // slow_gpu: share of the SMs taken (0.5: with 0.9 NCCL's cluster-launched kernels found no room
+  // on H200 and hung); late_rank: milliseconds (2).
+  double amount = 0;
   std::string text;   // as given, for the report's "injected" field ("" when none)
 };
 

@@ -105,7 +105,17 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
       launch_nccl_group({contexts[local]}, {buffers[local]}, shape, 1);
       return true;
     };
-    const std::vector<RankTimes> times = time_on_ranks(set, work);
+    std::vector<RankTimes> times;
+    try {
+      times = time_on_ranks(set, work);
+    } catch (const RanksTimedOut&) {
+      // The world's communicators are aborted; a subgroup's kernels must end too before its
+      // buffers are freed on the way out.
+      for (std::optional<NcclCommunicator>& communicator : split) {
+        if (communicator) communicator->abort();
+      }
+      throw;
+    }
     std::vector<MemberRecord> records(locals);
     for (int local = 0; local < locals; ++local) {
       if (!member[local]) continue;

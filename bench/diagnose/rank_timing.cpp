@@ -48,6 +48,9 @@ void wait_or_name(Runner::RankSet& set, const TimedWork& work, const std::vector
         ScopedDevice on(rank.device, rank.rank);
         progress.push_back({rank.rank, launched[local].load(), expected, cudaStreamQuery(rank.stream) == cudaSuccess});
       }
+      // Abort before anything unwinds: freeing a buffer synchronises the device, which would
+      // wait for the hung kernel forever.
+      set.abort_all();
       throw RanksTimedOut(fmt::format("{} did not finish within {:g} s", work.what, work.timeout_s), progress);
     }
     std::this_thread::sleep_for(std::chrono::microseconds(50));

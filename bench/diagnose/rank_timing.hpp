@@ -53,7 +53,8 @@ struct TimedWork {
   Clock::time_point origin = Clock::now();
 };
 
-// Runs `work` on every local rank that takes part; one RankTimes per local rank.
+// Runs `work` on every local rank that takes part; one RankTimes per local rank. On a timeout,
+// the set's communicators are aborted before RanksTimedOut is thrown.
 std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work);
 
 // The median of `values` (not empty).

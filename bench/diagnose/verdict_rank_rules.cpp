@@ -115,15 +115,21 @@ std::vector<Suspect> straggler_suspects(const Judging& judging) {
   auto reading_of = [&](const ArrivalFigures& arrival) {
     return Reading{arrival.mean_lateness_us, thresholds.lateness_limit_us(arrival.op_time_us)};
   };
-  // When the median rank is late too, everyone is: host noise, not one straggler.
-  std::vector<double> ratios;
-  for (const ArrivalFigures& arrival : arrivals) ratios.push_back(reading_of(arrival).ratio());
-  if (stats::median(ratios) > 1) return {};
+  // A rank is a straggler when it is late and the other ranks, by their median, are not: when
+  // they are late too, everyone is (host noise), not one rank. Against the others rather than
+  // all, so that with 2 ranks the late one is not its own alibi.
+  auto others_late = [&](const ArrivalFigures& late) {
+    std::vector<double> ratios;
+    for (const ArrivalFigures& arrival : arrivals) {
+      if (arrival.rank != late.rank) ratios.push_back(reading_of(arrival).ratio());
+    }
+    return !ratios.empty() && stats::median(ratios) > 1;
+  };
   // A rank measured in several groups is judged by its latest arrival.
   std::vector<Suspect> suspects;
   for (const ArrivalFigures& arrival : arrivals) {
     const Reading reading = reading_of(arrival);
-    if (reading.ratio() <= 1) continue;
+    if (reading.ratio() <= 1 || others_late(arrival)) continue;
     const auto known = std::find_if(suspects.begin(), suspects.end(), [&](const Suspect& suspect) {
       return suspect.rank == arrival.rank;
     });

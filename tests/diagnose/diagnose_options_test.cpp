@@ -53,7 +53,7 @@ TEST(DiagnoseOptions, InjectedFaults) {
   const InjectedFault slow = parse_injected_fault("slow_gpu:1");
   EXPECT_EQ(slow.kind, InjectedFault::Kind::slow_gpu);
   EXPECT_EQ(slow.rank, 1);
-  EXPECT_DOUBLE_EQ(slow.amount, 0.9);
+  EXPECT_DOUBLE_EQ(slow.amount, 0.5);
   EXPECT_EQ(slow.text, "slow_gpu:1");
   EXPECT_DOUBLE_EQ(parse_injected_fault("slow_gpu:0:0.5").amount, 0.5);
   const InjectedFault late = parse_injected_fault("late_rank:3");

@@ -190,6 +190,15 @@ TEST(Verdict, ALateRankIsAStragglerNotASlowGpu) {
                 "launched 2000 us late on average against a limit of 175 us (11.43×)"});
 }
 
+// With two ranks the late one must not be its own alibi: the other rank's lateness decides.
+TEST(Verdict, OneOfTwoRanksLateIsAStraggler) {
+  Measurements measurements = healthy_machine(1, 2);
+  arrival_of(measurements, 1).mean_lateness_us = 2000;
+  const Verdict verdict = judge(measurements);
+  ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::straggler});
+  EXPECT_EQ(verdict.suspects[0].rank, 1);
+}
+
 TEST(Verdict, NoStragglerWhenTheMedianRankIsLateToo) {
   Measurements measurements = healthy_machine(1, 4);
   for (int rank : {0, 1, 2}) arrival_of(measurements, rank).mean_lateness_us = 400;
