@@ -18,7 +18,6 @@
 #include "launch/process_launch.hpp"
 #include "pair_probe.hpp"
 #include "rank_records.hpp"
-#include "runtime/sm_hog.hpp"
 
 namespace collbench::diagnose {
 namespace {
@@ -101,28 +100,15 @@ std::vector<RankIdentity> DiagnoseProgram::identify_ranks() {
 
 void DiagnoseProgram::diagnose() {
   start_ = std::chrono::steady_clock::now();
-  const InjectedFault& fault = options_.fault;
   const bool multi_process = run_->group != nullptr;
   measurements_ = Measurements{};
   measurements_.ranks = identify_ranks();
-  // The slow-GPU fault holds most of that GPU's SMs for the whole diagnosis.
-  std::optional<SmHog> hog;
-  for (const RankContext& rank : set_->contexts()) {
-    if (fault.kind == InjectedFault::Kind::slow_gpu && rank.rank == fault.rank) hog.emplace(rank.device, fault.amount);
-  }
-  std::function<void(int)> late;
-  if (fault.kind == InjectedFault::Kind::late_rank) {
-    late = [this, &fault](int local) {
-      if (set_->contexts()[local].rank == fault.rank) {
-        std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(fault.amount));
-      }
-    };
-  }
   try {
     GpuProbeSettings gpu_settings;
     gpu_settings.bytes = options_.copy_bytes;
     gpu_settings.iterations = options_.iterations;
     gpu_settings.timeout_s = options_.timeout_s;
+    gpu_settings.faults = probe_faults();
     measurements_.gpus = every_rank(*set_, probe_local_gpus(*set_, gpu_settings), ranks_, multi_process,
                                     options_.timeout_s);
     if (ranks_ >= 2) {
@@ -133,7 +119,7 @@ void DiagnoseProgram::diagnose() {
       pair_settings.latency_iterations = 4 * options_.iterations;
       pair_settings.timeout_s = options_.timeout_s;
       pair_settings.multi_process = multi_process;
-      pair_settings.before_launch = late;
+      pair_settings.faults = probe_faults();
       measurements_.pairs = probe_pairs(*set_, ranks_, pair_settings);
       probe_collectives();
       narrow_down_slow_groups();
@@ -174,17 +160,7 @@ void DiagnoseProgram::probe_collectives() {
   settings.iterations = options_.iterations;
   settings.timeout_s = options_.timeout_s;
   settings.multi_process = run_->group != nullptr;
-  const InjectedFault& fault = options_.fault;
-  if (fault.kind == InjectedFault::Kind::late_rank) {
-    settings.before_launch = [this, &fault](int local) {
-      if (set_->contexts()[local].rank == fault.rank) {
-        std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(fault.amount));
-      }
-    };
-  }
-  if (fault.kind == InjectedFault::Kind::missing_rank) {
-    settings.skips = [this, &fault](int local) { return set_->contexts()[local].rank == fault.rank; };
-  }
+  settings.faults = probe_faults();
   std::vector<int> everyone(ranks_);
   for (int rank = 0; rank < ranks_; ++rank) everyone[rank] = rank;
   GroupResult result = probe_group(*set_, ranks_, everyone, settings);
@@ -241,6 +217,31 @@ int DiagnoseProgram::finish(RunContext& run) {
     std::fflush(stdout);
   }
   return verdict_->exit_status();
+}
+
+ProbeFaults DiagnoseProgram::probe_faults() const {
+  ProbeFaults faults;
+  const InjectedFault& fault = options_.fault;
+  auto is_faulty = [this, rank = fault.rank](int local) { return set_->contexts()[local].rank == rank; };
+  switch (fault.kind) {
+    case InjectedFault::Kind::slow_gpu:
+      for (int local = 0; local < set_->size(); ++local) {
+        if (is_faulty(local)) faults.slow_local = local;
+      }
+      faults.slow_share = fault.amount;
+      break;
+    case InjectedFault::Kind::late_rank:
+      faults.before_launch = [is_faulty, delay_ms = fault.amount](int local) {
+        if (is_faulty(local)) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(delay_ms));
+      };
+      break;
+    case InjectedFault::Kind::missing_rank:
+      faults.skips = is_faulty;
+      break;
+    case InjectedFault::Kind::none:
+      break;
+  }
+  return faults;
 }
 
 Thresholds DiagnoseProgram::thresholds() const {

@@ -12,6 +12,7 @@
 #include "diagnose_options.hpp"
 #include "figures.hpp"
 #include "frame/program.hpp"
+#include "rank_timing.hpp"
 #include "sweep/rank_set.hpp"
 #include "verdict.hpp"
 
@@ -40,6 +41,7 @@ class DiagnoseProgram final : public BenchmarkProgram {
   void probe_collectives();
   void narrow_down_slow_groups();
   Thresholds thresholds() const;
+  ProbeFaults probe_faults() const;
 
   DiagnoseOptions options_;
   RunContext* run_ = nullptr;

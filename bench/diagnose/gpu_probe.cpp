@@ -51,7 +51,8 @@ std::vector<GpuFigures> probe_local_gpus(Runner::RankSet& set, const GpuProbeSet
   work.iterations = settings.iterations;
   work.timeout_s = settings.timeout_s;
   work.what = "the local copy of every GPU";
-  work.launch = [&](int local) {
+  settings.faults.apply_to(work);
+  work.launch = [&](int local, bool) {
     link_peak::launch_pull_copy(destinations[local].get(), sources[local].get(), settings.bytes, blocks[local],
                                 set.contexts()[local].stream);
     CB_CHECK_LAUNCH();

@@ -16,6 +16,7 @@ struct GpuProbeSettings {
   int warmup = 2;
   int iterations = 5;
   double timeout_s = 30;
+  ProbeFaults faults;
 };
 
 // One GpuFigures per local rank.

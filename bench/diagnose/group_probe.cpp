@@ -98,10 +98,10 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
     work.iterations = std::min(settings.iterations, kMaxGroupIterations);
     work.timeout_s = settings.timeout_s;
     work.what = fmt::format("{} on ranks {}", op, describe(members));
-    work.before_launch = settings.before_launch;
+    settings.faults.apply_to(work);
     work.origin = Clock::now();
-    work.launch = [&](int local) {
-      if (settings.skips && settings.skips(local)) return false;
+    work.launch = [&](int local, bool timed) {
+      if (timed && settings.faults.skips && settings.faults.skips(local)) return false;
       launch_nccl_group({contexts[local]}, {buffers[local]}, shape, 1);
       return true;
     };

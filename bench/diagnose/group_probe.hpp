@@ -22,8 +22,9 @@ struct GroupProbeSettings {
   int iterations = 5;  // at most kMaxGroupIterations
   double timeout_s = 30;
   bool multi_process = false;
-  std::function<void(int local)> before_launch;  // the late-rank fault
-  std::function<bool(int local)> skips;          // the absent-rank fault: this rank launches nothing
+  // The absent rank takes part in the warm-up (its connections exist, as a rank's do that stops
+  // coming mid-job) and skips the timed iterations.
+  ProbeFaults faults;
 };
 
 struct GroupResult {

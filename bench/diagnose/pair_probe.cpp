@@ -47,9 +47,9 @@ std::vector<PairFigures> probe_pairs(Runner::RankSet& set, int ranks, const Pair
     }
     work.warmup = settings.warmup;
     work.timeout_s = settings.timeout_s;
-    work.before_launch = settings.before_launch;
+    settings.faults.apply_to(work);
     std::size_t bytes = 0;
-    work.launch = [&](int local) {
+    work.launch = [&](int local, bool) {
       const RankContext& rank = set.contexts()[local];
       const Transfer& transfer = *mine[local];
       CB_NCCL_CHECK(ncclGroupStart());

@@ -19,7 +19,7 @@ struct PairProbeSettings {
   int latency_iterations = 20;
   double timeout_s = 30;
   bool multi_process = false;
-  std::function<void(int local)> before_launch;  // the late-rank fault
+  ProbeFaults faults;
 };
 
 // Every pair's figures, on every process (ranks = the world's size).

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "core/errors.hpp"
 #include "launch/interrupt.hpp"
+#include "runtime/sm_hog.hpp"
 
 namespace collbench::diagnose {
 namespace {
@@ -70,6 +72,10 @@ std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work
   std::vector<RankTimes> times(locals);
   std::vector<std::atomic<int>> launched(locals);
   const int expected = work.warmup + work.iterations;
+  std::optional<SmHog> hog;
+  if (work.slow_local >= 0 && work.slow_local < locals) {
+    hog.emplace(set.contexts()[work.slow_local].device, work.slow_share);
+  }
   set.workers().run([&](int local) {
     if (!work.takes_part[local]) return;
     const RankContext& rank = set.contexts()[local];
@@ -84,11 +90,12 @@ std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work
         mine.launch_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - work.origin).count());
         record(events[2 * t], rank.stream);
       }
-      if (work.launch(local)) ++launched[local];
+      if (work.launch(local, timed)) ++launched[local];
       if (timed) record(events[2 * t + 1], rank.stream);
     }
   });
   wait_or_name(set, work, launched, expected);
+  hog.reset();
   for (int local = 0; local < locals; ++local) {
     if (!work.takes_part[local]) continue;
     const std::vector<Event>& events = set.events(local, 2 * work.iterations);

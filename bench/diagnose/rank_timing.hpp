@@ -44,13 +44,31 @@ struct TimedWork {
   std::vector<bool> takes_part;  // per local rank
   int warmup = 2;
   int iterations = 5;
-  // Enqueues one iteration on local rank `local`'s stream; returns false when the rank skips it
-  // (the absent-rank fault).
-  std::function<bool(int local)> launch;
+  // Enqueues one iteration on local rank `local`'s stream (`timed`: past the warm-up); returns
+  // false when the rank skips it (the absent-rank fault).
+  std::function<bool(int local, bool timed)> launch;
   std::function<void(int local)> before_launch;  // the late-rank fault, or nothing
+  // The slow-GPU fault: an SmHog holds this share of local rank `slow_local`'s SMs while the
+  // work runs, and only then: freeing memory synchronises the device, which would wait forever
+  // for a hog still holding it.
+  int slow_local = -1;
+  double slow_share = 0;
   double timeout_s = 30;
   std::string what;  // for messages: "all_reduce on ranks 0-3"
   Clock::time_point origin = Clock::now();
+};
+
+// The test-only faults as the probes apply them (diagnose_options.hpp, InjectedFault).
+struct ProbeFaults {
+  std::function<void(int local)> before_launch;  // late rank: sleeps before each launch
+  int slow_local = -1;                           // slow GPU: the local rank whose SMs are held
+  double slow_share = 0;
+  std::function<bool(int local)> skips;  // absent rank: launches none of the timed iterations
+  void apply_to(TimedWork& work) const {
+    work.before_launch = before_launch;
+    work.slow_local = slow_local;
+    work.slow_share = slow_share;
+  }
 };
 
 // Runs `work` on every local rank that takes part; one RankTimes per local rank. On a timeout,
