@@ -16,7 +16,9 @@
 #include "group_probe.hpp"
 #include "launch/interrupt.hpp"
 #include "launch/process_launch.hpp"
+#include "sweep/runner.hpp"
 #include "pair_probe.hpp"
+#include "missing_ranks.hpp"
 #include "rank_records.hpp"
 
 namespace collbench::diagnose {
@@ -36,11 +38,6 @@ struct IdentityRecord {
 // the bound times this share, so only a real shortfall falls under it.
 constexpr double kCollectiveShareOfSlowestLink = 0.6;
 
-std::string ranks_text(const std::vector<int>& ranks) {
-  std::string text;
-  for (int rank : ranks) text += fmt::format("{}{}", text.empty() ? "" : ",", rank);
-  return text;
-}
 
 }  // namespace
 
@@ -125,33 +122,35 @@ void DiagnoseProgram::diagnose() {
       narrow_down_slow_groups();
     }
   } catch (const RanksTimedOut& timeout) {
-    // The ranks that had launched less than they should never came; the others were waiting.
-    std::vector<int> waiting;
-    for (const RankProgress& progress : timeout.progress()) {
-      if (progress.launched < progress.expected) {
-        measurements_.missing.push_back(
-            {progress.rank, fmt::format("had not started: launched {} of {} operations of {}", progress.launched,
-                                        progress.expected, timeout.what())});
-      } else if (!progress.idle) {
-        waiting.push_back(progress.rank);
-      }
+    name_missing_ranks(timeout.what(), timeout.progress());
+  } catch (const CaseTimeout& timeout) {
+    // A gather of the figures timed out: some other process never came to it. This process's
+    // ranks had done their part.
+    std::vector<RankProgress> local;
+    for (const RankContext& rank : set_->contexts()) {
+      local.push_back(local_rank_progress(rank.rank, rank.device, 0, 0, true));
     }
-    // A rank of another process that this one did not see waiting is named too: over a channel
-    // that does not depend on the hung communicator, only its absence is known here.
-    for (int rank = 0; rank < ranks_; ++rank) {
-      bool local = false;
-      for (const RankProgress& progress : timeout.progress()) local = local || progress.rank == rank;
-      if (!local) {
-        measurements_.missing.push_back(
-            {rank, fmt::format("did not finish ({}; another process; ranks {} were waiting for it)", timeout.what(),
-                               ranks_text(waiting))});
-      }
-    }
-    set_->abort_all();
-    if (run_->group) run_->group->abort();
+    name_missing_ranks(timeout.what(), local);
   }
   wall_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   verdict_ = judge(measurements_, thresholds());
+}
+
+void DiagnoseProgram::name_missing_ranks(const std::string& what, std::vector<RankProgress> reported) {
+  set_->abort_all();
+  // Under mpirun every process times out on its own and they swap what they saw over MPI, not
+  // over the communicator that hung; a process that does not answer is absent.
+  bool everyone_asked = !run_->group;
+  if (run_->group && run_->group->mode() == LaunchMode::mpi && !reported.empty()) {
+    if (auto all = exchange_progress(reported.front(), ranks_)) {
+      reported = *all;
+      everyone_asked = true;
+    }
+  }
+  for (MissingRank& missing : missing_ranks(what, reported, ranks_, everyone_asked)) {
+    measurements_.missing.push_back(std::move(missing));
+  }
+  if (run_->group) run_->group->abort();
 }
 
 void DiagnoseProgram::probe_collectives() {
@@ -179,6 +178,7 @@ void DiagnoseProgram::narrow_down_slow_groups() {
   if (!slow) return;
   GroupProbeSettings settings;
   settings.ops = {"all_reduce"};
+  settings.faults = probe_faults();
   settings.bytes = options_.collective_bytes;
   settings.iterations = options_.iterations;
   settings.timeout_s = options_.timeout_s;

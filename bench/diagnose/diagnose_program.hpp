@@ -41,6 +41,8 @@ class DiagnoseProgram final : public BenchmarkProgram {
   void probe_collectives();
   void narrow_down_slow_groups();
   Thresholds thresholds() const;
+  // After a probe timed out: who had not started it, hung in it, or never answered.
+  void name_missing_ranks(const std::string& what, std::vector<RankProgress> reported);
   ProbeFaults probe_faults() const;
 
   DiagnoseOptions options_;

@@ -90,8 +90,6 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
       receives.emplace_back(contexts[local].device, std::max<std::size_t>(counts.recv * sizeof(float), 1));
       buffers[local] = {sends[local].get(), receives[local].get()};
     }
-    // Launch times need one origin on every process: taken as every process leaves a gather.
-    every_rank(set, std::vector<int>(locals, 0), world_ranks, settings.multi_process, settings.timeout_s);
     TimedWork work;
     work.takes_part = member;
     work.warmup = settings.warmup;
@@ -99,7 +97,10 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
     work.timeout_s = settings.timeout_s;
     work.what = fmt::format("{} on ranks {}", op, describe(members));
     settings.faults.apply_to(work);
-    work.origin = Clock::now();
+    // Launch times need one origin on every process: taken as every process leaves a gather.
+    work.align_start = [&] {
+      every_rank(set, std::vector<int>(locals, 0), world_ranks, settings.multi_process, settings.timeout_s);
+    };
     work.launch = [&](int local, bool timed) {
       if (timed && settings.faults.skips && settings.faults.skips(local)) return false;
       launch_nccl_group({contexts[local]}, {buffers[local]}, shape, 1);
@@ -108,7 +109,7 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
     std::vector<RankTimes> times;
     try {
       times = time_on_ranks(set, work);
-    } catch (const RanksTimedOut&) {
+    } catch (...) {
       // The world's communicators are aborted; a subgroup's kernels must end too before its
       // buffers are freed on the way out.
       for (std::optional<NcclCommunicator>& communicator : split) {

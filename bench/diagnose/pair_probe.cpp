@@ -74,17 +74,18 @@ std::vector<PairFigures> probe_pairs(Runner::RankSet& set, int ranks, const Pair
         (large ? records[local].bandwidth_us : records[local].latency_us) = median_of(times[local].duration_us);
       }
     }
-    // Both ends of a transfer timed it; the slower end is when it was done.
+    // Both ends timed the transfer from their own launch; the end that came later waited less, so
+    // the shorter time is the transfer's (a late peer must not pass for a slow link).
     const std::vector<RoundRecord> all = every_rank(set, records, ranks, settings.multi_process, settings.timeout_s);
     for (const Transfer& transfer : round) {
       const RoundRecord& sender = all[transfer.src];
       const RoundRecord& receiver = all[transfer.dst];
-      const double bandwidth_us = std::max(sender.bandwidth_us, receiver.bandwidth_us);
+      const double bandwidth_us = std::min(sender.bandwidth_us, receiver.bandwidth_us);
       PairFigures figures;
       figures.src = transfer.src;
       figures.dst = transfer.dst;
       figures.bandwidth_gbps = bandwidth_us > 0 ? settings.bandwidth_bytes / (bandwidth_us * 1e-6) / 1e9 : 0;
-      figures.latency_us = std::max(sender.latency_us, receiver.latency_us);
+      figures.latency_us = std::min(sender.latency_us, receiver.latency_us);
       pairs.push_back(figures);
     }
   }

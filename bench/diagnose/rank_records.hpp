@@ -16,7 +16,12 @@ template <typename Record>
 std::vector<Record> every_rank(Runner::RankSet& set, const std::vector<Record>& local, int ranks, bool multi_process,
                                double timeout_s) {
   if (!multi_process) return local;  // one process: local index = rank
-  return all_gather_records(set.contexts().front(), local.front(), ranks, timeout_s);
+  try {
+    return all_gather_records(set.contexts().front(), local.front(), ranks, timeout_s);
+  } catch (...) {
+    set.abort_all();  // a peer that never came: nothing may wait on these communicators any more
+    throw;
+  }
 }
 
 // Text in a fixed-size record field (records travel as bytes).

@@ -48,11 +48,9 @@ void wait_or_name(Runner::RankSet& set, const TimedWork& work, const std::vector
         if (!work.takes_part[local]) continue;
         const RankContext& rank = set.contexts()[local];
         ScopedDevice on(rank.device, rank.rank);
-        progress.push_back({rank.rank, launched[local].load(), expected, cudaStreamQuery(rank.stream) == cudaSuccess});
+        const bool idle = cudaStreamQuery(rank.stream) == cudaSuccess;
+        progress.push_back(local_rank_progress(rank.rank, rank.device, launched[local].load(), expected, idle));
       }
-      // Abort before anything unwinds: freeing a buffer synchronises the device, which would
-      // wait for the hung kernel forever.
-      set.abort_all();
       throw RanksTimedOut(fmt::format("{} did not finish within {:g} s", work.what, work.timeout_s), progress);
     }
     std::this_thread::sleep_for(std::chrono::microseconds(50));
@@ -73,28 +71,37 @@ std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work
   std::vector<std::atomic<int>> launched(locals);
   const int expected = work.warmup + work.iterations;
   std::optional<SmHog> hog;
-  if (work.slow_local >= 0 && work.slow_local < locals) {
-    hog.emplace(set.contexts()[work.slow_local].device, work.slow_share);
-  }
-  set.workers().run([&](int local) {
-    if (!work.takes_part[local]) return;
-    const RankContext& rank = set.contexts()[local];
-    std::vector<Event>& events = set.events(local, 2 * work.iterations);
-    RankTimes& mine = times[local];
-    mine.took_part = true;
-    for (int i = 0; i < expected; ++i) {
-      const bool timed = i >= work.warmup;
-      const int t = i - work.warmup;
-      if (work.before_launch) work.before_launch(local);
-      if (timed) {
-        mine.launch_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - work.origin).count());
-        record(events[2 * t], rank.stream);
-      }
-      if (work.launch(local, timed)) ++launched[local];
-      if (timed) record(events[2 * t + 1], rank.stream);
+  try {
+    if (work.slow_local >= 0 && work.slow_local < locals) {
+      hog.emplace(set.contexts()[work.slow_local].device, work.slow_share);
     }
-  });
-  wait_or_name(set, work, launched, expected);
+    if (work.align_start) work.align_start();
+    const Clock::time_point origin = Clock::now();
+    set.workers().run([&](int local) {
+      if (!work.takes_part[local]) return;
+      const RankContext& rank = set.contexts()[local];
+      std::vector<Event>& events = set.events(local, 2 * work.iterations);
+      RankTimes& mine = times[local];
+      mine.took_part = true;
+      for (int i = 0; i < expected; ++i) {
+        const bool timed = i >= work.warmup;
+        const int t = i - work.warmup;
+        if (work.before_launch) work.before_launch(local);
+        if (timed) {
+          mine.launch_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - origin).count());
+          record(events[2 * t], rank.stream);
+        }
+        if (work.launch(local, timed)) ++launched[local];
+        if (timed) record(events[2 * t + 1], rank.stream);
+      }
+    });
+    wait_or_name(set, work, launched, expected);
+  } catch (...) {
+    // The hog first: an NCCL kernel that never found room would otherwise keep the abort waiting.
+    hog.reset();
+    set.abort_all();
+    throw;
+  }
   hog.reset();
   for (int local = 0; local < locals; ++local) {
     if (!work.takes_part[local]) continue;

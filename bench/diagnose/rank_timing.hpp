@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sweep/case_progress.hpp"
 #include "sweep/rank_set.hpp"
 
 namespace collbench::diagnose {
@@ -19,16 +20,9 @@ using Clock = std::chrono::steady_clock;
 struct RankTimes {
   bool took_part = false;
   std::vector<double> duration_us;  // per timed iteration, between the rank's own events
-  std::vector<double> launch_us;    // host time of each timed launch, us after the origin
+  std::vector<double> launch_us;    // host time of each timed launch, us after the aligned start
 };
 
-// What each local rank had done when the deadline passed.
-struct RankProgress {
-  int rank = 0;
-  int launched = 0;  // timed and warm-up launches enqueued
-  int expected = 0;
-  bool idle = false;  // its stream had finished everything enqueued
-};
 
 class RanksTimedOut : public std::runtime_error {
  public:
@@ -55,7 +49,9 @@ struct TimedWork {
   double slow_share = 0;
   double timeout_s = 30;
   std::string what;  // for messages: "all_reduce on ranks 0-3"
-  Clock::time_point origin = Clock::now();
+  // Called once every fault is in place, just before the first launch: a point every process
+  // passes together (a gather), so that launch times share one origin across processes.
+  std::function<void()> align_start;
 };
 
 // The test-only faults as the probes apply them (diagnose_options.hpp, InjectedFault).
@@ -71,8 +67,10 @@ struct ProbeFaults {
   }
 };
 
-// Runs `work` on every local rank that takes part; one RankTimes per local rank. On a timeout,
-// the set's communicators are aborted before RanksTimedOut is thrown.
+// Runs `work` on every local rank that takes part; one RankTimes per local rank, launch times
+// from the moment align_start returned. On any failure (a timeout, an error, a signal) the SMs
+// are released and the set's communicators aborted before the exception leaves: freeing a
+// buffer synchronises the device, which would wait for a hung kernel forever.
 std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work);
 
 // The median of `values` (not empty).

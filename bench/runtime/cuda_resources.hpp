@@ -51,6 +51,9 @@ class DeviceHandle {
     if (handle_ != Handle{}) Traits::release(handle_, device_);
     handle_ = Handle{};
   }
+  // Gives the handle up without releasing it: for memory a hung kernel may still use, which
+  // cudaFree would wait for forever; the process's end reclaims it.
+  Handle abandon() noexcept { return std::exchange(handle_, Handle{}); }
 
  private:
   Handle handle_{};

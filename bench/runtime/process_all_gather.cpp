@@ -14,8 +14,14 @@ std::vector<unsigned char> all_gather_host_bytes(const RankContext& rank, const 
   unsigned char* slot = gathered.as<unsigned char>() + bytes * rank.rank;
   CB_CUDA_CHECK(cudaMemcpyAsync(slot, mine, bytes, cudaMemcpyHostToDevice, rank.stream));
   CB_NCCL_CHECK(ncclAllGather(slot, gathered.get(), bytes, ncclUint8, rank.comm, rank.stream));
-  // Polls: a peer process that died becomes an error, not a hang.
-  wait_for_streams({rank}, timeout_s > 0 ? timeout_s : 1e9, "the all-gather of host records");
+  // Polls: a peer process that died becomes an error, not a hang. The all-gather may still be
+  // running then, so its buffer is abandoned, not freed.
+  try {
+    wait_for_streams({rank}, timeout_s > 0 ? timeout_s : 1e9, "the all-gather of host records");
+  } catch (...) {
+    gathered.abandon();
+    throw;
+  }
   std::vector<unsigned char> host(bytes * nranks);
   CB_CUDA_CHECK(cudaMemcpy(host.data(), gathered.get(), host.size(), cudaMemcpyDeviceToHost));
   return host;

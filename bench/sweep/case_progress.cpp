@@ -117,25 +117,33 @@ RankProgress local_rank_progress(int rank, int device, std::int64_t launched, st
   return {rank, host_name(), device, bus, launched, expected, idle};
 }
 
-std::string describe_timeout(std::string_view case_name, double timeout_s, int ranks,
-                             const std::vector<RankProgress>& local, bool ask_over_mpi,
-                             double answer_wait_s) {
-  if (!ask_over_mpi || local.empty()) {
-    return timeout_message(case_name, timeout_s, ranks, local, UnreportedRanks::unknown);
-  }
+std::optional<std::vector<RankProgress>> exchange_progress(const RankProgress& mine, int ranks,
+                                                           double answer_wait_s) {
   // One rank per process: the case's processes are world ranks [0, ranks).
   std::vector<std::optional<std::vector<char>>> answers;
   try {
-    answers = mpi_exchange_bounded(encode(local.front()), ranks, answer_wait_s);
-  } catch (const std::exception&) {  // MPI failed too: what this process knows still goes out
-    return timeout_message(case_name, timeout_s, ranks, local, UnreportedRanks::unknown);
+    answers = mpi_exchange_bounded(encode(mine), ranks, answer_wait_s);
+  } catch (const std::exception&) {  // MPI failed too
+    return std::nullopt;
   }
   std::vector<RankProgress> reported;
   for (const auto& answer : answers) {
     if (!answer) continue;
     if (std::optional<RankProgress> progress = decode(*answer)) reported.push_back(*progress);
   }
-  return timeout_message(case_name, timeout_s, ranks, reported, UnreportedRanks::absent);
+  return reported;
+}
+
+std::string describe_timeout(std::string_view case_name, double timeout_s, int ranks,
+                             const std::vector<RankProgress>& local, bool ask_over_mpi,
+                             double answer_wait_s) {
+  if (ask_over_mpi && !local.empty()) {
+    if (auto reported = exchange_progress(local.front(), ranks, answer_wait_s)) {
+      return timeout_message(case_name, timeout_s, ranks, *reported, UnreportedRanks::absent);
+    }
+  }
+  // No MPI to ask (or it failed too): what this process knows still goes out.
+  return timeout_message(case_name, timeout_s, ranks, local, UnreportedRanks::unknown);
 }
 
 }  // namespace collbench
