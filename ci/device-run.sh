@@ -5,7 +5,7 @@
 # Usage: [ALGOS_COUNTS=2,4,6,8] [ALGOS_ITERS=20] [STEP_TIMEOUT_S=420] ci/device-run.sh STEP...
 #   ALGOS_COUNTS: GPU counts of the algos and mpi_algos sweeps (every count from 2 by default).
 #   STABILITY_REPEATS, AB_CHANNELS: the stability step's passes and channel limits.
-#   steps: info tests quick smoke sweep stability graph faults avg1 linkpeak nsys mpi mpi_algos env signal
+#   steps: info tests quick smoke sweep stability diagnose graph faults avg1 linkpeak nsys mpi mpi_algos env signal
 #          algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_nsys dp_timeline mpi_hang
 set -uo pipefail
 root=$(pwd)
@@ -95,6 +95,23 @@ for want in "$@"; do
         step "stability_channels_$channels" env NCCL_MAX_NCHANNELS="$channels" "$bin/collbench" "${standard[@]}" \
           "${passes[@]}" --csv "$d/channels_$channels.csv"
       done ;;
+    diagnose)
+      # collbench_diagnose clean three times, then each injected fault, one process and under mpirun:
+      # reports/<machine>/diagnosis/<scenario>.json (the JSON's "injected" names the fault).
+      d="$work/reports/$machine/diagnosis"
+      mkdir -p "$d"
+      last=$((gpus - 1)) middle=$((gpus / 2))
+      for run in 1 2 3; do step "diagnose_clean_$run" "$bin/collbench_diagnose" --json "$d/clean_$run.json"; done
+      step diagnose_slow_gpu_last "$bin/collbench_diagnose" --inject "slow_gpu:$last" --json "$d/slow_gpu_rank$last.json"
+      step diagnose_slow_gpu_middle "$bin/collbench_diagnose" --inject "slow_gpu:$middle" --json "$d/slow_gpu_rank$middle.json"
+      step diagnose_slow_gpu_first "$bin/collbench_diagnose" --inject slow_gpu:0 --json "$d/slow_gpu_rank0.json"
+      step diagnose_late_rank "$bin/collbench_diagnose" --inject "late_rank:$last" --json "$d/late_rank.json"
+      step diagnose_missing_rank "$bin/collbench_diagnose" --inject "missing_rank:$last" --timeout 10 \
+        --json "$d/missing_rank.json"
+      mpi=("${mpirun[@]}" -np "$gpus")
+      step diagnose_clean_mpi "${mpi[@]}" "$bin/collbench_diagnose" --json "$d/clean_mpi.json"
+      step diagnose_missing_rank_mpi "${mpi[@]}" "$bin/collbench_diagnose" --inject "missing_rank:$last" --timeout 10 \
+        --json "$d/missing_rank_mpi.json" ;;
     faults)
       step fault_hang "$bin/collbench" --ops all_reduce -b 1M -e 1M -g "$gpus" --timeout 5 --inject-fault skip_rank \
         --csv "$work/reports/fault_hang.csv"
