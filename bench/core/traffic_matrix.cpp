@@ -162,29 +162,18 @@ TrafficMatrix spread_matrix(int ranks, std::uint64_t bytes_per_rank, double spre
     throw UsageError(fmt::format("alltoallv spread of {} bytes a rank is above {}", bytes_per_rank,
                                  format_byte_size(kMaxTrafficBytes)));
   }
-  // Shares by offset k = (j - i) mod ranks, the same for every row.
-  std::vector<double> weight(ranks);
-  double weight_sum = 0.0;
-  for (int k = 0; k < ranks; ++k) {
-    weight[k] = 1.0 / (1 + std::min(k, ranks - k));
-    weight_sum += weight[k];
-  }
-  // Cumulative rounding: unit boundaries never decrease and the last one is all the units.
-  const std::uint64_t units = bytes_per_rank / kSpreadUnitBytes;
+  // Bytes by forward distance k = (j - i) mod ranks, the same for every row.
   std::vector<std::uint64_t> pattern(ranks);
-  double cumulative_share = 0.0;
-  std::uint64_t boundary = 0;
-  for (int k = 0; k < ranks; ++k) {
-    cumulative_share += (1.0 - spread) / ranks + spread * weight[k] / weight_sum;
-    const std::uint64_t next =
-        k == ranks - 1 ? units
-                       : std::min<std::uint64_t>(units, std::llround(units * cumulative_share));
-    const std::uint64_t next_boundary = std::max(boundary, next);
-    pattern[k] = (next_boundary - boundary) * kSpreadUnitBytes;
-    boundary = next_boundary;
+  const double total = static_cast<double>(bytes_per_rank);
+  if (ranks == 1) {
+    pattern[0] = bytes_per_rank / kSpreadUnitBytes * kSpreadUnitBytes;
+  } else {
+    const double distance_sum = static_cast<double>(ranks) * (ranks - 1) / 2;
+    for (int k = 0; k < ranks; ++k) {
+      const double bytes = (1.0 - spread) * total / ranks + spread * k * total / distance_sum;
+      pattern[k] = static_cast<std::uint64_t>(bytes) / kSpreadUnitBytes * kSpreadUnitBytes;
+    }
   }
-  pattern[0] += bytes_per_rank % kSpreadUnitBytes;
-
   TrafficMatrix matrix{ranks, std::vector<std::uint64_t>(static_cast<std::size_t>(ranks) * ranks)};
   for (int i = 0; i < ranks; ++i) {
     for (int j = 0; j < ranks; ++j)

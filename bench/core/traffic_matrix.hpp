@@ -35,18 +35,15 @@ TrafficMatrix parse_traffic_matrix(const std::string& name, const std::string& t
 // The file at `path` (at most kMaxTrafficFileBytes), parsed as above.
 TrafficMatrix read_traffic_matrix(const std::string& path);
 
-// Each rank sends `bytes_per_rank` in all, shared among the ranks (itself included) by weight
-//   share(i, j) = (1 - spread) / ranks + spread * w(d) / sum over all j' of w(d(i, j')),
-//   w(d) = 1 / (1 + d),  d = min(|i - j|, ranks - |i - j|)  (ring distance; 0 for itself),
-// so spread 0 is the uniform alltoall and spread 1 favours near peers (rank i+1 gets half of
-// what i keeps, i+2 a third...), yet every peer gets some. Every row is the same pattern rotated,
-// so every row and every column sums to exactly bytes_per_rank. Bytes are shared in 16-byte
-// units (as nccl-tests aligns per-peer chunks, and every element size divides 16), boundaries
-// rounded to the nearest unit; the bytes_per_rank % 16 left over go to the rank itself.
-// NOTE: nccl-tests' NCCL_TESTS_ALLTOALLV_SPREAD=1 does the opposite: weight proportional to
-// the forward distance (j - i) mod ranks, nothing to itself. The two agree only at spread 0.
-// Throws UsageError for spread outside [0, 1], ranks outside [1, kMaxTrafficRanks] or
-// bytes_per_rank above kMaxTrafficBytes.
+// nccl-tests' generated alltoallv (NCCL_TESTS_ALLTOALLV_SPREAD), so that the two measure the same
+// traffic: rank i sends rank j
+//   bytes(i, j) = (1 - spread) * B / ranks + spread * d * B / (ranks (ranks - 1) / 2),
+//   d = (j - i) mod ranks  (the forward distance; 0 for itself),
+// rounded down to a multiple of 16 bytes, B = bytes_per_rank. Spread 0 is the uniform alltoall;
+// spread 1 sends nothing to itself and the most to the rank just behind it (d = ranks - 1), a
+// skew that grows with the distance. Rows and columns sum to B less the rounding. One rank keeps
+// B (rounded down). Throws UsageError for spread outside [0, 1], ranks outside
+// [1, kMaxTrafficRanks] or bytes_per_rank above kMaxTrafficBytes.
 TrafficMatrix spread_matrix(int ranks, std::uint64_t bytes_per_rank, double spread);
 
 // nccl-tests' alltoallv_perf (src/alltoallv.cu, AlltoAllvGetBw and AlltoAllvComputeMaxCounts):

@@ -110,40 +110,29 @@ TEST(TrafficMatrix, SpreadZeroIsTheUniformAlltoall) {
   const TrafficMatrix matrix = spread_matrix(4, 4096, 0.0);
   EXPECT_EQ(matrix.ranks, 4);
   EXPECT_EQ(matrix.bytes, Bytes(16, 1024));
-  // Not a whole number of 16-byte units each: boundaries round, the last 4 bytes stay home.
-  const TrafficMatrix uneven = spread_matrix(4, 100, 0.0);
-  EXPECT_EQ((Bytes{uneven.at(1, 1), uneven.at(1, 2), uneven.at(1, 3), uneven.at(1, 0)}),
-            (Bytes{36, 16, 32, 16}));
+  // 100 / 4 = 25 bytes a peer, rounded down to 16 as nccl-tests does.
+  EXPECT_EQ(spread_matrix(4, 100, 0.0).bytes, Bytes(16, 16));
 }
 
-TEST(TrafficMatrix, SpreadOneWeighsNearPeersMore) {
-  // Weights 1, 1/2, 1/3, 1/2 by ring distance: shares 3/7, 3/14, 1/7, 3/14 of 256 units of 16
-  // bytes; cumulative boundaries 109.7 -> 110, 164.6 -> 165, 201.1 -> 201, 256.
-  const TrafficMatrix matrix = spread_matrix(4, 4096, 1.0);
+// nccl-tests' formula: (1 - s) B / n + s d B / (n (n - 1) / 2), d = (j - i) mod n, rounded down
+// to 16 bytes. At s = 1 on 4 ranks: 0, B/6, 2B/6, 3B/6 by forward distance.
+TEST(TrafficMatrix, SpreadFollowsNcclTestsForwardDistance) {
+  const TrafficMatrix full = spread_matrix(4, 6144, 1.0);
   for (int i = 0; i < 4; ++i) {
-    EXPECT_EQ(matrix.at(i, i), 1760u);
-    EXPECT_EQ(matrix.at(i, (i + 1) % 4), 880u);
-    EXPECT_EQ(matrix.at(i, (i + 2) % 4), 576u);
-    EXPECT_EQ(matrix.at(i, (i + 3) % 4), 880u);
+    EXPECT_EQ(full.at(i, i), 0u);
+    EXPECT_EQ(full.at(i, (i + 1) % 4), 1024u);
+    EXPECT_EQ(full.at(i, (i + 2) % 4), 2048u);
+    EXPECT_EQ(full.at(i, (i + 3) % 4), 3072u);
+    EXPECT_EQ(full.sent_by(i), 6144u);
+    EXPECT_EQ(full.received_by(i), 6144u);
   }
-}
-
-TEST(TrafficMatrix, SpreadRowsAndColumnsSumToTheBytesPerRank) {
-  for (double spread : {0.0, 0.25, 0.5, 1.0}) {
-    for (int ranks : {1, 2, 3, 8, 16}) {
-      const std::uint64_t bytes_per_rank = (std::uint64_t{1} << 20) + 8;
-      const TrafficMatrix matrix = spread_matrix(ranks, bytes_per_rank, spread);
-      for (int r = 0; r < ranks; ++r) {
-        EXPECT_EQ(matrix.sent_by(r), bytes_per_rank) << spread << " " << ranks;
-        EXPECT_EQ(matrix.received_by(r), bytes_per_rank) << spread << " " << ranks;
-      }
-      if (spread > 0 && ranks == 8) {  // distances 0..4: strictly less the farther
-        for (int d = 0; d < 4; ++d)
-          EXPECT_GT(matrix.at(3, (3 + d) % 8), matrix.at(3, (3 + d + 1) % 8));
-        EXPECT_EQ(matrix.at(3, 2), matrix.at(3, 4));
-      }
-    }
-  }
+  // Half way: 768 uniform + 0, 512, 1024, 1536.
+  const TrafficMatrix half = spread_matrix(4, 6144, 0.5);
+  EXPECT_EQ((Bytes{half.at(2, 2), half.at(2, 3), half.at(2, 0), half.at(2, 1)}), (Bytes{768, 1280, 1792, 2304}));
+  // Rounding: 1000 bytes, s = 1, 3 ranks: 0, 333.3 -> 320, 666.7 -> 656.
+  const TrafficMatrix rounded = spread_matrix(3, 1000, 1.0);
+  EXPECT_EQ((Bytes{rounded.at(0, 0), rounded.at(0, 1), rounded.at(0, 2)}), (Bytes{0, 320, 656}));
+  EXPECT_EQ(spread_matrix(1, 1000, 1.0).bytes, Bytes{992});
 }
 
 TEST(TrafficMatrix, SpreadRefusesBadArguments) {
@@ -167,7 +156,7 @@ TEST(TrafficMatrix, AlgbwBytesAreTheBusiestRanksAndBusFactorIsAlltoalls) {
   EXPECT_DOUBLE_EQ(alltoallv_bus_factor(3), 2.0 / 3.0);
   EXPECT_DOUBLE_EQ(alltoallv_bus_factor(8), 7.0 / 8.0);
   EXPECT_DOUBLE_EQ(alltoallv_bus_factor(1), 0.0);
-  EXPECT_EQ(alltoallv_algbw_bytes(spread_matrix(4, 4096, 1.0)), 4096u);
+  EXPECT_EQ(alltoallv_algbw_bytes(spread_matrix(4, 6144, 1.0)), 6144u);
 }
 
 TEST(TrafficMatrix, ElementCountsNeedWholeElements) {
