@@ -9,6 +9,7 @@
 
 #include "core/byte_size.hpp"
 #include "core/errors.hpp"
+#include "frame/command_line.hpp"
 #include "launch/launch_environment.hpp"
 
 namespace collbench::diagnose {
@@ -104,13 +105,7 @@ std::string diagnose_help() {
 
 DiagnoseOptions parse_diagnose_options(const std::vector<std::string>& args) {
   CommandLine line;
-  std::vector<const char*> argv;
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-  try {
-    line.app.parse(static_cast<int>(argv.size()), argv.data());
-  } catch (const CLI::ParseError& error) {
-    throw UsageError(error.what());
-  }
+  parse_arguments(line.app, args);
   DiagnoseOptions& options = line.options;
   options.copy_bytes = parse_size(line.copy_bytes, "--copy-bytes", 1 << 20);
   options.pair_bytes = parse_size(line.pair_bytes, "--pair-bytes", 1 << 20);

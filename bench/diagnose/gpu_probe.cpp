@@ -3,6 +3,7 @@
 
 #include "copy_kernels.hpp"
 #include "core/errors.hpp"
+#include "statistics.hpp"
 #include "telemetry/nvml_library.hpp"
 
 namespace collbench::diagnose {
@@ -65,7 +66,7 @@ std::vector<GpuFigures> probe_local_gpus(Runner::RankSet& set, const GpuProbeSet
     const RankContext& rank = set.contexts()[local];
     GpuFigures& f = figures[local];
     f.rank = rank.rank;
-    const double us = median_of(times[local].duration_us);
+    const double us = stats::median(times[local].duration_us);
     f.copy_gbps = us > 0 ? static_cast<double>(settings.bytes) / (us * 1e-6) / 1e9 : 0;
     read_nvml(rank.device, f);
   }

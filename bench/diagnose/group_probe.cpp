@@ -9,7 +9,9 @@
 #include "core/collective_registry.hpp"
 #include "core/errors.hpp"
 #include "core/nccl_algorithm.hpp"
+#include "figure_text.hpp"
 #include "rank_records.hpp"
+#include "statistics.hpp"
 
 namespace collbench::diagnose {
 namespace {
@@ -43,12 +45,6 @@ std::vector<std::optional<NcclCommunicator>> split_group(Runner::RankSet& set, c
     group[local].emplace(comms[local], set.contexts()[local].device, index);
   }
   return group;
-}
-
-std::string describe(const std::vector<int>& members) {
-  std::string text;
-  for (int rank : members) text += fmt::format("{}{}", text.empty() ? "" : ",", rank);
-  return text;
 }
 
 }  // namespace
@@ -95,7 +91,7 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
     work.warmup = settings.warmup;
     work.iterations = std::min(settings.iterations, kMaxGroupIterations);
     work.timeout_s = settings.timeout_s;
-    work.what = fmt::format("{} on ranks {}", op, describe(members));
+    work.what = fmt::format("{} on ranks {}", op, rank_list(members));
     settings.faults.apply_to(work);
     // Launch times need one origin on every process: taken as every process leaves a gather.
     work.align_start = [&] {
@@ -122,7 +118,7 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
       if (!member[local]) continue;
       MemberRecord& record = records[local];
       record.rank = set.contexts()[local].rank;
-      record.median_us = median_of(times[local].duration_us);
+      record.median_us = stats::median(times[local].duration_us);
       record.launches = static_cast<int>(times[local].launch_us.size());
       std::copy(times[local].launch_us.begin(), times[local].launch_us.end(), record.launch_us);
     }

@@ -6,17 +6,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "figure_text.hpp"
+
 namespace collbench::diagnose {
-namespace {
-
-std::string ranks_text(const std::vector<int>& ranks) {
-  std::string text;
-  for (int rank : ranks) text += fmt::format("{}{}", text.empty() ? "" : ",", rank);
-  return text;
-}
-
-}  // namespace
-
 std::vector<MissingRank> missing_ranks(const std::string& what, const std::vector<RankProgress>& reported, int ranks,
                                        bool everyone_asked) {
   std::int64_t asked = 0;
@@ -41,7 +33,7 @@ std::vector<MissingRank> missing_ranks(const std::string& what, const std::vecto
     if (found == reported.end()) {
       why = everyone_asked ? "absent: no answer over MPI"
                            : fmt::format("another process, with no MPI to ask it; ranks {} were waiting",
-                                         ranks_text(waiting));
+                                         rank_list(waiting));
     } else if (found->launched < asked) {
       why = fmt::format("had not started operation {} of {} (launched {}{})", found->launched + 1, asked,
                         found->launched, found->idle ? ", idle" : "");

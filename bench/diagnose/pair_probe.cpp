@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "pair_schedule.hpp"
 #include "rank_records.hpp"
+#include "statistics.hpp"
 
 namespace collbench::diagnose {
 namespace {
@@ -71,7 +72,7 @@ std::vector<PairFigures> probe_pairs(Runner::RankSet& set, int ranks, const Pair
         if (!mine[local]) continue;
         records[local].src = mine[local]->src;
         records[local].dst = mine[local]->dst;
-        (large ? records[local].bandwidth_us : records[local].latency_us) = median_of(times[local].duration_us);
+        (large ? records[local].bandwidth_us : records[local].latency_us) = stats::median(times[local].duration_us);
       }
     }
     // Both ends timed the transfer from their own launch; the end that came later waited less, so

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -58,12 +57,6 @@ void wait_or_name(Runner::RankSet& set, const TimedWork& work, const std::vector
 }
 
 }  // namespace
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work) {
   const int locals = set.size();

@@ -73,7 +73,4 @@ struct ProbeFaults {
 // buffer synchronises the device, which would wait for a hung kernel forever.
 std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work);
 
-// The median of `values` (not empty).
-double median_of(std::vector<double> values);
-
 }  // namespace collbench::diagnose

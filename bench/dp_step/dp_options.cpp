@@ -10,6 +10,7 @@
 
 #include "core/algorithm.hpp"
 #include "core/errors.hpp"
+#include "frame/command_line.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -160,14 +161,10 @@ DpOptions parse_dp_options(const std::vector<std::string>& args,
   CLI::App app{"collbench_dpstep: data-parallel training-step benchmark (MLP, gradient all-reduce)",
                "collbench_dpstep"};
   add_options(app, given);
-  std::vector<const char*> argv;
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
   try {
-    app.parse(static_cast<int>(argv.size()), argv.data());
+    parse_arguments(app, args);
   } catch (const CLI::CallForHelp&) {
     throw HelpRequested(app.help());
-  } catch (const CLI::ParseError& error) {
-    throw UsageError(error.what());
   }
 
   const Preset& preset = find_preset(given.preset);

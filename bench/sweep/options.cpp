@@ -15,6 +15,7 @@
 #include "core/byte_size.hpp"
 #include "core/collective_registry.hpp"
 #include "core/errors.hpp"
+#include "frame/command_line.hpp"
 #include "launch/launch_environment.hpp"
 #include "sweep/fault_injection.hpp"
 
@@ -273,13 +274,7 @@ std::string command_line_help() {
 
 Options parse_command_line(const std::vector<std::string>& args) {
   CommandLine line;
-  std::vector<const char*> argv;
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-  try {
-    line.app.parse(static_cast<int>(argv.size()), argv.data());
-  } catch (const CLI::ParseError& error) {
-    throw UsageError(error.what());
-  }
+  parse_arguments(line.app, args);
   Options& options = line.options;
   const std::string &ops = line.ops, &algos = line.algos, &types = line.types, &reduce_ops = line.reduce_ops;
   const std::string &min_bytes = line.min_bytes, &max_bytes = line.max_bytes, &step_bytes = line.step_bytes;

@@ -8,6 +8,7 @@
 #include "format.hpp"
 #include "key_columns.hpp"
 #include "repeats.hpp"
+#include "statistics.hpp"
 
 namespace collbench::collreport {
 
@@ -28,7 +29,7 @@ std::vector<CaseSpread> pass_spreads(const report::Report& report) {
 double median_spread(const std::vector<CaseSpread>& spreads) {
   std::vector<double> values;
   for (const CaseSpread& s : spreads) values.push_back(s.spread);
-  return median(values);
+  return stats::median(values);
 }
 
 Table pass_spread_table(const std::vector<CaseSpread>& spreads, std::size_t max_rows) {

@@ -4,12 +4,9 @@
 #include <algorithm>
 #include <map>
 
+#include "statistics.hpp"
+
 namespace collbench::collreport {
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 namespace {
 
@@ -28,7 +25,7 @@ template <typename Field>
 double median_of(const std::vector<const report::ReportRow*>& passes, Field field) {
   std::vector<double> values;
   for (const report::ReportRow* pass : passes) values.push_back(pass->*field);
-  return median(values);
+  return stats::median(values);
 }
 
 }  // namespace

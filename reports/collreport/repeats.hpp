@@ -21,9 +21,6 @@ struct PooledCase {
   double spread() const;
 };
 
-// The median of non-empty `values`: the mean of the middle two for an even count.
-double median(std::vector<double> values);
-
 // One row for the passes of one case (`passes` non-empty, all of one case key). A single pass is
 // returned as it is. Several: status the first failure (oom, error, timeout) of any pass, else
 // skipped when any pass was, else ok; wrong elements and samples summed. When ok, p50 time, busbw
