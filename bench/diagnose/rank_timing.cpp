@@ -1,15 +1,14 @@
 // Timed work on local ranks, with launch times and a polled deadline.
 #include "rank_timing.hpp"
 
-#include <fmt/format.h>
 
 #include <atomic>
 #include <memory>
 #include <optional>
-#include <thread>
 
 #include "core/errors.hpp"
 #include "launch/interrupt.hpp"
+#include "runtime/host_collectives.hpp"
 #include "runtime/sm_hog.hpp"
 
 namespace collbench::diagnose {
@@ -19,40 +18,27 @@ void record(const Event& event, cudaStream_t stream) {
   CB_CUDA_CHECK(cudaEventRecord(event.get(), stream));
 }
 
-// Polls every taking-part rank's stream until idle or the deadline; at the deadline, throws
-// RanksTimedOut with each local rank's progress.
+// Waits for every taking-part rank's stream as every host wait does (polled, so that a peer that
+// never comes ends in a timeout); at the deadline, throws RanksTimedOut with each local rank's
+// progress.
 void wait_or_name(Runner::RankSet& set, const TimedWork& work, const std::vector<std::atomic<int>>& launched,
                   int expected) {
-  const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                        std::chrono::duration<double>(work.timeout_s));
-  for (;;) {
-    bool all_idle = true;
+  std::vector<RankContext> taking_part;
+  for (int local = 0; local < set.size(); ++local) {
+    if (work.takes_part[local]) taking_part.push_back(set.contexts()[local]);
+  }
+  try {
+    wait_for_streams(taking_part, work.timeout_s, work.what);
+  } catch (const CaseTimeout& timeout) {
+    std::vector<RankProgress> progress;
     for (int local = 0; local < set.size(); ++local) {
       if (!work.takes_part[local]) continue;
       const RankContext& rank = set.contexts()[local];
       ScopedDevice on(rank.device, rank.rank);
-      const cudaError_t status = cudaStreamQuery(rank.stream);
-      if (status == cudaErrorNotReady) {
-        all_idle = false;
-      } else if (status != cudaSuccess) {
-        throw_cuda_error(status, "cudaStreamQuery (diagnosis probe)", __FILE__, __LINE__);
-      }
+      const bool idle = cudaStreamQuery(rank.stream) == cudaSuccess;
+      progress.push_back(local_rank_progress(rank.rank, rank.device, launched[local].load(), expected, idle));
     }
-    if (all_idle) return;
-    throw_if_interrupted();
-    for (NcclCommunicator& communicator : set.communicators()) communicator.check_async_error();
-    if (Clock::now() > deadline) {
-      std::vector<RankProgress> progress;
-      for (int local = 0; local < set.size(); ++local) {
-        if (!work.takes_part[local]) continue;
-        const RankContext& rank = set.contexts()[local];
-        ScopedDevice on(rank.device, rank.rank);
-        const bool idle = cudaStreamQuery(rank.stream) == cudaSuccess;
-        progress.push_back(local_rank_progress(rank.rank, rank.device, launched[local].load(), expected, idle));
-      }
-      throw RanksTimedOut(fmt::format("{} did not finish within {:g} s", work.what, work.timeout_s), progress);
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    throw RanksTimedOut(timeout.what(), progress);
   }
 }
 
