@@ -1,13 +1,11 @@
 // Timed work on local ranks, with launch times and a polled deadline.
 #include "rank_timing.hpp"
 
-
 #include <atomic>
 #include <memory>
 #include <optional>
 
 #include "core/errors.hpp"
-#include "launch/interrupt.hpp"
 #include "runtime/host_collectives.hpp"
 #include "runtime/sm_hog.hpp"
 
