@@ -96,6 +96,10 @@ struct AlgorithmCapabilities {
   bool launch_in_parts = false;
   // Runs the training step's SGD update fused into its all-reduce (the last bucket).
   bool fused_update = false;
+  // Runs on NCCL's own algorithms, so the communicator variants apply: --nccl-algo, --nccl-proto,
+  // --nccl-max-ctas are swept for it, and it runs in the groups of --split. Hand-built algorithms
+  // (their own kernels, one clique of every rank) run once on default communicators.
+  bool nccl_communicator_variants = false;
 };
 
 // One implementation of one operation, declared once: registration, --algo, --help, the

@@ -17,8 +17,15 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
   static const std::vector<AlgorithmEntry> registry = [] {
     std::vector<AlgorithmEntry> entries;
     for (const CollectiveSpec& spec : collective_registry()) {
-      entries.push_back({"nccl", spec.kind, "NCCL's own implementation (NCCL_* variables apply)", "NCCL", "nccl", {},
+      AlgorithmCapabilities nccl_capabilities;
+      nccl_capabilities.nccl_communicator_variants = true;
+      entries.push_back({"nccl",
+                         spec.kind,
+                         "NCCL's own implementation (NCCL_* variables apply)",
+                         "NCCL",
+                         "nccl",
                          {},
+                         nccl_capabilities,
                          [](const std::vector<RankContext>& ranks, const SettingValues&) {
                            return make_nccl_algorithm(ranks);
                          }});

@@ -54,10 +54,11 @@ void throw_cuda_error(cudaError_t status, const char* call, const char* file, in
 
 void throw_nccl_error(ncclResult_t status, const char* call, const char* file, int line) {
   const char* last = ncclGetLastError(nullptr);
-  std::string detail = last && *last ? fmt::format(" (NCCL: {})", last) : std::string();
+  const std::string message = last ? last : "";
+  std::string detail = message.empty() ? std::string() : fmt::format(" (NCCL: {})", message);
   throw GpuError(fmt::format("{} failed: {}{} [{}]", call, ncclGetErrorString(status), detail,
                              where(file, line)),
-                 false);
+                 false, status, message);
 }
 
 void report_cuda_error(cudaError_t status, const char* call, const char* file, int line) {

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace collbench {
 
@@ -17,15 +18,25 @@ class UsageError : public std::runtime_error {
   explicit UsageError(const std::string& message);
 };
 
-// A CUDA or NCCL call failed. `out_of_memory` lets the runner record status oom and go on.
+// A CUDA or NCCL call failed. `out_of_memory` lets the runner record status oom and go on; a
+// failed NCCL call also carries its result and NCCL's own message (ncclGetLastError), so that the
+// runner can tell NCCL refusing a case (ncclInvalidUsage) from a failure.
 class GpuError : public std::runtime_error {
  public:
-  GpuError(const std::string& message, bool out_of_memory)
-      : std::runtime_error(message), out_of_memory_(out_of_memory) {}
+  GpuError(const std::string& message, bool out_of_memory, ncclResult_t nccl_status = ncclSuccess,
+           std::string nccl_message = {})
+      : std::runtime_error(message),
+        out_of_memory_(out_of_memory),
+        nccl_status_(nccl_status),
+        nccl_message_(std::move(nccl_message)) {}
   bool out_of_memory() const { return out_of_memory_; }
+  ncclResult_t nccl_status() const { return nccl_status_; }  // ncclSuccess: not an NCCL call
+  const std::string& nccl_message() const { return nccl_message_; }
 
  private:
   bool out_of_memory_;
+  ncclResult_t nccl_status_;
+  std::string nccl_message_;
 };
 
 // The rank whose work the calling thread is doing, named in error messages (-1: none).

@@ -67,8 +67,9 @@ CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us,
   CaseMetrics metrics;
   metrics.time = time_stats(iteration_us, confidence);
   if (metrics.time.mean_us > 0) {
-    const double bytes = algbw_bytes(*c.spec, c.counts, c.type, c.ranks);
-    const double factor = c.spec->bus_factor(c.ranks);
+    const int ranks = c.group_ranks();
+    const double bytes = algbw_bytes(*c.spec, c.counts, c.type, ranks);
+    const double factor = c.spec->bus_factor(ranks);
     auto busbw = [&](double time_us) { return time_us > 0 ? bytes / (time_us * 1e-6) / 1e9 * factor : 0; };
     metrics.algbw_gbps = bytes / (metrics.time.mean_us * 1e-6) / 1e9;
     metrics.busbw_gbps = metrics.algbw_gbps * factor;
@@ -79,6 +80,29 @@ CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us,
     if (link_peak_gbps > 0) metrics.peak_fraction = metrics.busbw_gbps / link_peak_gbps;
   }
   return metrics;
+}
+
+void add_group_metrics(CaseMetrics& metrics, const Case& c,
+                       const std::vector<std::vector<double>>& group_samples_us) {
+  metrics.groups.clear();
+  metrics.aggregate_busbw_gbps = 0;
+  const int ranks = c.group_ranks();
+  const double bus_bytes =
+      algbw_bytes(*c.spec, c.counts, c.type, ranks) * c.spec->bus_factor(ranks);
+  double slowest_mean_us = 0;
+  for (const std::vector<double>& samples : group_samples_us) {
+    if (samples.empty()) return;
+    GroupMetrics group;
+    group.time_us_mean = stats::moments(samples).mean;
+    group.time_us_p50 = percentile(samples, 50);
+    if (group.time_us_mean > 0) group.busbw_gbps = bus_bytes / (group.time_us_mean * 1e-6) / 1e9;
+    slowest_mean_us = std::max(slowest_mean_us, group.time_us_mean);
+    metrics.groups.push_back(group);
+  }
+  if (slowest_mean_us > 0) {
+    metrics.aggregate_busbw_gbps =
+        static_cast<double>(metrics.groups.size()) * bus_bytes / (slowest_mean_us * 1e-6) / 1e9;
+  }
 }
 
 }  // namespace collbench

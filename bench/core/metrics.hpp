@@ -29,6 +29,13 @@ struct TimeStats {
   bool has_interval() const { return confidence > 0; }
 };
 
+// --split: one group's own figures, from its own samples (each its slowest rank's time).
+struct GroupMetrics {
+  double time_us_mean = 0;
+  double time_us_p50 = 0;
+  double busbw_gbps = 0;  // with the group's size, from the mean time
+};
+
 struct CaseMetrics {
   TimeStats time;
   double algbw_gbps = 0;  // algorithm bytes / mean time
@@ -37,6 +44,10 @@ struct CaseMetrics {
   double busbw_lo_gbps = 0;
   double busbw_hi_gbps = 0;
   double peak_fraction = 0;  // busbw / the measured per-GPU link peak; 0 when none is known
+  // --split only: each group's figures (Case::groups() order), and every group's bus bytes over
+  // the slowest group's mean time.
+  std::vector<GroupMetrics> groups;
+  double aggregate_busbw_gbps = 0;
 };
 
 // Percentile `q` in [0, 100] of `values` by linear interpolation between order statistics
@@ -45,8 +56,13 @@ double percentile(std::vector<double> values, double q);
 TimeStats time_stats(const std::vector<double>& iteration_us, double confidence = kDefaultConfidence);
 // A row's time columns (mean ... max, stdev, cv, the median's interval, samples, confidence).
 void set_time_columns(report::ReportRow& row, const TimeStats& stats);
-// `link_peak_gbps`: the per-GPU link peak (collbench_linkpeak, --link-peak), or 0.
+// `link_peak_gbps`: the per-GPU link peak (collbench_linkpeak, --link-peak), or 0. Bandwidths are
+// those of one communicator (a split group's size under --split, as nccl-tests').
 CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us, double link_peak_gbps = 0,
                          double confidence = kDefaultConfidence);
+// Fills metrics.groups and aggregate_busbw_gbps from each group's samples (CaseOutcome); nothing
+// when there are none.
+void add_group_metrics(CaseMetrics& metrics, const Case& c,
+                       const std::vector<std::vector<double>>& group_samples_us);
 
 }  // namespace collbench

@@ -1,8 +1,9 @@
 // NCCL as an algorithm: nothing to prepare, one group per iteration.
 #include "core/nccl_algorithm.hpp"
 
-#include "runtime/cuda_resources.hpp"
 #include "core/errors.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "runtime/nccl_group.hpp"
 
 namespace collbench {
 namespace {
@@ -27,7 +28,7 @@ class NcclAlgorithm final : public CollectiveAlgorithm {
 
 void launch_nccl_group(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
                        const CaseShape& shape, int aggregate) {
-  CB_NCCL_CHECK(ncclGroupStart());
+  NcclGroupScope group;  // closed on every path, so a failed call leaves no group open
   for (int repeat = 0; repeat < aggregate; ++repeat) {
     for (std::size_t local = 0; local < ranks.size(); ++local) {
       const RankContext& rank = ranks[local];
@@ -36,7 +37,7 @@ void launch_nccl_group(const std::vector<RankContext>& ranks, const std::vector<
                                shape.root, rank.rank, shape.nranks, rank.comm, rank.stream});
     }
   }
-  CB_NCCL_CHECK(ncclGroupEnd());
+  group.end();
 }
 
 std::unique_ptr<CollectiveAlgorithm> make_nccl_algorithm(const std::vector<RankContext>&) {

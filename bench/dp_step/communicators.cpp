@@ -19,21 +19,9 @@ std::vector<NcclCommunicator> create_step_communicators(int ranks, int max_ctas)
   for (int device = 0; device < ranks; ++device) devices.push_back(device);
   if (max_ctas <= 0) return create_single_process_communicators(devices);
 
-  ncclUniqueId id;
-  CB_NCCL_CHECK(ncclGetUniqueId(&id));
-  std::vector<ncclComm_t> comms(devices.size(), nullptr);
   ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
   config.maxCTAs = max_ctas;
-  // One thread initialises every rank: the calls must be grouped.
-  CB_NCCL_CHECK(ncclGroupStart());
-  for (int rank = 0; rank < ranks; ++rank) {
-    ScopedDevice on(devices[rank], rank);
-    CB_NCCL_CHECK(ncclCommInitRankConfig(&comms[rank], ranks, id, rank, &config));
-  }
-  CB_NCCL_CHECK(ncclGroupEnd());
-  std::vector<NcclCommunicator> owned;
-  for (int rank = 0; rank < ranks; ++rank) owned.emplace_back(comms[rank], devices[rank], rank);
-  return owned;
+  return create_single_process_communicators(devices, &config);
 }
 
 std::vector<NcclCommunicator> split_step_communicators(ProcessGroup& group, int ranks,

@@ -2,6 +2,7 @@
 #include "output/case_sinks.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -43,6 +44,14 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
   row.wrong_elements = outcome.wrong_elements;
   row.status = outcome.status;
   row.reason = outcome.reason;
+  // --split: the aggregate and each group's busbw (Case::groups() order) in the extra column.
+  if (!metrics.groups.empty()) {
+    std::vector<std::string> group_busbw;
+    for (const GroupMetrics& group : metrics.groups)
+      group_busbw.push_back(fmt::format("{:.3f}", group.busbw_gbps));
+    row.extra = fmt::format("aggregate_busbw_gbps={:.3f};group_busbw_gbps={}",
+                            metrics.aggregate_busbw_gbps, fmt::join(group_busbw, "/"));
+  }
   return row;
 }
 
@@ -95,6 +104,17 @@ void PassSpreadSummary::print(std::FILE* out, std::size_t listed) const {
   std::fflush(out);
 }
 
+std::string describe_group_metrics(const Case& c, const CaseMetrics& metrics) {
+  const std::vector<std::vector<int>> groups = c.groups();
+  std::string text = "groups:";
+  for (std::size_t g = 0; g < metrics.groups.size() && g < groups.size(); ++g) {
+    text +=
+        fmt::format(" {}[{}] {:.2f} us {:.2f} GB/s", g == 0 ? "" : "| ", fmt::join(groups[g], ","),
+                    metrics.groups[g].time_us_mean, metrics.groups[g].busbw_gbps);
+  }
+  return text + fmt::format(" | aggregate busbw {:.2f} GB/s", metrics.aggregate_busbw_gbps);
+}
+
 std::string ConsoleTable::column_header() {
   return fmt::format("#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>6} {:>10} {:>9} {:>9} {:>7}  {}\n"
                      "#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>6} {:>10} {:>9} {:>9} {:>7}  {}",
@@ -123,11 +143,13 @@ std::string ConsoleTable::format_line(const Case& c, const CaseOutcome& outcome,
       number(metrics.busbw_gbps, 2), measured || outcome.wrong_elements ? std::to_string(outcome.wrong_elements) : "-",
       status);
   if (!outcome.reason.empty()) line += fmt::format("\n#   {}: {}", outcome.status, outcome.reason);
+  if (!metrics.groups.empty()) line += "\n#   " + describe_group_metrics(c, metrics);
   return line;
 }
 
 void ConsoleTable::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
   std::string group = fmt::format("{} | {} | {} ranks", c.spec->name, c.algo(), c.ranks);
+  if (const std::string config = c.config(); !config.empty()) group += " | " + config;
   if (c.repeat > 0) group += fmt::format(" | pass {}", c.repeat + 1);
   if (group != group_) {
     fmt::print(out_, "#\n# {}\n{}\n", group, column_header());

@@ -66,7 +66,12 @@ class PassSpreadSummary final : public CaseSink {
   std::map<std::string, Passes> by_case_;  // by benchmark_name of the first pass
 };
 
-// The nccl-tests-like table: one aligned line per case, a heading per (op, algo, ranks) group.
+// --split: "groups: [0,2] 12.34 us 45.67 GB/s | [1,3] 12.50 us 45.10 GB/s | aggregate busbw 90.20
+// GB/s", each group's own mean time and busbw, then the aggregate.
+std::string describe_group_metrics(const Case& c, const CaseMetrics& metrics);
+
+// The nccl-tests-like table: one aligned line per case, a heading per (op, algo, ranks, config)
+// group.
 class ConsoleTable final : public CaseSink {
  public:
   explicit ConsoleTable(std::FILE* out) : out_(out) {}

@@ -91,6 +91,22 @@ void JsonSamplesSink::on_case(const Case& c, const CaseOutcome& outcome, const C
   // slowest-rank samples above.
   line["rank_samples_us"] = by_rank(outcome.rank_samples_us);
   line["rank_lateness_us"] = by_rank(outcome.rank_lateness_us);
+  // --split: each group's ranks, own samples (its slowest rank per sample) and figures.
+  if (!metrics.groups.empty()) {
+    const std::vector<std::vector<int>> groups = c.groups();
+    json group_lines = json::array();
+    for (std::size_t g = 0; g < metrics.groups.size() && g < groups.size(); ++g) {
+      group_lines.push_back({{"ranks", groups[g]},
+                             {"time_us_mean", metrics.groups[g].time_us_mean},
+                             {"time_us_p50", metrics.groups[g].time_us_p50},
+                             {"busbw_gbps", metrics.groups[g].busbw_gbps},
+                             {"samples_us", rounded(outcome.group_samples_us[g])}});
+    }
+    line["split"] = {{"rule", c.communicator.split->text()},
+                     {"group_ranks", c.group_ranks()},
+                     {"groups", group_lines},
+                     {"aggregate_busbw_gbps", metrics.aggregate_busbw_gbps}};
+  }
   write_line(line);
 }
 

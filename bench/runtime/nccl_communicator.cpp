@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <optional>
 #include <utility>
 
-#include "runtime/cuda_resources.hpp"
 #include "core/errors.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "runtime/nccl_group.hpp"
 
 namespace collbench {
 
@@ -40,13 +42,51 @@ void NcclCommunicator::check_async_error() const {
   }
 }
 
-std::vector<NcclCommunicator> create_single_process_communicators(const std::vector<int>& devices) {
+std::vector<NcclCommunicator> create_single_process_communicators(const std::vector<int>& devices,
+                                                                  const ncclConfig_t* config) {
+  const int count = static_cast<int>(devices.size());
   std::vector<ncclComm_t> comms(devices.size(), nullptr);
-  CB_NCCL_CHECK(ncclCommInitAll(comms.data(), static_cast<int>(devices.size()), devices.data()));
+  if (config == nullptr) {
+    CB_NCCL_CHECK(ncclCommInitAll(comms.data(), count, devices.data()));
+  } else {
+    // What ncclCommInitAll does, with a config: one unique id, every rank initialised in one group.
+    ncclUniqueId id;
+    CB_NCCL_CHECK(ncclGetUniqueId(&id));
+    NcclGroupScope group;
+    for (int rank = 0; rank < count; ++rank) {
+      ScopedDevice on(devices[rank], rank);
+      ncclConfig_t rank_config = *config;
+      CB_NCCL_CHECK(ncclCommInitRankConfig(&comms[rank], count, id, rank, &rank_config));
+    }
+    group.end();
+  }
   std::vector<NcclCommunicator> owned;
   owned.reserve(devices.size());
   for (std::size_t rank = 0; rank < devices.size(); ++rank) {
     owned.emplace_back(comms[rank], devices[rank], static_cast<int>(rank));
+  }
+  return owned;
+}
+
+std::vector<NcclCommunicator> split_communicators(const std::vector<NcclCommunicator>& parents,
+                                                  const std::vector<int>& colors,
+                                                  const ncclConfig_t* config) {
+  std::vector<ncclComm_t> comms(parents.size(), nullptr);
+  {
+    NcclGroupScope group;
+    for (std::size_t i = 0; i < parents.size(); ++i) {
+      ScopedDevice on(parents[i].device(), parents[i].rank());
+      std::optional<ncclConfig_t> split_config;
+      if (config != nullptr) split_config = *config;
+      CB_NCCL_CHECK(ncclCommSplit(parents[i].get(), colors[i], parents[i].rank(), &comms[i],
+                                  split_config ? &*split_config : nullptr));
+    }
+    group.end();
+  }
+  std::vector<NcclCommunicator> owned;
+  owned.reserve(parents.size());
+  for (std::size_t i = 0; i < parents.size(); ++i) {
+    owned.emplace_back(comms[i], parents[i].device(), parents[i].rank());
   }
   return owned;
 }

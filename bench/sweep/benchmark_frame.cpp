@@ -38,7 +38,9 @@ void run_case(benchmark::State& state, const Case& c, SweepContext& context) {
     state.SkipWithError("this process holds none of the case's ranks");
     return;
   }
-  const CaseMetrics metrics = case_metrics(c, outcome.iteration_us, context.link_peak_gbps, context.confidence);
+  CaseMetrics metrics =
+      case_metrics(c, outcome.iteration_us, context.link_peak_gbps, context.confidence);
+  add_group_metrics(metrics, c, outcome.group_samples_us);
   tally(context.totals, outcome);
   for (auto& sink : context.sinks) sink->on_case(c, outcome, metrics);
 
@@ -47,6 +49,8 @@ void run_case(benchmark::State& state, const Case& c, SweepContext& context) {
   state.counters["p99_us"] = metrics.time.p99_us;
   state.counters["algbw_gbps"] = metrics.algbw_gbps;
   state.counters["busbw_gbps"] = metrics.busbw_gbps;
+  if (!metrics.groups.empty())
+    state.counters["aggregate_busbw_gbps"] = metrics.aggregate_busbw_gbps;
   state.counters["wrong"] = static_cast<double>(outcome.wrong_elements);
   if (outcome.status != report::kStatusOk) state.SkipWithError((outcome.status + ": " + outcome.reason).c_str());
 }

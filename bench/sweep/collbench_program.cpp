@@ -69,10 +69,20 @@ nlohmann::json sweep_json(const Options& options) {
   for (DataType type : options.types) types.emplace_back(name_of(type));
   std::vector<std::string> reduce_ops;
   for (ReduceOp op : options.reduce_ops) reduce_ops.emplace_back(name_of(op));
+  // The communicator axes as --nccl-* take them: "default" for NCCL's own choice.
+  std::vector<std::string> nccl_algos, nccl_protos, nccl_max_ctas;
+  for (const std::string& algo : options.nccl_algos)
+    nccl_algos.push_back(algo.empty() ? "default" : algo);
+  for (const std::string& proto : options.nccl_protos)
+    nccl_protos.push_back(proto.empty() ? "default" : proto);
+  for (int ctas : options.nccl_max_ctas)
+    nccl_max_ctas.push_back(ctas == 0 ? "default" : std::to_string(ctas));
   return {{"ops", options.ops},     {"algos", options.algos},     {"min_bytes", options.min_bytes},
           {"max_bytes", options.max_bytes}, {"step_factor", options.step_factor}, {"step_bytes", options.step_bytes},
           {"gpus", options.gpus},   {"dtypes", types},            {"redops", reduce_ops},
-          {"roots", options.roots}, {"repeats", options.repeats}};
+          {"roots", options.roots}, {"repeats", options.repeats},
+          {"nccl_algos", nccl_algos}, {"nccl_protos", nccl_protos}, {"nccl_max_ctas", nccl_max_ctas},
+          {"split", options.split ? options.split->text() : std::string()}};
 }
 
 int exit_status(const SweepTotals& totals) {

@@ -14,6 +14,7 @@
 #include "core/algorithm.hpp"
 #include "core/byte_size.hpp"
 #include "core/collective_registry.hpp"
+#include "core/communicator_settings.hpp"
 #include "core/errors.hpp"
 #include "frame/command_line.hpp"
 #include "launch/launch_environment.hpp"
@@ -183,6 +184,7 @@ struct CommandLine {
   double confidence_pct = 95;
   std::string timing = "each";
   std::string seed = "0x5eed";
+  std::string nccl_algos = "default", nccl_protos = "default", nccl_max_ctas = "default", split;
   CLI::App app;
   CommandLine();
 };
@@ -211,6 +213,25 @@ CommandLine::CommandLine()
   app.add_option("-o,--redop", reduce_ops, "Reductions: sum, prod, max, min, avg, or all")->capture_default_str();
   app.add_option("-r,--root", options.roots, "Root rank of rooted operations, or all")->capture_default_str();
   app.add_option("--in-place", in_place, "out, in or both")->capture_default_str();
+  app.add_option(
+         "--nccl-algo", nccl_algos,
+         "NCCL algorithms (NCCL_ALGO, set while each combination's communicators live), comma "
+         "separated: Ring, Tree, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT, default. With "
+         "--nccl-proto and --nccl-max-ctas a cartesian product, for --algo nccl only (hand-built "
+         "algorithms run once, on default communicators); a combination NCCL refuses is skipped")
+      ->capture_default_str();
+  app.add_option("--nccl-proto", nccl_protos,
+                 "NCCL protocols (NCCL_PROTO): LL, LL128, Simple, default")
+      ->capture_default_str();
+  app.add_option(
+         "--nccl-max-ctas", nccl_max_ctas,
+         "NCCL's CTA (channel) limit per collective (ncclConfig_t maxCTAs), 1 to 64 or default")
+      ->capture_default_str();
+  app.add_option(
+      "--split", split,
+      "Split each GPU count's ranks into concurrent groups by an NCCL_TESTS_SPLIT rule (AND 0x7, "
+      "MOD 2, DIV 4, OR 1; color of rank r, ncclCommSplit): every group runs the case at once, "
+      "sizes and busbw per group; --algo nccl only (hand-built algorithms are skipped)");
   app.add_option("-w,--warmup", options.run.warmup_iters, "Warm-up iterations per case")->capture_default_str();
   app.add_option("-n,--iters", options.run.iters,
                  "Timed iterations per batch (the whole case with --max-noise 0; captured in the graph with -G)")
@@ -297,6 +318,19 @@ Options parse_command_line(const std::vector<std::string>& args) {
   options.max_bytes = parse_byte_size(max_bytes, "--max-bytes");
   if (!step_bytes.empty()) options.step_bytes = parse_byte_size(step_bytes, "--step-bytes");
   options.in_place = parse_in_place(in_place);
+  options.nccl_algos = parse_nccl_algo_list(line.nccl_algos);
+  options.nccl_protos = parse_nccl_proto_list(line.nccl_protos);
+  options.nccl_max_ctas = parse_nccl_max_ctas_list(line.nccl_max_ctas);
+  // NCCL applies NCCL_MAX_CTAS after ncclConfig_t (src/init.cc), so the sweep would not be what it
+  // says.
+  if (const char* environment = std::getenv("NCCL_MAX_CTAS");
+      environment != nullptr && options.nccl_max_ctas != std::vector<int>{0}) {
+    throw UsageError(fmt::format(
+        "--nccl-max-ctas with NCCL_MAX_CTAS={} in the environment: NCCL would apply the "
+        "variable instead; unset it",
+        environment));
+  }
+  if (!line.split.empty()) options.split = parse_split_rule(line.split);
   options.run.check_iters = parse_check_count(check);
   options.run.keep_rank_samples = !options.json_path.empty();
   options.run.timing = parse_timing(timing);

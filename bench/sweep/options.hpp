@@ -3,11 +3,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/data_type.hpp"
+#include "core/split_rule.hpp"
 #include "sweep/run_settings.hpp"
 
 namespace collbench {
@@ -26,6 +28,12 @@ struct Options {
   std::vector<ReduceOp> reduce_ops = {ReduceOp::sum};
   std::string roots = "0";  // a rank or "all"
   InPlaceMode in_place = InPlaceMode::both;
+  // NCCL's communicator variants, swept as a cartesian product for --algo nccl only; "" and 0 are
+  // NCCL's own choice (see core/communicator_settings.hpp).
+  std::vector<std::string> nccl_algos = {""};
+  std::vector<std::string> nccl_protos = {""};
+  std::vector<int> nccl_max_ctas = {0};
+  std::optional<SplitRule> split;  // --split: every GPU count's ranks in concurrent groups
   RunSettings run;  // -w -n -m -G -c --seed --timeout, the stop rule (and the hidden --inject-fault)
   int repeats = 1;  // passes of the whole sweep (--repeat)
   std::string csv_path;

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/errors.hpp"
+#include "runtime/nccl_settings.hpp"
 #include "telemetry/nvtx.hpp"
 
 namespace collbench {
@@ -27,27 +28,53 @@ void ensure_capacity(DeviceBuffer& buffer, int device, std::size_t bytes) {
 
 }  // namespace
 
-Runner::RankSet::RankSet(int ranks) {
+Runner::RankSet::RankSet(int ranks, const CommunicatorSettings& settings) {
   auto range = named_range(fmt::format("communicator init {}r", ranks), 0x404040, ranks);
   const std::vector<int> devices = first_devices(ranks);
-  communicators_ = create_single_process_communicators(devices);
+  nccl_environment_.emplace(nccl_environment(settings));
+  const std::optional<ncclConfig_t> config = nccl_config(settings);
+  communicators_ = create_single_process_communicators(devices, config ? &*config : nullptr);
+  if (settings.split) split_for_case(settings);
   adopt(devices, first_devices(ranks));
 }
 
-Runner::RankSet::RankSet(ProcessGroup& group, int ranks) {
+// The GPU count's communicator keeps NCCL's defaults: the runner's agreements between processes go
+// over it (host all-reduces, which an NCCL_ALGO such as PAT could not run), so the case's
+// communicator is split from it under the settings.
+Runner::RankSet::RankSet(ProcessGroup& group, int ranks, const CommunicatorSettings& settings) {
   auto range = named_range(fmt::format("communicator init {}r", ranks), 0x404040, ranks);
   if (std::optional<NcclCommunicator> communicator = group.split_first(ranks)) {
     communicators_.push_back(std::move(*communicator));
+    if (!settings.is_default()) split_for_case(settings);
     adopt({group.device()}, {group.rank()});
   }
+}
+
+void Runner::RankSet::split_for_case(const CommunicatorSettings& settings) {
+  if (!nccl_environment_) nccl_environment_.emplace(nccl_environment(settings));
+  const std::optional<ncclConfig_t> config = nccl_config(settings);
+  std::vector<int> colors;
+  for (const NcclCommunicator& communicator : communicators_) {
+    colors.push_back(settings.split ? settings.split->color(communicator.rank()) : 0);
+  }
+  group_communicators_ = split_communicators(communicators_, colors, config ? &*config : nullptr);
 }
 
 void Runner::RankSet::adopt(const std::vector<int>& devices, const std::vector<int>& rank_numbers) {
   const int local_ranks = static_cast<int>(devices.size());
   for (int local = 0; local < local_ranks; ++local) {
     streams_.emplace_back(devices[local]);
-    contexts_.push_back({rank_numbers[local], devices[local], streams_[local].get(), communicators_[local].get()});
-    single_contexts_.push_back({contexts_.back()});
+    cudaStream_t stream = streams_[local].get();
+    agreement_contexts_.push_back(
+        {rank_numbers[local], devices[local], stream, communicators_[local].get()});
+    RankContext context = agreement_contexts_.back();
+    if (!group_communicators_.empty()) {
+      context.comm = group_communicators_[local].get();
+      CB_NCCL_CHECK(ncclCommUserRank(context.comm, &context.rank));
+    }
+    contexts_.push_back(context);
+    single_contexts_.push_back({context});
+    count_ranks_.push_back(rank_numbers[local]);
     counters_.emplace_back(devices[local], sizeof(unsigned long long));
   }
   primary_.resize(local_ranks);
@@ -55,6 +82,12 @@ void Runner::RankSet::adopt(const std::vector<int>& devices, const std::vector<i
   buffers_.resize(local_ranks);
   events_.resize(local_ranks);
   workers_ = std::make_unique<RankWorkers>(devices, rank_numbers);
+}
+
+void Runner::RankSet::check_async_errors() const {
+  for (const NcclCommunicator& communicator : group_communicators_)
+    communicator.check_async_error();
+  for (const NcclCommunicator& communicator : communicators_) communicator.check_async_error();
 }
 
 CollectiveAlgorithm& Runner::RankSet::algorithm(const AlgorithmChoice& choice) {
@@ -114,6 +147,7 @@ unsigned long long* Runner::RankSet::mismatch_counter(int local_rank) {
 void Runner::RankSet::abort_all() noexcept {
   // Hand-built kernels first: they may be spinning on flags that NCCL's abort cannot reach.
   for (auto& [name, algorithm] : algorithms_) algorithm->request_abort();
+  for (auto& communicator : group_communicators_) communicator.abort();
   for (auto& communicator : communicators_) communicator.abort();
 }
 

@@ -1,17 +1,22 @@
-// The ranks of one GPU count driven by this process: devices, streams, NCCL communicators,
-// per-rank case buffers and timing events, and the algorithm objects made for them.
+// The ranks of one GPU count driven by this process, for one combination of communicator
+// settings: devices, streams, NCCL communicators (and, under --split, each rank's group's), the
+// NCCL environment they were made with, per-rank case buffers and timing events, and the
+// algorithm objects made for them.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/algorithm.hpp"
-#include "runtime/cuda_resources.hpp"
-#include "runtime/nccl_communicator.hpp"
+#include "core/communicator_settings.hpp"
 #include "launch/process_group.hpp"
 #include "launch/rank_workers.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "runtime/nccl_communicator.hpp"
+#include "runtime/scoped_environment.hpp"
 #include "sweep/runner.hpp"
 
 namespace collbench {
@@ -19,18 +24,27 @@ namespace collbench {
 class Runner::RankSet {
  public:
   // Creates streams and communicators for GPUs 0..ranks-1 (one process drives them all).
-  explicit RankSet(int ranks);
+  explicit RankSet(int ranks, const CommunicatorSettings& settings = {});
   // This process's rank among world ranks [0, ranks) (one GPU per process), or no local rank at
   // all when the process is not among them. Collective over every process of `group`.
-  RankSet(ProcessGroup& group, int ranks);
+  RankSet(ProcessGroup& group, int ranks, const CommunicatorSettings& settings = {});
 
   int size() const { return static_cast<int>(contexts_.size()); }
+  // This process's ranks as the case's collectives see them: under --split each rank's number
+  // and communicator are its group's.
   const std::vector<RankContext>& contexts() const { return contexts_; }
   // Rank `local` alone, for work its own thread enqueues.
   const std::vector<RankContext>& context_of(int local) const { return single_contexts_[local]; }
+  // Rank `local`'s number among the GPU count's ranks (the same as in contexts() without
+  // --split): what tables by rank, faults and timeout messages name.
+  int count_rank(int local) const { return count_ranks_[local]; }
+  // This process's ranks on the communicator of the whole GPU count: values every process must
+  // agree on go over it (a split group reaches only its own members).
+  const std::vector<RankContext>& agreement_contexts() const { return agreement_contexts_; }
   // One host thread per rank (see rank_workers.hpp).
   RankWorkers& workers() { return *workers_; }
-  std::vector<NcclCommunicator>& communicators() { return communicators_; }
+  // Throws GpuError when NCCL reports an asynchronous error on any of the communicators.
+  void check_async_errors() const;
 
   // The implementation `choice` makes for these ranks (one per name and settings), made on first use.
   CollectiveAlgorithm& algorithm(const AlgorithmChoice& choice);
@@ -52,11 +66,21 @@ class Runner::RankSet {
  private:
   // Streams, contexts, per-rank buffers and workers for `devices` once communicators exist.
   void adopt(const std::vector<int>& devices, const std::vector<int>& rank_numbers);
+  // The case's communicators, split from communicators_ under `settings` (environment and
+  // config): by the rule's color of each rank under --split, else all in one group.
+  void split_for_case(const CommunicatorSettings& settings);
 
+  // First: NCCL reads NCCL_ALGO/NCCL_PROTO when a communicator is made and again when it launches
+  // (its refusal's result and message), so they stay set until every communicator is gone.
+  std::optional<ScopedEnvironment> nccl_environment_;
   std::vector<RankContext> contexts_;
   std::vector<std::vector<RankContext>> single_contexts_;
+  std::vector<int> count_ranks_;
+  std::vector<RankContext> agreement_contexts_;
   std::vector<Stream> streams_;
-  std::vector<NcclCommunicator> communicators_;
+  std::vector<NcclCommunicator> communicators_;  // of the GPU count
+  // The case's, when split from communicators_ (--split; and every setting under a launcher).
+  std::vector<NcclCommunicator> group_communicators_;
   std::vector<DeviceBuffer> primary_;    // recv buffer, or the one in-place buffer
   std::vector<DeviceBuffer> secondary_;  // send buffer when out of place
   std::vector<RankBuffers> buffers_;

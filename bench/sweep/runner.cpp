@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "core/errors.hpp"
@@ -46,7 +47,7 @@ void wait_for_ranks(Runner::RankSet& set, Clock::time_point deadline, Reason&& t
     }
     if (std::all_of(idle.begin(), idle.end(), [](bool i) { return i; })) return;
     throw_if_interrupted();
-    for (NcclCommunicator& communicator : set.communicators()) communicator.check_async_error();
+    set.check_async_errors();
     if (Clock::now() > deadline) throw CaseTimeout(timeout_reason(idle));
     // Spin briefly (small cases finish in microseconds), then back off to spare the CPU.
     if (polls < 2000) {
@@ -57,9 +58,11 @@ void wait_for_ranks(Runner::RankSet& set, Clock::time_point deadline, Reason&& t
   }
 }
 
+// Inputs and expected outputs are those of one communicator: under --split, of each group alone
+// (group ranks, group size), as nccl-tests checks each split communicator.
 kernels::PatternParams pattern_for(const Case& c, std::uint64_t seed) {
   return {seed,
-          c.ranks,
+          c.group_ranks(),
           std::max(c.root, 0),
           c.counts.param,
           static_cast<kernels::ElementType>(c.type),
@@ -95,11 +98,11 @@ void record_event(const Event& event, const RankContext& rank) {
   CB_CUDA_CHECK(cudaEventRecord(event.get(), rank.stream));
 }
 
-// All-reduces `values` (length and order identical on every process) over the case's
+// All-reduces `values` (length and order identical on every process) over the GPU count's
 // communicator with `op`, on the one local rank's stream.
 template <typename Value, typename Wait>
 void all_reduce_host_values(Runner::RankSet& set, std::vector<Value>& values, ncclRedOp_t op, Wait&& wait) {
-  values = all_reduce_host_values<Value>({set.contexts().front()}, {values}, op, wait);
+  values = all_reduce_host_values<Value>({set.agreement_contexts().front()}, {values}, op, wait);
 }
 
 // True when `ok` holds on every process of the case.
@@ -149,7 +152,7 @@ std::vector<RankTable> gather_by_rank(Runner::RankSet& set, const Case& c, std::
   std::vector<double> flat(local_tables.size() * table_size, 0.0);
   for (std::size_t table = 0; table < local_tables.size(); ++table) {
     for (int local = 0; local < set.size(); ++local) {
-      const std::size_t rank = static_cast<std::size_t>(set.contexts()[local].rank);
+      const std::size_t rank = static_cast<std::size_t>(set.count_rank(local));
       const std::vector<double>& values = local_tables[table][local];
       std::copy(values.begin(), values.begin() + samples,
                 flat.begin() + table * table_size + rank * samples);
@@ -177,6 +180,76 @@ RankTable lateness_of(const RankTable& launch_us) {
   return lateness;
 }
 
+// Per group of `groups`, each sample's slowest rank of the group (`by_rank`: per rank, per sample).
+RankTable slowest_per_group(const RankTable& by_rank, const std::vector<std::vector<int>>& groups) {
+  RankTable slowest;
+  for (const std::vector<int>& group : groups) {
+    std::vector<double> times(by_rank.empty() ? 0 : by_rank.front().size(), 0.0);
+    for (int rank : group) {
+      for (std::size_t s = 0; s < times.size(); ++s)
+        times[s] = std::max(times[s], by_rank[rank][s]);
+    }
+    slowest.push_back(std::move(times));
+  }
+  return slowest;
+}
+
+// Why `c` cannot run, known from the plan alone (the same on every process), or empty.
+std::string unsupported_split(const Case& c) {
+  if (!c.communicator.split) return {};
+  if (!c.algorithm.entry->capabilities.nccl_communicator_variants) {
+    return fmt::format("--split runs NCCL only: {} is one clique of every rank of the GPU count",
+                       c.algo());
+  }
+  const std::vector<std::vector<int>> groups = c.groups();
+  for (const std::vector<int>& group : groups) {
+    if (group.size() != groups.front().size()) {
+      return fmt::format(
+          "--split '{}' makes groups of unequal size on {} GPUs ({}); sizes and busbw are per "
+          "group",
+          c.communicator.split->text(), c.ranks, describe_groups(groups));
+    }
+  }
+  return {};
+}
+
+// Whether NCCL may refuse a case for want of an allowed algorithm/protocol: NCCL_ALGO or NCCL_PROTO
+// is set (by the case's settings, which its rank set holds, or by the user).
+bool nccl_choice_restricted(const Case& c) {
+  return c.algorithm.entry->capabilities.nccl_communicator_variants &&
+         (std::getenv("NCCL_ALGO") != nullptr || std::getenv("NCCL_PROTO") != nullptr);
+}
+
+// Launches the case once on every local rank (as the warm-up would) and returns NCCL's reason when
+// it refuses it for want of an allowed algorithm/protocol (ncclInvalidUsage, "no
+// algorithm/protocol available"), or empty. NCCL refuses at ncclGroupEnd before it enqueues
+// anything, and leaves a blocking communicator usable (src/group.cc: groupCleanup empties the
+// planner and marks no error); wait() checks that. Ranks of one communicator choose from the same
+// tables, so they refuse together; split groups may differ, so every process learns whether any
+// refused and all skip the case alike.
+template <typename Launch, typename Wait>
+std::string nccl_refusal(Runner::RankSet& set, Launch&& launch_rank, int aggregate,
+                         bool multi_process, Wait&& wait) {
+  std::vector<std::string> refused(set.size());
+  set.workers().run([&](int local) {
+    try {
+      launch_rank(local, aggregate);
+    } catch (const GpuError& error) {
+      if (error.nccl_status() != ncclInvalidUsage) throw;
+      refused[local] = error.nccl_message().empty() ? error.what() : error.nccl_message();
+    }
+  });
+  wait();  // what NCCL accepted (whole groups) completes
+  std::string reason;
+  for (const std::string& why : refused) {
+    if (reason.empty()) reason = why;
+  }
+  if (multi_process && !all_processes_agree(set, reason.empty(), wait) && reason.empty()) {
+    reason = "refused on another process (in another --split group)";
+  }
+  return reason;
+}
+
 // Holds the SMs that slow_rank asks for on each local rank's GPU for as long as it lives.
 std::vector<std::unique_ptr<SmHog>> hold_sms(const std::vector<RankContext>& ranks,
                                              const std::vector<RankFault>& faults) {
@@ -200,22 +273,30 @@ void Runner::abort_all() noexcept {
   for (auto& [ranks, set] : sets_) set->abort_all();
 }
 
-Runner::RankSet& Runner::rank_set(int ranks) {
-  auto found = sets_.find(ranks);
+Runner::RankSet& Runner::rank_set(const Case& c) {
+  std::pair<int, std::string> key{c.ranks, communicator_config(c.communicator, c.ranks)};
+  auto found = sets_.find(key);
   if (found != sets_.end()) return *found->second;
-  // The sweep is grouped by GPU count: free the previous count's buffers and communicators first.
+  // The sweep is grouped by GPU count and communicator settings: free the previous set's buffers
+  // and communicators (and restore its NCCL environment) first.
   sets_.clear();
-  auto set = group_ ? std::make_unique<RankSet>(*group_, ranks) : std::make_unique<RankSet>(ranks);
-  return *sets_.emplace(ranks, std::move(set)).first->second;
+  auto set = group_ ? std::make_unique<RankSet>(*group_, c.ranks, c.communicator)
+                    : std::make_unique<RankSet>(c.ranks, c.communicator);
+  return *sets_.emplace(std::move(key), std::move(set)).first->second;
 }
 
 CaseOutcome Runner::run(const Case& c) {
   CaseOutcome outcome;
+  if (std::string why = unsupported_split(c); !why.empty()) {
+    outcome.status = report::kStatusSkipped;
+    outcome.reason = std::move(why);
+    return outcome;
+  }
   try {
-    return measure(rank_set(c.ranks), c);
+    return measure(rank_set(c), c);
   } catch (const GpuError& error) {
     if (error.out_of_memory()) {
-      if (auto found = sets_.find(c.ranks); found != sets_.end()) found->second->release_buffers();
+      for (auto& [key, set] : sets_) set->release_buffers();
       outcome.status = report::kStatusOom;
       outcome.reason = error.what();
       return outcome;
@@ -241,7 +322,7 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     outcome.participated = false;
     return outcome;
   }
-  const CaseShape shape{c.spec, c.counts, c.type, c.op, c.root, c.ranks, c.in_place};
+  const CaseShape shape{c.spec, c.counts, c.type, c.op, c.root, c.group_ranks(), c.in_place};
   CollectiveAlgorithm& algorithm = set.algorithm(c.algorithm);
   if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
     outcome.status = report::kStatusSkipped;
@@ -256,7 +337,7 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   auto timeout_reason = [&](const std::vector<bool>& idle) {
     std::vector<RankProgress> local;
     for (int l = 0; l < set.size(); ++l) {
-      local.push_back(local_rank_progress(ranks[l].rank, ranks[l].device, launched.launched(l),
+      local.push_back(local_rank_progress(set.count_rank(l), ranks[l].device, launched.launched(l),
                                           launched.expected(), idle[l]));
     }
     const bool ask_over_mpi = group_ && group_->mode() == LaunchMode::mpi;
@@ -276,8 +357,8 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
   };
   auto case_range = named_range(display_name(c), c.spec->nvtx_color, c.bytes());
   std::vector<RankFault> faults;
-  for (const RankContext& rank : ranks)
-    faults.push_back(rank_fault(settings_.fault, rank.rank, c.ranks));
+  for (int local = 0; local < set.size(); ++local)
+    faults.push_back(rank_fault(settings_.fault, set.count_rank(local), c.ranks));
   // Every process must learn of an allocation failure anywhere before any launches a collective.
   std::string allocation_failure;
   try {
@@ -306,6 +387,18 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     enqueue_rank(local, aggregate);
     launched.add(local);
   };
+  if (nccl_choice_restricted(c)) {
+    launched.expect(1);
+    if (std::string refused =
+            nccl_refusal(set, launch_rank, settings_.agg_iters, group_ != nullptr, wait);
+        !refused.empty()) {
+      algorithm.release();
+      outcome.status = report::kStatusSkipped;
+      outcome.reason = fmt::format("NCCL refuses it{}: {}",
+                                   c.config().empty() ? "" : " with " + c.config(), refused);
+      return outcome;
+    }
+  }
   // Injected slow_rank: SMs held from the warm-up to the end of the timed batches.
   std::vector<std::unique_ptr<SmHog>> hogs = hold_sms(ranks, faults);
   {
@@ -396,7 +489,8 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     count = next.next_samples;
   }
   hogs.clear();
-  if (settings_.keep_rank_samples) {
+  const bool split = c.communicator.split.has_value();
+  if (settings_.keep_rank_samples || split) {
     RankTable per_operation_us = outcome.rank_duration_us;
     for (std::vector<double>& samples : per_operation_us) {
       for (double& us : samples) us /= outcome.ops_per_sample;
@@ -404,8 +498,11 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     std::vector<RankTable> by_rank =
         gather_by_rank(set, c, outcome.iteration_us.size(), {per_operation_us, launch_us},
                        group_ != nullptr, wait);
-    outcome.rank_samples_us = std::move(by_rank[0]);
-    outcome.rank_lateness_us = lateness_of(by_rank[1]);
+    if (split) outcome.group_samples_us = slowest_per_group(by_rank[0], c.groups());
+    if (settings_.keep_rank_samples) {
+      outcome.rank_samples_us = std::move(by_rank[0]);
+      outcome.rank_lateness_us = lateness_of(by_rank[1]);
+    }
   }
 
   // Checked iterations (-c N): fresh inputs each time (the seed advances), outputs poisoned first,
@@ -445,9 +542,9 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
       outcome.wrong_elements += wrong;
     }
   }
-  for (const RankContext& rank : ranks) {
-    outcome.local_ranks.push_back(rank.rank);
-    outcome.local_devices.push_back(rank.device);
+  for (int local = 0; local < set.size(); ++local) {
+    outcome.local_ranks.push_back(set.count_rank(local));
+    outcome.local_devices.push_back(ranks[local].device);
   }
   // Every launch has completed: other processes' memory may be unmapped now, and the combine
   // below is the barrier after which every process may free what it exported.

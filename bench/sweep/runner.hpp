@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sweep/run_settings.hpp"
@@ -39,6 +40,9 @@ struct CaseOutcome {
   std::vector<int> local_devices;
   std::vector<std::vector<double>> rank_start_us;
   std::vector<std::vector<double>> rank_duration_us;
+  // --split: per group (Case::groups() order), the group's own per-operation time of every sample
+  // (its slowest rank's); complete on every process.
+  std::vector<std::vector<double>> group_samples_us;
   // Per rank of the case (index = rank number), that rank's own per-operation time of every
   // sample; with RunSettings::keep_rank_samples only, and then complete on every process.
   std::vector<std::vector<double>> rank_samples_us;
@@ -58,11 +62,12 @@ class Runner {
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
 
-  // Measures `c`. Out-of-memory and unsupported cases come back as rows (oom, skipped) and the
-  // sweep goes on; a CUDA/NCCL error or a timeout comes back as a row (error, timeout) and stops
-  // the runner (stopped() turns true, communicators are aborted). Throws Interrupted on a signal.
-  // With several processes, every process calls run() for every case in the same order; times
-  // are the maximum over processes and wrong elements their sum, identical on every process.
+  // Measures `c`. Out-of-memory and unsupported cases come back as rows (oom, skipped; also a
+  // combination of --nccl-algo/--nccl-proto that NCCL refuses for the case) and the sweep goes on;
+  // a CUDA/NCCL error or a timeout comes back as a row (error, timeout) and stops the runner
+  // (stopped() turns true, communicators are aborted). Throws Interrupted on a signal. With several
+  // processes, every process calls run() for every case in the same order; times are the maximum
+  // over processes and wrong elements their sum, identical on every process.
   CaseOutcome run(const Case& c);
   bool stopped() const { return !stop_reason_.empty(); }
   const std::string& stop_reason() const { return stop_reason_; }
@@ -72,12 +77,14 @@ class Runner {
   class RankSet;  // the ranks of one GPU count: communicators, streams, buffers, events
 
  private:
-  RankSet& rank_set(int ranks);
+  // The ranks of `c`'s GPU count with communicators made for `c`'s settings.
+  RankSet& rank_set(const Case& c);
   CaseOutcome measure(RankSet& set, const Case& c);
 
   RunSettings settings_;
   ProcessGroup* group_;
-  std::map<int, std::unique_ptr<RankSet>> sets_;
+  // By GPU count and communicator_config(): one at a time (the plan groups cases by both).
+  std::map<std::pair<int, std::string>, std::unique_ptr<RankSet>> sets_;
   std::string stop_reason_;
 };
 

@@ -14,18 +14,62 @@
 namespace collbench {
 namespace {
 
-std::vector<int> roots_for(const CollectiveSpec& spec, const std::string& roots, int ranks) {
+// The roots of `spec` for a case of `ranks` GPUs: ranks of one communicator (of a group of
+// `group_ranks` under --split).
+std::vector<int> roots_for(const CollectiveSpec& spec, const std::string& roots, int ranks,
+                           int group_ranks) {
   if (!spec.rooted) return {-1};
   if (roots == "all") {
-    std::vector<int> every(ranks);
-    for (int r = 0; r < ranks; ++r) every[r] = r;
+    std::vector<int> every(group_ranks);
+    for (int r = 0; r < group_ranks; ++r) every[r] = r;
     return every;
   }
   const int root = parse_non_negative_int(roots, "--root");
-  if (root >= ranks) {
-    throw UsageError(fmt::format("--root {} is outside the {} ranks of a {}-GPU case", root, ranks, ranks));
+  if (root >= group_ranks) {
+    if (group_ranks == ranks) {
+      throw UsageError(
+          fmt::format("--root {} is outside the {} ranks of a {}-GPU case", root, ranks, ranks));
+    }
+    throw UsageError(
+        fmt::format("--root {} is outside the {} ranks of each --split group of a {}-GPU case",
+                    root, group_ranks, ranks));
   }
   return {root};
+}
+
+// The communicators `choice` runs on: for NCCL, every combination of the NCCL axes (algorithm,
+// then protocol, then CTA limit varying fastest); hand-built algorithms once, on defaults. Every
+// one carries --split.
+std::vector<CommunicatorSettings> communicator_variants(const Options& options,
+                                                        const AlgorithmChoice& choice) {
+  if (!choice.entry->capabilities.nccl_communicator_variants)
+    return {CommunicatorSettings{"", "", 0, options.split}};
+  std::vector<CommunicatorSettings> variants;
+  for (const std::string& algo : options.nccl_algos) {
+    for (const std::string& proto : options.nccl_protos) {
+      for (int max_ctas : options.nccl_max_ctas)
+        variants.push_back({algo, proto, max_ctas, options.split});
+    }
+  }
+  return variants;
+}
+
+// Reorders one GPU count's cases so that each communicator combination's cases are together, the
+// combinations in the order they first appear, and keeps the order within each.
+void group_by_communicators(std::vector<Case>::iterator first, std::vector<Case>::iterator last) {
+  std::vector<std::string> keys;
+  const auto order_of = [&keys](const Case& c) {
+    const std::string key = communicator_config(c.communicator, c.ranks);
+    const auto found = std::find(keys.begin(), keys.end(), key);
+    if (found != keys.end()) return static_cast<std::size_t>(found - keys.begin());
+    keys.push_back(key);
+    return keys.size() - 1;
+  };
+  std::vector<std::pair<std::size_t, Case>> ordered;
+  for (auto it = first; it != last; ++it) ordered.emplace_back(order_of(*it), std::move(*it));
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [order, c] : ordered) *first++ = std::move(c);
 }
 
 // Every --algo entry resolved once ("all": every implementation's name, at its defaults), in
@@ -129,23 +173,30 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
   const std::vector<AlgorithmChoice> choices = resolve_algorithms(options.algos);
   std::vector<Case> cases;
   for (int ranks : gpu_counts) {
+    const std::size_t first_of_count = cases.size();
+    // All groups are the same size or the runner skips the cases; rank 0's group sets the counts.
+    const int group_ranks =
+        static_cast<int>(communicator_groups({"", "", 0, options.split}, ranks).front().size());
     for (const std::string& op_name : options.ops) {
       const CollectiveSpec& spec = find_collective(op_name);
       const std::vector<ReduceOp> reduce_ops = spec.reduces ? options.reduce_ops : std::vector<ReduceOp>{ReduceOp::none};
       for (const AlgorithmChoice& choice : algos_for(spec, choices)) {
-        for (DataType type : options.types) {
-          for (ReduceOp op : reduce_ops) {
-            for (int root : roots_for(spec, options.roots, ranks)) {
-              std::optional<std::size_t> previous_param;
-              for (std::size_t bytes : sizes) {
-                const ElementCounts counts = spec.counts(bytes / size_of(type), size_of(type), ranks);
-                // Sizes that round to the same counts (8 B and 16 B of all_gather on 2 ranks both
-                // move nothing) are one case, measured once.
-                if (previous_param == counts.param) continue;
-                previous_param = counts.param;
-                for (bool in_place : in_place_variants(spec, options.in_place)) {
-                  cases.push_back(
-                      {&spec, choice, ranks, type, op, root, in_place, bytes, counts});
+        for (const CommunicatorSettings& communicator : communicator_variants(options, choice)) {
+          for (DataType type : options.types) {
+            for (ReduceOp op : reduce_ops) {
+              for (int root : roots_for(spec, options.roots, ranks, group_ranks)) {
+                std::optional<std::size_t> previous_param;
+                for (std::size_t bytes : sizes) {
+                  const ElementCounts counts =
+                      spec.counts(bytes / size_of(type), size_of(type), group_ranks);
+                  // Sizes that round to the same counts (8 B and 16 B of all_gather on 2 ranks both
+                  // move nothing) are one case, measured once.
+                  if (previous_param == counts.param) continue;
+                  previous_param = counts.param;
+                  for (bool in_place : in_place_variants(spec, options.in_place)) {
+                    cases.push_back({&spec, choice, ranks, type, op, root, in_place, bytes, counts,
+                                     0, communicator});
+                  }
                 }
               }
             }
@@ -153,6 +204,8 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
         }
       }
     }
+    group_by_communicators(cases.begin() + static_cast<std::ptrdiff_t>(first_of_count),
+                           cases.end());
   }
   if (cases.empty()) throw UsageError("the command line selects no case (check --algo against --ops)");
   const std::size_t total = cases.size() * static_cast<std::size_t>(options.repeats);

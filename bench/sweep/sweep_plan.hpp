@@ -7,6 +7,7 @@
 
 #include "core/algorithm.hpp"
 #include "core/collective_registry.hpp"
+#include "core/communicator_settings.hpp"
 #include "sweep/options.hpp"
 
 namespace collbench {
@@ -14,18 +15,28 @@ namespace collbench {
 struct Case {
   const CollectiveSpec* spec;
   AlgorithmChoice algorithm;  // which implementation, with which settings
-  int ranks;
+  int ranks;                  // GPUs of the case (every split group's together)
   DataType type;
   ReduceOp op;  // ReduceOp::none when the collective does not reduce
-  int root;     // -1 when it has no root
+  int root;     // -1 when it has no root; a rank of the group under --split
   bool in_place;
   std::size_t requested_bytes;  // the sweep's size before nccl-tests' rounding
-  ElementCounts counts;         // what is actually moved
+  ElementCounts counts;         // what is actually moved, per rank of one communicator
   int repeat = 0;               // the pass of --repeat that measures it
+  // How its communicators are made (NCCL's algorithm, protocol, CTA limit; the split rule).
+  CommunicatorSettings communicator;
   std::size_t bytes() const { return case_bytes(*spec, counts, type); }
-  // The CSV algo column, and its changed settings (the config column's start).
+  // The groups the ranks run in (one group of all without --split), and the ranks of one
+  // communicator: a group's size (rank 0's group; the runner skips a split into unequal groups).
+  // Counts, roots, checks and busbw are per communicator, as nccl-tests' are per split group.
+  std::vector<std::vector<int>> groups() const { return communicator_groups(communicator, ranks); }
+  int group_ranks() const { return static_cast<int>(groups().front().size()); }
+  // The CSV algo column, and the config column: the algorithm's changed settings, then the
+  // communicators' ("ring_ctas=32", "nccl_algo=Ring;nccl_proto=LL", "split=MOD 2;groups=2").
   std::string algo() const { return std::string(algorithm.name()); }
-  std::string config() const { return algorithm.config(); }
+  std::string config() const {
+    return join_config({algorithm.config(), communicator_config(communicator, ranks)});
+  }
 };
 
 // Limits that turn a typo (-f 1.0001, -i 1) into an error instead of an endless sweep.
@@ -40,11 +51,15 @@ std::string display_name(const Case& c);
 // Sizes from min to max: multiplied by the factor (nccl-tests: size *= factor) or stepped by bytes.
 std::vector<std::size_t> sweep_sizes(const Options& options);
 
-// Every case, the whole sweep once per pass of --repeat; within a pass grouped by rank count (so communicators are made once per count), then op, algo,
-// dtype, redop, root, size, in/out of place. Sizes whose nccl-tests rounding gives the same
-// element counts as the size before are dropped, so no two cases measure the same thing. Throws UsageError when a GPU count exceeds `visible`
-// (unless `listing`: a list needs no GPU), a root is outside the ranks, an algo does not exist or
-// has a bad setting. --algo entries that make the same implementation with the same settings
+// Every case, the whole sweep once per pass of --repeat; within a pass grouped by rank count, then
+// by communicator settings in the order they first appear (so each combination's communicators
+// are made once), then op, algo, dtype, redop, root, size, in/out of place. Only implementations
+// with the nccl_communicator_variants capability (NCCL) are expanded over --nccl-algo,
+// --nccl-proto and --nccl-max-ctas; every case carries --split. Sizes whose nccl-tests rounding
+// gives the same element counts as the size before are dropped, so no two cases measure the same
+// thing. Throws UsageError when a GPU count exceeds `visible` (unless `listing`: a list needs no
+// GPU), a root is outside the ranks (of a group under --split), an algo does not exist or has a bad
+// setting. --algo entries that make the same implementation with the same settings
 // ("nccl,nccl", "ring,all") are measured once.
 std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool listing = false);
 

@@ -35,6 +35,12 @@ expect_usage_error "--benchmark_out '/nonexistent/x.json'" --benchmark_out=/none
 expect_usage_error "--max-noise 101 is not a percentage" --max-noise 101 --list -g 2
 expect_usage_error "--check 'x'" -c x --list -g 2
 expect_usage_error "--min-time 2 is longer than --max-time 1" --min-time 2 --max-time 1 --max-noise 1 --list -g 2
+# The communicator axes: NCCL's names and the allowed ones, CTA limits, split rules.
+expect_usage_error "--nccl-algo 'Bus' is not one of Ring, Tree" --nccl-algo Ring,Bus --list -g 2
+expect_usage_error "--nccl-proto 'LL64' is not one of LL, LL128, Simple, default" --nccl-proto LL64 --list -g 2
+expect_usage_error "--nccl-max-ctas '65' is not a CTA count from 1 to 64" --nccl-max-ctas 65 --list -g 2
+expect_usage_error "split rule 'XOR 1' has an unknown operator" --split "XOR 1" --list -g 2
+expect_usage_error "outside the 1 ranks of each --split group" --ops broadcast -r 1 --split "MOD 2" --list -g 2
 # The hidden --inject-fault: unknown kind, bad rank, fraction outside (0, 1], negative delay.
 expect_usage_error "--inject-fault 'slow' is not corrupt_output" --inject-fault slow --list -g 2
 expect_usage_error "--inject-fault 'skip_rank:x': rank 'x'" --inject-fault skip_rank:x --list -g 2

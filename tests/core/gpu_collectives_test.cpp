@@ -1,13 +1,16 @@
 // GPU tests: every collective x data types x reductions x ranks 1, 2, 4, 8 x in/out of place x
 // sizes (1 element, a prime, an odd large count), each checked element by element on the GPU;
-// CUDA graph, aggregated and loop-timed modes; and faults that the harness must catch.
+// CUDA graph, aggregated and loop-timed modes; NCCL's algorithm, protocol and CTA variants and
+// --split groups; and faults that the harness must catch.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <numeric>
+#include <string>
 
 #include "core/metrics.hpp"
 #include "core/stop_rule.hpp"
@@ -318,6 +321,197 @@ TEST(GpuFaults, LateRankShowsInItsLateness) {
   for (std::size_t s = 0; s < outcome.iteration_us.size(); ++s) {
     EXPECT_EQ(std::min(outcome.rank_lateness_us[0][s], outcome.rank_lateness_us[1][s]), 0.0) << s;
   }
+}
+
+// The cases of `op` (float, sum, out of place, root 0) on `ranks` GPUs with `options` as
+// `configure` leaves them.
+template <typename Configure>
+std::vector<Case> variant_cases(const std::string& op, int ranks, std::size_t elements,
+                                Configure&& configure) {
+  Options options;
+  options.ops = {op};
+  options.gpus = std::to_string(ranks);
+  options.in_place = InPlaceMode::out_of_place;
+  options.min_bytes = options.max_bytes = elements * sizeof(float);
+  configure(options);
+  return build_sweep(options, visible_gpu_count());
+}
+
+bool nccl_refused(const CaseOutcome& outcome) {
+  return outcome.status == report::kStatusSkipped &&
+         outcome.reason.find("NCCL refuses it") != std::string::npos;
+}
+
+// Every protocol NCCL accepts here, for reductions, gathers and a rooted op, checked element by
+// element; a protocol NCCL refuses is skipped with its reason (Simple never is).
+TEST(GpuCommunicatorVariants, EveryNcclProtocolIsCorrect) {
+  SKIP_WITHOUT_GPUS(2);
+  Runner runner(quick_settings());
+  for (const char* proto : {"LL", "LL128", "Simple"}) {
+    for (const char* op : {"all_reduce", "all_gather", "broadcast"}) {
+      for (const Case& c :
+           variant_cases(op, 2, 262147, [&](Options& o) { o.nccl_protos = {proto}; })) {
+        ASSERT_EQ(c.config(), std::string("nccl_proto=") + proto);
+        const CaseOutcome outcome = runner.run(c);
+        if (nccl_refused(outcome) && std::string(proto) != "Simple") {
+          std::printf("%s: %s\n", display_name(c).c_str(), outcome.reason.c_str());
+          continue;
+        }
+        ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+        EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+        EXPECT_EQ(outcome.iteration_us.size(), 3u);
+      }
+    }
+  }
+}
+
+// NCCL_ALGO=Ring runs all_reduce; Tree may be refused on one node, and then is skipped with
+// NCCL's reason, never an error. Either way the environment is NCCL_ALGO's while that
+// combination's communicators live, and the user's (unset) once they are gone.
+TEST(GpuCommunicatorVariants, RingAndTreeAllReduce) {
+  SKIP_WITHOUT_GPUS(2);
+  ASSERT_EQ(std::getenv("NCCL_ALGO"), nullptr) << "run without NCCL_ALGO in the environment";
+  Runner runner(quick_settings());
+  for (const char* algo : {"Ring", "Tree"}) {
+    for (const Case& c :
+         variant_cases("all_reduce", 2, 1 << 20, [&](Options& o) { o.nccl_algos = {algo}; })) {
+      const CaseOutcome outcome = runner.run(c);
+      ASSERT_NE(std::getenv("NCCL_ALGO"), nullptr);
+      EXPECT_EQ(std::string(std::getenv("NCCL_ALGO")), algo);
+      if (std::string(algo) == "Tree" && nccl_refused(outcome)) {
+        std::printf("%s: %s\n", display_name(c).c_str(), outcome.reason.c_str());
+        EXPECT_NE(outcome.reason.find("nccl_algo=Tree"), std::string::npos) << outcome.reason;
+        continue;
+      }
+      ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+      EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+    }
+  }
+  const CaseOutcome plain = runner.run(cases_for("all_reduce", 2, DataType::float32, 4096).front());
+  EXPECT_EQ(plain.status, report::kStatusOk) << plain.reason;
+  EXPECT_EQ(std::getenv("NCCL_ALGO"), nullptr);
+}
+
+// A CTA limit (ncclConfig_t maxCTAs) gives communicators of its own whose results are right.
+TEST(GpuCommunicatorVariants, MaxCtasIsCorrect) {
+  SKIP_WITHOUT_GPUS(2);
+  Runner runner(quick_settings());
+  for (const char* op : {"all_reduce", "reduce_scatter", "alltoall"}) {
+    for (const Case& c : variant_cases(op, 2, 262147, [](Options& o) {
+           o.nccl_max_ctas = {1, 4};
+         })) {
+      const CaseOutcome outcome = runner.run(c);
+      ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+      EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+      EXPECT_NE(c.config().find("nccl_max_ctas="), std::string::npos);
+    }
+  }
+}
+
+// NCCL_ALGO=Tree has no all_gather: NCCL refuses it at launch, the case is skipped with NCCL's
+// reason, and the same communicators run the next cases (sendrecv, which no NCCL_ALGO touches;
+// all_reduce unless Tree is refused here too).
+TEST(GpuCommunicatorVariants, RefusedCombinationIsSkippedAndTheNextCaseRuns) {
+  SKIP_WITHOUT_GPUS(2);
+  Runner runner(quick_settings());
+  const auto tree = [](Options& o) { o.nccl_algos = {"Tree"}; };
+  const Case gather = variant_cases("all_gather", 2, 4096, tree).front();
+  const CaseOutcome refused = runner.run(gather);
+  EXPECT_EQ(refused.status, report::kStatusSkipped) << refused.reason;
+  EXPECT_TRUE(nccl_refused(refused)) << refused.reason;
+  EXPECT_NE(refused.reason.find("no algorithm/protocol available"), std::string::npos)
+      << refused.reason;
+  EXPECT_FALSE(runner.stopped());
+  for (const char* op : {"sendrecv", "all_reduce"}) {
+    const Case next = variant_cases(op, 2, 4096, tree).front();
+    ASSERT_EQ(communicator_config(next.communicator, 2),
+              communicator_config(gather.communicator, 2));
+    const CaseOutcome outcome = runner.run(next);
+    if (std::string(op) == "all_reduce" && nccl_refused(outcome)) continue;
+    ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(next) << ": " << outcome.reason;
+    EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(next);
+  }
+}
+
+// --split on `ranks` GPUs: every group runs each op at once, checked with group ranks and size;
+// each group's samples are its slowest rank's, and the row's sample is the slowest group's.
+void expect_split_groups_correct(int ranks, const char* rule) {
+  RunSettings settings = quick_settings();
+  settings.keep_rank_samples = true;
+  Runner runner(settings);
+  int checked = 0;
+  for (const char* op : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
+                         "alltoall", "sendrecv"}) {
+    const auto split = [&](Options& o) {
+      o.split = parse_split_rule(rule);
+      o.roots = "all";
+    };
+    for (const Case& c : variant_cases(op, ranks, 262147, split)) {
+      SCOPED_TRACE(display_name(c));
+      const std::vector<std::vector<int>> groups = c.groups();
+      const CaseOutcome outcome = runner.run(c);
+      ASSERT_EQ(outcome.status, report::kStatusOk) << outcome.reason;
+      EXPECT_EQ(outcome.wrong_elements, 0u);
+      ASSERT_EQ(outcome.group_samples_us.size(), groups.size());
+      ASSERT_EQ(outcome.rank_samples_us.size(), static_cast<std::size_t>(ranks));
+      for (std::size_t s = 0; s < outcome.iteration_us.size(); ++s) {
+        double slowest_group = 0;
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+          ASSERT_EQ(outcome.group_samples_us[g].size(), outcome.iteration_us.size());
+          double slowest_rank = 0;
+          for (int rank : groups[g])
+            slowest_rank = std::max(slowest_rank, outcome.rank_samples_us[rank][s]);
+          EXPECT_DOUBLE_EQ(outcome.group_samples_us[g][s], slowest_rank);
+          slowest_group = std::max(slowest_group, outcome.group_samples_us[g][s]);
+        }
+        EXPECT_NEAR(outcome.iteration_us[s], slowest_group, 1e-9 * slowest_group);
+      }
+      CaseMetrics metrics = case_metrics(c, outcome.iteration_us);
+      add_group_metrics(metrics, c, outcome.group_samples_us);
+      EXPECT_EQ(metrics.groups.size(), groups.size());
+      EXPECT_GT(metrics.aggregate_busbw_gbps, 0);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+// MOD 2 makes two groups of one GPU; DIV 2 one group of both (on a split communicator).
+TEST(GpuCommunicatorVariants, SplitOnTwoGpus) {
+  SKIP_WITHOUT_GPUS(2);
+  expect_split_groups_correct(2, "MOD 2");
+  expect_split_groups_correct(2, "DIV 2");
+}
+
+TEST(GpuCommunicatorVariants, SplitInGroupsOfSeveralOnFourOrMoreGpus) {
+  SKIP_WITHOUT_GPUS(4);
+  const int ranks = largest_doubling_gpu_count();
+  expect_split_groups_correct(ranks, "MOD 2");
+  expect_split_groups_correct(ranks, "DIV 2");
+}
+
+// A hand-built algorithm is one clique of every rank: under --split it is skipped, as is a split
+// into groups of unequal size; neither creates communicators or stops the sweep.
+TEST(GpuCommunicatorVariants, SplitSkipsHandBuiltAlgorithmsAndUnequalGroups) {
+  SKIP_WITHOUT_GPUS(2);
+  Runner runner(quick_settings());
+  const Case ring = variant_cases("all_reduce", 2, 4096, [](Options& o) {
+                      o.algos = {"ring"};
+                      o.split = parse_split_rule("MOD 2");
+                    }).front();
+  const CaseOutcome skipped = runner.run(ring);
+  EXPECT_EQ(skipped.status, report::kStatusSkipped);
+  EXPECT_NE(skipped.reason.find("--split runs NCCL only"), std::string::npos) << skipped.reason;
+  if (visible_gpu_count() >= 3) {
+    const Case uneven = variant_cases("all_reduce", 3, 4096, [](Options& o) {
+                          o.split = parse_split_rule("MOD 2");
+                        }).front();
+    const CaseOutcome outcome = runner.run(uneven);
+    EXPECT_EQ(outcome.status, report::kStatusSkipped);
+    EXPECT_NE(outcome.reason.find("unequal size on 3 GPUs (0,2 | 1)"), std::string::npos)
+        << outcome.reason;
+  }
+  EXPECT_FALSE(runner.stopped());
 }
 
 }  // namespace

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
+#include "output/case_sinks.hpp"
 #include "report_row.hpp"
 
 namespace collbench {
@@ -145,6 +147,36 @@ TEST(Metrics, BandwidthsFollowTheRegistry) {
   EXPECT_NEAR(metrics.algbw_gbps, 268.435456, 1e-9);
   EXPECT_NEAR(metrics.busbw_gbps, 268.435456 * 1.5, 1e-9);
   EXPECT_DOUBLE_EQ(case_metrics(c, {}).busbw_gbps, 0);
+}
+
+// --split MOD 2 on 4 GPUs: busbw is that of a group of 2 (factor 2*1/2 = 1), each group has its
+// own figures, and the aggregate is every group's bus bytes over the slowest group's mean time.
+TEST(Metrics, SplitGroupsHaveTheirOwnFiguresAndAnAggregate) {
+  Case c = gib_all_reduce();
+  c.communicator.split = parse_split_rule("MOD 2");
+  ASSERT_EQ(c.group_ranks(), 2);
+  CaseMetrics metrics = case_metrics(c, {4000, 4000});
+  EXPECT_NEAR(metrics.busbw_gbps, 268.435456, 1e-9);  // 1 GiB in 4 ms, factor 1
+  add_group_metrics(metrics, c, {{1000, 3000}, {4000, 4000}});
+  ASSERT_EQ(metrics.groups.size(), 2u);
+  EXPECT_DOUBLE_EQ(metrics.groups[0].time_us_mean, 2000);
+  EXPECT_DOUBLE_EQ(metrics.groups[0].time_us_p50, 2000);
+  EXPECT_NEAR(metrics.groups[0].busbw_gbps, 536.870912, 1e-9);
+  EXPECT_NEAR(metrics.groups[1].busbw_gbps, 268.435456, 1e-9);
+  EXPECT_NEAR(metrics.aggregate_busbw_gbps, 2 * 268.435456, 1e-9);  // both groups' bytes in 4 ms
+  const std::string line = describe_group_metrics(c, metrics);
+  EXPECT_EQ(line,
+            "groups: [0,2] 2000.00 us 536.87 GB/s | [1,3] 4000.00 us 268.44 GB/s | aggregate busbw "
+            "536.87 GB/s");
+  EXPECT_NE(ConsoleTable::format_line(c, {}, metrics).find("\n#   groups: [0,2]"),
+            std::string::npos);
+  EXPECT_EQ(make_report_row({}, {}, c, {}, metrics).extra,
+            "aggregate_busbw_gbps=536.871;group_busbw_gbps=536.871/268.435");
+
+  CaseMetrics plain = case_metrics(c, {4000});
+  add_group_metrics(plain, c, {});
+  EXPECT_TRUE(plain.groups.empty());
+  EXPECT_EQ(plain.aggregate_busbw_gbps, 0);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -232,6 +233,45 @@ TEST(Options, SweepRejectsMoreGpusThanVisibleAndRootsOutsideTheRanks) {
   // Roots do not apply to ops without one.
   EXPECT_NO_THROW(build_sweep(parse({"--ops", "all_reduce", "-g", "2", "-r", "3"}), 4));
   EXPECT_THROW(build_sweep(parse({"--algo", "warp_drive", "-g", "2"}), 4), UsageError);
+}
+
+// The communicator axes: NCCL's names in any case, written canonically, "default" as NCCL's own
+// choice; --split takes an NCCL_TESTS_SPLIT rule.
+TEST(Options, CommunicatorAxes) {
+  const Options defaults = parse({});
+  EXPECT_EQ(defaults.nccl_algos, std::vector<std::string>{""});
+  EXPECT_EQ(defaults.nccl_protos, std::vector<std::string>{""});
+  EXPECT_EQ(defaults.nccl_max_ctas, std::vector<int>{0});
+  EXPECT_FALSE(defaults.split.has_value());
+  const Options options = parse({"--nccl-algo", "ring,tree,default", "--nccl-proto", "ll128,Simple",
+                                 "--nccl-max-ctas", "4,default", "--split", "mod 2"});
+  EXPECT_EQ(options.nccl_algos, (std::vector<std::string>{"Ring", "Tree", ""}));
+  EXPECT_EQ(options.nccl_protos, (std::vector<std::string>{"LL128", "Simple"}));
+  EXPECT_EQ(options.nccl_max_ctas, (std::vector<int>{4, 0}));
+  ASSERT_TRUE(options.split.has_value());
+  EXPECT_EQ(options.split->text(), "MOD 2");
+}
+
+TEST(Options, RejectsBadCommunicatorAxes) {
+  expect_usage_errors({
+      {{"--nccl-algo", "Ring,Bus"}, "--nccl-algo 'Bus' is not one of Ring, Tree"},
+      {{"--nccl-algo", ""}, "--nccl-algo '' has an empty entry"},
+      {{"--nccl-proto", "LL64"}, "--nccl-proto 'LL64' is not one of LL, LL128, Simple, default"},
+      {{"--nccl-max-ctas", "0"}, "--nccl-max-ctas '0' is not a CTA count from 1 to 64 or default"},
+      {{"--nccl-max-ctas", "65"}, "'65'"},
+      {{"--split", "XOR 1"}, "split rule 'XOR 1' has an unknown operator"},
+      {{"--split", "MOD 0"}, "divides by zero"},
+  });
+}
+
+// NCCL applies NCCL_MAX_CTAS over ncclConfig_t, so --nccl-max-ctas with it set would measure
+// something else than its rows say.
+TEST(Options, NcclMaxCtasInTheEnvironmentConflictsWithTheAxis) {
+  setenv("NCCL_MAX_CTAS", "16", 1);
+  expect_usage_error({"--nccl-max-ctas", "8"}, "NCCL_MAX_CTAS=16 in the environment");
+  EXPECT_NO_THROW(parse({"--nccl-max-ctas", "default"}));
+  unsetenv("NCCL_MAX_CTAS");
+  EXPECT_NO_THROW(parse({"--nccl-max-ctas", "8"}));
 }
 
 }  // namespace

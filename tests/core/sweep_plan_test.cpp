@@ -204,5 +204,121 @@ TEST_F(RingKnobEnvironment, RowsOfLoopTimingSayItInTheirConfig) {
   EXPECT_EQ(config(), "ring_ctas=32");
 }
 
+// The NCCL axes: a cartesian product (algorithm, then protocol, then CTA limit varying fastest)
+// for nccl only; hand-built algorithms run once on default communicators. Each combination is
+// named in config, and so in the benchmark and display names.
+TEST(SweepPlan, NcclAxesAreACartesianProductForNcclOnly) {
+  Options options = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
+  options.nccl_algos = {"Ring", "Tree"};
+  options.nccl_protos = {"", "LL"};
+  options.nccl_max_ctas = {0, 8};
+  const std::vector<Case> cases = build_sweep(options, 2);
+  std::vector<std::string> configs;
+  for (const Case& c : cases) configs.push_back(c.algo() + "|" + c.config());
+  const std::vector<std::string> expected = {
+      "nccl|nccl_algo=Ring",
+      "nccl|nccl_algo=Ring;nccl_max_ctas=8",
+      "nccl|nccl_algo=Ring;nccl_proto=LL",
+      "nccl|nccl_algo=Ring;nccl_proto=LL;nccl_max_ctas=8",
+      "nccl|nccl_algo=Tree",
+      "nccl|nccl_algo=Tree;nccl_max_ctas=8",
+      "nccl|nccl_algo=Tree;nccl_proto=LL",
+      "nccl|nccl_algo=Tree;nccl_proto=LL;nccl_max_ctas=8",
+      "ring|",
+  };
+  EXPECT_EQ(configs, expected);
+  EXPECT_EQ(benchmark_name(cases[3]),
+            "all_reduce/nccl:nccl_algo=Ring;nccl_proto=LL;nccl_max_ctas=8/ranks:2/float/sum/"
+            "root:-1/out_of_place/"
+            "bytes:1024");
+  EXPECT_EQ(display_name(cases[0]), "all_reduce nccl float sum 2r 1 KiB nccl_algo=Ring");
+  std::set<std::string> names;
+  for (const Case& c : cases) names.insert(benchmark_name(c));
+  EXPECT_EQ(names.size(), cases.size());
+}
+
+// Within a GPU count, the cases of one communicator combination are together (in the order the
+// combinations first appear), so each combination's communicators are made once; GPU counts
+// stay in order.
+TEST(SweepPlan, CasesAreGroupedByGpuCountThenCommunicators) {
+  Options options;
+  options.ops = {"all_reduce", "all_gather"};
+  options.algos = {"nccl", "ring"};
+  options.gpus = "2,4";
+  options.nccl_protos = {"LL", "Simple"};
+  options.min_bytes = 1024;
+  options.max_bytes = 4096;
+  const std::vector<Case> cases = build_sweep(options, 4);
+  std::vector<std::pair<int, std::string>> blocks;
+  for (const Case& c : cases) {
+    const std::pair<int, std::string> key{c.ranks, communicator_config(c.communicator, c.ranks)};
+    if (blocks.empty() || blocks.back() != key) blocks.push_back(key);
+  }
+  const std::vector<std::pair<int, std::string>> expected = {
+      {2, "nccl_proto=LL"}, {2, "nccl_proto=Simple"}, {2, ""},
+      {4, "nccl_proto=LL"}, {4, "nccl_proto=Simple"}, {4, ""}};
+  EXPECT_EQ(blocks, expected);
+  // Inside a block the usual order: op, then size, then place.
+  EXPECT_EQ(cases[0].spec->name, "all_reduce");
+  EXPECT_EQ(cases[0].requested_bytes, 1024u);
+  EXPECT_FALSE(cases[0].in_place);
+  EXPECT_TRUE(cases[1].in_place);
+  for (const Case& c : cases) {
+    if (c.algo() == "ring") {
+      EXPECT_EQ(c.config(), "");
+    }
+  }
+}
+
+// --split: every case carries the rule; counts, roots and busbw are per group (nccl-tests: each
+// group is a communicator of its own); ranks stays the GPU count.
+TEST(SweepPlan, SplitCasesArePerGroup) {
+  Options options = one_size("all_gather", {"nccl"}, 4, 4096);
+  options.split = parse_split_rule("MOD 2");
+  const Case gather = build_sweep(options, 4).front();
+  EXPECT_EQ(gather.ranks, 4);
+  EXPECT_EQ(gather.group_ranks(), 2);
+  EXPECT_EQ(gather.groups(), (std::vector<std::vector<int>>{{0, 2}, {1, 3}}));
+  EXPECT_EQ(gather.counts.param, 4096u / 4 / 2);  // 1024 floats over a group of 2
+  EXPECT_EQ(gather.config(), "split=MOD 2;groups=2");
+  EXPECT_EQ(display_name(gather), "all_gather nccl float none 4r 4 KiB split=MOD 2;groups=2");
+
+  options.ops = {"broadcast"};
+  options.roots = "all";
+  std::vector<int> roots;
+  for (const Case& c : build_sweep(options, 4)) roots.push_back(c.root);
+  EXPECT_EQ(roots, (std::vector<int>{0, 1}));  // ranks of a group of 2
+  options.roots = "2";
+  try {
+    build_sweep(options, 4);
+    ADD_FAILURE() << "root 2 in groups of 2 accepted";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("--root 2 is outside the 2 ranks of each --split group of a 4-GPU case"),
+              std::string::npos)
+        << error.what();
+  }
+
+  // Hand-built algorithms are planned (the runner skips them) with the rule in their config;
+  // the NCCL axes apply to nccl alone.
+  Options mixed = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
+  mixed.split = parse_split_rule("DIV 2");
+  mixed.nccl_algos = {"Ring"};
+  std::vector<std::string> configs;
+  for (const Case& c : build_sweep(mixed, 2)) configs.push_back(c.algo() + "|" + c.config());
+  EXPECT_EQ(configs, (std::vector<std::string>{"nccl|nccl_algo=Ring;split=DIV 2;groups=1",
+                                               "ring|split=DIV 2;groups=1"}));
+}
+
+// A split into groups of unequal size (MOD 2 on 3 GPUs) is planned; rank 0's group sets the
+// counts and the runner reports the case skipped, naming the groups.
+TEST(SweepPlan, SplitIntoUnequalGroupsIsPlannedOnRankZerosGroup) {
+  Options options = one_size("all_reduce", {"nccl"}, 3, 1024);
+  options.split = parse_split_rule("MOD 2");
+  const Case c = build_sweep(options, 3).front();
+  EXPECT_EQ(c.groups(), (std::vector<std::vector<int>>{{0, 2}, {1}}));
+  EXPECT_EQ(c.group_ranks(), 2);
+}
+
 }  // namespace
 }  // namespace collbench

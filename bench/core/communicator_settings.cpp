@@ -1,0 +1,144 @@
+// Parsing the communicator axes and writing their config text.
+#include "core/communicator_settings.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
+#include "core/errors.hpp"
+
+namespace collbench {
+namespace {
+
+constexpr std::string_view kDefault = "default";
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// The entries of a comma-separated list; throws UsageError for an empty list or entry.
+std::vector<std::string> list_entries(const std::string& text, std::string_view option) {
+  std::vector<std::string> entries;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', begin);
+    const std::string entry =
+        text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    if (entry.empty()) throw UsageError(fmt::format("{} '{}' has an empty entry", option, text));
+    entries.push_back(entry);
+    if (comma == std::string::npos) return entries;
+    begin = comma + 1;
+  }
+}
+
+template <typename T>
+void append_once(std::vector<T>& values, T value) {
+  if (std::find(values.begin(), values.end(), value) == values.end())
+    values.push_back(std::move(value));
+}
+
+std::vector<std::string> parse_name_list(const std::string& text, std::string_view option,
+                                         const std::vector<std::string>& names) {
+  std::vector<std::string> values;
+  for (const std::string& entry : list_entries(text, option)) {
+    if (equal_ignoring_case(entry, kDefault)) {
+      append_once(values, std::string());
+      continue;
+    }
+    const auto known = std::find_if(names.begin(), names.end(), [&](const std::string& name) {
+      return equal_ignoring_case(entry, name);
+    });
+    if (known == names.end()) {
+      throw UsageError(
+          fmt::format("{} '{}' is not one of {}, default", option, entry, fmt::join(names, ", ")));
+    }
+    append_once(values, *known);
+  }
+  return values;
+}
+
+}  // namespace
+
+const std::vector<std::string>& nccl_algorithm_names() {
+  static const std::vector<std::string> names = {
+      "Ring", "Tree", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree", "PAT"};
+  return names;
+}
+
+const std::vector<std::string>& nccl_protocol_names() {
+  static const std::vector<std::string> names = {"LL", "LL128", "Simple"};
+  return names;
+}
+
+std::vector<std::string> parse_nccl_algo_list(const std::string& text) {
+  return parse_name_list(text, "--nccl-algo", nccl_algorithm_names());
+}
+
+std::vector<std::string> parse_nccl_proto_list(const std::string& text) {
+  return parse_name_list(text, "--nccl-proto", nccl_protocol_names());
+}
+
+std::vector<int> parse_nccl_max_ctas_list(const std::string& text) {
+  std::vector<int> values;
+  for (const std::string& entry : list_entries(text, "--nccl-max-ctas")) {
+    if (equal_ignoring_case(entry, kDefault)) {
+      append_once(values, 0);
+      continue;
+    }
+    const bool digits = entry.size() <= 3 && std::all_of(entry.begin(), entry.end(), [](char c) {
+                          return std::isdigit(static_cast<unsigned char>(c)) != 0;
+                        });
+    const int value = digits ? std::stoi(entry) : 0;
+    if (value < 1 || value > kMaxNcclCtas) {
+      throw UsageError(fmt::format(
+          "--nccl-max-ctas '{}' is not a CTA count from 1 to {} or default", entry, kMaxNcclCtas));
+    }
+    append_once(values, value);
+  }
+  return values;
+}
+
+std::vector<std::vector<int>> communicator_groups(const CommunicatorSettings& settings, int ranks) {
+  if (settings.split) return split_groups(*settings.split, ranks);
+  std::vector<int> all(ranks);
+  for (int rank = 0; rank < ranks; ++rank) all[rank] = rank;
+  return {all};
+}
+
+std::string describe_groups(const std::vector<std::vector<int>>& groups) {
+  std::vector<std::string> texts;
+  for (const std::vector<int>& group : groups)
+    texts.push_back(fmt::format("{}", fmt::join(group, ",")));
+  return fmt::format("{}", fmt::join(texts, " | "));
+}
+
+std::string communicator_config(const CommunicatorSettings& settings, int ranks) {
+  std::vector<std::string> parts;
+  if (!settings.nccl_algo.empty()) parts.push_back("nccl_algo=" + settings.nccl_algo);
+  if (!settings.nccl_proto.empty()) parts.push_back("nccl_proto=" + settings.nccl_proto);
+  if (settings.nccl_max_ctas > 0)
+    parts.push_back(fmt::format("nccl_max_ctas={}", settings.nccl_max_ctas));
+  if (settings.split) {
+    parts.push_back(fmt::format("split={};groups={}", settings.split->text(),
+                                split_groups(*settings.split, ranks).size()));
+  }
+  return join_config(parts);
+}
+
+std::string join_config(const std::vector<std::string>& parts) {
+  std::string joined;
+  for (const std::string& part : parts) {
+    if (part.empty()) continue;
+    if (!joined.empty()) joined += ';';
+    joined += part;
+  }
+  return joined;
+}
+
+}  // namespace collbench

@@ -1,0 +1,55 @@
+// How the communicators of a case are made: NCCL's algorithm and protocol (NCCL_ALGO,
+// NCCL_PROTO), its CTA limit (ncclConfig_t::maxCTAs) and an NCCL_TESTS_SPLIT rule that splits the
+// ranks of a GPU count into concurrent groups. Pure data: parsing, the config text, the key.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/split_rule.hpp"
+
+namespace collbench {
+
+struct CommunicatorSettings {
+  std::string nccl_algo;   // NCCL's spelling ("Ring"); empty: NCCL chooses (and NCCL_ALGO applies)
+  std::string nccl_proto;  // "LL", "LL128" or "Simple"; empty: NCCL chooses
+  int nccl_max_ctas = 0;   // ncclConfig_t::maxCTAs; 0: NCCL's own limit
+  std::optional<SplitRule> split;
+
+  // Whether NCCL_ALGO or NCCL_PROTO is set for these communicators.
+  bool restricts_nccl_choice() const { return !nccl_algo.empty() || !nccl_proto.empty(); }
+  // Whether any ncclConfig_t field differs from NCCL's defaults.
+  bool has_nccl_config() const { return nccl_max_ctas > 0; }
+  // Whether communicators are made exactly as without settings.
+  bool is_default() const { return !restricts_nccl_choice() && !has_nccl_config() && !split; }
+};
+
+// The values NCCL accepts, spelled as NCCL spells them (src/init.cc: ncclAlgoStr, ncclProtoStr).
+const std::vector<std::string>& nccl_algorithm_names();
+const std::vector<std::string>& nccl_protocol_names();
+// ncclConfig_t::maxCTAs above this is capped by NCCL (MAXCHANNELS in src/include/device.h).
+inline constexpr int kMaxNcclCtas = 64;
+
+// Comma-separated lists, each entry a name from `nccl_*_names()` in any case, or "default"
+// (written as an empty string). Canonical spellings, repeats dropped. Throws UsageError naming
+// the option, the bad entry and the allowed values.
+std::vector<std::string> parse_nccl_algo_list(const std::string& text);
+std::vector<std::string> parse_nccl_proto_list(const std::string& text);
+// "8,16,default": CTA limits from 1 to kMaxNcclCtas, or default (0).
+std::vector<int> parse_nccl_max_ctas_list(const std::string& text);
+
+// The groups `settings.split` makes of `ranks` GPUs (one group of all when there is no rule).
+std::vector<std::vector<int>> communicator_groups(const CommunicatorSettings& settings, int ranks);
+// "0,2 | 1": the groups, for messages.
+std::string describe_groups(const std::vector<std::vector<int>>& groups);
+
+// The non-default parts for `ranks` GPUs, in the CSV config column's form:
+// "nccl_algo=Ring;nccl_proto=LL;nccl_max_ctas=8;split=MOD 2;groups=2". Empty at the defaults.
+// Equal texts make equal communicators, so it is also the runner's key for them.
+std::string communicator_config(const CommunicatorSettings& settings, int ranks);
+
+// `parts` joined with ';', empty parts left out: the config column from its contributors.
+std::string join_config(const std::vector<std::string>& parts);
+
+}  // namespace collbench
