@@ -306,8 +306,6 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     enqueue_rank(local, aggregate);
     launched.add(local);
   };
-  // Injected slow_rank: SMs held from the warm-up to the end of the timed batches.
-  std::vector<std::unique_ptr<SmHog>> hogs = hold_sms(ranks, faults);
   {
     auto range = fixed_range<nvtx_names::warmup>(c.spec->nvtx_color, settings_.warmup_iters);
     launched.expect(settings_.warmup_iters);
@@ -342,6 +340,10 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     });
     wait();
   }
+  // Injected slow_rank: SMs held through the timed batches only. The warm-up and the graph's
+  // upload have loaded every kernel by now: a module's (lazy) loading waits for an idle device,
+  // which a running hog never leaves.
+  std::vector<std::unique_ptr<SmHog>> hogs = hold_sms(ranks, faults);
   // Launch times count from one origin: every process leaves this agreement within microseconds.
   if (settings_.keep_rank_samples && group_) all_processes_agree(set, true, wait);
   const Clock::time_point origin = Clock::now();
