@@ -18,7 +18,7 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
     std::vector<AlgorithmEntry> entries;
     for (const CollectiveSpec& spec : collective_registry()) {
       entries.push_back({"nccl", spec.kind, "NCCL's own implementation (NCCL_* variables apply)", "NCCL", "nccl", {},
-                         {},
+                         nccl_transfer_capabilities(),
                          [](const std::vector<RankContext>& ranks, const SettingValues&) {
                            return make_nccl_algorithm(ranks);
                          }});
@@ -29,6 +29,12 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
     return entries;
   }();
   return registry;
+}
+
+AlgorithmCapabilities nccl_transfer_capabilities() {
+  AlgorithmCapabilities capabilities;
+  capabilities.registered_buffers = true;
+  return capabilities;
 }
 
 std::vector<std::string> algorithm_names(OpKind op) {

@@ -115,6 +115,18 @@ InPlaceMode parse_in_place(const std::string& text) {
   throw UsageError(fmt::format("--in-place '{}' is not one of out, in, both", text));
 }
 
+std::vector<BufferRegistration> parse_registrations(const std::string& text) {
+  std::vector<BufferRegistration> modes;
+  for (const std::string& name : split_list(text, "--register")) {
+    if (name == "all") {
+      modes = all_buffer_registrations();
+    } else {
+      modes.push_back(parse_buffer_registration(name));
+    }
+  }
+  return modes;
+}
+
 IterationTiming parse_timing(const std::string& text) {
   if (text == "each") return IterationTiming::each;
   if (text == "loop") return IterationTiming::loop;
@@ -182,6 +194,7 @@ struct CommandLine {
   std::string min_bytes = "8", max_bytes = "128M", step_bytes, in_place = "both", check = "1", inject_fault;
   double confidence_pct = 95;
   std::string timing = "each";
+  std::string registrations = "none";
   std::string seed = "0x5eed";
   CLI::App app;
   CommandLine();
@@ -211,6 +224,10 @@ CommandLine::CommandLine()
   app.add_option("-o,--redop", reduce_ops, "Reductions: sum, prod, max, min, avg, or all")->capture_default_str();
   app.add_option("-r,--root", options.roots, "Root rank of rooted operations, or all")->capture_default_str();
   app.add_option("--in-place", in_place, "out, in or both")->capture_default_str();
+  app.add_option("--register", registrations,
+                 "NCCL buffer registration, swept: none, local (ncclCommRegister), symmetric (ncclMemAlloc and "
+                 "symmetric windows, NCCL >= 2.27), or all")
+      ->capture_default_str();
   app.add_option("-w,--warmup", options.run.warmup_iters, "Warm-up iterations per case")->capture_default_str();
   app.add_option("-n,--iters", options.run.iters,
                  "Timed iterations per batch (the whole case with --max-noise 0; captured in the graph with -G)")
@@ -297,6 +314,8 @@ Options parse_command_line(const std::vector<std::string>& args) {
   options.max_bytes = parse_byte_size(max_bytes, "--max-bytes");
   if (!step_bytes.empty()) options.step_bytes = parse_byte_size(step_bytes, "--step-bytes");
   options.in_place = parse_in_place(in_place);
+  options.registrations = parse_registrations(line.registrations);
+  dedupe(options.registrations);
   options.run.check_iters = parse_check_count(check);
   options.run.keep_rank_samples = !options.json_path.empty();
   options.run.timing = parse_timing(timing);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/buffer_registration.hpp"
 #include "core/data_type.hpp"
 #include "sweep/run_settings.hpp"
 
@@ -26,6 +27,7 @@ struct Options {
   std::vector<ReduceOp> reduce_ops = {ReduceOp::sum};
   std::string roots = "0";  // a rank or "all"
   InPlaceMode in_place = InPlaceMode::both;
+  std::vector<BufferRegistration> registrations = {BufferRegistration::none};  // --register
   RunSettings run;  // -w -n -m -G -c --seed --timeout, the stop rule (and the hidden --inject-fault)
   int repeats = 1;  // passes of the whole sweep (--repeat)
   std::string csv_path;

@@ -18,13 +18,6 @@ std::vector<int> first_devices(int count) {
   return devices;
 }
 
-// Grows `buffer` on `device` to at least `bytes` (freeing first, so peak memory stays one copy).
-void ensure_capacity(DeviceBuffer& buffer, int device, std::size_t bytes) {
-  if (buffer && buffer.bytes() >= bytes) return;
-  buffer.reset();
-  buffer = DeviceBuffer(device, bytes);
-}
-
 }  // namespace
 
 Runner::RankSet::RankSet(int ranks) {
@@ -67,21 +60,34 @@ CollectiveAlgorithm& Runner::RankSet::algorithm(const AlgorithmChoice& choice) {
 const std::vector<RankBuffers>& Runner::RankSet::buffers_for(const Case& c) {
   auto range = fixed_range<nvtx_names::allocate>(0x404040, c.bytes());
   const std::size_t element = size_of(c.type);
+  // Buffers registered otherwise must not serve this case (NCCL finds registrations by address).
+  if (c.registration != buffer_mode_) release_buffers();
+  buffer_mode_ = c.registration;
   for (int local = 0; local < size(); ++local) {
     const RankContext& rank = contexts_[local];
     if (c.in_place) {
       const std::size_t elements = std::max(c.counts.send, c.counts.recv);
-      ensure_capacity(primary_[local], rank.device, elements * element);
+      primary_[local].ensure_capacity(c.registration, rank.device, elements * element);
       const InPlaceOffsets offsets = in_place_offsets(*c.spec, c.counts, rank.rank);
-      char* base = primary_[local].as<char>();
+      char* base = static_cast<char*>(primary_[local].get());
       buffers_[local] = {base + offsets.send * element, base + offsets.recv * element};
     } else {
-      ensure_capacity(primary_[local], rank.device, c.counts.recv * element);
-      ensure_capacity(secondary_[local], rank.device, c.counts.send * element);
+      primary_[local].ensure_capacity(c.registration, rank.device, c.counts.recv * element);
+      secondary_[local].ensure_capacity(c.registration, rank.device, c.counts.send * element);
       buffers_[local] = {secondary_[local].get(), primary_[local].get()};
     }
   }
   return buffers_;
+}
+
+void Runner::RankSet::register_buffers() {
+  std::vector<BufferOfRank> buffers;
+  for (int local = 0; local < size(); ++local) {
+    const RankContext& rank = contexts_[local];
+    buffers.push_back({&primary_[local], rank.comm, rank.rank});
+    buffers.push_back({&secondary_[local], rank.comm, rank.rank});
+  }
+  collbench::register_buffers(buffers);
 }
 
 void Runner::RankSet::poison_outputs(const Case& c) {
@@ -115,6 +121,9 @@ void Runner::RankSet::abort_all() noexcept {
   // Hand-built kernels first: they may be spinning on flags that NCCL's abort cannot reach.
   for (auto& [name, algorithm] : algorithms_) algorithm->request_abort();
   for (auto& communicator : communicators_) communicator.abort();
+  // The abort freed every registration of the communicators: none may be deregistered later.
+  for (auto& buffer : primary_) buffer.forget_registration();
+  for (auto& buffer : secondary_) buffer.forget_registration();
 }
 
 }  // namespace collbench

@@ -10,6 +10,7 @@
 #include "core/algorithm.hpp"
 #include "runtime/cuda_resources.hpp"
 #include "runtime/nccl_communicator.hpp"
+#include "runtime/registered_buffer.hpp"
 #include "launch/process_group.hpp"
 #include "launch/rank_workers.hpp"
 #include "sweep/runner.hpp"
@@ -35,9 +36,14 @@ class Runner::RankSet {
   // The implementation `choice` makes for these ranks (one per name and settings), made on first use.
   CollectiveAlgorithm& algorithm(const AlgorithmChoice& choice);
 
-  // Sizes (grow-only) each rank's buffers for `c` and returns the send/recv pointers; throws
-  // GpuError with out_of_memory() when the GPU cannot hold them.
+  // Sizes (grow-only) each rank's buffers for `c`, in its registration mode (buffers of another
+  // mode are released first), and returns the send/recv pointers; throws GpuError with
+  // out_of_memory() when the GPU cannot hold them. Registers nothing: see register_buffers().
   const std::vector<RankBuffers>& buffers_for(const Case& c);
+  // Registers with NCCL every buffer that buffers_for() made or grew (symmetric windows: all local
+  // ranks in one NCCL group, collective over the communicator, so every process calls it for the
+  // same cases). Registrations stay while their buffers do. Throws GpuError when NCCL refuses.
+  void register_buffers();
   // Overwrites every rank's output region for `c` with the poison byte (see test_values.cuh).
   void poison_outputs(const Case& c);
   void release_buffers();
@@ -57,8 +63,9 @@ class Runner::RankSet {
   std::vector<std::vector<RankContext>> single_contexts_;
   std::vector<Stream> streams_;
   std::vector<NcclCommunicator> communicators_;
-  std::vector<DeviceBuffer> primary_;    // recv buffer, or the one in-place buffer
-  std::vector<DeviceBuffer> secondary_;  // send buffer when out of place
+  std::vector<RegisteredBuffer> primary_;    // recv buffer, or the one in-place buffer
+  std::vector<RegisteredBuffer> secondary_;  // send buffer when out of place
+  BufferRegistration buffer_mode_ = BufferRegistration::none;  // of primary_ and secondary_
   std::vector<RankBuffers> buffers_;
   std::vector<std::vector<Event>> events_;
   std::vector<DeviceBuffer> counters_;

@@ -14,6 +14,7 @@
 #include "launch/process_group.hpp"
 #include "report_row.hpp"
 #include "runtime/host_collectives.hpp"
+#include "runtime/nccl_registration.hpp"
 #include "runtime/sm_hog.hpp"
 #include "runtime/stream_capture.hpp"
 #include "sweep/case_progress.hpp"
@@ -108,6 +109,27 @@ bool all_processes_agree(Runner::RankSet& set, bool ok, Wait&& wait) {
   std::vector<std::int32_t> flag = {ok ? 1 : 0};
   all_reduce_host_values(set, flag, ncclMin, wait);
   return flag.front() == 1;
+}
+
+// Registers the case's new buffers with NCCL, before warm-up and graph capture, so registration
+// stays out of the timing. A refusal on any process (each learns of it) is the case's skip
+// reason; every process then releases that mode's buffers, so all start the next case alike.
+template <typename Wait>
+std::string register_case_buffers(Runner::RankSet& set, const Case& c, bool multi_process,
+                                  Wait&& wait) {
+  std::string failure;
+  try {
+    set.register_buffers();
+  } catch (const GpuError& error) {
+    failure = error.what();
+  }
+  if (multi_process && !all_processes_agree(set, failure.empty(), wait) && failure.empty()) {
+    failure = "refused on another process";
+  }
+  if (failure.empty()) return {};
+  set.release_buffers();
+  return fmt::format("buffer registration (register={}) failed: {}", name_of(c.registration),
+                     failure);
 }
 
 // How a rank's events frame its samples: the case's reference event is events[0]; iterations
@@ -241,9 +263,17 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     outcome.participated = false;
     return outcome;
   }
-  const CaseShape shape{c.spec, c.counts, c.type, c.op, c.root, c.ranks, c.in_place};
+  const CaseShape shape{c.spec, c.counts, c.type, c.op, c.root, c.ranks, c.in_place, c.registration};
   CollectiveAlgorithm& algorithm = set.algorithm(c.algorithm);
   if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
+    outcome.status = report::kStatusSkipped;
+    outcome.reason = why;
+    return outcome;
+  }
+  if (std::string why = registration_skip_reason(c.registration, c.algo(),
+                                                 c.algorithm.entry->capabilities.registered_buffers,
+                                                 nccl_runtime_version_code());
+      !why.empty()) {
     outcome.status = report::kStatusSkipped;
     outcome.reason = why;
     return outcome;
@@ -293,6 +323,11 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     allocation_failure = "out of memory on another process";
   }
   if (!allocation_failure.empty()) throw GpuError(allocation_failure, true);
+  if (std::string why = register_case_buffers(set, c, group_ != nullptr, wait); !why.empty()) {
+    outcome.status = report::kStatusSkipped;
+    outcome.reason = why;
+    return outcome;
+  }
   const std::vector<RankBuffers>& buffers = set.buffers_for(c);
   const kernels::PatternParams params = pattern_for(c, settings_.seed);
   algorithm.prepare(ranks, buffers, shape);

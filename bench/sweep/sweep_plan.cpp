@@ -70,6 +70,27 @@ std::vector<bool> in_place_variants(const CollectiveSpec& spec, InPlaceMode mode
   }
 }
 
+// Each GPU count's cases once per --register mode, one mode after another: a mode's buffers and
+// registrations are then made once per GPU count and only grow, instead of being thrown away
+// between cases (modes cannot share buffers: NCCL finds registrations by address).
+std::vector<Case> expand_registrations(const std::vector<Case>& cases,
+                                      const std::vector<BufferRegistration>& modes) {
+  std::vector<Case> expanded;
+  expanded.reserve(cases.size() * modes.size());
+  for (std::size_t first = 0; first < cases.size();) {
+    std::size_t end = first;
+    while (end < cases.size() && cases[end].ranks == cases[first].ranks) ++end;
+    for (BufferRegistration mode : modes) {
+      for (std::size_t i = first; i < end; ++i) {
+        expanded.push_back(cases[i]);
+        expanded.back().registration = mode;
+      }
+    }
+    first = end;
+  }
+  return expanded;
+}
+
 }  // namespace
 
 std::string benchmark_name(const Case& c) {
@@ -154,11 +175,13 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
       }
     }
   }
-  if (cases.empty()) throw UsageError("the command line selects no case (check --algo against --ops)");
-  const std::size_t total = cases.size() * static_cast<std::size_t>(options.repeats);
+  const std::size_t total =
+      cases.size() * options.registrations.size() * static_cast<std::size_t>(options.repeats);
   if (total > kMaxCases) {
     throw UsageError(fmt::format("the command line selects {} cases (more than {}); narrow it", total, kMaxCases));
   }
+  cases = expand_registrations(cases, options.registrations);
+  if (cases.empty()) throw UsageError("the command line selects no case (check --algo against --ops)");
   const std::size_t one_pass = cases.size();
   for (int pass = 1; pass < options.repeats; ++pass) {
     for (std::size_t i = 0; i < one_pass; ++i) {

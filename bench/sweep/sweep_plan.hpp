@@ -22,10 +22,11 @@ struct Case {
   std::size_t requested_bytes;  // the sweep's size before nccl-tests' rounding
   ElementCounts counts;         // what is actually moved
   int repeat = 0;               // the pass of --repeat that measures it
+  BufferRegistration registration = BufferRegistration::none;  // --register
   std::size_t bytes() const { return case_bytes(*spec, counts, type); }
   // The CSV algo column, and its changed settings (the config column's start).
   std::string algo() const { return std::string(algorithm.name()); }
-  std::string config() const { return algorithm.config(); }
+  std::string config() const { return with_registration_config(algorithm.config(), registration); }
 };
 
 // Limits that turn a typo (-f 1.0001, -i 1) into an error instead of an endless sweep.
@@ -40,9 +41,11 @@ std::string display_name(const Case& c);
 // Sizes from min to max: multiplied by the factor (nccl-tests: size *= factor) or stepped by bytes.
 std::vector<std::size_t> sweep_sizes(const Options& options);
 
-// Every case, the whole sweep once per pass of --repeat; within a pass grouped by rank count (so communicators are made once per count), then op, algo,
-// dtype, redop, root, size, in/out of place. Sizes whose nccl-tests rounding gives the same
-// element counts as the size before are dropped, so no two cases measure the same thing. Throws UsageError when a GPU count exceeds `visible`
+// Every case, the whole sweep once per pass of --repeat; within a pass grouped by rank count (so
+// communicators are made once per count), then --register mode (so each mode's buffers and
+// registrations are made once per count), then op, algo, dtype, redop, root, size, in/out of
+// place. Sizes whose nccl-tests rounding gives the same element counts as the size before are
+// dropped, so no two cases measure the same thing. Throws UsageError when a GPU count exceeds `visible`
 // (unless `listing`: a list needs no GPU), a root is outside the ranks, an algo does not exist or
 // has a bad setting. --algo entries that make the same implementation with the same settings
 // ("nccl,nccl", "ring,all") are measured once.

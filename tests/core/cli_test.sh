@@ -35,6 +35,7 @@ expect_usage_error "--benchmark_out '/nonexistent/x.json'" --benchmark_out=/none
 expect_usage_error "--max-noise 101 is not a percentage" --max-noise 101 --list -g 2
 expect_usage_error "--check 'x'" -c x --list -g 2
 expect_usage_error "--min-time 2 is longer than --max-time 1" --min-time 2 --max-time 1 --max-noise 1 --list -g 2
+expect_usage_error "--register 'global' is not one of none, local, symmetric, all" --register global --list -g 2
 # The hidden --inject-fault: unknown kind, bad rank, fraction outside (0, 1], negative delay.
 expect_usage_error "--inject-fault 'slow' is not corrupt_output" --inject-fault slow --list -g 2
 expect_usage_error "--inject-fault 'skip_rank:x': rank 'x'" --inject-fault skip_rank:x --list -g 2
@@ -87,6 +88,17 @@ if [ "$repeated" -eq $((2 * expected)) ] && [ "$second" -eq "$expected" ]; then
   echo "ok: --list --repeat 2 printed $repeated cases"; passed=$((passed + 1))
 else
   echo "FAIL: --list --repeat 2 printed $repeated cases, $second of the second pass (wanted $((2 * expected)))"
+  failures=$((failures + 1))
+fi
+# --register: each mode's cases named apart (config in the name), plain ones as before.
+listing=$("$collbench" --list --register none,local,symmetric -g 2 --ops all_reduce,sendrecv -b 8 -e 64 2>&1)
+plain=$(printf '%s\n' "$listing" | grep -c '^[a-z_]*/nccl/ranks:')
+local_cases=$(printf '%s\n' "$listing" | grep -c '^[a-z_]*/nccl:register=local/ranks:')
+symmetric_cases=$(printf '%s\n' "$listing" | grep -c '^[a-z_]*/nccl:register=symmetric/ranks:')
+if [ "$plain" -eq 12 ] && [ "$local_cases" -eq 12 ] && [ "$symmetric_cases" -eq 12 ]; then
+  echo "ok: --list --register printed 12 cases per mode"; passed=$((passed + 1))
+else
+  echo "FAIL: --list --register printed $plain plain, $local_cases local, $symmetric_cases symmetric cases (wanted 12 each)"
   failures=$((failures + 1))
 fi
 filtered=$("$collbench" --list -g 4 --ops all -b 8 -e 64 --benchmark_filter='^alltoall/' | grep -c '^alltoall/')

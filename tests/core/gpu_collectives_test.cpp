@@ -9,10 +9,14 @@
 #include <memory>
 #include <numeric>
 
+#include "core/buffer_registration.hpp"
 #include "core/metrics.hpp"
 #include "core/stop_rule.hpp"
 #include "gpu_test_support.hpp"
 #include "report_row.hpp"
+#include "runtime/nccl_communicator.hpp"
+#include "runtime/nccl_registration.hpp"
+#include "runtime/registered_buffer.hpp"
 #include "sweep/fault_injection.hpp"
 #include "sweep/runner.hpp"
 #include "sweep/sweep_plan.hpp"
@@ -317,6 +321,202 @@ TEST(GpuFaults, LateRankShowsInItsLateness) {
   EXPECT_LT(mean(outcome.rank_lateness_us[0]), 100.0);
   for (std::size_t s = 0; s < outcome.iteration_us.size(); ++s) {
     EXPECT_EQ(std::min(outcome.rank_lateness_us[0][s], outcome.rank_lateness_us[1][s]), 0.0) << s;
+  }
+}
+
+// --register: the cases of one op, ranks and mode at one size (float and bfloat16, sum and max,
+// every root, in and out of place).
+std::vector<Case> registered_cases(const std::string& op, int ranks, BufferRegistration mode, std::size_t elements,
+                                   std::vector<DataType> types = {DataType::float32, DataType::bfloat16}) {
+  Options options;
+  options.ops = {op};
+  options.gpus = std::to_string(ranks);
+  options.types = std::move(types);
+  options.reduce_ops = {ReduceOp::sum, ReduceOp::max};
+  options.roots = "all";
+  options.min_bytes = options.max_bytes = elements * size_of(options.types.front());
+  options.registrations = {mode};
+  return build_sweep(options, visible_gpu_count());
+}
+
+bool nccl_has_symmetric_windows() {
+  return nccl_runtime_version_code() >= kSymmetricRegistrationMinVersion;
+}
+
+class RegisteredCollective : public ::testing::TestWithParam<std::tuple<int, BufferRegistration>> {};
+
+// Every collective on locally registered buffers and on symmetric windows: right, element by
+// element, out of place and in place.
+TEST_P(RegisteredCollective, EveryOpIsCorrect) {
+  const auto& [ranks, mode] = GetParam();
+  SKIP_WITHOUT_GPUS(ranks);
+  if (mode == BufferRegistration::symmetric && !nccl_has_symmetric_windows()) {
+    GTEST_SKIP() << "NCCL " << nccl_version_text(nccl_runtime_version_code()) << " has no symmetric windows";
+  }
+  int checked = 0;
+  for (const CollectiveSpec& spec : collective_registry()) {
+    for (std::size_t elements : {std::size_t{1021}, std::size_t{262147}}) {
+      for (const Case& c : registered_cases(std::string(spec.name), ranks, mode, elements)) {
+        ASSERT_EQ(c.config(), registration_config(mode));
+        const CaseOutcome outcome = shared_runner().run(c);
+        ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+        EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+        EXPECT_EQ(outcome.iteration_us.size(), 3u) << display_name(c);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Modes, RegisteredCollective,
+    ::testing::Combine(::testing::Values(1, 2),
+                       ::testing::Values(BufferRegistration::local, BufferRegistration::symmetric)),
+    [](const auto& info) {
+      return std::string(name_of(std::get<1>(info.param))) + "_" + std::to_string(std::get<0>(info.param)) + "ranks";
+    });
+
+// Captured launches on registered buffers (registered before the capture): right, and timed per
+// replay.
+TEST(GpuRegistration, GraphReplaysOnRegisteredBuffersAreCorrect) {
+  SKIP_WITHOUT_GPUS(2);
+  RunSettings settings = quick_settings();
+  settings.graph_replays = 3;
+  settings.agg_iters = 2;
+  Runner runner(settings);
+  for (BufferRegistration mode : {BufferRegistration::symmetric, BufferRegistration::local}) {
+    if (mode == BufferRegistration::symmetric && !nccl_has_symmetric_windows()) continue;
+    for (const char* op : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall"}) {
+      for (const Case& c : registered_cases(op, 2, mode, 1 << 18, {DataType::float32})) {
+        const CaseOutcome outcome = runner.run(c);
+        ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+        EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+        EXPECT_EQ(outcome.iteration_us.size(), 3u) << display_name(c);  // one sample per replay
+      }
+    }
+  }
+  if (!nccl_has_symmetric_windows()) GTEST_SKIP() << "symmetric windows untested: NCCL before 2.27";
+}
+
+// The peer-kernel algorithms map memory themselves: registered cases are skipped with a reason and
+// the sweep goes on. ring_sendrecv moves data only through ncclSend/ncclRecv: it runs registered.
+TEST(GpuRegistration, PeerKernelAlgorithmsAreSkippedAndRingSendrecvRunsRegistered) {
+  SKIP_WITHOUT_GPUS(2);
+  Runner runner(quick_settings());
+  for (BufferRegistration mode : {BufferRegistration::symmetric, BufferRegistration::local}) {
+    for (const char* algo : {"ring", "oneshot", "twoshot", "copy_engine", "copy_engine_ring", "ring_sendrecv"}) {
+      for (Case c : registered_cases("all_reduce", 2, mode, 262147, {DataType::float32})) {
+        c.algorithm = resolve_algorithm(algo);
+        const CaseOutcome outcome = runner.run(c);
+        if (std::string(algo) == "ring_sendrecv" &&
+            (mode == BufferRegistration::local || nccl_has_symmetric_windows())) {
+          ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+          EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+        } else if (std::string(algo) != "ring_sendrecv") {
+          EXPECT_EQ(outcome.status, report::kStatusSkipped) << display_name(c);
+          EXPECT_NE(outcome.reason.find(algo), std::string::npos) << outcome.reason;
+          EXPECT_NE(outcome.reason.find("register=" + std::string(name_of(mode))), std::string::npos) << outcome.reason;
+        }
+        ASSERT_FALSE(runner.stopped()) << runner.stop_reason();
+      }
+    }
+  }
+  // The same algorithm object afterwards on plain buffers: its scratch registration is gone again.
+  for (Case c : registered_cases("all_reduce", 2, BufferRegistration::none, 262147, {DataType::float32})) {
+    c.algorithm = resolve_algorithm("ring_sendrecv");
+    const CaseOutcome outcome = runner.run(c);
+    ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+    EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+  }
+}
+
+// One runner through sizes that grow, shrink and grow again, and modes that change back and forth:
+// every case right (buffers re-registered when they grow or change mode, kept otherwise).
+TEST(GpuRegistration, GrowingAndSwitchingBuffersStayCorrect) {
+  SKIP_WITHOUT_GPUS(2);
+  Runner runner(quick_settings());
+  std::vector<BufferRegistration> modes = {BufferRegistration::local, BufferRegistration::none,
+                                           BufferRegistration::local};
+  if (nccl_has_symmetric_windows()) {
+    modes = {BufferRegistration::symmetric, BufferRegistration::local, BufferRegistration::symmetric,
+             BufferRegistration::none, BufferRegistration::symmetric};
+  }
+  for (BufferRegistration mode : modes) {
+    for (std::size_t elements : {std::size_t{1021}, std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{4096},
+                                 std::size_t{(1 << 22) + 7}}) {
+      for (const char* op : {"all_reduce", "all_gather", "reduce_scatter"}) {
+        for (const Case& c : registered_cases(op, 2, mode, elements, {DataType::float32})) {
+          const CaseOutcome outcome = runner.run(c);
+          ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+          EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+        }
+      }
+    }
+  }
+}
+
+// The buffer itself: registered once, kept while big enough, new memory (unregistered until
+// registered again) when it grows or changes mode; NCCL reduces right on what it registered.
+TEST(GpuRegistration, RegisteredBufferReregistersWhenItGrows) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<NcclCommunicator> comms = create_single_process_communicators({0, 1});
+  std::vector<BufferRegistration> modes = {BufferRegistration::local};
+  if (nccl_has_symmetric_windows()) modes.push_back(BufferRegistration::symmetric);
+  for (BufferRegistration mode : modes) {
+    SCOPED_TRACE(std::string(name_of(mode)));
+    std::vector<RegisteredBuffer> buffers(2);
+    const std::vector<BufferOfRank> entries = {{&buffers[0], comms[0].get(), 0}, {&buffers[1], comms[1].get(), 1}};
+    for (int r = 0; r < 2; ++r) buffers[r].ensure_capacity(mode, r, 4096);
+    EXPECT_FALSE(buffers[0].registered());
+    register_buffers(entries);
+    ASSERT_TRUE(buffers[0].registered() && buffers[1].registered());
+    const std::size_t capacity = buffers[0].bytes();
+    EXPECT_GE(capacity, 4096u);
+    EXPECT_EQ(buffers[1].bytes(), capacity);  // windows are the same size on every rank
+    if (mode == BufferRegistration::symmetric) {
+      EXPECT_EQ(capacity % nccl_allocation_granularity(0), 0u);
+    }
+    void* first = buffers[0].get();
+    for (int r = 0; r < 2; ++r) buffers[r].ensure_capacity(mode, r, 1024);
+    EXPECT_EQ(buffers[0].get(), first);
+    EXPECT_TRUE(buffers[0].registered());
+    for (int r = 0; r < 2; ++r) buffers[r].ensure_capacity(mode, r, capacity + 1);
+    EXPECT_FALSE(buffers[0].registered());
+    EXPECT_GE(buffers[0].bytes(), capacity + 1);
+    register_buffers(entries);
+    ASSERT_TRUE(buffers[0].registered() && buffers[1].registered());
+
+    // An in-place sum over the grown, registered buffers: rank 0 holds bytes of 1, rank 1 of 2.
+    const std::size_t count = capacity + 1;
+    for (int r = 0; r < 2; ++r) {
+      ScopedDevice on(r);
+      ASSERT_EQ(cudaMemset(buffers[r].get(), r + 1, count), cudaSuccess);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    }
+    ASSERT_EQ(ncclGroupStart(), ncclSuccess);
+    for (int r = 0; r < 2; ++r) {
+      ScopedDevice on(r);
+      ASSERT_EQ(ncclAllReduce(buffers[r].get(), buffers[r].get(), count, ncclUint8, ncclSum, comms[r].get(), nullptr),
+                ncclSuccess);
+    }
+    ASSERT_EQ(ncclGroupEnd(), ncclSuccess);
+    for (int r = 0; r < 2; ++r) {
+      ScopedDevice on(r);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      std::vector<unsigned char> result(count);
+      ASSERT_EQ(cudaMemcpy(result.data(), buffers[r].get(), count, cudaMemcpyDeviceToHost), cudaSuccess);
+      EXPECT_EQ(std::count(result.begin(), result.end(), 3), static_cast<long>(count)) << "rank " << r;
+    }
+
+    // Another mode: other memory, registered as that mode asks.
+    const BufferRegistration other =
+        mode == BufferRegistration::local ? BufferRegistration::none : BufferRegistration::local;
+    for (int r = 0; r < 2; ++r) buffers[r].ensure_capacity(other, r, 1024);
+    EXPECT_EQ(buffers[0].mode(), other);
+    EXPECT_EQ(buffers[0].registered(), other == BufferRegistration::none);
+    register_buffers(entries);
+    EXPECT_TRUE(buffers[0].registered() && buffers[1].registered());
   }
 }
 

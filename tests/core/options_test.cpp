@@ -52,6 +52,20 @@ TEST(Options, DefaultsMatchTheReadme) {
   EXPECT_EQ(options.in_place, InPlaceMode::both);
   EXPECT_EQ(options.run.timing, IterationTiming::each);
   EXPECT_EQ(parse({"--timing", "loop"}).run.timing, IterationTiming::loop);
+  EXPECT_EQ(options.registrations, std::vector<BufferRegistration>{BufferRegistration::none});
+}
+
+TEST(Options, RegisterIsAListOfModes) {
+  EXPECT_EQ(parse({"--register", "local"}).registrations, std::vector<BufferRegistration>{BufferRegistration::local});
+  EXPECT_EQ(parse({"--register", "symmetric,none,symmetric"}).registrations,
+            (std::vector<BufferRegistration>{BufferRegistration::symmetric, BufferRegistration::none}));
+  EXPECT_EQ(parse({"--register", "all"}).registrations, all_buffer_registrations());
+  expect_usage_errors({
+      {{"--register", "global"}, "--register 'global' is not one of none, local, symmetric, all"},
+      {{"--register", "local,"}, "--register 'local,' has an empty entry"},
+      {{"--register", ""}, "--register"},
+      {{"--register", "Local"}, "'Local'"},
+  });
 }
 
 TEST(Options, ExpandsAllAndDeduplicates) {

@@ -204,5 +204,60 @@ TEST_F(RingKnobEnvironment, RowsOfLoopTimingSayItInTheirConfig) {
   EXPECT_EQ(config(), "ring_ctas=32");
 }
 
+// --register: each GPU count's cases once per mode, mode after mode (so a mode's buffers are made
+// once per count), each case saying its mode in config (after the algorithm's knobs), benchmark
+// and display names; plain cases stay as before.
+TEST_F(RingKnobEnvironment, RegistrationModesAreSweptPerRankCount) {
+  Options options = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
+  options.gpus = "1,2";
+  options.max_bytes = 2048;
+  options.registrations = {BufferRegistration::none, BufferRegistration::symmetric, BufferRegistration::local};
+  setenv("COLLBENCH_RING_CTAS", "32", 1);
+  const std::vector<Case> cases = build_sweep(options, 2);
+  // Per count: 3 modes x 2 algos x 2 sizes.
+  ASSERT_EQ(cases.size(), 2u * 3 * 2 * 2);
+  std::vector<std::string> order;
+  for (const Case& c : cases) {
+    const std::string step = std::to_string(c.ranks) + ":" + std::string(name_of(c.registration));
+    if (order.empty() || order.back() != step) order.push_back(step);
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"1:none", "1:symmetric", "1:local", "2:none", "2:symmetric", "2:local"}));
+  const Case& plain = cases.front();
+  EXPECT_EQ(plain.config(), "");
+  EXPECT_EQ(benchmark_name(plain), "all_reduce/nccl/ranks:1/float/sum/root:-1/out_of_place/bytes:1024");
+  const Case& nccl_local = cases[cases.size() - 4];
+  ASSERT_EQ(nccl_local.registration, BufferRegistration::local);
+  ASSERT_EQ(nccl_local.algo(), "nccl");
+  EXPECT_EQ(nccl_local.config(), "register=local");
+  EXPECT_EQ(benchmark_name(nccl_local),
+            "all_reduce/nccl:register=local/ranks:2/float/sum/root:-1/out_of_place/bytes:1024");
+  EXPECT_EQ(display_name(nccl_local), "all_reduce nccl float sum 2r 1 KiB register=local");
+  const Case& ring_symmetric = cases[cases.size() - 5];
+  ASSERT_EQ(ring_symmetric.registration, BufferRegistration::symmetric);
+  ASSERT_EQ(ring_symmetric.algo(), "ring");
+  EXPECT_EQ(ring_symmetric.config(), "ring_ctas=32;register=symmetric");
+  RunSettings settings;
+  settings.timing = IterationTiming::loop;
+  EXPECT_EQ(make_report_row({}, settings, ring_symmetric, {}, {}).config, "ring_ctas=32;register=symmetric;timing=loop");
+  // Every name is unique: rows of different modes never mix.
+  std::set<std::string> names;
+  for (const Case& c : cases) names.insert(benchmark_name(c));
+  EXPECT_EQ(names.size(), cases.size());
+}
+
+TEST(SweepPlan, RegistrationModesCountTowardTheCaseLimit) {
+  Options options = one_size("all_reduce", {"nccl"}, 2, 1024);
+  options.repeats = static_cast<int>(kMaxCases / 2);  // one case per pass: at the limit with 2 modes
+  options.registrations = {BufferRegistration::none, BufferRegistration::local};
+  EXPECT_EQ(build_sweep(options, 2).size(), kMaxCases);
+  options.registrations = all_buffer_registrations();
+  try {
+    build_sweep(options, 2);
+    ADD_FAILURE() << "more than kMaxCases cases accepted";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("selects 1500000 cases"), std::string::npos) << error.what();
+  }
+}
+
 }  // namespace
 }  // namespace collbench
