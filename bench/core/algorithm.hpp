@@ -41,6 +41,7 @@ struct CaseShape {
   int root;     // -1 for ops without a root
   int nranks;   // ranks in the communicator (all processes)
   bool in_place;
+  const PeerTraffic* traffic = nullptr;  // ops that take traffic (alltoallv): who sends whom what
 };
 
 // The parts of one launch, for a caller that puts them on streams of its own (the training

@@ -35,11 +35,16 @@ class Runner::RankSet {
   // The implementation `choice` makes for these ranks (one per name and settings), made on first use.
   CollectiveAlgorithm& algorithm(const AlgorithmChoice& choice);
 
-  // Sizes (grow-only) each rank's buffers for `c` and returns the send/recv pointers; throws
-  // GpuError with out_of_memory() when the GPU cannot hold them.
+  // Sizes (grow-only) each rank's buffers for `c` (with traffic, its check's segment table too) and
+  // returns the send/recv pointers; throws GpuError with out_of_memory() when the GPU cannot hold
+  // them.
   const std::vector<RankBuffers>& buffers_for(const Case& c);
   // Overwrites every rank's output region for `c` with the poison byte (see test_values.cuh).
   void poison_outputs(const Case& c);
+  // For a case with traffic (alltoallv), after buffers_for(c): enqueues the copy of each rank's
+  // receive segment table (test_values.cuh, PatternParams::segments) to its GPU and returns the
+  // device pointers, one per local rank; null pointers for other cases.
+  std::vector<const std::uint64_t*> upload_receive_segments(const Case& c);
   void release_buffers();
 
   // Timing events: `count` per rank, created on demand.
@@ -62,6 +67,7 @@ class Runner::RankSet {
   std::vector<RankBuffers> buffers_;
   std::vector<std::vector<Event>> events_;
   std::vector<DeviceBuffer> counters_;
+  std::vector<DeviceBuffer> segment_tables_;  // upload_receive_segments, grow-only
   std::map<std::string, std::unique_ptr<CollectiveAlgorithm>> algorithms_;  // by AlgorithmChoice::key
   std::unique_ptr<RankWorkers> workers_;  // last: its threads stop before anything they use goes
 };
