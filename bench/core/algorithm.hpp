@@ -45,6 +45,7 @@ struct CaseShape {
   // How the buffers are registered with NCCL; an algorithm that passes NCCL buffers of its own
   // alongside (scratch) registers them alike, since NCCL wants both sides of a transfer registered.
   BufferRegistration registration = BufferRegistration::none;
+  const PeerTraffic* traffic = nullptr;  // ops that take traffic (alltoallv): who sends whom what
 };
 
 // The parts of one launch, for a caller that puts them on streams of its own (the training

@@ -37,12 +37,6 @@ std::string registration_config(BufferRegistration mode) {
   return fmt::format("register={}", name_of(mode));
 }
 
-std::string with_registration_config(std::string config, BufferRegistration mode) {
-  const std::string part = registration_config(mode);
-  if (part.empty()) return config;
-  return config.empty() ? part : config + ";" + part;
-}
-
 std::string nccl_version_text(int version_code) {
   // NCCL 2.9 changed the encoding: 2.8.4 is 2804, 2.9.6 is 20906.
   if (version_code >= 10000) {

@@ -21,8 +21,6 @@ BufferRegistration parse_buffer_registration(std::string_view name);
 
 // The config column's part for `mode`: "register=local", or empty for none.
 std::string registration_config(BufferRegistration mode);
-// `config` with `mode`'s part appended after a ';' (config may be empty).
-std::string with_registration_config(std::string config, BufferRegistration mode);
 
 // The NCCL that ncclCommWindowRegister and its symmetric kernels came with.
 inline constexpr int kSymmetricRegistrationMinVersion = 22700;  // 2.27.0

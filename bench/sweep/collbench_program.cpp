@@ -69,10 +69,24 @@ nlohmann::json sweep_json(const Options& options) {
   for (DataType type : options.types) types.emplace_back(name_of(type));
   std::vector<std::string> reduce_ops;
   for (ReduceOp op : options.reduce_ops) reduce_ops.emplace_back(name_of(op));
-  return {{"ops", options.ops},     {"algos", options.algos},     {"min_bytes", options.min_bytes},
-          {"max_bytes", options.max_bytes}, {"step_factor", options.step_factor}, {"step_bytes", options.step_bytes},
-          {"gpus", options.gpus},   {"dtypes", types},            {"redops", reduce_ops},
-          {"roots", options.roots}, {"repeats", options.repeats}};
+  nlohmann::json sweep = {{"ops", options.ops},
+                          {"algos", options.algos},
+                          {"min_bytes", options.min_bytes},
+                          {"max_bytes", options.max_bytes},
+                          {"step_factor", options.step_factor},
+                          {"step_bytes", options.step_bytes},
+                          {"gpus", options.gpus},
+                          {"dtypes", types},
+                          {"redops", reduce_ops},
+                          {"roots", options.roots},
+                          {"repeats", options.repeats}};
+  // alltoallv's traffic: the matrix file when there is one, else the spreads.
+  if (options.a2av_matrix) {
+    sweep["a2av_matrix"] = options.a2av_matrix_path;
+  } else {
+    sweep["a2av_spreads"] = options.a2av_spreads;
+  }
+  return sweep;
 }
 
 int exit_status(const SweepTotals& totals) {

@@ -184,7 +184,34 @@ std::vector<int> parse_gpu_counts(const std::string& text, int visible) {
   return counts;
 }
 
+std::vector<double> parse_spreads(const std::string& text) {
+  std::vector<double> spreads;
+  for (const std::string& item : split_list(text, "--a2av-spread")) {
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(item.c_str(), &end);
+    const bool number = std::isdigit(static_cast<unsigned char>(item.front())) != 0 || item.front() == '.' ||
+                        item.front() == '-' || item.front() == '+';
+    if (!number || end != item.c_str() + item.size() || errno == ERANGE || !std::isfinite(value)) {
+      throw UsageError(fmt::format("--a2av-spread '{}' is not a number", item));
+    }
+    if (!(value >= 0 && value <= 1)) throw UsageError(fmt::format("--a2av-spread '{}' is outside 0..1", item));
+    spreads.push_back(value + 0.0);  // -0 is 0
+  }
+  dedupe(spreads);
+  return spreads;
+}
+
 namespace {
+
+// The registry's names, comma separated, for --help.
+std::string collective_names() {
+  std::string names;
+  for (const CollectiveSpec& spec : collective_registry()) {
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", spec.name);
+  }
+  return names;
+}
 
 // The command line's declaration: every option bound to a field of `options` or to text that
 // parse_command_line() converts.
@@ -196,6 +223,7 @@ struct CommandLine {
   std::string timing = "each";
   std::string registrations = "none";
   std::string seed = "0x5eed";
+  std::string a2av_spreads = "1";
   CLI::App app;
   CommandLine();
 };
@@ -205,8 +233,7 @@ CommandLine::CommandLine()
       "collbench: benchmark and check GPU collectives (NCCL and hand-built) with nccl-tests' "
       "definitions of size, algbw and busbw.",
       "collbench"} {
-  app.add_option("--ops", ops, "Operations: all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, "
-                               "gather, scatter, sendrecv, or all (comma separated)")
+  app.add_option("--ops", ops, "Operations: " + collective_names() + ", or all (comma separated)")
       ->capture_default_str();
   app.add_option("--algo", algos,
                  "Implementations, comma separated: nccl, hand-built all_reduce ones with optional "
@@ -228,6 +255,13 @@ CommandLine::CommandLine()
                  "NCCL buffer registration, swept: none, local (ncclCommRegister), symmetric (ncclMemAlloc and "
                  "symmetric windows, NCCL >= 2.27), or all")
       ->capture_default_str();
+  app.add_option("--a2av-spread", a2av_spreads,
+                 "alltoallv: nccl-tests' generated traffic, from 0 (uniform) to 1 (by forward distance); "
+                 "a comma-separated list is swept")
+      ->capture_default_str();
+  app.add_option("--a2av-matrix", options.a2av_matrix_path,
+                 "alltoallv: a square matrix file of the bytes rank i sends rank j (row i, column j); "
+                 "its bytes replace the size sweep");
   app.add_option("-w,--warmup", options.run.warmup_iters, "Warm-up iterations per case")->capture_default_str();
   app.add_option("-n,--iters", options.run.iters,
                  "Timed iterations per batch (the whole case with --max-noise 0; captured in the graph with -G)")
@@ -320,6 +354,14 @@ Options parse_command_line(const std::vector<std::string>& args) {
   options.run.keep_rank_samples = !options.json_path.empty();
   options.run.timing = parse_timing(timing);
   options.run.fault = parse_injected_fault(inject_fault);
+  options.a2av_spreads = parse_spreads(line.a2av_spreads);
+  if (line.app.count("--a2av-matrix") > 0) {
+    if (line.app.count("--a2av-spread") > 0) {
+      throw UsageError("--a2av-spread and --a2av-matrix exclude each other (the matrix is the traffic)");
+    }
+    if (options.a2av_matrix_path.empty()) throw UsageError("--a2av-matrix '' names no file");
+    options.a2av_matrix = std::make_shared<const TrafficMatrix>(read_traffic_matrix(options.a2av_matrix_path));
+  }
 
   if (options.min_bytes > options.max_bytes) {
     throw UsageError(fmt::format("--min-bytes {} is larger than --max-bytes {}", min_bytes, max_bytes));

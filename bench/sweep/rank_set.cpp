@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 #include "telemetry/nvtx.hpp"
@@ -16,6 +17,13 @@ std::vector<int> first_devices(int count) {
   std::vector<int> devices(count);
   for (int d = 0; d < count; ++d) devices[d] = d;
   return devices;
+}
+
+// Grows `buffer` on `device` to at least `bytes` (freeing first, so peak memory stays one copy).
+void ensure_capacity(DeviceBuffer& buffer, int device, std::size_t bytes) {
+  if (buffer && buffer.bytes() >= bytes) return;
+  buffer.reset();
+  buffer = DeviceBuffer(device, bytes);
 }
 
 }  // namespace
@@ -45,6 +53,7 @@ void Runner::RankSet::adopt(const std::vector<int>& devices, const std::vector<i
   }
   primary_.resize(local_ranks);
   secondary_.resize(local_ranks);
+  segment_tables_.resize(local_ranks);
   buffers_.resize(local_ranks);
   events_.resize(local_ranks);
   workers_ = std::make_unique<RankWorkers>(devices, rank_numbers);
@@ -76,6 +85,10 @@ const std::vector<RankBuffers>& Runner::RankSet::buffers_for(const Case& c) {
       secondary_[local].ensure_capacity(c.registration, rank.device, c.counts.send * element);
       buffers_[local] = {secondary_[local].get(), primary_[local].get()};
     }
+    // The check's segment table (upload_receive_segments): n + 1 receive and n send offsets.
+    if (c.traffic) {
+      ensure_capacity(segment_tables_[local], rank.device, (2 * c.ranks + 1) * sizeof(std::uint64_t));
+    }
   }
   return buffers_;
 }
@@ -102,9 +115,27 @@ void Runner::RankSet::poison_outputs(const Case& c) {
   }
 }
 
+std::vector<const std::uint64_t*> Runner::RankSet::upload_receive_segments(const Case& c) {
+  std::vector<const std::uint64_t*> tables(size(), nullptr);
+  if (!c.traffic) return tables;
+  for (int local = 0; local < size(); ++local) {
+    const RankContext& rank = contexts_[local];
+    const std::vector<std::uint64_t> table = c.traffic->receive_segments(rank.rank);
+    const std::size_t bytes = table.size() * sizeof(std::uint64_t);
+    if (segment_tables_[local].bytes() < bytes) throw std::logic_error("segment table not sized by buffers_for");
+    ScopedDevice on(rank.device, rank.rank);
+    // From pageable memory: the call returns once `table` is staged, so it may go out of scope.
+    CB_CUDA_CHECK(cudaMemcpyAsync(segment_tables_[local].get(), table.data(), bytes, cudaMemcpyHostToDevice,
+                                  rank.stream));
+    tables[local] = segment_tables_[local].as<const std::uint64_t>();
+  }
+  return tables;
+}
+
 void Runner::RankSet::release_buffers() {
   for (auto& buffer : primary_) buffer.reset();
   for (auto& buffer : secondary_) buffer.reset();
+  for (auto& buffer : segment_tables_) buffer.reset();
 }
 
 std::vector<Event>& Runner::RankSet::events(int local_rank, int count) {

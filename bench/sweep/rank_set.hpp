@@ -37,8 +37,9 @@ class Runner::RankSet {
   CollectiveAlgorithm& algorithm(const AlgorithmChoice& choice);
 
   // Sizes (grow-only) each rank's buffers for `c`, in its registration mode (buffers of another
-  // mode are released first), and returns the send/recv pointers; throws GpuError with
-  // out_of_memory() when the GPU cannot hold them. Registers nothing: see register_buffers().
+  // mode are released first), with traffic its check's segment table too, and returns the
+  // send/recv pointers; throws GpuError with out_of_memory() when the GPU cannot hold them.
+  // Registers nothing: see register_buffers().
   const std::vector<RankBuffers>& buffers_for(const Case& c);
   // Registers with NCCL every buffer that buffers_for() made or grew (symmetric windows: all local
   // ranks in one NCCL group, collective over the communicator, so every process calls it for the
@@ -46,6 +47,10 @@ class Runner::RankSet {
   void register_buffers();
   // Overwrites every rank's output region for `c` with the poison byte (see test_values.cuh).
   void poison_outputs(const Case& c);
+  // For a case with traffic (alltoallv), after buffers_for(c): enqueues the copy of each rank's
+  // receive segment table (test_values.cuh, PatternParams::segments) to its GPU and returns the
+  // device pointers, one per local rank; null pointers for other cases.
+  std::vector<const std::uint64_t*> upload_receive_segments(const Case& c);
   void release_buffers();
 
   // Timing events: `count` per rank, created on demand.
@@ -69,6 +74,7 @@ class Runner::RankSet {
   std::vector<RankBuffers> buffers_;
   std::vector<std::vector<Event>> events_;
   std::vector<DeviceBuffer> counters_;
+  std::vector<DeviceBuffer> segment_tables_;  // upload_receive_segments, grow-only
   std::map<std::string, std::unique_ptr<CollectiveAlgorithm>> algorithms_;  // by AlgorithmChoice::key
   std::unique_ptr<RankWorkers> workers_;  // last: its threads stop before anything they use goes
 };

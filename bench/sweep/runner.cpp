@@ -233,6 +233,11 @@ Runner::RankSet& Runner::rank_set(int ranks) {
 
 CaseOutcome Runner::run(const Case& c) {
   CaseOutcome outcome;
+  if (!c.skip_reason.empty()) {
+    outcome.status = report::kStatusSkipped;
+    outcome.reason = c.skip_reason;
+    return outcome;
+  }
   try {
     return measure(rank_set(c.ranks), c);
   } catch (const GpuError& error) {
@@ -263,7 +268,7 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     outcome.participated = false;
     return outcome;
   }
-  const CaseShape shape{c.spec, c.counts, c.type, c.op, c.root, c.ranks, c.in_place, c.registration};
+  const CaseShape shape = c.shape();
   CollectiveAlgorithm& algorithm = set.algorithm(c.algorithm);
   if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
     outcome.status = report::kStatusSkipped;
@@ -454,6 +459,7 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
       CB_CUDA_CHECK(cudaMemsetAsync(set.mismatch_counter(local), 0, sizeof(unsigned long long), ranks[local].stream));
     }
     const kernels::OutputRule& rule = c.spec->expected;
+    const std::vector<const std::uint64_t*> segments = set.upload_receive_segments(c);
     for (int check = 0; check < settings_.check_iters; ++check) {
       // No rank may refill its inputs while a peer still reads them for the previous check.
       if (check > 0 && group_) all_processes_agree(set, true, wait);
@@ -469,7 +475,9 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
         const RankContext& rank = ranks[local];
         if (rule.root_only && rank.rank != c.root) continue;
         ScopedDevice on(rank.device, rank.rank);
-        kernels::launch_count_mismatches(buffers[local].recv, c.counts.recv, checked, rule, rank.rank,
+        kernels::PatternParams on_rank = checked;
+        on_rank.segments = segments[local];
+        kernels::launch_count_mismatches(buffers[local].recv, c.counts.recv, on_rank, rule, rank.rank,
                                          set.mismatch_counter(local), rank.stream);
         CB_CHECK_LAUNCH();
       }

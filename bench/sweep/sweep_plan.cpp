@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include "core/algorithm.hpp"
@@ -60,7 +61,7 @@ std::vector<AlgorithmChoice> algos_for(const CollectiveSpec& spec, const std::ve
   return algos;
 }
 
-// In-place variants that mean something for `spec` (alltoall and sendrecv have none).
+// In-place variants that mean something for `spec` (alltoall, alltoallv and sendrecv have none).
 std::vector<bool> in_place_variants(const CollectiveSpec& spec, InPlaceMode mode) {
   const bool can_be_in_place = spec.in_place != InPlaceLayout::unsupported;
   switch (mode) {
@@ -91,7 +92,89 @@ std::vector<Case> expand_registrations(const std::vector<Case>& cases,
   return expanded;
 }
 
+// The config column's parts, ';' apart; empty parts are left out.
+void append_config(std::string& config, const std::string& part) {
+  if (part.empty()) return;
+  if (!config.empty()) config += ';';
+  config += part;
+}
+
+// alltoallv's traffic: "a2av_spread=0.5" or "a2av_matrix=FILE", written on every such row so that
+// rows of different traffic never mix.
+std::string traffic_config(const Case& c) {
+  return c.traffic ? c.traffic->config() : std::string();
+}
+
+// --a2av-matrix's traffic for each element size of the swept types, made once and shared by the
+// cases; none without a matrix or an op that takes traffic. Throws UsageError when no --gpus count
+// is the matrix's dimension, or naming the file when an entry is not a whole number of elements of
+// a swept type.
+using MatrixTraffics = std::map<std::size_t, std::shared_ptr<const PeerTraffic>>;
+MatrixTraffics matrix_traffics(const Options& options, const std::vector<int>& gpu_counts) {
+  const auto takes_traffic = [](const std::string& op) { return find_collective(op).takes_traffic; };
+  if (!options.a2av_matrix || std::none_of(options.ops.begin(), options.ops.end(), takes_traffic)) return {};
+  const int dimension = options.a2av_matrix->ranks;
+  if (std::find(gpu_counts.begin(), gpu_counts.end(), dimension) == gpu_counts.end()) {
+    std::string counts;
+    for (int n : gpu_counts) counts += fmt::format("{}{}", counts.empty() ? "" : ",", n);
+    throw UsageError(fmt::format("--a2av-matrix {} is for {} ranks, and --gpus gives {}",
+                                 options.a2av_matrix_path, dimension, counts));
+  }
+  MatrixTraffics traffics;
+  for (DataType type : options.types) {
+    std::shared_ptr<const PeerTraffic>& traffic = traffics[size_of(type)];
+    if (!traffic) traffic = matrix_traffic(*options.a2av_matrix, options.a2av_matrix_path, size_of(type));
+  }
+  return traffics;
+}
+
+// The --a2av-matrix case of `stem` (its op, algo, ranks and type set): the matrix's own bytes,
+// skipped on a rank count other than the matrix's dimension.
+Case matrix_case(Case stem, const MatrixTraffics& traffics, const std::string& path) {
+  stem.traffic = traffics.at(size_of(stem.type));
+  stem.counts = stem.spec->counts(0, size_of(stem.type), stem.traffic->ranks(), stem.traffic.get());
+  stem.requested_bytes = stem.bytes();
+  if (stem.traffic->ranks() != stem.ranks) {
+    stem.skip_reason =
+        fmt::format("the traffic matrix {} is for {} ranks, not {}", path, stem.traffic->ranks(), stem.ranks);
+  }
+  return stem;
+}
+
+// `stem` (op, algo, ranks, dtype, redop and root set) at every size, for alltoallv at every
+// --a2av-spread and size, or with --a2av-matrix in its one case. Sizes that round to the same
+// counts (8 B and 16 B of all_gather on 2 ranks both move nothing) are one case, measured once.
+std::vector<Case> sized_cases(const Case& stem, const Options& options, const std::vector<std::size_t>& sizes,
+                              const MatrixTraffics& matrix) {
+  const CollectiveSpec& spec = *stem.spec;
+  if (spec.takes_traffic && !matrix.empty()) return {matrix_case(stem, matrix, options.a2av_matrix_path)};
+  std::vector<std::optional<double>> spreads = {std::nullopt};
+  if (spec.takes_traffic) spreads.assign(options.a2av_spreads.begin(), options.a2av_spreads.end());
+  const std::size_t element_bytes = size_of(stem.type);
+  std::vector<Case> cases;
+  for (const std::optional<double>& spread : spreads) {
+    std::optional<std::size_t> previous_param;
+    for (std::size_t bytes : sizes) {
+      Case sized = stem;
+      sized.requested_bytes = bytes;
+      if (spread) sized.traffic = spread_traffic(*spread, bytes, element_bytes, stem.ranks);
+      sized.counts = spec.counts(bytes / element_bytes, element_bytes, stem.ranks, sized.traffic.get());
+      if (previous_param == sized.counts.param) continue;
+      previous_param = sized.counts.param;
+      cases.push_back(std::move(sized));
+    }
+  }
+  return cases;
+}
+
 }  // namespace
+
+std::string Case::config() const {
+  std::string config = algorithm.config();
+  append_config(config, traffic_config(*this));
+  append_config(config, registration_config(registration));
+  return config;
+}
 
 std::string benchmark_name(const Case& c) {
   // Two choices of one implementation differ in their settings, so those are part of the name.
@@ -146,6 +229,7 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
       }
     }
   }
+  const MatrixTraffics matrix = matrix_traffics(options, gpu_counts);
   const std::vector<std::size_t> sizes = sweep_sizes(options);
   const std::vector<AlgorithmChoice> choices = resolve_algorithms(options.algos);
   std::vector<Case> cases;
@@ -157,16 +241,11 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
         for (DataType type : options.types) {
           for (ReduceOp op : reduce_ops) {
             for (int root : roots_for(spec, options.roots, ranks)) {
-              std::optional<std::size_t> previous_param;
-              for (std::size_t bytes : sizes) {
-                const ElementCounts counts = spec.counts(bytes / size_of(type), size_of(type), ranks);
-                // Sizes that round to the same counts (8 B and 16 B of all_gather on 2 ranks both
-                // move nothing) are one case, measured once.
-                if (previous_param == counts.param) continue;
-                previous_param = counts.param;
+              const Case stem{&spec, choice, ranks, type, op, root, false, 0, {}};
+              for (Case& sized : sized_cases(stem, options, sizes, matrix)) {
                 for (bool in_place : in_place_variants(spec, options.in_place)) {
-                  cases.push_back(
-                      {&spec, choice, ranks, type, op, root, in_place, bytes, counts});
+                  sized.in_place = in_place;
+                  cases.push_back(sized);
                 }
               }
             }

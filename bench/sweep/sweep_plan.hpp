@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/algorithm.hpp"
 #include "core/collective_registry.hpp"
+#include "core/peer_traffic.hpp"
 #include "sweep/options.hpp"
 
 namespace collbench {
@@ -23,10 +25,18 @@ struct Case {
   ElementCounts counts;         // what is actually moved
   int repeat = 0;               // the pass of --repeat that measures it
   BufferRegistration registration = BufferRegistration::none;  // --register
+  // Who sends how much to whom, for ops that take traffic (alltoallv); shared by the cases of one
+  // size and traffic. Null for the others.
+  std::shared_ptr<const PeerTraffic> traffic = nullptr;
+  // Set when the plan already knows that the case cannot run: its row says skipped, and why.
+  std::string skip_reason = {};
   std::size_t bytes() const { return case_bytes(*spec, counts, type); }
-  // The CSV algo column, and its changed settings (the config column's start).
+  // The CSV algo column.
   std::string algo() const { return std::string(algorithm.name()); }
-  std::string config() const { return with_registration_config(algorithm.config(), registration); }
+  // The CSV config column: the algorithm's changed settings, the case's traffic, then its
+  // registration, ';' apart.
+  std::string config() const;
+  CaseShape shape() const { return {spec, counts, type, op, root, ranks, in_place, registration, traffic.get()}; }
 };
 
 // Limits that turn a typo (-f 1.0001, -i 1) into an error instead of an endless sweep.
@@ -43,12 +53,15 @@ std::vector<std::size_t> sweep_sizes(const Options& options);
 
 // Every case, the whole sweep once per pass of --repeat; within a pass grouped by rank count (so
 // communicators are made once per count), then --register mode (so each mode's buffers and
-// registrations are made once per count), then op, algo, dtype, redop, root, size, in/out of
-// place. Sizes whose nccl-tests rounding gives the same element counts as the size before are
-// dropped, so no two cases measure the same thing. Throws UsageError when a GPU count exceeds `visible`
+// registrations are made once per count), then op, algo, dtype, redop, root, alltoallv's traffic
+// (each --a2av-spread), size, in/out of place. Sizes whose nccl-tests rounding gives the same
+// element counts as the size before are dropped, so no two cases measure the same thing. With
+// --a2av-matrix, alltoallv has one case per dtype, of the matrix's bytes, skipped (skip_reason) on
+// rank counts other than its dimension. Throws UsageError when a GPU count exceeds `visible`
 // (unless `listing`: a list needs no GPU), a root is outside the ranks, an algo does not exist or
-// has a bad setting. --algo entries that make the same implementation with the same settings
-// ("nccl,nccl", "ring,all") are measured once.
+// has a bad setting, no rank count fits the matrix or its entries are not whole elements of a
+// type. --algo entries that make the same implementation with the same settings ("nccl,nccl",
+// "ring,all") are measured once.
 std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool listing = false);
 
 }  // namespace collbench

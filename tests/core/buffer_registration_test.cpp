@@ -34,11 +34,6 @@ TEST(BufferRegistration, ConfigPartFollowsTheSettings) {
   EXPECT_EQ(registration_config(BufferRegistration::none), "");
   EXPECT_EQ(registration_config(BufferRegistration::local), "register=local");
   EXPECT_EQ(registration_config(BufferRegistration::symmetric), "register=symmetric");
-  EXPECT_EQ(with_registration_config("", BufferRegistration::none), "");
-  EXPECT_EQ(with_registration_config("ring_ctas=32", BufferRegistration::none), "ring_ctas=32");
-  EXPECT_EQ(with_registration_config("", BufferRegistration::local), "register=local");
-  EXPECT_EQ(with_registration_config("ring_ctas=32;ring_slots=4", BufferRegistration::symmetric),
-            "ring_ctas=32;ring_slots=4;register=symmetric");
 }
 
 TEST(BufferRegistration, VersionCodesReadAsNcclWritesThem) {

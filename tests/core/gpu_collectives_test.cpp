@@ -5,18 +5,23 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <numeric>
 
 #include "core/buffer_registration.hpp"
 #include "core/metrics.hpp"
+#include "core/peer_traffic.hpp"
 #include "core/stop_rule.hpp"
+#include "fill_check.hpp"
 #include "gpu_test_support.hpp"
 #include "report_row.hpp"
 #include "runtime/nccl_communicator.hpp"
 #include "runtime/nccl_registration.hpp"
 #include "runtime/registered_buffer.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "sweep/fault_injection.hpp"
 #include "sweep/runner.hpp"
 #include "sweep/sweep_plan.hpp"
@@ -91,10 +96,101 @@ INSTANTIATE_TEST_SUITE_P(
     Ranks, EveryCollective,
     ::testing::Combine(::testing::Values(1, 2, 4, 8),
                        ::testing::Values("all_reduce", "all_gather", "reduce_scatter", "broadcast",
-                                         "reduce", "alltoall", "gather", "scatter", "sendrecv")),
+                                         "reduce", "alltoall", "gather", "scatter", "sendrecv", "alltoallv")),
     [](const auto& info) {
       return std::get<1>(info.param) + "_" + std::to_string(std::get<0>(info.param)) + "ranks";
     });
+
+// alltoallv at every spread and from a matrix file whose ranks send and receive unequal totals
+// (so the check also finds the receive buffers' unwritten ends untouched), several types.
+class Alltoallv : public ::testing::TestWithParam<int> {};
+
+TEST_P(Alltoallv, SpreadsAndAMatrixFileAreCorrect) {
+  const int ranks = GetParam();
+  SKIP_WITHOUT_GPUS(ranks);
+  const std::vector<DataType> types = {DataType::int8, DataType::half, DataType::float32, DataType::float64,
+                                       DataType::bfloat16};
+  Options options;
+  options.ops = {"alltoallv"};
+  options.gpus = std::to_string(ranks);
+  options.types = types;
+  options.a2av_spreads = {0.0, 0.5, 1.0};
+  options.min_bytes = 1000;
+  options.max_bytes = 4 << 20;
+  options.step_factor = 64;  // 1000 B, 62.5 KiB, 3.8 MiB
+  std::vector<Case> cases = build_sweep(options, visible_gpu_count());
+  EXPECT_EQ(cases.size(), types.size() * 3 * 3);
+  // Rank 0 sends 4 KiB to rank 1 and nothing to itself; rank 1 sends 1 MiB to rank 0 and 1040 B
+  // to itself. On one rank, 48 KiB to itself.
+  const std::string path = ::testing::TempDir() + "alltoallv_" + std::to_string(ranks) + "r.txt";
+  std::ofstream(path) << (ranks == 1 ? "48K\n" : "# bytes from row to column\n0 4K\n1M 1040\n");
+  options.a2av_matrix_path = path;
+  options.a2av_matrix = std::make_shared<const TrafficMatrix>(read_traffic_matrix(path));
+  const std::vector<Case> from_matrix = build_sweep(options, visible_gpu_count());
+  ASSERT_EQ(from_matrix.size(), types.size());
+  cases.insert(cases.end(), from_matrix.begin(), from_matrix.end());
+  for (const Case& c : cases) {
+    const CaseOutcome outcome = shared_runner().run(c);
+    ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+    EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+    EXPECT_EQ(outcome.iteration_us.size(), 3u) << display_name(c);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, Alltoallv, ::testing::Values(1, 2),
+                         [](const auto& info) { return std::to_string(info.param) + "ranks"; });
+
+// The check kernel on alltoallv's segment table: on 3 ranks where rank 2 receives 4 floats from
+// rank 0 and 12 from itself into a buffer sized for rank 1's 20, a wrong element inside a segment
+// and a write past the 16 are each one mismatch, and so is each of two swapped elements.
+TEST(AlltoallvCheck, CountsWrongSegmentsAndWritesPastTheReceivedTotal) {
+  SKIP_WITHOUT_GPUS(1);
+  const PeerTraffic traffic(parse_traffic_matrix("m", "0 64 16\n0 0 0\n32 16 48\n"), 4, 0, "");
+  const CollectiveSpec& spec = find_collective("alltoallv");
+  const int rank = 2;
+  ASSERT_EQ(traffic.most_received(), 20u);
+  ASSERT_EQ(traffic.received_by(rank), 16u);
+  const std::vector<std::uint64_t> segments = traffic.receive_segments(rank);
+  kernels::PatternParams params{9, 3, 0, 0, kernels::ElementType::float32, kernels::Reduction::none};
+  params.segments = segments.data();
+  std::vector<float> output(20);
+  for (std::size_t j = 0; j < output.size(); ++j) {
+    if (kernels::beyond_received(params, spec.expected, j)) {
+      std::memset(&output[j], kernels::poison_byte(params.type), sizeof(float));
+    } else {
+      output[j] = static_cast<float>(kernels::expected_value(params, spec.expected, rank, j));
+    }
+  }
+  ScopedDevice on(0, 0);
+  Stream stream(0);
+  DeviceBuffer data(0, output.size() * sizeof(float));
+  DeviceBuffer table(0, segments.size() * sizeof(std::uint64_t));
+  DeviceBuffer counter(0, sizeof(unsigned long long));
+  CB_CUDA_CHECK(cudaMemcpy(table.get(), segments.data(), table.bytes(), cudaMemcpyHostToDevice));
+  params.segments = table.as<const std::uint64_t>();
+  const auto mismatches = [&](const std::vector<float>& values) {
+    CB_CUDA_CHECK(cudaMemcpy(data.get(), values.data(), data.bytes(), cudaMemcpyHostToDevice));
+    CB_CUDA_CHECK(cudaMemset(counter.get(), 0, sizeof(unsigned long long)));
+    kernels::launch_count_mismatches(data.get(), values.size(), params, spec.expected, rank,
+                                     counter.as<unsigned long long>(), stream.get());
+    CB_CHECK_LAUNCH();
+    CB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    unsigned long long wrong = 0;
+    CB_CUDA_CHECK(cudaMemcpy(&wrong, counter.get(), sizeof(wrong), cudaMemcpyDeviceToHost));
+    return wrong;
+  };
+  EXPECT_EQ(mismatches(output), 0u);
+  std::vector<float> wrong_value = output;
+  wrong_value[9] += 1;  // rank 2's own segment (elements 4 to 15)
+  EXPECT_EQ(mismatches(wrong_value), 1u);
+  std::vector<float> written_past = output;
+  written_past[17] = 0;  // past the 16 received
+  EXPECT_EQ(mismatches(written_past), 1u);
+  std::vector<float> swapped = output;
+  ASSERT_NE(swapped[0], swapped[4]);
+  std::swap(swapped[0], swapped[4]);  // the first of rank 0's segment and of rank 2's own
+  EXPECT_EQ(mismatches(swapped), 2u);
+}
 
 TEST(GpuModes, GraphReplayAndAggregationAreCorrectAndTimed) {
   SKIP_WITHOUT_GPUS(2);
@@ -102,7 +198,7 @@ TEST(GpuModes, GraphReplayAndAggregationAreCorrectAndTimed) {
   settings.graph_replays = 3;
   settings.agg_iters = 4;
   Runner runner(settings);
-  for (const char* op : {"all_reduce", "all_gather", "sendrecv"}) {
+  for (const char* op : {"all_reduce", "all_gather", "sendrecv", "alltoallv"}) {
     for (const Case& c : cases_for(op, 2, DataType::float32, 1 << 18)) {
       const CaseOutcome outcome = runner.run(c);
       if (outcome.status == report::kStatusSkipped) continue;
@@ -191,7 +287,7 @@ TEST(GpuFaults, RepeatedChecksSumTheirWrongElements) {
   Runner clean(settings);
   settings.fault = {FaultKind::corrupt_output};
   Runner corrupted(settings);
-  for (const char* op : {"all_reduce", "alltoall", "broadcast"}) {
+  for (const char* op : {"all_reduce", "alltoall", "broadcast", "alltoallv"}) {
     const Case c = cases_for(op, 2, DataType::float32, 4096).front();
     const CaseOutcome good = clean.run(c);
     ASSERT_EQ(good.status, report::kStatusOk) << good.reason;
@@ -207,7 +303,7 @@ TEST(GpuFaults, CorruptedOutputIsCountedExactly) {
   RunSettings settings = quick_settings();
   settings.fault = {FaultKind::corrupt_output};
   Runner runner(settings);
-  for (const char* op : {"all_reduce", "reduce", "alltoall"}) {
+  for (const char* op : {"all_reduce", "reduce", "alltoall", "alltoallv"}) {
     const Case c = cases_for(op, 2, DataType::float32, 4096).front();
     const CaseOutcome outcome = runner.run(c);
     ASSERT_EQ(outcome.status, report::kStatusOk) << outcome.reason;

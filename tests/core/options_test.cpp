@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,7 +71,8 @@ TEST(Options, RegisterIsAListOfModes) {
 
 TEST(Options, ExpandsAllAndDeduplicates) {
   const Options options = parse({"--ops", "all", "-d", "float,float,bf16", "-o", "all", "-b", "1K", "-e", "1M"});
-  EXPECT_EQ(options.ops.size(), 9u);
+  EXPECT_EQ(options.ops.size(), 10u);
+  EXPECT_EQ(options.ops.back(), "alltoallv");
   EXPECT_EQ(options.types, (std::vector<DataType>{DataType::float32, DataType::bfloat16}));
   EXPECT_EQ(options.reduce_ops.size(), 5u);
   EXPECT_EQ(options.min_bytes, 1024u);
@@ -214,6 +216,53 @@ TEST(Options, SmallStepFactorsAdvanceOrAreRefused) {
   const std::vector<std::size_t> sizes = sweep_sizes(parse({"-f", "1.1", "-b", "8", "-e", "16"}));
   EXPECT_EQ(sizes, (std::vector<std::size_t>{8, 9, 10, 11, 12, 13, 14, 15, 16}));
   EXPECT_THROW(sweep_sizes(parse({"-f", "1.0000001"})), UsageError);
+}
+
+// A file under the test's temporary directory; returns its path.
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(Options, AlltoallvSpreadsAndMatrix) {
+  const Options defaults = parse({});
+  EXPECT_EQ(defaults.a2av_spreads, std::vector<double>{1.0});  // nccl-tests' default
+  EXPECT_EQ(defaults.a2av_matrix, nullptr);
+  EXPECT_EQ(parse({"--a2av-spread", "0,0.5,1,.5,-0"}).a2av_spreads, (std::vector<double>{0.0, 0.5, 1.0}));
+  const std::string path = write_file("traffic_2x2.txt", "# bytes from row to column\n0 64K\n1M, 16\n");
+  const Options with_matrix = parse({"--ops", "alltoallv", "--a2av-matrix", path});
+  EXPECT_EQ(with_matrix.a2av_matrix_path, path);
+  ASSERT_NE(with_matrix.a2av_matrix, nullptr);
+  EXPECT_EQ(with_matrix.a2av_matrix->ranks, 2);
+  EXPECT_EQ(with_matrix.a2av_matrix->at(1, 0), 1u << 20);
+}
+
+// Bad spreads name the entry; a bad matrix file is one line naming the file, the line and the
+// value, at parse time.
+TEST(Options, RejectsBadAlltoallvTraffic) {
+  const std::string bad_value = write_file("traffic_bad_value.txt", "0 16\n16 abc\n");
+  const std::string negative = write_file("traffic_negative.txt", "# header\n\n0 -16\n16 0\n");
+  const std::string ragged = write_file("traffic_ragged.txt", "0 16 32\n16 0\n");
+  const std::string missing = ::testing::TempDir() + "no_such_traffic_matrix.txt";
+  const UsageErrorTable table = {
+      {{"--a2av-spread", "1.5"}, "--a2av-spread '1.5' is outside 0..1"},
+      {{"--a2av-spread", "-0.25"}, "--a2av-spread '-0.25' is outside 0..1"},
+      {{"--a2av-spread", "half"}, "--a2av-spread 'half' is not a number"},
+      {{"--a2av-spread", "nan"}, "--a2av-spread 'nan' is not a number"},
+      {{"--a2av-spread", " 0.5"}, "--a2av-spread ' 0.5' is not a number"},
+      {{"--a2av-spread", "0.5x"}, "--a2av-spread '0.5x' is not a number"},
+      {{"--a2av-spread", "0,,1"}, "--a2av-spread '0,,1' has an empty entry"},
+      {{"--a2av-matrix", bad_value},
+       "traffic matrix " + bad_value + " line 2: 'abc' is not a byte size (expected e.g. 8, 64K, 1M, 8G)"},
+      {{"--a2av-matrix", negative}, "traffic matrix " + negative + " line 3: '-16' is negative"},
+      {{"--a2av-matrix", ragged},
+       "traffic matrix " + ragged + " line 2: a row of 2 values where the first row has 3"},
+      {{"--a2av-matrix", missing}, "traffic matrix " + missing + ": cannot open: No such file or directory"},
+      {{"--a2av-matrix", ""}, "--a2av-matrix '' names no file"},
+      {{"--a2av-matrix", ragged, "--a2av-spread", "0.5"}, "--a2av-spread and --a2av-matrix exclude each other"},
+  };
+  expect_usage_errors(table);
 }
 
 TEST(Options, GpuCounts) {

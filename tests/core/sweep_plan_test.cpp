@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -256,6 +257,123 @@ TEST(SweepPlan, RegistrationModesCountTowardTheCaseLimit) {
     ADD_FAILURE() << "more than kMaxCases cases accepted";
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("selects 1500000 cases"), std::string::npos) << error.what();
+  }
+}
+
+// alltoallv sweeps each --a2av-spread over the sizes, and every row names its spread in config.
+TEST(SweepPlan, AlltoallvSweepsSpreadsAndSizes) {
+  Options options = one_size("alltoallv", {"nccl"}, 4, 1000);
+  options.max_bytes = 1 << 20;
+  options.step_bytes = (1 << 20) - 1000;  // 1000 B and 1 MiB
+  options.a2av_spreads = {0.0, 0.5};
+  options.in_place = InPlaceMode::both;  // alltoallv has no in-place variant
+  const std::vector<Case> cases = build_sweep(options, 4);
+  ASSERT_EQ(cases.size(), 4u);
+  std::vector<std::string> configs;
+  std::vector<std::size_t> bytes;
+  for (const Case& c : cases) {
+    configs.push_back(c.config());
+    bytes.push_back(c.bytes());
+    EXPECT_FALSE(c.in_place);
+    ASSERT_NE(c.traffic, nullptr);
+    EXPECT_EQ(c.traffic->ranks(), 4);
+    EXPECT_TRUE(c.skip_reason.empty());
+  }
+  EXPECT_EQ(configs, (std::vector<std::string>{"a2av_spread=0", "a2av_spread=0", "a2av_spread=0.5",
+                                               "a2av_spread=0.5"}));
+  // nccl-tests' sizes (registry_test.cpp works them out): 1000 B -> 960 and 928; 1 MiB -> 1 MiB and 1048560.
+  EXPECT_EQ(bytes, (std::vector<std::size_t>{960, 1 << 20, 928, 1048560}));
+  EXPECT_EQ(cases[2].counts.param, 60u);
+  EXPECT_EQ(benchmark_name(cases[2]),
+            "alltoallv/nccl:a2av_spread=0.5/ranks:4/float/none/root:-1/out_of_place/bytes:1000");
+  EXPECT_EQ(display_name(cases[3]), "alltoallv nccl float none 4r 1023.98 KiB a2av_spread=0.5");
+  // The default: spread 1, as nccl-tests'.
+  const Case plain = build_sweep(one_size("alltoallv", {"nccl"}, 2, 1024), 2).front();
+  EXPECT_EQ(plain.config(), "a2av_spread=1");
+  // Other ops carry no traffic and say nothing of it.
+  const Case other = build_sweep(one_size("alltoall", {"nccl"}, 2, 1024), 2).front();
+  EXPECT_EQ(other.traffic, nullptr);
+  EXPECT_EQ(other.config(), "");
+}
+
+// The traffic part follows the algorithm's settings and precedes what the row adds (timing=loop).
+TEST(SweepPlan, AlltoallvConfigComposesWithTheRest) {
+  const Case c = build_sweep(one_size("alltoallv", {"nccl"}, 2, 1 << 20), 2).front();
+  RunSettings settings;
+  settings.timing = IterationTiming::loop;
+  const report::ReportRow row = make_report_row({}, settings, c, {}, {});
+  EXPECT_EQ(row.config, "a2av_spread=1;timing=loop");
+  EXPECT_EQ(row.op, "alltoallv");
+  EXPECT_EQ(row.bytes, 1u << 20);
+  EXPECT_EQ(row.count, 131072u);
+  EXPECT_FALSE(row.in_place);
+}
+
+std::shared_ptr<const TrafficMatrix> matrix_of(const std::string& text) {
+  return std::make_shared<const TrafficMatrix>(parse_traffic_matrix("m.txt", text));
+}
+
+// With a matrix, sizes do not apply: one case per dtype of the matrix's bytes; other rank counts
+// get it as a skipped case, and other ops still sweep the sizes.
+TEST(SweepPlan, AlltoallvMatrixIsOneCaseOfItsOwnBytes) {
+  Options options = one_size("alltoallv", {"nccl"}, 2, 8);
+  options.ops = {"alltoallv", "all_reduce"};
+  options.max_bytes = 64;
+  options.gpus = "2,4";
+  options.types = {DataType::float32, DataType::float64};
+  options.a2av_matrix_path = "m.txt";
+  options.a2av_matrix = matrix_of("0 1K\n4K 256\n");
+  std::vector<const Case*> alltoallv;
+  std::size_t all_reduce = 0;
+  const std::vector<Case> cases = build_sweep(options, 4);
+  for (const Case& c : cases) {
+    if (c.spec->name == "alltoallv") alltoallv.push_back(&c);
+    if (c.spec->name == "all_reduce") ++all_reduce;
+  }
+  EXPECT_EQ(all_reduce, 2u * 2 * 4);  // 2 rank counts x 2 types x 4 sizes
+  ASSERT_EQ(alltoallv.size(), 4u);    // 2 rank counts x 2 types
+  for (const Case* c : alltoallv) {
+    EXPECT_EQ(c->config(), "a2av_matrix=m.txt");
+    EXPECT_EQ(c->bytes(), 4352u);  // the busiest rank: rank 1 sends 4 KiB + 256 B
+    EXPECT_EQ(c->requested_bytes, 4352u);
+    EXPECT_EQ(c->counts.param, 0u);
+    if (c->ranks == 2) {
+      EXPECT_TRUE(c->skip_reason.empty());
+    } else {
+      EXPECT_EQ(c->skip_reason, "the traffic matrix m.txt is for 2 ranks, not 4");
+    }
+  }
+  EXPECT_EQ(alltoallv[1]->counts.send, 4352u / 8);
+  EXPECT_EQ(benchmark_name(*alltoallv[0]),
+            "alltoallv/nccl:a2av_matrix=m.txt/ranks:2/float/none/root:-1/out_of_place/bytes:4352");
+}
+
+TEST(SweepPlan, AlltoallvMatrixThatFitsNoRankCountOrTypeIsAnError) {
+  Options options = one_size("alltoallv", {"nccl"}, 4, 8);
+  options.gpus = "1,4";
+  options.a2av_matrix_path = "m.txt";
+  options.a2av_matrix = matrix_of("0 1K\n4K 256\n");
+  try {
+    build_sweep(options, 4);
+    ADD_FAILURE() << "a 2x2 matrix accepted for 1 and 4 ranks";
+  } catch (const UsageError& error) {
+    EXPECT_STREQ(error.what(), "--a2av-matrix m.txt is for 2 ranks, and --gpus gives 1,4");
+  }
+  // Without alltoallv in the sweep the matrix is not used, and is no error.
+  options.ops = {"all_reduce"};
+  EXPECT_NO_THROW(build_sweep(options, 4));
+  // Entries that are not whole elements of a swept type.
+  options.ops = {"alltoallv"};
+  options.gpus = "2";
+  options.types = {DataType::int8, DataType::float64};
+  options.a2av_matrix = matrix_of("0 12\n4 0\n");
+  try {
+    build_sweep(options, 2);
+    ADD_FAILURE() << "12 bytes accepted as 8-byte elements";
+  } catch (const UsageError& error) {
+    EXPECT_STREQ(error.what(),
+                 "traffic matrix m.txt: alltoallv traffic from rank 0 to rank 1 (12 bytes) is not a whole "
+                 "number of 8-byte elements");
   }
 }
 

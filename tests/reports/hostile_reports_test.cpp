@@ -85,7 +85,7 @@ std::vector<HostileCase> hostile_cases() {
        "measured value"},
       {"empty op", [] { return with_row_field("op", ""); },
        "3: column 'op': '' is not one of all_reduce, all_gather, reduce_scatter, broadcast, "
-       "reduce, alltoall, gather, scatter, sendrecv, dp_step, p2p_peak"},
+       "reduce, alltoall, gather, scatter, sendrecv, alltoallv, dp_step, p2p_peak"},
       {"free text op", [] { return with_row_field("op", "allreduce please"); },
        "3: column 'op': 'allreduce please' is not one of all_reduce,"},
       {"empty algo", [] { return with_row_field("algo", ""); },
