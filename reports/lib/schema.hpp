@@ -11,11 +11,12 @@
 
 namespace collbench::report {
 
-// The values the reader accepts in the enumerated columns. Ops: the nine NCCL collectives of
-// bench/core/collective_registry.cpp, dp_step (collbench_dp) and p2p_peak (collbench_linkpeak).
-inline constexpr std::array<const char*, 11> kKnownOps = {
+// The values the reader accepts in the enumerated columns. Ops: the NCCL collectives of
+// bench/core/collective_registry.cpp and alltoallv (nccl-tests' alltoallv_perf, issue 34),
+// dp_step (collbench_dp) and p2p_peak (collbench_linkpeak).
+inline constexpr std::array<const char*, 12> kKnownOps = {
     "all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",  "alltoall",
-    "gather",     "scatter",    "sendrecv",       "dp_step",   "p2p_peak"};
+    "alltoallv",  "gather",     "scatter",        "sendrecv",  "dp_step", "p2p_peak"};
 // bench/core/data_type.cpp's names.
 inline constexpr std::array<const char*, 10> kKnownDtypes = {
     "int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16"};
