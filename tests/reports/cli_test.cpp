@@ -29,7 +29,8 @@ TEST(CollreportCli, VersionAndHelp) {
   EXPECT_EQ(version.code, 0);
   EXPECT_EQ(version.out.rfind("collreport ", 0), 0u) << version.out;
   for (const std::vector<std::string>& words :
-       {std::vector<std::string>{"--help"}, {"compare", "--help"}, {"summary", "--help"}}) {
+       {std::vector<std::string>{"--help"}, {"compare", "--help"}, {"summary", "--help"},
+        {"nccl-tests", "--help"}, {"beside", "--help"}}) {
     const CliResult help = run(words);
     EXPECT_EQ(help.code, 0);
     std::size_t longest = 0, begin = 0;
