@@ -6,7 +6,7 @@
 #   ALGOS_COUNTS: GPU counts of the algos and mpi_algos sweeps (every count from 2 by default).
 #   STABILITY_REPEATS, AB_CHANNELS: the stability step's passes and channel limits.
 #   steps: info tests quick smoke sweep stability diagnose graph faults avg1 linkpeak nsys mpi mpi_algos env signal
-#          algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_nsys dp_timeline mpi_hang
+#          register algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_nsys dp_timeline mpi_hang
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -180,6 +180,16 @@ for want in "$@"; do
         pid=$!; sleep 0.5; kill -TERM $pid; sent=$(date +%s.%N); wait $pid; status=$?
         echo "exit status $status, $(awk -v a="$sent" -v b="$(date +%s.%N)" "BEGIN { print b - a }") s after the signal"; [ $status -eq 143 ]' \
         "$bin/collbench" "$work/reports/signal_plan.csv" ;;
+    register)
+      # NCCL buffer registration (--register): every op checked on plain, locally registered and
+      # symmetric buffers, in one process, in CUDA graphs, and one process per GPU under mpirun.
+      step register_check "$bin/collbench" --ops all --algo nccl,ring_sendrecv,oneshot --register all -d float,bfloat16 \
+        -o sum,max -r all -b 4 -e 16M -f 16 -g "1-$gpus" -w 1 -n 3 --csv "$work/reports/register_check.csv"
+      step register_graph "$bin/collbench" --ops all_reduce,all_gather,reduce_scatter --register all -b 8 -e 64M -f 8 \
+        -g "$doubling" -G 10 --csv "$work/reports/register_graph.csv"
+      mpi=("${mpirun[@]}" -np "$gpus")
+      step register_mpi "${mpi[@]}" "$bin/collbench" --ops all --register all -b 4 -e 16M -f 16 -g "$doubling" -w 1 -n 3 \
+        --csv "$work/reports/register_mpi.csv" ;;
     algos_check)
       # Every hand-built algorithm against exact expectations: all types, reductions, 2-4 GPUs.
       step algos_check "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 -g "$every_count" \

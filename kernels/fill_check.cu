@@ -53,6 +53,17 @@ __device__ bool matches(T got, double expected, const PatternParams& params) {
   return to_double(got) == to_double(from_double<T>(expected));
 }
 
+// Whether every byte of `value` is the poison byte (an output nothing wrote).
+template <typename T>
+__device__ bool holds_poison(T value, unsigned char poison) {
+  unsigned char bytes[sizeof(T)];
+  memcpy(bytes, &value, sizeof(T));
+  for (unsigned char byte : bytes) {
+    if (byte != poison) return false;
+  }
+  return true;
+}
+
 template <typename T>
 __global__ void count_mismatches_kernel(const T* data, std::uint64_t count, PatternParams params,
                                         OutputRule rule, int rank, unsigned long long* mismatches) {
@@ -60,7 +71,10 @@ __global__ void count_mismatches_kernel(const T* data, std::uint64_t count, Patt
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t j = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; j < count;
        j += stride) {
-    if (!matches(data[j], expected_value(params, rule, rank, j), params)) ++local;
+    const bool right = beyond_received(params, rule, j)
+                           ? holds_poison(data[j], poison_byte(params.type))
+                           : matches(data[j], expected_value(params, rule, rank, j), params);
+    if (!right) ++local;
   }
   // Warp-level sum first so a mostly-wrong buffer does not serialise on one atomic.
   for (int offset = 16; offset > 0; offset /= 2) local += __shfl_down_sync(0xffffffffu, local, offset);

@@ -14,7 +14,8 @@ void launch_fill(void* data, std::uint64_t count, const PatternParams& params, i
                  cudaStream_t stream);
 
 // Adds to *mismatches (device memory) the number of the `count` output elements at `data` on
-// `rank` that differ from expected_value(params, rule, rank, j).
+// `rank` that differ from expected_value(params, rule, rank, j), or past what the rank receives
+// (beyond_received) no longer hold the poison byte.
 void launch_count_mismatches(const void* data, std::uint64_t count, const PatternParams& params,
                              const OutputRule& rule, int rank, unsigned long long* mismatches,
                              cudaStream_t stream);

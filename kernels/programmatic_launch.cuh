@@ -22,14 +22,16 @@ __device__ inline void programmatic_launch_prologue() {
 }
 
 // <<<blocks, threads, 0, stream>>>(args...), with programmatic stream serialization allowed when
-// `programmatic` is set and the stream is not being captured (a graph keeps plain edges). Like
-// <<<>>>, it leaves a failure for cudaGetLastError, where the caller's launch check finds it.
+// `programmatic` is set or the stream is being captured: the graph's edge between two such
+// kernels is then programmatic too, and overlaps the next node's launch with this one's end. The
+// kernel must begin with programmatic_launch_prologue(). Like <<<>>>, it leaves a failure for
+// cudaGetLastError, where the caller's launch check finds it.
 template <typename... Params, typename... Args>
 void launch_kernel(void (*kernel)(Params...), int blocks, int threads, cudaStream_t stream,
                    bool programmatic, Args&&... args) {
   cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  if (programmatic && cudaStreamIsCapturing(stream, &capturing) != cudaSuccess) return;
-  if (!programmatic || capturing != cudaStreamCaptureStatusNone) {
+  if (cudaStreamIsCapturing(stream, &capturing) != cudaSuccess) return;
+  if (!programmatic && capturing == cudaStreamCaptureStatusNone) {
     kernel<<<blocks, threads, 0, stream>>>(std::forward<Args>(args)...);
     return;
   }

@@ -15,16 +15,18 @@ enum class Reduction : int { sum, prod, max, min, avg, none };
 
 // Where output element j on rank k comes from, with c = the per-rank block (the call's count).
 enum class SourceRank : int {
-  all_reduced,    // the reduction over every rank
-  root,           // the root's input
-  output_block,   // rank j / c (gather-like outputs hold one block per source rank)
-  previous_rank,  // rank (k - 1 + n) % n (ring neighbour exchange)
+  all_reduced,     // the reduction over every rank
+  root,            // the root's input
+  output_block,    // rank j / c (gather-like outputs hold one block per source rank)
+  previous_rank,   // rank (k - 1 + n) % n (ring neighbour exchange)
+  segment_source,  // the source of the receive segment holding j (alltoallv: ReceiveSegments)
 };
 enum class SourceIndex : int {
   same,                 // j
   within_block,         // j % c
   rank_block,           // k * c + j
   rank_block_in_block,  // k * c + j % c
+  segment_offset,       // the segment's start in its source's send buffer + j's place in it
 };
 struct OutputRule {
   SourceRank rank;
@@ -39,7 +41,36 @@ struct PatternParams {
   std::uint64_t block;  // c above
   ElementType type;
   Reduction reduction;
+  // The output rank's receive segments (layout below): alltoallv only, null otherwise. A device
+  // pointer for the GPU check, a host one for CPU references.
+  const std::uint64_t* segments = nullptr;
 };
+
+// ReceiveSegments: alltoallv's table of one rank k, n ranks, 2n + 1 entries. Entries [0, n] are
+// where the segment from each source starts in k's receive buffer (segments lie in rank order;
+// an empty one starts where the next does), entry n being all k receives; entries [n + 1, 2n]
+// where each source's segment for k starts in that source's send buffer.
+
+// The source whose segment holds receive element j (< the received total): the last source whose
+// segment starts at or before j, found by binary search.
+CB_HOST_DEVICE inline int segment_source(const PatternParams& p, std::uint64_t j) {
+  int low = 0, high = p.nranks - 1;
+  while (low < high) {
+    const int middle = (low + high + 1) / 2;
+    if (p.segments[middle] <= j) {
+      low = middle;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return low;
+}
+
+// Whether output element j lies past what its rank receives: alltoallv ranks receive different
+// totals into buffers sized for the most, and the rest must keep the poison it was given.
+CB_HOST_DEVICE inline bool beyond_received(const PatternParams& p, const OutputRule& rule, std::uint64_t j) {
+  return rule.rank == SourceRank::segment_source && j >= p.segments[p.nranks];
+}
 
 // A well-mixed 32-bit code for (seed, rank, index): splitmix64's finaliser.
 CB_HOST_DEVICE inline std::uint32_t pattern_code(std::uint64_t seed, int rank, std::uint64_t index) {
@@ -114,12 +145,17 @@ CB_HOST_DEVICE inline std::uint64_t source_index(const PatternParams& p, const O
     case SourceIndex::within_block: return j % c;
     case SourceIndex::rank_block: return static_cast<std::uint64_t>(rank) * c + j;
     case SourceIndex::rank_block_in_block: return static_cast<std::uint64_t>(rank) * c + j % c;
+    case SourceIndex::segment_offset: {
+      const int source = segment_source(p, j);
+      return p.segments[p.nranks + 1 + source] + (j - p.segments[source]);
+    }
     default: return j;
   }
 }
 
 // Exact expected value of output element j on `rank`, as a double (see OutputRule). For integer
-// types the caller wraps it into the type, as the GPU's integer arithmetic does.
+// types the caller wraps it into the type, as the GPU's integer arithmetic does. Not defined
+// where beyond_received().
 CB_HOST_DEVICE inline double expected_value(const PatternParams& p, const OutputRule& rule, int rank,
                                             std::uint64_t j) {
   const std::uint64_t index = source_index(p, rule, rank, j);
@@ -128,6 +164,7 @@ CB_HOST_DEVICE inline double expected_value(const PatternParams& p, const Output
     case SourceRank::root: return input_value(p, p.root, index);
     case SourceRank::output_block: return input_value(p, static_cast<int>(j / c), index);
     case SourceRank::previous_rank: return input_value(p, (rank - 1 + p.nranks) % p.nranks, index);
+    case SourceRank::segment_source: return input_value(p, segment_source(p, j), index);
     default: break;
   }
   double result = input_value(p, 0, index);

@@ -128,7 +128,8 @@ const HandbuiltDescriptor& oneshot_descriptor() {
   static const HandbuiltDescriptor descriptor = [] {
     const SettingSpec programmatic =
         choice_setting("oneshot_pdl", {"auto", "on", "off"}, "auto",
-                       "programmatic dependent launch: auto (from 96 KiB sent to peers), on or off");
+                       "programmatic dependent launch when launched normally: auto (from 96 KiB sent to "
+                       "peers), on or off; always inside a CUDA graph");
     return HandbuiltDescriptor{
         "oneshot",
         "small messages: every rank reads every rank's input and reduces it in rank order",

@@ -4,12 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 #include "core/errors.hpp"
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "algorithms/handbuilt_peer_group.hpp"
 #include "ring/ring_schedule.hpp"
+#include "runtime/nccl_registration.hpp"
 #include "ring_sendrecv/ring_sendrecv_reduce.hpp"
 
 namespace collbench {
@@ -20,6 +22,13 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
   std::string_view name() const override { return "ring_sendrecv"; }
   std::string unsupported_reason(const CaseShape& shape) const override {
     return handbuilt_shape_reason(shape);
+  }
+
+  ~RingSendrecvAlgorithm() override {
+    // The communicators' abort freed the registrations: deregistering now would touch freed state.
+    if (aborted_) {
+      for (NcclRegistration& registration : scratch_registrations_) registration.forget();
+    }
   }
 
   void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>&,
@@ -35,19 +44,19 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
       chunk_bytes =
           std::max<std::size_t>(chunk_bytes, (chunk.end - chunk.begin) * size_of(shape.type));
     }
-    if (scratch_.size() == ranks.size() && scratch_bytes_ >= chunk_bytes) return;
-    for (const RankContext& rank : ranks) {
-      // No earlier launch may still use the old scratch.
-      ScopedDevice on(rank.device, rank.rank);
-      CB_CUDA_CHECK(cudaStreamSynchronize(rank.stream));
+    if (scratch_.size() != ranks.size() || scratch_bytes_ < chunk_bytes) {
+      resize_scratch(ranks, chunk_bytes);
     }
-    scratch_.clear();
-    scratch_ranks_.clear();
-    for (const RankContext& rank : ranks) {
-      scratch_.emplace_back(rank.device, chunk_bytes);
-      scratch_ranks_.push_back(rank.rank);
+    // NCCL wants both sides of a send/recv registered or neither: the scratch that receives follows
+    // the case's buffers (a local registration; a window adds nothing for send/recv).
+    if (shape.registration == BufferRegistration::none) {
+      scratch_registrations_.clear();
+    } else if (scratch_registrations_.empty()) {
+      for (std::size_t i = 0; i < ranks.size(); ++i) {
+        scratch_registrations_.emplace_back(ranks[i].comm, scratch_[i].get(), scratch_bytes_,
+                                            ranks[i].device, ranks[i].rank);
+      }
     }
-    scratch_bytes_ = chunk_bytes;
   }
 
   void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
@@ -62,8 +71,9 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
-  // Nothing of ours waits on a peer: NCCL's own abort (ncclCommAbort) stops its kernels.
-  void request_abort() noexcept override {}
+  // Nothing of ours waits on a peer: NCCL's own abort (ncclCommAbort), which follows, stops its
+  // kernels and frees the scratch registrations.
+  void request_abort() noexcept override { aborted_ = true; }
   void check_health() const override {}
 
  private:
@@ -119,6 +129,22 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
+  void resize_scratch(const std::vector<RankContext>& ranks, std::size_t chunk_bytes) {
+    for (const RankContext& rank : ranks) {
+      // No earlier launch may still use the old scratch.
+      ScopedDevice on(rank.device, rank.rank);
+      CB_CUDA_CHECK(cudaStreamSynchronize(rank.stream));
+    }
+    scratch_registrations_.clear();  // before the memory they cover
+    scratch_.clear();
+    scratch_ranks_.clear();
+    for (const RankContext& rank : ranks) {
+      scratch_.emplace_back(rank.device, chunk_bytes);
+      scratch_ranks_.push_back(rank.rank);
+    }
+    scratch_bytes_ = chunk_bytes;
+  }
+
   // Rank `rank`'s scratch; launch() may be given a subset of prepare()'s ranks.
   void* scratch_of(int rank) const {
     for (std::size_t i = 0; i < scratch_ranks_.size(); ++i) {
@@ -130,6 +156,8 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
   std::vector<DeviceBuffer> scratch_;  // per local rank, in prepare()'s order
   std::vector<int> scratch_ranks_;     // the rank each scratch buffer belongs to
   std::size_t scratch_bytes_ = 0;
+  std::vector<NcclRegistration> scratch_registrations_;  // with registered cases; after scratch_
+  std::atomic<bool> aborted_{false};
 };
 
 }  // namespace
@@ -143,7 +171,7 @@ const HandbuiltDescriptor& ring_sendrecv_descriptor() {
   static const HandbuiltDescriptor descriptor{
       "ring_sendrecv", "the same ring on NCCL send/recv, reduced by a kernel of its own", "kernels/ring_sendrecv/",
       "ring_sendrecv", {},
-      {},
+      nccl_transfer_capabilities(),
       make_ring_sendrecv};
   return descriptor;
 }

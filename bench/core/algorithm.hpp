@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/algorithm_settings.hpp"
+#include "core/buffer_registration.hpp"
 #include "core/collective_registry.hpp"
 #include "core/data_type.hpp"
 
@@ -41,6 +42,10 @@ struct CaseShape {
   int root;     // -1 for ops without a root
   int nranks;   // ranks in the communicator (all processes)
   bool in_place;
+  // How the buffers are registered with NCCL; an algorithm that passes NCCL buffers of its own
+  // alongside (scratch) registers them alike, since NCCL wants both sides of a transfer registered.
+  BufferRegistration registration = BufferRegistration::none;
+  const PeerTraffic* traffic = nullptr;  // ops that take traffic (alltoallv): who sends whom what
 };
 
 // The parts of one launch, for a caller that puts them on streams of its own (the training
@@ -96,11 +101,16 @@ struct AlgorithmCapabilities {
   bool launch_in_parts = false;
   // Runs the training step's SGD update fused into its all-reduce (the last bucket).
   bool fused_update = false;
+  // Moves data only through NCCL calls, so it runs on NCCL-registered buffers (--register local,
+  // symmetric) and gains from them; one that maps its peers' memory itself is skipped there.
+  bool registered_buffers = false;
   // Runs on NCCL's own algorithms, so the communicator variants apply: --nccl-algo, --nccl-proto,
   // --nccl-max-ctas are swept for it, and it runs in the groups of --split. Hand-built algorithms
   // (their own kernels, one clique of every rank) run once on default communicators.
   bool nccl_communicator_variants = false;
 };
+// What an implementation whose every transfer is an NCCL call can do (NCCL's own, ring_sendrecv).
+AlgorithmCapabilities nccl_transfer_capabilities();
 
 // One implementation of one operation, declared once: registration, --algo, --help, the
 // environment overrides and the CSV config column all read this. Made once per set of ranks

@@ -17,14 +17,10 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
   static const std::vector<AlgorithmEntry> registry = [] {
     std::vector<AlgorithmEntry> entries;
     for (const CollectiveSpec& spec : collective_registry()) {
-      AlgorithmCapabilities nccl_capabilities;
+      // NCCL's transfers, on communicators made as the case's settings say (--nccl-algo, --split).
+      AlgorithmCapabilities nccl_capabilities = nccl_transfer_capabilities();
       nccl_capabilities.nccl_communicator_variants = true;
-      entries.push_back({"nccl",
-                         spec.kind,
-                         "NCCL's own implementation (NCCL_* variables apply)",
-                         "NCCL",
-                         "nccl",
-                         {},
+      entries.push_back({"nccl", spec.kind, "NCCL's own implementation (NCCL_* variables apply)", "NCCL", "nccl", {},
                          nccl_capabilities,
                          [](const std::vector<RankContext>& ranks, const SettingValues&) {
                            return make_nccl_algorithm(ranks);
@@ -36,6 +32,12 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
     return entries;
   }();
   return registry;
+}
+
+AlgorithmCapabilities nccl_transfer_capabilities() {
+  AlgorithmCapabilities capabilities;
+  capabilities.registered_buffers = true;
+  return capabilities;
 }
 
 std::vector<std::string> algorithm_names(OpKind op) {

@@ -16,7 +16,12 @@
 
 namespace collbench {
 
-enum class OpKind { all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, gather, scatter, sendrecv };
+enum class OpKind {
+  all_reduce, all_gather, reduce_scatter, broadcast, reduce,
+  alltoall, gather, scatter, sendrecv, alltoallv
+};
+
+class PeerTraffic;  // core/peer_traffic.hpp: alltoallv's per-peer counts and offsets
 
 // Element counts of one case on one rank, from the requested byte size (nccl-tests semantics).
 struct ElementCounts {
@@ -27,7 +32,7 @@ struct ElementCounts {
 
 // How the in-place variant places the send and receive buffers in one allocation.
 enum class InPlaceLayout {
-  unsupported,       // in-place has no meaning (alltoall, sendrecv)
+  unsupported,       // in-place has no meaning (alltoall, alltoallv, sendrecv)
   same_buffer,       // send == recv
   send_inside_recv,  // send = recv + rank * param (all_gather, gather)
   recv_inside_send,  // recv = send + rank * param (reduce_scatter, scatter)
@@ -45,6 +50,7 @@ struct LaunchArgs {
   int nranks;
   ncclComm_t comm;
   cudaStream_t stream;
+  const PeerTraffic* traffic;  // who sends how much to whom (ops that take traffic); else null
 };
 
 struct CollectiveSpec {
@@ -53,15 +59,20 @@ struct CollectiveSpec {
   bool reduces;
   bool rooted;
   InPlaceLayout in_place;
-  // nccl-tests' GetCollByteCount: per-rank blocks rounded down to whole 16-byte lines.
-  ElementCounts (*counts)(std::size_t requested_elements, std::size_t element_bytes, int nranks);
-  // Algorithm bandwidth's numerator: bytes = param * element_bytes * algbw_rank_multiplier(n).
-  int (*algbw_rank_multiplier)(int nranks);
+  // nccl-tests' GetCollByteCount: per-rank blocks rounded down to whole 16-byte lines. `traffic`
+  // is the case's traffic for ops that take one (takes_traffic), else null.
+  ElementCounts (*counts)(std::size_t requested_elements, std::size_t element_bytes, int nranks,
+                          const PeerTraffic* traffic);
+  // Algorithm bandwidth's numerator in elements: bytes = algbw_elements(counts, n) * element_bytes.
+  std::size_t (*algbw_elements)(const ElementCounts& counts, int nranks);
   // busbw = algbw * bus_factor(n): the bytes each rank's link must carry per algorithm byte.
   double (*bus_factor)(int nranks);
   void (*launch_nccl)(const LaunchArgs& args);  // one rank's share; the caller groups ranks
   kernels::OutputRule expected;
   std::uint32_t nvtx_color;  // 0xRRGGBB
+  // Each case carries a PeerTraffic (who sends how much to whom) that counts and launch read:
+  // alltoallv, whose sizes per peer differ.
+  bool takes_traffic = false;
 };
 
 const std::vector<CollectiveSpec>& collective_registry();

@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <string_view>
+#include <utility>
 
+#include "core/config_column.hpp"
 #include "core/errors.hpp"
 
 namespace collbench {
@@ -63,6 +66,24 @@ std::vector<std::string> parse_name_list(const std::string& text, std::string_vi
   return values;
 }
 
+// "8": a CTA limit from 1 to kMaxNcclCtas in decimal digits, or nothing.
+std::optional<int> cta_count(const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 3 &&
+                      std::all_of(text.begin(), text.end(), [](char c) {
+                        return std::isdigit(static_cast<unsigned char>(c)) != 0;
+                      });
+  const int value = digits ? std::stoi(text) : 0;
+  if (value < 1 || value > kMaxNcclCtas) return std::nullopt;
+  return value;
+}
+
+// An environment's value as one part of the config column: NCCL's per-operation form
+// ("allreduce:tree;broadcast:ring") has ';', which separates the parts, so it is written '|'.
+std::string config_value(std::string value) {
+  std::replace(value.begin(), value.end(), ';', '|');
+  return value;
+}
+
 }  // namespace
 
 const std::vector<std::string>& nccl_algorithm_names() {
@@ -91,17 +112,41 @@ std::vector<int> parse_nccl_max_ctas_list(const std::string& text) {
       append_once(values, 0);
       continue;
     }
-    const bool digits = entry.size() <= 3 && std::all_of(entry.begin(), entry.end(), [](char c) {
-                          return std::isdigit(static_cast<unsigned char>(c)) != 0;
-                        });
-    const int value = digits ? std::stoi(entry) : 0;
-    if (value < 1 || value > kMaxNcclCtas) {
+    const std::optional<int> value = cta_count(entry);
+    if (!value) {
       throw UsageError(fmt::format(
           "--nccl-max-ctas '{}' is not a CTA count from 1 to {} or default", entry, kMaxNcclCtas));
     }
-    append_once(values, value);
+    append_once(values, *value);
   }
   return values;
+}
+
+void apply_environment_defaults(const NcclEnvironment& environment, std::vector<std::string>& algos,
+                                std::vector<std::string>& protos, std::vector<int>& max_ctas) {
+  const auto fill = [](std::vector<std::string>& values, const std::optional<std::string>& set,
+                       const std::vector<std::string>& names) {
+    if (!set || set->empty()) return;
+    const auto known = std::find_if(names.begin(), names.end(), [&](const std::string& name) {
+      return equal_ignoring_case(*set, name);
+    });
+    std::vector<std::string> filled;
+    for (const std::string& value : values)
+      append_once(filled, value.empty() ? (known != names.end() ? *known : *set) : value);
+    values = std::move(filled);
+  };
+  fill(algos, environment.algo, nccl_algorithm_names());
+  fill(protos, environment.proto, nccl_protocol_names());
+  if (!environment.max_ctas || environment.max_ctas->empty()) return;
+  const std::optional<int> limit = cta_count(*environment.max_ctas);
+  if (!limit) {
+    throw UsageError(fmt::format(
+        "NCCL_MAX_CTAS '{}' in the environment is not a CTA count from 1 to {}; fix or unset it",
+        *environment.max_ctas, kMaxNcclCtas));
+  }
+  std::vector<int> filled;
+  for (int value : max_ctas) append_once(filled, value == 0 ? *limit : value);
+  max_ctas = std::move(filled);
 }
 
 std::vector<std::vector<int>> communicator_groups(const CommunicatorSettings& settings, int ranks) {
@@ -119,26 +164,16 @@ std::string describe_groups(const std::vector<std::vector<int>>& groups) {
 }
 
 std::string communicator_config(const CommunicatorSettings& settings, int ranks) {
-  std::vector<std::string> parts;
-  if (!settings.nccl_algo.empty()) parts.push_back("nccl_algo=" + settings.nccl_algo);
-  if (!settings.nccl_proto.empty()) parts.push_back("nccl_proto=" + settings.nccl_proto);
+  std::string config;
+  if (!settings.nccl_algo.empty()) append_config(config, "nccl_algo=" + config_value(settings.nccl_algo));
+  if (!settings.nccl_proto.empty()) append_config(config, "nccl_proto=" + config_value(settings.nccl_proto));
   if (settings.nccl_max_ctas > 0)
-    parts.push_back(fmt::format("nccl_max_ctas={}", settings.nccl_max_ctas));
+    append_config(config, fmt::format("nccl_max_ctas={}", settings.nccl_max_ctas));
   if (settings.split) {
-    parts.push_back(fmt::format("split={};groups={}", settings.split->text(),
-                                split_groups(*settings.split, ranks).size()));
+    append_config(config, fmt::format("split={};groups={}", settings.split->text(),
+                                      split_groups(*settings.split, ranks).size()));
   }
-  return join_config(parts);
-}
-
-std::string join_config(const std::vector<std::string>& parts) {
-  std::string joined;
-  for (const std::string& part : parts) {
-    if (part.empty()) continue;
-    if (!joined.empty()) joined += ';';
-    joined += part;
-  }
-  return joined;
+  return config;
 }
 
 }  // namespace collbench

@@ -39,17 +39,27 @@ std::vector<std::string> parse_nccl_proto_list(const std::string& text);
 // "8,16,default": CTA limits from 1 to kMaxNcclCtas, or default (0).
 std::vector<int> parse_nccl_max_ctas_list(const std::string& text);
 
+// The user's NCCL_ALGO, NCCL_PROTO and NCCL_MAX_CTAS (nullopt: not set).
+struct NcclEnvironment {
+  std::optional<std::string> algo, proto, max_ctas;
+};
+// Makes the "default" entries ("" and 0) of the axes what the user's environment sets, so that a
+// row names what NCCL runs and `NCCL_ALGO=Ring` gives the rows `--nccl-algo Ring` gives. A value
+// that is one name (in any case) is written as NCCL spells it, any other (a list, "^NVLS") as it
+// is; an empty variable counts as unset. Repeats are dropped. Throws UsageError naming
+// NCCL_MAX_CTAS when it is not a CTA count from 1 to kMaxNcclCtas.
+void apply_environment_defaults(const NcclEnvironment& environment, std::vector<std::string>& algos,
+                                std::vector<std::string>& protos, std::vector<int>& max_ctas);
+
 // The groups `settings.split` makes of `ranks` GPUs (one group of all when there is no rule).
 std::vector<std::vector<int>> communicator_groups(const CommunicatorSettings& settings, int ranks);
 // "0,2 | 1": the groups, for messages.
 std::string describe_groups(const std::vector<std::vector<int>>& groups);
 
 // The non-default parts for `ranks` GPUs, in the CSV config column's form:
-// "nccl_algo=Ring;nccl_proto=LL;nccl_max_ctas=8;split=MOD 2;groups=2". Empty at the defaults.
+// "nccl_algo=Ring;nccl_proto=LL;nccl_max_ctas=8;split=MOD 2;groups=2" (a ';' inside an
+// environment's value written '|'). Empty at the defaults.
 // Equal texts make equal communicators, so it is also the runner's key for them.
 std::string communicator_config(const CommunicatorSettings& settings, int ranks);
-
-// `parts` joined with ';', empty parts left out: the config column from its contributors.
-std::string join_config(const std::vector<std::string>& parts);
 
 }  // namespace collbench

@@ -34,7 +34,7 @@ void launch_nccl_group(const std::vector<RankContext>& ranks, const std::vector<
       const RankContext& rank = ranks[local];
       ScopedDevice on(rank.device, rank.rank);
       shape.spec->launch_nccl({buffers[local].send, buffers[local].recv, shape.counts.param, shape.type, shape.op,
-                               shape.root, rank.rank, shape.nranks, rank.comm, rank.stream});
+                               shape.root, rank.rank, shape.nranks, rank.comm, rank.stream, shape.traffic});
     }
   }
   group.end();

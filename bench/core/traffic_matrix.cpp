@@ -150,7 +150,7 @@ TrafficMatrix read_traffic_matrix(const std::string& path) {
   return parse_traffic_matrix(path, text);
 }
 
-TrafficMatrix spread_matrix(int ranks, std::uint64_t bytes_per_rank, double spread) {
+std::vector<std::uint64_t> spread_by_distance(int ranks, std::uint64_t bytes_per_rank, double spread) {
   if (!(spread >= 0.0 && spread <= 1.0)) {
     throw UsageError(fmt::format("--a2av-spread {} is outside 0..1", spread));
   }
@@ -174,6 +174,11 @@ TrafficMatrix spread_matrix(int ranks, std::uint64_t bytes_per_rank, double spre
       pattern[k] = static_cast<std::uint64_t>(bytes) / kSpreadUnitBytes * kSpreadUnitBytes;
     }
   }
+  return pattern;
+}
+
+TrafficMatrix spread_matrix(int ranks, std::uint64_t bytes_per_rank, double spread) {
+  const std::vector<std::uint64_t> pattern = spread_by_distance(ranks, bytes_per_rank, spread);
   TrafficMatrix matrix{ranks, std::vector<std::uint64_t>(static_cast<std::size_t>(ranks) * ranks)};
   for (int i = 0; i < ranks; ++i) {
     for (int j = 0; j < ranks; ++j)

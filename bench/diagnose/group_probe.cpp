@@ -71,7 +71,8 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
   std::vector<std::vector<double>> lateness(size);
   for (const std::string& op : settings.ops) {
     const CollectiveSpec& spec = find_collective(op);
-    const ElementCounts counts = spec.counts(settings.bytes / sizeof(float), sizeof(float), size);
+    const ElementCounts counts =
+        spec.counts(settings.bytes / sizeof(float), sizeof(float), size, nullptr);
     const CaseShape shape{&spec, counts, DataType::float32, spec.reduces ? ReduceOp::sum : ReduceOp::none,
                           spec.rooted ? 0 : -1, size, false};
     std::vector<DeviceBuffer> sends, receives;

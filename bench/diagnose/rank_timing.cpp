@@ -46,9 +46,20 @@ std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work
   const int locals = set.size();
   std::vector<RankTimes> times(locals);
   std::vector<std::atomic<int>> launched(locals);
-  const int expected = work.warmup + work.iterations;
   std::optional<SmHog> hog;
   try {
+    // The warm-up runs and ends before the SMs are held: it loads every kernel the work uses.
+    // CUDA loads a kernel's module on its first launch (lazy loading), and loading waits for the
+    // device to be idle, which a running hog never lets it be.
+    set.workers().run([&](int local) {
+      if (!work.takes_part[local]) return;
+      set.events(local, 2 * work.iterations);  // made now: nothing new starts under the hog
+      for (int i = 0; i < work.warmup; ++i) {
+        if (work.before_launch) work.before_launch(local);
+        if (work.launch(local, false)) ++launched[local];
+      }
+    });
+    wait_or_name(set, work, launched, work.warmup);
     if (work.slow_local >= 0 && work.slow_local < locals) {
       hog.emplace(set.contexts()[work.slow_local].device, work.slow_share);
     }
@@ -60,19 +71,15 @@ std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work
       std::vector<Event>& events = set.events(local, 2 * work.iterations);
       RankTimes& mine = times[local];
       mine.took_part = true;
-      for (int i = 0; i < expected; ++i) {
-        const bool timed = i >= work.warmup;
-        const int t = i - work.warmup;
+      for (int t = 0; t < work.iterations; ++t) {
         if (work.before_launch) work.before_launch(local);
-        if (timed) {
-          mine.launch_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - origin).count());
-          record(events[2 * t], rank.stream);
-        }
-        if (work.launch(local, timed)) ++launched[local];
-        if (timed) record(events[2 * t + 1], rank.stream);
+        mine.launch_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - origin).count());
+        record(events[2 * t], rank.stream);
+        if (work.launch(local, true)) ++launched[local];
+        record(events[2 * t + 1], rank.stream);
       }
     });
-    wait_or_name(set, work, launched, expected);
+    wait_or_name(set, work, launched, work.warmup + work.iterations);
   } catch (...) {
     // The hog first: an NCCL kernel that never found room would otherwise keep the abort waiting.
     hog.reset();

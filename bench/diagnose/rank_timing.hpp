@@ -43,8 +43,8 @@ struct TimedWork {
   std::function<bool(int local, bool timed)> launch;
   std::function<void(int local)> before_launch;  // the late-rank fault, or nothing
   // The slow-GPU fault: an SmHog holds this share of local rank `slow_local`'s SMs while the
-  // work runs, and only then: freeing memory synchronises the device, which would wait forever
-  // for a hog still holding it.
+  // timed iterations run, and only then: freeing memory and loading a kernel's module wait for
+  // the device to be idle, which they would do forever under a hog still holding it.
   int slow_local = -1;
   double slow_share = 0;
   double timeout_s = 30;

@@ -196,7 +196,7 @@ GradientSync::Call GradientSync::make_call(const char* collective, std::size_t b
   call.shape.spec = &spec;
   // The bucket is the collective's whole buffer: nccl-tests' count rules give back its elements
   // (buckets are padded so that every rank's block is a whole number of 16-byte lines).
-  call.shape.counts = spec.counts(b.elements, element_bytes, nranks);
+  call.shape.counts = spec.counts(b.elements, element_bytes, nranks, nullptr);
   call.shape.type = type_;
   call.shape.op = op;
   call.shape.root = spec.rooted ? 0 : -1;

@@ -149,6 +149,7 @@ std::string ConsoleTable::format_line(const Case& c, const CaseOutcome& outcome,
 
 void ConsoleTable::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
   std::string group = fmt::format("{} | {} | {} ranks", c.spec->name, c.algo(), c.ranks);
+  // Rows of one implementation with other settings or registration are a curve of their own.
   if (const std::string config = c.config(); !config.empty()) group += " | " + config;
   if (c.repeat > 0) group += fmt::format(" | pass {}", c.repeat + 1);
   if (group != group_) {

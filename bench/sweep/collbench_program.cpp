@@ -77,12 +77,28 @@ nlohmann::json sweep_json(const Options& options) {
     nccl_protos.push_back(proto.empty() ? "default" : proto);
   for (int ctas : options.nccl_max_ctas)
     nccl_max_ctas.push_back(ctas == 0 ? "default" : std::to_string(ctas));
-  return {{"ops", options.ops},     {"algos", options.algos},     {"min_bytes", options.min_bytes},
-          {"max_bytes", options.max_bytes}, {"step_factor", options.step_factor}, {"step_bytes", options.step_bytes},
-          {"gpus", options.gpus},   {"dtypes", types},            {"redops", reduce_ops},
-          {"roots", options.roots}, {"repeats", options.repeats},
-          {"nccl_algos", nccl_algos}, {"nccl_protos", nccl_protos}, {"nccl_max_ctas", nccl_max_ctas},
-          {"split", options.split ? options.split->text() : std::string()}};
+  nlohmann::json sweep = {{"ops", options.ops},
+                          {"algos", options.algos},
+                          {"min_bytes", options.min_bytes},
+                          {"max_bytes", options.max_bytes},
+                          {"step_factor", options.step_factor},
+                          {"step_bytes", options.step_bytes},
+                          {"gpus", options.gpus},
+                          {"dtypes", types},
+                          {"redops", reduce_ops},
+                          {"roots", options.roots},
+                          {"repeats", options.repeats},
+                          {"nccl_algos", nccl_algos},
+                          {"nccl_protos", nccl_protos},
+                          {"nccl_max_ctas", nccl_max_ctas},
+                          {"split", options.split ? options.split->text() : std::string()}};
+  // alltoallv's traffic: the matrix file when there is one, else the spreads.
+  if (options.a2av_matrix) {
+    sweep["a2av_matrix"] = options.a2av_matrix_path;
+  } else {
+    sweep["a2av_spreads"] = options.a2av_spreads;
+  }
+  return sweep;
 }
 
 int exit_status(const SweepTotals& totals) {

@@ -116,6 +116,18 @@ InPlaceMode parse_in_place(const std::string& text) {
   throw UsageError(fmt::format("--in-place '{}' is not one of out, in, both", text));
 }
 
+std::vector<BufferRegistration> parse_registrations(const std::string& text) {
+  std::vector<BufferRegistration> modes;
+  for (const std::string& name : split_list(text, "--register")) {
+    if (name == "all") {
+      modes = all_buffer_registrations();
+    } else {
+      modes.push_back(parse_buffer_registration(name));
+    }
+  }
+  return modes;
+}
+
 IterationTiming parse_timing(const std::string& text) {
   if (text == "each") return IterationTiming::each;
   if (text == "loop") return IterationTiming::loop;
@@ -173,7 +185,34 @@ std::vector<int> parse_gpu_counts(const std::string& text, int visible) {
   return counts;
 }
 
+std::vector<double> parse_spreads(const std::string& text) {
+  std::vector<double> spreads;
+  for (const std::string& item : split_list(text, "--a2av-spread")) {
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(item.c_str(), &end);
+    const bool number = std::isdigit(static_cast<unsigned char>(item.front())) != 0 || item.front() == '.' ||
+                        item.front() == '-' || item.front() == '+';
+    if (!number || end != item.c_str() + item.size() || errno == ERANGE || !std::isfinite(value)) {
+      throw UsageError(fmt::format("--a2av-spread '{}' is not a number", item));
+    }
+    if (!(value >= 0 && value <= 1)) throw UsageError(fmt::format("--a2av-spread '{}' is outside 0..1", item));
+    spreads.push_back(value + 0.0);  // -0 is 0
+  }
+  dedupe(spreads);
+  return spreads;
+}
+
 namespace {
+
+// The registry's names, comma separated, for --help.
+std::string collective_names() {
+  std::string names;
+  for (const CollectiveSpec& spec : collective_registry()) {
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", spec.name);
+  }
+  return names;
+}
 
 // The command line's declaration: every option bound to a field of `options` or to text that
 // parse_command_line() converts.
@@ -183,7 +222,9 @@ struct CommandLine {
   std::string min_bytes = "8", max_bytes = "128M", step_bytes, in_place = "both", check = "1", inject_fault;
   double confidence_pct = 95;
   std::string timing = "each";
+  std::string registrations = "none";
   std::string seed = "0x5eed";
+  std::string a2av_spreads = "1";
   std::string nccl_algos = "default", nccl_protos = "default", nccl_max_ctas = "default", split;
   CLI::App app;
   CommandLine();
@@ -194,8 +235,7 @@ CommandLine::CommandLine()
       "collbench: benchmark and check GPU collectives (NCCL and hand-built) with nccl-tests' "
       "definitions of size, algbw and busbw.",
       "collbench"} {
-  app.add_option("--ops", ops, "Operations: all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, "
-                               "gather, scatter, sendrecv, or all (comma separated)")
+  app.add_option("--ops", ops, "Operations: " + collective_names() + ", or all (comma separated)")
       ->capture_default_str();
   app.add_option("--algo", algos,
                  "Implementations, comma separated: nccl, hand-built all_reduce ones with optional "
@@ -213,19 +253,32 @@ CommandLine::CommandLine()
   app.add_option("-o,--redop", reduce_ops, "Reductions: sum, prod, max, min, avg, or all")->capture_default_str();
   app.add_option("-r,--root", options.roots, "Root rank of rooted operations, or all")->capture_default_str();
   app.add_option("--in-place", in_place, "out, in or both")->capture_default_str();
+  app.add_option("--register", registrations,
+                 "NCCL buffer registration, swept: none, local (ncclCommRegister), symmetric (ncclMemAlloc and "
+                 "symmetric windows, NCCL >= 2.27), or all")
+      ->capture_default_str();
+  app.add_option("--a2av-spread", a2av_spreads,
+                 "alltoallv: nccl-tests' generated traffic, from 0 (uniform) to 1 (by forward distance); "
+                 "a comma-separated list is swept")
+      ->capture_default_str();
+  app.add_option("--a2av-matrix", options.a2av_matrix_path,
+                 "alltoallv: a square matrix file of the bytes rank i sends rank j (row i, column j); "
+                 "its bytes replace the size sweep");
   app.add_option(
          "--nccl-algo", nccl_algos,
          "NCCL algorithms (NCCL_ALGO, set while each combination's communicators live), comma "
-         "separated: Ring, Tree, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT, default. With "
-         "--nccl-proto and --nccl-max-ctas a cartesian product, for --algo nccl only (hand-built "
-         "algorithms run once, on default communicators); a combination NCCL refuses is skipped")
+         "separated: Ring, Tree, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT, default (NCCL's "
+         "choice, or NCCL_ALGO as already set, which rows then name). With --nccl-proto and "
+         "--nccl-max-ctas a cartesian product, for --algo nccl only (hand-built algorithms run "
+         "once, on default communicators); a combination NCCL refuses is skipped")
       ->capture_default_str();
   app.add_option("--nccl-proto", nccl_protos,
-                 "NCCL protocols (NCCL_PROTO): LL, LL128, Simple, default")
+                 "NCCL protocols (NCCL_PROTO): LL, LL128, Simple, default (or NCCL_PROTO as set)")
       ->capture_default_str();
   app.add_option(
          "--nccl-max-ctas", nccl_max_ctas,
-         "NCCL's CTA (channel) limit per collective (ncclConfig_t maxCTAs), 1 to 64 or default")
+         "NCCL's CTA (channel) limit per collective (ncclConfig_t maxCTAs), 1 to 64 or default "
+         "(or NCCL_MAX_CTAS as set)")
       ->capture_default_str();
   app.add_option(
       "--split", split,
@@ -318,6 +371,8 @@ Options parse_command_line(const std::vector<std::string>& args) {
   options.max_bytes = parse_byte_size(max_bytes, "--max-bytes");
   if (!step_bytes.empty()) options.step_bytes = parse_byte_size(step_bytes, "--step-bytes");
   options.in_place = parse_in_place(in_place);
+  options.registrations = parse_registrations(line.registrations);
+  dedupe(options.registrations);
   options.nccl_algos = parse_nccl_algo_list(line.nccl_algos);
   options.nccl_protos = parse_nccl_proto_list(line.nccl_protos);
   options.nccl_max_ctas = parse_nccl_max_ctas_list(line.nccl_max_ctas);
@@ -330,11 +385,26 @@ Options parse_command_line(const std::vector<std::string>& args) {
         "variable instead; unset it",
         environment));
   }
+  // What the user's NCCL_* variables already choose is what a "default" entry runs: the rows say so.
+  const auto variable = [](const char* name) {
+    const char* value = std::getenv(name);
+    return value ? std::optional<std::string>(value) : std::nullopt;
+  };
+  apply_environment_defaults({variable("NCCL_ALGO"), variable("NCCL_PROTO"), variable("NCCL_MAX_CTAS")},
+                             options.nccl_algos, options.nccl_protos, options.nccl_max_ctas);
   if (!line.split.empty()) options.split = parse_split_rule(line.split);
   options.run.check_iters = parse_check_count(check);
   options.run.keep_rank_samples = !options.json_path.empty();
   options.run.timing = parse_timing(timing);
   options.run.fault = parse_injected_fault(inject_fault);
+  options.a2av_spreads = parse_spreads(line.a2av_spreads);
+  if (line.app.count("--a2av-matrix") > 0) {
+    if (line.app.count("--a2av-spread") > 0) {
+      throw UsageError("--a2av-spread and --a2av-matrix exclude each other (the matrix is the traffic)");
+    }
+    if (options.a2av_matrix_path.empty()) throw UsageError("--a2av-matrix '' names no file");
+    options.a2av_matrix = std::make_shared<const TrafficMatrix>(read_traffic_matrix(options.a2av_matrix_path));
+  }
 
   if (options.min_bytes > options.max_bytes) {
     throw UsageError(fmt::format("--min-bytes {} is larger than --max-bytes {}", min_bytes, max_bytes));

@@ -3,13 +3,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/buffer_registration.hpp"
 #include "core/data_type.hpp"
 #include "core/split_rule.hpp"
+#include "core/traffic_matrix.hpp"
 #include "sweep/run_settings.hpp"
 
 namespace collbench {
@@ -34,6 +37,12 @@ struct Options {
   std::vector<std::string> nccl_protos = {""};
   std::vector<int> nccl_max_ctas = {0};
   std::optional<SplitRule> split;  // --split: every GPU count's ranks in concurrent groups
+  std::vector<BufferRegistration> registrations = {BufferRegistration::none};  // --register
+  // alltoallv's traffic: nccl-tests' generated spreads (swept), or a matrix file read and checked
+  // while parsing (then the sizes do not apply to alltoallv: the matrix is its one case).
+  std::vector<double> a2av_spreads = {1.0};
+  std::string a2av_matrix_path;  // as given on the command line
+  std::shared_ptr<const TrafficMatrix> a2av_matrix;
   RunSettings run;  // -w -n -m -G -c --seed --timeout, the stop rule (and the hidden --inject-fault)
   int repeats = 1;  // passes of the whole sweep (--repeat)
   std::string csv_path;
@@ -62,6 +71,10 @@ inline constexpr double kMaxCaseSeconds = 86'400;
 // --confidence: rows keep 3 decimals, and a level above this would be written as 100.000, which
 // the report reader refuses.
 inline constexpr double kMaxConfidencePct = 99.999;
+
+// --a2av-spread: comma-separated reals in [0, 1], repeats dropped; throws UsageError naming the
+// entry otherwise.
+std::vector<double> parse_spreads(const std::string& text);
 
 // --seed: decimal or 0x hex, at most 64 bits; throws UsageError naming the text otherwise.
 std::uint64_t parse_seed(const std::string& text);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 #include "runtime/nccl_settings.hpp"
@@ -79,6 +80,7 @@ void Runner::RankSet::adopt(const std::vector<int>& devices, const std::vector<i
   }
   primary_.resize(local_ranks);
   secondary_.resize(local_ranks);
+  segment_tables_.resize(local_ranks);
   buffers_.resize(local_ranks);
   events_.resize(local_ranks);
   workers_ = std::make_unique<RankWorkers>(devices, rank_numbers);
@@ -100,21 +102,38 @@ CollectiveAlgorithm& Runner::RankSet::algorithm(const AlgorithmChoice& choice) {
 const std::vector<RankBuffers>& Runner::RankSet::buffers_for(const Case& c) {
   auto range = fixed_range<nvtx_names::allocate>(0x404040, c.bytes());
   const std::size_t element = size_of(c.type);
+  // Buffers registered otherwise must not serve this case (NCCL finds registrations by address).
+  if (c.registration != buffer_mode_) release_buffers();
+  buffer_mode_ = c.registration;
   for (int local = 0; local < size(); ++local) {
     const RankContext& rank = contexts_[local];
     if (c.in_place) {
       const std::size_t elements = std::max(c.counts.send, c.counts.recv);
-      ensure_capacity(primary_[local], rank.device, elements * element);
+      primary_[local].ensure_capacity(c.registration, rank.device, elements * element);
       const InPlaceOffsets offsets = in_place_offsets(*c.spec, c.counts, rank.rank);
-      char* base = primary_[local].as<char>();
+      char* base = static_cast<char*>(primary_[local].get());
       buffers_[local] = {base + offsets.send * element, base + offsets.recv * element};
     } else {
-      ensure_capacity(primary_[local], rank.device, c.counts.recv * element);
-      ensure_capacity(secondary_[local], rank.device, c.counts.send * element);
+      primary_[local].ensure_capacity(c.registration, rank.device, c.counts.recv * element);
+      secondary_[local].ensure_capacity(c.registration, rank.device, c.counts.send * element);
       buffers_[local] = {secondary_[local].get(), primary_[local].get()};
+    }
+    // The check's segment table (upload_receive_segments): n + 1 receive and n send offsets.
+    if (c.traffic) {
+      ensure_capacity(segment_tables_[local], rank.device, (2 * c.traffic->ranks() + 1) * sizeof(std::uint64_t));
     }
   }
   return buffers_;
+}
+
+void Runner::RankSet::register_buffers() {
+  std::vector<BufferOfRank> buffers;
+  for (int local = 0; local < size(); ++local) {
+    const RankContext& rank = contexts_[local];
+    buffers.push_back({&primary_[local], rank.comm, rank.rank});
+    buffers.push_back({&secondary_[local], rank.comm, rank.rank});
+  }
+  collbench::register_buffers(buffers);
 }
 
 void Runner::RankSet::poison_outputs(const Case& c) {
@@ -129,9 +148,27 @@ void Runner::RankSet::poison_outputs(const Case& c) {
   }
 }
 
+std::vector<const std::uint64_t*> Runner::RankSet::upload_receive_segments(const Case& c) {
+  std::vector<const std::uint64_t*> tables(size(), nullptr);
+  if (!c.traffic) return tables;
+  for (int local = 0; local < size(); ++local) {
+    const RankContext& rank = contexts_[local];
+    const std::vector<std::uint64_t> table = c.traffic->receive_segments(rank.rank);
+    const std::size_t bytes = table.size() * sizeof(std::uint64_t);
+    if (segment_tables_[local].bytes() < bytes) throw std::logic_error("segment table not sized by buffers_for");
+    ScopedDevice on(rank.device, rank.rank);
+    // From pageable memory: the call returns once `table` is staged, so it may go out of scope.
+    CB_CUDA_CHECK(cudaMemcpyAsync(segment_tables_[local].get(), table.data(), bytes, cudaMemcpyHostToDevice,
+                                  rank.stream));
+    tables[local] = segment_tables_[local].as<const std::uint64_t>();
+  }
+  return tables;
+}
+
 void Runner::RankSet::release_buffers() {
   for (auto& buffer : primary_) buffer.reset();
   for (auto& buffer : secondary_) buffer.reset();
+  for (auto& buffer : segment_tables_) buffer.reset();
 }
 
 std::vector<Event>& Runner::RankSet::events(int local_rank, int count) {
@@ -149,6 +186,9 @@ void Runner::RankSet::abort_all() noexcept {
   for (auto& [name, algorithm] : algorithms_) algorithm->request_abort();
   for (auto& communicator : group_communicators_) communicator.abort();
   for (auto& communicator : communicators_) communicator.abort();
+  // The abort freed every registration of the communicators: none may be deregistered later.
+  for (auto& buffer : primary_) buffer.forget_registration();
+  for (auto& buffer : secondary_) buffer.forget_registration();
 }
 
 }  // namespace collbench

@@ -16,6 +16,7 @@
 #include "launch/rank_workers.hpp"
 #include "runtime/cuda_resources.hpp"
 #include "runtime/nccl_communicator.hpp"
+#include "runtime/registered_buffer.hpp"
 #include "runtime/scoped_environment.hpp"
 #include "sweep/runner.hpp"
 
@@ -49,11 +50,21 @@ class Runner::RankSet {
   // The implementation `choice` makes for these ranks (one per name and settings), made on first use.
   CollectiveAlgorithm& algorithm(const AlgorithmChoice& choice);
 
-  // Sizes (grow-only) each rank's buffers for `c` and returns the send/recv pointers; throws
-  // GpuError with out_of_memory() when the GPU cannot hold them.
+  // Sizes (grow-only) each rank's buffers for `c`, in its registration mode (buffers of another
+  // mode are released first), with traffic its check's segment table too, and returns the
+  // send/recv pointers; throws GpuError with out_of_memory() when the GPU cannot hold them.
+  // Registers nothing: see register_buffers().
   const std::vector<RankBuffers>& buffers_for(const Case& c);
+  // Registers with NCCL every buffer that buffers_for() made or grew (symmetric windows: all local
+  // ranks in one NCCL group, collective over the communicator, so every process calls it for the
+  // same cases). Registrations stay while their buffers do. Throws GpuError when NCCL refuses.
+  void register_buffers();
   // Overwrites every rank's output region for `c` with the poison byte (see test_values.cuh).
   void poison_outputs(const Case& c);
+  // For a case with traffic (alltoallv), after buffers_for(c): enqueues the copy of each rank's
+  // receive segment table (test_values.cuh, PatternParams::segments) to its GPU and returns the
+  // device pointers, one per local rank; null pointers for other cases.
+  std::vector<const std::uint64_t*> upload_receive_segments(const Case& c);
   void release_buffers();
 
   // Timing events: `count` per rank, created on demand.
@@ -81,11 +92,15 @@ class Runner::RankSet {
   std::vector<NcclCommunicator> communicators_;  // of the GPU count
   // The case's, when split from communicators_ (--split; and every setting under a launcher).
   std::vector<NcclCommunicator> group_communicators_;
-  std::vector<DeviceBuffer> primary_;    // recv buffer, or the one in-place buffer
-  std::vector<DeviceBuffer> secondary_;  // send buffer when out of place
+  // After the communicators: destroyed first, so that they deregister while their communicator
+  // (the case's, contexts_) still lives.
+  std::vector<RegisteredBuffer> primary_;    // recv buffer, or the one in-place buffer
+  std::vector<RegisteredBuffer> secondary_;  // send buffer when out of place
+  BufferRegistration buffer_mode_ = BufferRegistration::none;  // of primary_ and secondary_
   std::vector<RankBuffers> buffers_;
   std::vector<std::vector<Event>> events_;
   std::vector<DeviceBuffer> counters_;
+  std::vector<DeviceBuffer> segment_tables_;  // upload_receive_segments, grow-only
   std::map<std::string, std::unique_ptr<CollectiveAlgorithm>> algorithms_;  // by AlgorithmChoice::key
   std::unique_ptr<RankWorkers> workers_;  // last: its threads stop before anything they use goes
 };

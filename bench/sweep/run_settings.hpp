@@ -13,7 +13,7 @@ enum class FaultKind {
   corrupt_output,   // one output element changed after the checked collective: #wrong must be 1
   fail_allocation,  // buffer allocation reports out-of-memory: status oom, the sweep goes on
   skip_rank,        // the rank skips one timed collective: the others hang until the timeout
-  slow_rank,        // an SmHog holds `amount` of the rank's GPU's SMs during warm-up and timing
+  slow_rank,        // an SmHog holds `amount` of the rank's GPU's SMs during the timed batches
   late_rank,        // the rank's worker sleeps `amount` ms before each timed sample
 };
 

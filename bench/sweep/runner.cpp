@@ -15,6 +15,7 @@
 #include "launch/process_group.hpp"
 #include "report_row.hpp"
 #include "runtime/host_collectives.hpp"
+#include "runtime/nccl_registration.hpp"
 #include "runtime/sm_hog.hpp"
 #include "runtime/stream_capture.hpp"
 #include "sweep/case_progress.hpp"
@@ -113,6 +114,27 @@ bool all_processes_agree(Runner::RankSet& set, bool ok, Wait&& wait) {
   return flag.front() == 1;
 }
 
+// Registers the case's new buffers with NCCL, before warm-up and graph capture, so registration
+// stays out of the timing. A refusal on any process (each learns of it) is the case's skip
+// reason; every process then releases that mode's buffers, so all start the next case alike.
+template <typename Wait>
+std::string register_case_buffers(Runner::RankSet& set, const Case& c, bool multi_process,
+                                  Wait&& wait) {
+  std::string failure;
+  try {
+    set.register_buffers();
+  } catch (const GpuError& error) {
+    failure = error.what();
+  }
+  if (multi_process && !all_processes_agree(set, failure.empty(), wait) && failure.empty()) {
+    failure = "refused on another process";
+  }
+  if (failure.empty()) return {};
+  set.release_buffers();
+  return fmt::format("buffer registration (register={}) failed: {}", name_of(c.registration),
+                     failure);
+}
+
 // How a rank's events frame its samples: the case's reference event is events[0]; iterations
 // launched normally share their boundaries (sample s from events[1 + s] to events[2 + s]), loops
 // and graph replays have their own pair (events[1 + 2s], events[2 + 2s]).
@@ -194,25 +216,6 @@ RankTable slowest_per_group(const RankTable& by_rank, const std::vector<std::vec
   return slowest;
 }
 
-// Why `c` cannot run, known from the plan alone (the same on every process), or empty.
-std::string unsupported_split(const Case& c) {
-  if (!c.communicator.split) return {};
-  if (!c.algorithm.entry->capabilities.nccl_communicator_variants) {
-    return fmt::format("--split runs NCCL only: {} is one clique of every rank of the GPU count",
-                       c.algo());
-  }
-  const std::vector<std::vector<int>> groups = c.groups();
-  for (const std::vector<int>& group : groups) {
-    if (group.size() != groups.front().size()) {
-      return fmt::format(
-          "--split '{}' makes groups of unequal size on {} GPUs ({}); sizes and busbw are per "
-          "group",
-          c.communicator.split->text(), c.ranks, describe_groups(groups));
-    }
-  }
-  return {};
-}
-
 // Whether NCCL may refuse a case for want of an allowed algorithm/protocol: NCCL_ALGO or NCCL_PROTO
 // is set (by the case's settings, which its rank set holds, or by the user).
 bool nccl_choice_restricted(const Case& c) {
@@ -287,9 +290,9 @@ Runner::RankSet& Runner::rank_set(const Case& c) {
 
 CaseOutcome Runner::run(const Case& c) {
   CaseOutcome outcome;
-  if (std::string why = unsupported_split(c); !why.empty()) {
+  if (!c.skip_reason.empty()) {
     outcome.status = report::kStatusSkipped;
-    outcome.reason = std::move(why);
+    outcome.reason = c.skip_reason;
     return outcome;
   }
   try {
@@ -322,9 +325,17 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     outcome.participated = false;
     return outcome;
   }
-  const CaseShape shape{c.spec, c.counts, c.type, c.op, c.root, c.group_ranks(), c.in_place};
+  const CaseShape shape = c.shape();
   CollectiveAlgorithm& algorithm = set.algorithm(c.algorithm);
   if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
+    outcome.status = report::kStatusSkipped;
+    outcome.reason = why;
+    return outcome;
+  }
+  if (std::string why = registration_skip_reason(c.registration, c.algo(),
+                                                 c.algorithm.entry->capabilities.registered_buffers,
+                                                 nccl_runtime_version_code());
+      !why.empty()) {
     outcome.status = report::kStatusSkipped;
     outcome.reason = why;
     return outcome;
@@ -374,6 +385,11 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     allocation_failure = "out of memory on another process";
   }
   if (!allocation_failure.empty()) throw GpuError(allocation_failure, true);
+  if (std::string why = register_case_buffers(set, c, group_ != nullptr, wait); !why.empty()) {
+    outcome.status = report::kStatusSkipped;
+    outcome.reason = why;
+    return outcome;
+  }
   const std::vector<RankBuffers>& buffers = set.buffers_for(c);
   const kernels::PatternParams params = pattern_for(c, settings_.seed);
   algorithm.prepare(ranks, buffers, shape);
@@ -399,8 +415,6 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
       return outcome;
     }
   }
-  // Injected slow_rank: SMs held from the warm-up to the end of the timed batches.
-  std::vector<std::unique_ptr<SmHog>> hogs = hold_sms(ranks, faults);
   {
     auto range = fixed_range<nvtx_names::warmup>(c.spec->nvtx_color, settings_.warmup_iters);
     launched.expect(settings_.warmup_iters);
@@ -435,6 +449,10 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     });
     wait();
   }
+  // Injected slow_rank: SMs held through the timed batches only. The warm-up and the graph's
+  // upload have loaded every kernel by now: a module's (lazy) loading waits for an idle device,
+  // which a running hog never leaves.
+  std::vector<std::unique_ptr<SmHog>> hogs = hold_sms(ranks, faults);
   // Launch times count from one origin: every process leaves this agreement within microseconds.
   if (settings_.keep_rank_samples && group_) all_processes_agree(set, true, wait);
   const Clock::time_point origin = Clock::now();
@@ -514,6 +532,7 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
       CB_CUDA_CHECK(cudaMemsetAsync(set.mismatch_counter(local), 0, sizeof(unsigned long long), ranks[local].stream));
     }
     const kernels::OutputRule& rule = c.spec->expected;
+    const std::vector<const std::uint64_t*> segments = set.upload_receive_segments(c);
     for (int check = 0; check < settings_.check_iters; ++check) {
       // No rank may refill its inputs while a peer still reads them for the previous check.
       if (check > 0 && group_) all_processes_agree(set, true, wait);
@@ -529,7 +548,9 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
         const RankContext& rank = ranks[local];
         if (rule.root_only && rank.rank != c.root) continue;
         ScopedDevice on(rank.device, rank.rank);
-        kernels::launch_count_mismatches(buffers[local].recv, c.counts.recv, checked, rule, rank.rank,
+        kernels::PatternParams on_rank = checked;
+        on_rank.segments = segments[local];
+        kernels::launch_count_mismatches(buffers[local].recv, c.counts.recv, on_rank, rule, rank.rank,
                                          set.mismatch_counter(local), rank.stream);
         CB_CHECK_LAUNCH();
       }

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include "core/algorithm.hpp"
 #include "core/byte_size.hpp"
+#include "core/config_column.hpp"
 #include "core/errors.hpp"
 
 namespace collbench {
@@ -52,6 +54,32 @@ std::vector<CommunicatorSettings> communicator_variants(const Options& options,
     }
   }
   return variants;
+}
+
+// The ranks of one communicator of a `ranks`-GPU case: all of them, or under --split rank 0's
+// group's (a split into unequal groups is skipped, see split_skip_reason).
+int communicator_ranks(const Options& options, int ranks) {
+  return static_cast<int>(communicator_groups({"", "", 0, options.split}, ranks).front().size());
+}
+
+// Why `c` cannot run under --split, or empty: hand-built algorithms are one clique of every rank,
+// and busbw and sizes are per group, so the groups must be equal.
+std::string split_skip_reason(const Case& c) {
+  if (!c.communicator.split) return {};
+  if (!c.algorithm.entry->capabilities.nccl_communicator_variants) {
+    return fmt::format("--split runs NCCL only: {} is one clique of every rank of the GPU count",
+                       c.algo());
+  }
+  const std::vector<std::vector<int>> groups = c.groups();
+  for (const std::vector<int>& group : groups) {
+    if (group.size() != groups.front().size()) {
+      return fmt::format(
+          "--split '{}' makes groups of unequal size on {} GPUs ({}); sizes and busbw are per "
+          "group",
+          c.communicator.split->text(), c.ranks, describe_groups(groups));
+    }
+  }
+  return {};
 }
 
 // Reorders one GPU count's cases so that each communicator combination's cases are together, the
@@ -104,7 +132,7 @@ std::vector<AlgorithmChoice> algos_for(const CollectiveSpec& spec, const std::ve
   return algos;
 }
 
-// In-place variants that mean something for `spec` (alltoall and sendrecv have none).
+// In-place variants that mean something for `spec` (alltoall, alltoallv and sendrecv have none).
 std::vector<bool> in_place_variants(const CollectiveSpec& spec, InPlaceMode mode) {
   const bool can_be_in_place = spec.in_place != InPlaceLayout::unsupported;
   switch (mode) {
@@ -114,7 +142,115 @@ std::vector<bool> in_place_variants(const CollectiveSpec& spec, InPlaceMode mode
   }
 }
 
+// The cases of each communicator (GPU count and communicator settings; the plan keeps them
+// together) once per --register mode, one mode after another: a mode's buffers and registrations
+// are then made once per communicator and only grow, instead of being thrown away between cases
+// (modes cannot share buffers: NCCL finds registrations by address).
+std::vector<Case> expand_registrations(const std::vector<Case>& cases,
+                                      const std::vector<BufferRegistration>& modes) {
+  const auto same_communicators = [](const Case& a, const Case& b) {
+    return a.ranks == b.ranks &&
+           communicator_config(a.communicator, a.ranks) == communicator_config(b.communicator, b.ranks);
+  };
+  std::vector<Case> expanded;
+  expanded.reserve(cases.size() * modes.size());
+  for (std::size_t first = 0; first < cases.size();) {
+    std::size_t end = first;
+    while (end < cases.size() && same_communicators(cases[end], cases[first])) ++end;
+    for (BufferRegistration mode : modes) {
+      for (std::size_t i = first; i < end; ++i) {
+        expanded.push_back(cases[i]);
+        expanded.back().registration = mode;
+      }
+    }
+    first = end;
+  }
+  return expanded;
+}
+
+// alltoallv's traffic: "a2av_spread=0.5" or "a2av_matrix=FILE", written on every such row so that
+// rows of different traffic never mix.
+std::string traffic_config(const Case& c) {
+  return c.traffic ? c.traffic->config() : std::string();
+}
+
+// --a2av-matrix's traffic for each element size of the swept types, made once and shared by the
+// cases; none without a matrix or an op that takes traffic. Throws UsageError when no
+// communicator's ranks (a --gpus count, or its --split groups') are the matrix's dimension, or
+// naming the file when an entry is not a whole number of elements of a swept type.
+using MatrixTraffics = std::map<std::size_t, std::shared_ptr<const PeerTraffic>>;
+MatrixTraffics matrix_traffics(const Options& options, const std::vector<int>& gpu_counts) {
+  const auto takes_traffic = [](const std::string& op) { return find_collective(op).takes_traffic; };
+  if (!options.a2av_matrix || std::none_of(options.ops.begin(), options.ops.end(), takes_traffic)) return {};
+  const int dimension = options.a2av_matrix->ranks;
+  std::vector<int> sizes;
+  for (int n : gpu_counts) sizes.push_back(communicator_ranks(options, n));
+  if (std::find(sizes.begin(), sizes.end(), dimension) == sizes.end()) {
+    std::string counts;
+    for (int n : sizes) counts += fmt::format("{}{}", counts.empty() ? "" : ",", n);
+    throw UsageError(fmt::format("--a2av-matrix {} is for {} ranks, and {} {}", options.a2av_matrix_path,
+                                 dimension, options.split ? "the --split groups have" : "--gpus gives",
+                                 counts));
+  }
+  MatrixTraffics traffics;
+  for (DataType type : options.types) {
+    std::shared_ptr<const PeerTraffic>& traffic = traffics[size_of(type)];
+    if (!traffic) traffic = matrix_traffic(*options.a2av_matrix, options.a2av_matrix_path, size_of(type));
+  }
+  return traffics;
+}
+
+// The --a2av-matrix case of `stem` (its op, algo, ranks, type and communicators set): the
+// matrix's own bytes, skipped where a communicator's ranks are not the matrix's dimension.
+Case matrix_case(Case stem, const MatrixTraffics& traffics, const std::string& path) {
+  stem.traffic = traffics.at(size_of(stem.type));
+  stem.counts = stem.spec->counts(0, size_of(stem.type), stem.traffic->ranks(), stem.traffic.get());
+  stem.requested_bytes = stem.bytes();
+  const int ranks = stem.group_ranks();
+  if (stem.traffic->ranks() != ranks && stem.skip_reason.empty()) {
+    stem.skip_reason = fmt::format("the traffic matrix {} is for {} ranks, not {}{}", path,
+                                   stem.traffic->ranks(), ranks,
+                                   ranks == stem.ranks ? "" : " (each --split group's)");
+  }
+  return stem;
+}
+
+// `stem` (op, algo, ranks, communicators, dtype, redop and root set) at every size, for alltoallv at every
+// --a2av-spread and size, or with --a2av-matrix in its one case. Sizes that round to the same
+// counts (8 B and 16 B of all_gather on 2 ranks both move nothing) are one case, measured once.
+std::vector<Case> sized_cases(const Case& stem, const Options& options, const std::vector<std::size_t>& sizes,
+                              const MatrixTraffics& matrix) {
+  const CollectiveSpec& spec = *stem.spec;
+  if (spec.takes_traffic && !matrix.empty()) return {matrix_case(stem, matrix, options.a2av_matrix_path)};
+  std::vector<std::optional<double>> spreads = {std::nullopt};
+  if (spec.takes_traffic) spreads.assign(options.a2av_spreads.begin(), options.a2av_spreads.end());
+  const std::size_t element_bytes = size_of(stem.type);
+  const int ranks = stem.group_ranks();  // of one communicator: counts and traffic are per group
+  std::vector<Case> cases;
+  for (const std::optional<double>& spread : spreads) {
+    std::optional<std::size_t> previous_param;
+    for (std::size_t bytes : sizes) {
+      Case sized = stem;
+      sized.requested_bytes = bytes;
+      if (spread) sized.traffic = spread_traffic(*spread, bytes, element_bytes, ranks);
+      sized.counts = spec.counts(bytes / element_bytes, element_bytes, ranks, sized.traffic.get());
+      if (previous_param == sized.counts.param) continue;
+      previous_param = sized.counts.param;
+      cases.push_back(std::move(sized));
+    }
+  }
+  return cases;
+}
+
 }  // namespace
+
+std::string Case::config() const {
+  std::string config = algorithm.config();
+  append_config(config, traffic_config(*this));
+  append_config(config, communicator_config(communicator, ranks));
+  append_config(config, registration_config(registration));
+  return config;
+}
 
 std::string benchmark_name(const Case& c) {
   // Two choices of one implementation differ in their settings, so those are part of the name.
@@ -169,14 +305,14 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
       }
     }
   }
+  const MatrixTraffics matrix = matrix_traffics(options, gpu_counts);
   const std::vector<std::size_t> sizes = sweep_sizes(options);
   const std::vector<AlgorithmChoice> choices = resolve_algorithms(options.algos);
   std::vector<Case> cases;
   for (int ranks : gpu_counts) {
     const std::size_t first_of_count = cases.size();
-    // All groups are the same size or the runner skips the cases; rank 0's group sets the counts.
-    const int group_ranks =
-        static_cast<int>(communicator_groups({"", "", 0, options.split}, ranks).front().size());
+    // All groups are the same size or the cases are skipped; rank 0's group sets the roots.
+    const int group_ranks = communicator_ranks(options, ranks);
     for (const std::string& op_name : options.ops) {
       const CollectiveSpec& spec = find_collective(op_name);
       const std::vector<ReduceOp> reduce_ops = spec.reduces ? options.reduce_ops : std::vector<ReduceOp>{ReduceOp::none};
@@ -185,17 +321,12 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
           for (DataType type : options.types) {
             for (ReduceOp op : reduce_ops) {
               for (int root : roots_for(spec, options.roots, ranks, group_ranks)) {
-                std::optional<std::size_t> previous_param;
-                for (std::size_t bytes : sizes) {
-                  const ElementCounts counts =
-                      spec.counts(bytes / size_of(type), size_of(type), group_ranks);
-                  // Sizes that round to the same counts (8 B and 16 B of all_gather on 2 ranks both
-                  // move nothing) are one case, measured once.
-                  if (previous_param == counts.param) continue;
-                  previous_param = counts.param;
+                Case stem{&spec, choice, ranks, type, op, root, false, 0, {}, 0, communicator};
+                stem.skip_reason = split_skip_reason(stem);
+                for (Case& sized : sized_cases(stem, options, sizes, matrix)) {
                   for (bool in_place : in_place_variants(spec, options.in_place)) {
-                    cases.push_back({&spec, choice, ranks, type, op, root, in_place, bytes, counts,
-                                     0, communicator});
+                    sized.in_place = in_place;
+                    cases.push_back(sized);
                   }
                 }
               }
@@ -207,11 +338,13 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
     group_by_communicators(cases.begin() + static_cast<std::ptrdiff_t>(first_of_count),
                            cases.end());
   }
-  if (cases.empty()) throw UsageError("the command line selects no case (check --algo against --ops)");
-  const std::size_t total = cases.size() * static_cast<std::size_t>(options.repeats);
+  const std::size_t total =
+      cases.size() * options.registrations.size() * static_cast<std::size_t>(options.repeats);
   if (total > kMaxCases) {
     throw UsageError(fmt::format("the command line selects {} cases (more than {}); narrow it", total, kMaxCases));
   }
+  cases = expand_registrations(cases, options.registrations);
+  if (cases.empty()) throw UsageError("the command line selects no case (check --algo against --ops)");
   const std::size_t one_pass = cases.size();
   for (int pass = 1; pass < options.repeats; ++pass) {
     for (std::size_t i = 0; i < one_pass; ++i) {

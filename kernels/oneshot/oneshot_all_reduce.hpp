@@ -52,8 +52,9 @@ struct OneshotRankArgs {
   Reduction reduction;  // not none
   bool aligned;         // send and recv are 16-byte aligned
   bool low_latency;  // count * element size <= kOneshotLowLatencyMaxBytes: the low-latency kernel
-  // Launched with programmatic stream serialization (programmatic_launch.cuh): the next launch's
-  // blocks are scheduled while this one runs, and wait for it to end before touching memory.
+  // Launched directly with programmatic stream serialization (programmatic_launch.cuh): the next
+  // launch's blocks are scheduled while this one runs, and wait for it to end before touching
+  // memory. Inside a stream capture the launch is always programmatic.
   bool programmatic = false;
 };
 

@@ -81,7 +81,7 @@ __device__ inline std::uint64_t* inbox_words(void* inbox, std::uint32_t parity, 
 
 template <typename T, typename Op, int kRanks>
 __global__ void __launch_bounds__(kMaxThreads) oneshot_low_latency_kernel(OneshotRankArgs args) {
-  if (args.programmatic) programmatic_launch_prologue();
+  programmatic_launch_prologue();  // does nothing unless launched programmatically
   const int block = blockIdx.x;
   OneshotSignals* mine = args.signals[args.rank];
   __shared__ std::uint32_t launch;

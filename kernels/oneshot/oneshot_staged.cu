@@ -41,7 +41,7 @@ __device__ inline void stage_input(T* scratch, const T* send, ElementRange range
 
 template <typename T, typename Op, int kRanks>
 __global__ void __launch_bounds__(kOneshotThreads) oneshot_staged_kernel(OneshotRankArgs args) {
-  if (args.programmatic) programmatic_launch_prologue();
+  programmatic_launch_prologue();  // does nothing unless launched programmatically
   const int block = blockIdx.x;
   OneshotSignals* mine = args.signals[args.rank];
   __shared__ std::uint32_t launch;

@@ -5,17 +5,22 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "beside.hpp"
+#include "beside_output.hpp"
 #include "build_info.hpp"
 #include "compare.hpp"
 #include "compare_output.hpp"
 #include "csv_reader.hpp"
 #include "format.hpp"
 #include "merge.hpp"
+#include "nccl_tests_output.hpp"
+#include "nccl_tests_rows.hpp"
 #include "pass_spread.hpp"
 #include "printable.hpp"
 #include "ranks.hpp"
@@ -40,6 +45,12 @@ struct Arguments {
   std::string output_path;
   std::string sample_path;
   std::string threshold = "10";
+  std::string config;
+  std::string bw_tolerance = "3";
+  std::string bw_from = "64M";
+  double time_tolerance_us = 0.5;
+  std::string time_tolerance_pct = "5";
+  std::string time_below = "64K";
 };
 
 constexpr std::size_t kMaxOptionMessageChars = 300;
@@ -151,20 +162,69 @@ int run_merge(const Arguments& args, std::ostream& out) {
   return kExitOk;
 }
 
+// nccl-tests output files to one CSV report (algo nccl-tests).
+int run_nccl_tests(const Arguments& args, std::ostream& out, std::ostream& err) {
+  check_config_text(args.config, "--config");
+  NcclTestsConverter converter(args.config);
+  std::size_t runs = 0;
+  for (const std::string& path : args.files) {
+    const report::NcclTestsOutput output = report::read_nccl_tests_output(path);
+    converter.add(output, file_modified_utc(path));
+    runs += output.runs.size();
+  }
+  for (const std::string& warning : converter.warnings()) {
+    err << "collreport: warning: " << warning << "\n";
+  }
+  const std::string csv = report_csv(converter.report());
+  if (args.output_path.empty()) {
+    out << csv;
+  } else {
+    write_file(args.output_path, csv);
+    out << fmt::format("collreport nccl-tests: {} rows from {} run(s) in {} file(s) to {}\n",
+                       converter.report().rows.size(), runs, args.files.size(), args.output_path);
+  }
+  return kExitOk;
+}
+
+BesideOptions beside_options(const Arguments& args) {
+  BesideOptions options;
+  options.busbw_tolerance = parse_percent(args.bw_tolerance, "--bw-tolerance");
+  options.busbw_from_bytes = parse_bytes(args.bw_from, "--bw-from");
+  if (!(args.time_tolerance_us >= 0) || !std::isfinite(args.time_tolerance_us)) {
+    throw std::invalid_argument(fmt::format(
+        "--time-tolerance-us '{}' is not a time of 0 us or more", args.time_tolerance_us));
+  }
+  options.time_tolerance_us = args.time_tolerance_us;
+  options.time_tolerance = parse_percent(args.time_tolerance_pct, "--time-tolerance-pct");
+  options.time_below_bytes = parse_bytes(args.time_below, "--time-below");
+  return options;
+}
+
+int run_beside(const Arguments& args, std::ostream& out) {
+  const BesideOptions options = beside_options(args);
+  const report::Report collbench = report::read_report(args.base);
+  const report::Report nccl_tests = report::read_report(args.fresh);
+  const Beside beside = beside_reports(collbench, nccl_tests, options);
+  out << beside_text(beside, collbench, nccl_tests, options);
+  if (!args.markdown_path.empty()) {
+    write_file(args.markdown_path, beside_markdown(beside, collbench, nccl_tests, options));
+  }
+  return beside.exit_code();
+}
+
 }  // namespace
 
 int run_collreport(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{
       "collreport: summarize, compare and merge collbench CSV reports; per-rank times of "
-      "collbench --json sample files",
+      "collbench --json sample files; nccl-tests output beside collbench's",
       "collreport"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("collreport ") + kCollbenchVersion);
   app.footer(
       "Exit status: 0 pass; 1 a regression, wrong elements or a failed row (compare), a straggler\n"
-      "(ranks); 2 bad input (one line naming the file, line and value), or a compare or ranks "
-      "that\n"
-      "judged nothing.");
+      "(ranks), a row outside its tolerance (beside); 2 bad input (one line naming the file, line\n"
+      "and value), or a compare, ranks or beside that judged nothing.");
   Arguments args;
 
   CLI::App* summary = app.add_subcommand(
@@ -244,8 +304,62 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
       "Cases with one rank, and cases without samples (skipped, failed), are skipped. Exit: 0 no\n"
       "straggler, 1 a rank flagged in some case, 2 bad input. See reports/README.md.");
 
+  CLI::App* nccl_tests = app.add_subcommand(
+      "nccl-tests",
+      "Convert nccl-tests output (stdout of all_reduce_perf etc., 2.19) into a CSV report of algo "
+      "nccl-tests, to set beside collbench's with `beside`");
+  nccl_tests->add_option("files", args.files, "Files of nccl-tests standard output")->required();
+  nccl_tests->add_option("--csv", args.output_path,
+                         "Write the report here instead of standard output");
+  nccl_tests->add_option(
+      "--config", args.config,
+      "The config column of every row, as collbench writes it for the same settings (e.g. "
+      "register=local for -R 1, split=MOD 2;groups=2 for NCCL_TESTS_SPLIT)");
+  nccl_tests->footer(
+      "Two rows per data line (out of place, in place): time_us_mean = nccl-tests' time (its\n"
+      "mean), algbw and busbw as printed, wrong elements where checked; no interval (samples\n"
+      "0). ranks = the Rank lines, host and GPU from them, NCCL from the version line. A case\n"
+      "measured again (-N) gets repeat 1, 2, ... Lines of fp8 types or mulsum are left out with\n"
+      "a warning. Exit: 0 written, 2 bad input (one line naming the file, line and text). See\n"
+      "reports/README.md.");
+
+  CLI::App* beside = app.add_subcommand(
+      "beside",
+      "collbench's NCCL rows beside nccl-tests' (from `nccl-tests`), size by size; exit 1 when "
+      "a judged row differs by more than its tolerance");
+  beside->add_option("collbench", args.base, "A collbench report (rows of algo nccl)")->required();
+  beside->add_option("nccl-tests", args.fresh, "A report written by collreport nccl-tests")
+      ->required();
+  beside
+      ->add_option("--bw-tolerance", args.bw_tolerance,
+                   "Allowed busbw difference in percent, at sizes of at least --bw-from")
+      ->capture_default_str();
+  beside->add_option("--bw-from", args.bw_from, "Smallest size whose busbw is judged")
+      ->capture_default_str();
+  beside
+      ->add_option("--time-tolerance-us", args.time_tolerance_us,
+                   "Allowed mean time difference in microseconds, below --time-below")
+      ->capture_default_str();
+  beside
+      ->add_option("--time-tolerance-pct", args.time_tolerance_pct,
+                   "... or in percent (either suffices)")
+      ->capture_default_str();
+  beside->add_option("--time-below", args.time_below, "Sizes below this have their time judged")
+      ->capture_default_str();
+  beside->add_option("--markdown", args.markdown_path,
+                     "Also write the tables as Markdown to this file");
+  beside->footer(
+      "Rows match on op, ranks, dtype, redop, root, in_place, bytes, graph, agg_iters, config\n"
+      "and repeat (not algo). Mean against mean: collbench's time_us_mean and busbw_gbps against\n"
+      "nccl-tests' time and busbw. Differences are collbench - nccl-tests, relative to\n"
+      "nccl-tests; bounds are inclusive. Sizes between --time-below and --bw-from are shown, not\n"
+      "judged. Exit: 0 every judged row within, 1 a row outside, 2 bad input or nothing judged.\n"
+      "See reports/README.md.");
+
   try {
     app.parse(argc, argv);
+    if (nccl_tests->parsed()) return run_nccl_tests(args, out, err);
+    if (beside->parsed()) return run_beside(args, out);
     if (summary->parsed()) return run_summary(args, out, err);
     if (ranks->parsed()) {
       return run_ranks(args.sample_path, {parse_percent(args.threshold, "--threshold")},

@@ -1,4 +1,5 @@
-// The collreport command line: subcommands summary, compare, merge and ranks, and their exit codes.
+// The collreport command line: subcommands summary, compare, merge, ranks, nccl-tests and beside,
+// and their exit codes.
 #pragma once
 
 #include <ostream>
@@ -6,7 +7,7 @@
 namespace collbench::collreport {
 
 inline constexpr int kExitOk = 0;
-// compare: a regression or a failed row in NEW; ranks: a straggler.
+// compare: a regression or a failed row in NEW; ranks: a straggler; beside: a row outside.
 inline constexpr int kExitRegression = 1;
 inline constexpr int kExitBadInput = 2;  // unreadable or invalid report, bad option
 

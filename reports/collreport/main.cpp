@@ -1,5 +1,5 @@
-// collreport: summarizes, compares and merges collbench CSV reports, and reads per-rank times from
-// sample files (see reports/README.md).
+// collreport: summarizes, compares and merges collbench CSV reports, reads per-rank times from
+// sample files, and sets nccl-tests' output beside collbench's (see reports/README.md).
 #include <iostream>
 
 #include "cli.hpp"

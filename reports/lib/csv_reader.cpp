@@ -321,14 +321,16 @@ Report parse_report(const std::string& name, const std::string& text) {
   return report;
 }
 
-Report read_report(const std::string& path) {
-  std::string text;
+std::string read_report_text(const std::string& path) {
   try {
-    text = read_text_file(path, kMaxReportBytes);
+    return read_text_file(path, kMaxReportBytes);
   } catch (const TextFileError& error) {
     throw ReportError(path, 0, error.what());
   }
-  return parse_report(path, text);
+}
+
+Report read_report(const std::string& path) {
+  return parse_report(path, read_report_text(path));
 }
 
 }  // namespace collbench::report

@@ -33,6 +33,10 @@ struct Report {
   std::vector<ReportLine> rows;  // in file order
 };
 
+// The contents of the report file at `path` (at most kMaxReportBytes, text_file.hpp); throws
+// ReportError naming the path when it cannot be read. How every report reader reads its file.
+std::string read_report_text(const std::string& path);
+
 // Reads and validates the report at `path`; throws ReportError on any problem.
 Report read_report(const std::string& path);
 // The same for report text already in memory; `name` stands for the file in messages.

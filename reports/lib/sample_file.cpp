@@ -13,7 +13,6 @@
 #include "printable.hpp"
 #include "row_key.hpp"
 #include "schema.hpp"
-#include "text_file.hpp"
 
 namespace collbench::report {
 namespace {
@@ -197,14 +196,6 @@ std::pair<json, std::string> parse_line(std::string_view text) {
 // file (each line is written whole, newline included, and flushed at once).
 bool cut_off(const TextLine& line) {
   return line.ends_file_unterminated && !json::accept(line.text);
-}
-
-std::string read_report_text(const std::string& path) {
-  try {
-    return read_text_file(path, kMaxReportBytes);
-  } catch (const TextFileError& error) {
-    throw ReportError(path, 0, error.what());
-  }
 }
 
 // What the lines read so far established.

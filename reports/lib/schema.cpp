@@ -103,10 +103,10 @@ void check_stop(const std::string& text) {
 void check_algo(const std::string& text) {
   const bool identifier =
       !text.empty() && text.size() <= 64 &&
-      text.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos;
+      text.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") == std::string::npos;
   if (!identifier) {
     throw ColumnParseError(
-        fmt::format("'{}' is not an algorithm name (1 to 64 of a-z, 0-9, _)", printable(text)));
+        fmt::format("'{}' is not an algorithm name (1 to 64 of a-z, 0-9, _, -)", printable(text)));
   }
 }
 

@@ -11,11 +11,11 @@
 
 namespace collbench::report {
 
-// The values the reader accepts in the enumerated columns. Ops: the nine NCCL collectives of
+// The values the reader accepts in the enumerated columns. Ops: the ten collectives of
 // bench/core/collective_registry.cpp, dp_step (collbench_dp) and p2p_peak (collbench_linkpeak).
-inline constexpr std::array<const char*, 11> kKnownOps = {
+inline constexpr std::array<const char*, 12> kKnownOps = {
     "all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",  "alltoall",
-    "gather",     "scatter",    "sendrecv",       "dp_step",   "p2p_peak"};
+    "gather",     "scatter",    "sendrecv",       "alltoallv", "dp_step", "p2p_peak"};
 // bench/core/data_type.cpp's names.
 inline constexpr std::array<const char*, 10> kKnownDtypes = {
     "int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16"};

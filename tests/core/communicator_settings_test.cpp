@@ -1,5 +1,6 @@
-// Tests of the communicator axes: --nccl-algo, --nccl-proto, --nccl-max-ctas lists, the groups of
-// --split and the config text that names each combination.
+// Tests of the communicator axes: --nccl-algo, --nccl-proto, --nccl-max-ctas lists (and the
+// environment's NCCL_* in their default entries), the groups of --split and the config text that
+// names each combination.
 #include "core/communicator_settings.hpp"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config_column.hpp"
 #include "core/errors.hpp"
 
 namespace collbench {
@@ -88,12 +90,58 @@ TEST(CommunicatorSettings, GroupsOfTheSplitRuleOrOneOfEveryRank) {
             "0,2 | 1");
 }
 
-TEST(CommunicatorSettings, JoinConfigLeavesEmptyPartsOut) {
-  EXPECT_EQ(join_config({}), "");
-  EXPECT_EQ(join_config({"", ""}), "");
-  EXPECT_EQ(join_config({"ring_ctas=32", ""}), "ring_ctas=32");
-  EXPECT_EQ(join_config({"", "nccl_algo=Ring"}), "nccl_algo=Ring");
-  EXPECT_EQ(join_config({"a=1", "", "b=2;c=3"}), "a=1;b=2;c=3");
+TEST(ConfigColumn, AppendConfigLeavesEmptyPartsOut) {
+  std::string config;
+  append_config(config, "");
+  EXPECT_EQ(config, "");
+  append_config(config, "ring_ctas=32");
+  append_config(config, "");
+  EXPECT_EQ(config, "ring_ctas=32");
+  append_config(config, "nccl_algo=Ring;split=MOD 2;groups=2");
+  EXPECT_EQ(config, "ring_ctas=32;nccl_algo=Ring;split=MOD 2;groups=2");
+  std::string from_empty;
+  append_config(from_empty, "register=local");
+  EXPECT_EQ(from_empty, "register=local");
+}
+
+// The user's NCCL_ALGO, NCCL_PROTO and NCCL_MAX_CTAS fill the "default" entries, so that the rows
+// of `NCCL_ALGO=Ring` are named as those of `--nccl-algo Ring`.
+TEST(CommunicatorSettings, EnvironmentFillsTheDefaultEntries) {
+  std::vector<std::string> algos = {""}, protos = {""};
+  std::vector<int> ctas = {0};
+  apply_environment_defaults({"ring", "ll128", "16"}, algos, protos, ctas);
+  EXPECT_EQ(algos, (std::vector<std::string>{"Ring"}));
+  EXPECT_EQ(protos, (std::vector<std::string>{"LL128"}));
+  EXPECT_EQ(ctas, (std::vector<int>{16}));
+  EXPECT_EQ(communicator_config({algos[0], protos[0], ctas[0], std::nullopt}, 2),
+            "nccl_algo=Ring;nccl_proto=LL128;nccl_max_ctas=16");
+
+  // Explicit entries stay; a default entry that becomes one of them is dropped.
+  algos = {"Tree", "", "Ring"};
+  protos = {"Simple"};
+  apply_environment_defaults({"RING", std::nullopt, std::nullopt}, algos, protos, ctas);
+  EXPECT_EQ(algos, (std::vector<std::string>{"Tree", "Ring"}));
+  EXPECT_EQ(protos, (std::vector<std::string>{"Simple"}));
+
+  // NCCL's other forms (a list, an exclusion) are written as they are; unset or empty is NCCL's
+  // own choice.
+  algos = {""};
+  protos = {""};
+  ctas = {0};
+  apply_environment_defaults({"^NVLS,Tree", "", std::nullopt}, algos, protos, ctas);
+  EXPECT_EQ(algos, (std::vector<std::string>{"^NVLS,Tree"}));
+  EXPECT_EQ(protos, (std::vector<std::string>{""}));
+  EXPECT_EQ(ctas, (std::vector<int>{0}));
+  // NCCL's per-operation form keeps the config column's parts apart.
+  algos = {""};
+  apply_environment_defaults({"allreduce:tree;broadcast:ring", std::nullopt, std::nullopt}, algos, protos, ctas);
+  EXPECT_EQ(algos, (std::vector<std::string>{"allreduce:tree;broadcast:ring"}));
+  EXPECT_EQ(communicator_config({algos[0], "", 0, std::nullopt}, 2), "nccl_algo=allreduce:tree|broadcast:ring");
+
+  EXPECT_EQ(usage_error_of([&] { apply_environment_defaults({std::nullopt, std::nullopt, "65"}, algos, protos, ctas); }),
+            "NCCL_MAX_CTAS '65' in the environment is not a CTA count from 1 to 64; fix or unset it");
+  EXPECT_EQ(usage_error_of([&] { apply_environment_defaults({std::nullopt, std::nullopt, "x"}, algos, protos, ctas); }),
+            "NCCL_MAX_CTAS 'x' in the environment is not a CTA count from 1 to 64; fix or unset it");
 }
 
 }  // namespace

@@ -7,15 +7,24 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <string>
 
+#include "core/buffer_registration.hpp"
 #include "core/metrics.hpp"
+#include "core/peer_traffic.hpp"
 #include "core/stop_rule.hpp"
+#include "fill_check.hpp"
 #include "gpu_test_support.hpp"
 #include "report_row.hpp"
+#include "runtime/nccl_communicator.hpp"
+#include "runtime/nccl_registration.hpp"
+#include "runtime/registered_buffer.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "sweep/fault_injection.hpp"
 #include "sweep/runner.hpp"
 #include "sweep/sweep_plan.hpp"
@@ -90,10 +99,101 @@ INSTANTIATE_TEST_SUITE_P(
     Ranks, EveryCollective,
     ::testing::Combine(::testing::Values(1, 2, 4, 8),
                        ::testing::Values("all_reduce", "all_gather", "reduce_scatter", "broadcast",
-                                         "reduce", "alltoall", "gather", "scatter", "sendrecv")),
+                                         "reduce", "alltoall", "gather", "scatter", "sendrecv", "alltoallv")),
     [](const auto& info) {
       return std::get<1>(info.param) + "_" + std::to_string(std::get<0>(info.param)) + "ranks";
     });
+
+// alltoallv at every spread and from a matrix file whose ranks send and receive unequal totals
+// (so the check also finds the receive buffers' unwritten ends untouched), several types.
+class Alltoallv : public ::testing::TestWithParam<int> {};
+
+TEST_P(Alltoallv, SpreadsAndAMatrixFileAreCorrect) {
+  const int ranks = GetParam();
+  SKIP_WITHOUT_GPUS(ranks);
+  const std::vector<DataType> types = {DataType::int8, DataType::half, DataType::float32, DataType::float64,
+                                       DataType::bfloat16};
+  Options options;
+  options.ops = {"alltoallv"};
+  options.gpus = std::to_string(ranks);
+  options.types = types;
+  options.a2av_spreads = {0.0, 0.5, 1.0};
+  options.min_bytes = 1000;
+  options.max_bytes = 4 << 20;
+  options.step_factor = 64;  // 1000 B, 62.5 KiB, 3.8 MiB
+  std::vector<Case> cases = build_sweep(options, visible_gpu_count());
+  EXPECT_EQ(cases.size(), types.size() * 3 * 3);
+  // Rank 0 sends 4 KiB to rank 1 and nothing to itself; rank 1 sends 1 MiB to rank 0 and 1040 B
+  // to itself. On one rank, 48 KiB to itself.
+  const std::string path = ::testing::TempDir() + "alltoallv_" + std::to_string(ranks) + "r.txt";
+  std::ofstream(path) << (ranks == 1 ? "48K\n" : "# bytes from row to column\n0 4K\n1M 1040\n");
+  options.a2av_matrix_path = path;
+  options.a2av_matrix = std::make_shared<const TrafficMatrix>(read_traffic_matrix(path));
+  const std::vector<Case> from_matrix = build_sweep(options, visible_gpu_count());
+  ASSERT_EQ(from_matrix.size(), types.size());
+  cases.insert(cases.end(), from_matrix.begin(), from_matrix.end());
+  for (const Case& c : cases) {
+    const CaseOutcome outcome = shared_runner().run(c);
+    ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+    EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+    EXPECT_EQ(outcome.iteration_us.size(), 3u) << display_name(c);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, Alltoallv, ::testing::Values(1, 2),
+                         [](const auto& info) { return std::to_string(info.param) + "ranks"; });
+
+// The check kernel on alltoallv's segment table: on 3 ranks where rank 2 receives 4 floats from
+// rank 0 and 12 from itself into a buffer sized for rank 1's 20, a wrong element inside a segment
+// and a write past the 16 are each one mismatch, and so is each of two swapped elements.
+TEST(AlltoallvCheck, CountsWrongSegmentsAndWritesPastTheReceivedTotal) {
+  SKIP_WITHOUT_GPUS(1);
+  const PeerTraffic traffic(parse_traffic_matrix("m", "0 64 16\n0 0 0\n32 16 48\n"), 4, 0, "");
+  const CollectiveSpec& spec = find_collective("alltoallv");
+  const int rank = 2;
+  ASSERT_EQ(traffic.most_received(), 20u);
+  ASSERT_EQ(traffic.received_by(rank), 16u);
+  const std::vector<std::uint64_t> segments = traffic.receive_segments(rank);
+  kernels::PatternParams params{9, 3, 0, 0, kernels::ElementType::float32, kernels::Reduction::none};
+  params.segments = segments.data();
+  std::vector<float> output(20);
+  for (std::size_t j = 0; j < output.size(); ++j) {
+    if (kernels::beyond_received(params, spec.expected, j)) {
+      std::memset(&output[j], kernels::poison_byte(params.type), sizeof(float));
+    } else {
+      output[j] = static_cast<float>(kernels::expected_value(params, spec.expected, rank, j));
+    }
+  }
+  ScopedDevice on(0, 0);
+  Stream stream(0);
+  DeviceBuffer data(0, output.size() * sizeof(float));
+  DeviceBuffer table(0, segments.size() * sizeof(std::uint64_t));
+  DeviceBuffer counter(0, sizeof(unsigned long long));
+  CB_CUDA_CHECK(cudaMemcpy(table.get(), segments.data(), table.bytes(), cudaMemcpyHostToDevice));
+  params.segments = table.as<const std::uint64_t>();
+  const auto mismatches = [&](const std::vector<float>& values) {
+    CB_CUDA_CHECK(cudaMemcpy(data.get(), values.data(), data.bytes(), cudaMemcpyHostToDevice));
+    CB_CUDA_CHECK(cudaMemset(counter.get(), 0, sizeof(unsigned long long)));
+    kernels::launch_count_mismatches(data.get(), values.size(), params, spec.expected, rank,
+                                     counter.as<unsigned long long>(), stream.get());
+    CB_CHECK_LAUNCH();
+    CB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    unsigned long long wrong = 0;
+    CB_CUDA_CHECK(cudaMemcpy(&wrong, counter.get(), sizeof(wrong), cudaMemcpyDeviceToHost));
+    return wrong;
+  };
+  EXPECT_EQ(mismatches(output), 0u);
+  std::vector<float> wrong_value = output;
+  wrong_value[9] += 1;  // rank 2's own segment (elements 4 to 15)
+  EXPECT_EQ(mismatches(wrong_value), 1u);
+  std::vector<float> written_past = output;
+  written_past[17] = 0;  // past the 16 received
+  EXPECT_EQ(mismatches(written_past), 1u);
+  std::vector<float> swapped = output;
+  ASSERT_NE(swapped[0], swapped[4]);
+  std::swap(swapped[0], swapped[4]);  // the first of rank 0's segment and of rank 2's own
+  EXPECT_EQ(mismatches(swapped), 2u);
+}
 
 TEST(GpuModes, GraphReplayAndAggregationAreCorrectAndTimed) {
   SKIP_WITHOUT_GPUS(2);
@@ -101,7 +201,7 @@ TEST(GpuModes, GraphReplayAndAggregationAreCorrectAndTimed) {
   settings.graph_replays = 3;
   settings.agg_iters = 4;
   Runner runner(settings);
-  for (const char* op : {"all_reduce", "all_gather", "sendrecv"}) {
+  for (const char* op : {"all_reduce", "all_gather", "sendrecv", "alltoallv"}) {
     for (const Case& c : cases_for(op, 2, DataType::float32, 1 << 18)) {
       const CaseOutcome outcome = runner.run(c);
       if (outcome.status == report::kStatusSkipped) continue;
@@ -190,7 +290,7 @@ TEST(GpuFaults, RepeatedChecksSumTheirWrongElements) {
   Runner clean(settings);
   settings.fault = {FaultKind::corrupt_output};
   Runner corrupted(settings);
-  for (const char* op : {"all_reduce", "alltoall", "broadcast"}) {
+  for (const char* op : {"all_reduce", "alltoall", "broadcast", "alltoallv"}) {
     const Case c = cases_for(op, 2, DataType::float32, 4096).front();
     const CaseOutcome good = clean.run(c);
     ASSERT_EQ(good.status, report::kStatusOk) << good.reason;
@@ -206,7 +306,7 @@ TEST(GpuFaults, CorruptedOutputIsCountedExactly) {
   RunSettings settings = quick_settings();
   settings.fault = {FaultKind::corrupt_output};
   Runner runner(settings);
-  for (const char* op : {"all_reduce", "reduce", "alltoall"}) {
+  for (const char* op : {"all_reduce", "reduce", "alltoall", "alltoallv"}) {
     const Case c = cases_for(op, 2, DataType::float32, 4096).front();
     const CaseOutcome outcome = runner.run(c);
     ASSERT_EQ(outcome.status, report::kStatusOk) << outcome.reason;
@@ -511,6 +611,237 @@ TEST(GpuCommunicatorVariants, SplitSkipsHandBuiltAlgorithmsAndUnequalGroups) {
     EXPECT_NE(outcome.reason.find("unequal size on 3 GPUs (0,2 | 1)"), std::string::npos)
         << outcome.reason;
   }
+  EXPECT_FALSE(runner.stopped());
+}
+
+// --register: the cases of one op, ranks and mode at one size (float and bfloat16, sum and max,
+// every root, in and out of place).
+std::vector<Case> registered_cases(const std::string& op, int ranks, BufferRegistration mode, std::size_t elements,
+                                   std::vector<DataType> types = {DataType::float32, DataType::bfloat16}) {
+  Options options;
+  options.ops = {op};
+  options.gpus = std::to_string(ranks);
+  options.types = std::move(types);
+  options.reduce_ops = {ReduceOp::sum, ReduceOp::max};
+  options.roots = "all";
+  options.min_bytes = options.max_bytes = elements * size_of(options.types.front());
+  options.registrations = {mode};
+  return build_sweep(options, visible_gpu_count());
+}
+
+bool nccl_has_symmetric_windows() {
+  return nccl_runtime_version_code() >= kSymmetricRegistrationMinVersion;
+}
+
+class RegisteredCollective : public ::testing::TestWithParam<std::tuple<int, BufferRegistration>> {};
+
+// Every collective on locally registered buffers and on symmetric windows: right, element by
+// element, out of place and in place.
+TEST_P(RegisteredCollective, EveryOpIsCorrect) {
+  const auto& [ranks, mode] = GetParam();
+  SKIP_WITHOUT_GPUS(ranks);
+  if (mode == BufferRegistration::symmetric && !nccl_has_symmetric_windows()) {
+    GTEST_SKIP() << "NCCL " << nccl_version_text(nccl_runtime_version_code()) << " has no symmetric windows";
+  }
+  int checked = 0;
+  for (const CollectiveSpec& spec : collective_registry()) {
+    for (std::size_t elements : {std::size_t{1021}, std::size_t{262147}}) {
+      for (const Case& c : registered_cases(std::string(spec.name), ranks, mode, elements)) {
+        // alltoallv's rows name their traffic first.
+        ASSERT_EQ(c.config(), c.traffic ? c.traffic->config() + ";" + registration_config(mode)
+                                        : registration_config(mode));
+        const CaseOutcome outcome = shared_runner().run(c);
+        ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+        EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+        EXPECT_EQ(outcome.iteration_us.size(), 3u) << display_name(c);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Modes, RegisteredCollective,
+    ::testing::Combine(::testing::Values(1, 2),
+                       ::testing::Values(BufferRegistration::local, BufferRegistration::symmetric)),
+    [](const auto& info) {
+      return std::string(name_of(std::get<1>(info.param))) + "_" + std::to_string(std::get<0>(info.param)) + "ranks";
+    });
+
+// Captured launches on registered buffers (registered before the capture): right, and timed per
+// replay.
+TEST(GpuRegistration, GraphReplaysOnRegisteredBuffersAreCorrect) {
+  SKIP_WITHOUT_GPUS(2);
+  RunSettings settings = quick_settings();
+  settings.graph_replays = 3;
+  settings.agg_iters = 2;
+  Runner runner(settings);
+  for (BufferRegistration mode : {BufferRegistration::symmetric, BufferRegistration::local}) {
+    if (mode == BufferRegistration::symmetric && !nccl_has_symmetric_windows()) continue;
+    for (const char* op : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall"}) {
+      for (const Case& c : registered_cases(op, 2, mode, 1 << 18, {DataType::float32})) {
+        const CaseOutcome outcome = runner.run(c);
+        ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+        EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+        EXPECT_EQ(outcome.iteration_us.size(), 3u) << display_name(c);  // one sample per replay
+      }
+    }
+  }
+  if (!nccl_has_symmetric_windows()) GTEST_SKIP() << "symmetric windows untested: NCCL before 2.27";
+}
+
+// The peer-kernel algorithms map memory themselves: registered cases are skipped with a reason and
+// the sweep goes on. ring_sendrecv moves data only through ncclSend/ncclRecv: it runs registered.
+TEST(GpuRegistration, PeerKernelAlgorithmsAreSkippedAndRingSendrecvRunsRegistered) {
+  SKIP_WITHOUT_GPUS(2);
+  Runner runner(quick_settings());
+  for (BufferRegistration mode : {BufferRegistration::symmetric, BufferRegistration::local}) {
+    for (const char* algo : {"ring", "oneshot", "twoshot", "copy_engine", "copy_engine_ring", "ring_sendrecv"}) {
+      for (Case c : registered_cases("all_reduce", 2, mode, 262147, {DataType::float32})) {
+        c.algorithm = resolve_algorithm(algo);
+        const CaseOutcome outcome = runner.run(c);
+        if (std::string(algo) == "ring_sendrecv" &&
+            (mode == BufferRegistration::local || nccl_has_symmetric_windows())) {
+          ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+          EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+        } else if (std::string(algo) != "ring_sendrecv") {
+          EXPECT_EQ(outcome.status, report::kStatusSkipped) << display_name(c);
+          EXPECT_NE(outcome.reason.find(algo), std::string::npos) << outcome.reason;
+          EXPECT_NE(outcome.reason.find("register=" + std::string(name_of(mode))), std::string::npos) << outcome.reason;
+        }
+        ASSERT_FALSE(runner.stopped()) << runner.stop_reason();
+      }
+    }
+  }
+  // The same algorithm object afterwards on plain buffers: its scratch registration is gone again.
+  for (Case c : registered_cases("all_reduce", 2, BufferRegistration::none, 262147, {DataType::float32})) {
+    c.algorithm = resolve_algorithm("ring_sendrecv");
+    const CaseOutcome outcome = runner.run(c);
+    ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+    EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+  }
+}
+
+// One runner through sizes that grow, shrink and grow again, and modes that change back and forth:
+// every case right (buffers re-registered when they grow or change mode, kept otherwise).
+TEST(GpuRegistration, GrowingAndSwitchingBuffersStayCorrect) {
+  SKIP_WITHOUT_GPUS(2);
+  Runner runner(quick_settings());
+  std::vector<BufferRegistration> modes = {BufferRegistration::local, BufferRegistration::none,
+                                           BufferRegistration::local};
+  if (nccl_has_symmetric_windows()) {
+    modes = {BufferRegistration::symmetric, BufferRegistration::local, BufferRegistration::symmetric,
+             BufferRegistration::none, BufferRegistration::symmetric};
+  }
+  for (BufferRegistration mode : modes) {
+    for (std::size_t elements : {std::size_t{1021}, std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{4096},
+                                 std::size_t{(1 << 22) + 7}}) {
+      for (const char* op : {"all_reduce", "all_gather", "reduce_scatter"}) {
+        for (const Case& c : registered_cases(op, 2, mode, elements, {DataType::float32})) {
+          const CaseOutcome outcome = runner.run(c);
+          ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+          EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+        }
+      }
+    }
+  }
+}
+
+// The buffer itself: registered once, kept while big enough, new memory (unregistered until
+// registered again) when it grows or changes mode; NCCL reduces right on what it registered.
+TEST(GpuRegistration, RegisteredBufferReregistersWhenItGrows) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<NcclCommunicator> comms = create_single_process_communicators({0, 1});
+  std::vector<BufferRegistration> modes = {BufferRegistration::local};
+  if (nccl_has_symmetric_windows()) modes.push_back(BufferRegistration::symmetric);
+  for (BufferRegistration mode : modes) {
+    SCOPED_TRACE(std::string(name_of(mode)));
+    std::vector<RegisteredBuffer> buffers(2);
+    const std::vector<BufferOfRank> entries = {{&buffers[0], comms[0].get(), 0}, {&buffers[1], comms[1].get(), 1}};
+    for (int r = 0; r < 2; ++r) buffers[r].ensure_capacity(mode, r, 4096);
+    EXPECT_FALSE(buffers[0].registered());
+    register_buffers(entries);
+    ASSERT_TRUE(buffers[0].registered() && buffers[1].registered());
+    const std::size_t capacity = buffers[0].bytes();
+    EXPECT_GE(capacity, 4096u);
+    EXPECT_EQ(buffers[1].bytes(), capacity);  // windows are the same size on every rank
+    if (mode == BufferRegistration::symmetric) {
+      EXPECT_EQ(capacity % nccl_allocation_granularity(0), 0u);
+    }
+    void* first = buffers[0].get();
+    for (int r = 0; r < 2; ++r) buffers[r].ensure_capacity(mode, r, 1024);
+    EXPECT_EQ(buffers[0].get(), first);
+    EXPECT_TRUE(buffers[0].registered());
+    for (int r = 0; r < 2; ++r) buffers[r].ensure_capacity(mode, r, capacity + 1);
+    EXPECT_FALSE(buffers[0].registered());
+    EXPECT_GE(buffers[0].bytes(), capacity + 1);
+    register_buffers(entries);
+    ASSERT_TRUE(buffers[0].registered() && buffers[1].registered());
+
+    // An in-place sum over the grown, registered buffers: rank 0 holds bytes of 1, rank 1 of 2.
+    const std::size_t count = capacity + 1;
+    for (int r = 0; r < 2; ++r) {
+      ScopedDevice on(r);
+      ASSERT_EQ(cudaMemset(buffers[r].get(), r + 1, count), cudaSuccess);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    }
+    ASSERT_EQ(ncclGroupStart(), ncclSuccess);
+    for (int r = 0; r < 2; ++r) {
+      ScopedDevice on(r);
+      ASSERT_EQ(ncclAllReduce(buffers[r].get(), buffers[r].get(), count, ncclUint8, ncclSum, comms[r].get(), nullptr),
+                ncclSuccess);
+    }
+    ASSERT_EQ(ncclGroupEnd(), ncclSuccess);
+    for (int r = 0; r < 2; ++r) {
+      ScopedDevice on(r);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      std::vector<unsigned char> result(count);
+      ASSERT_EQ(cudaMemcpy(result.data(), buffers[r].get(), count, cudaMemcpyDeviceToHost), cudaSuccess);
+      EXPECT_EQ(std::count(result.begin(), result.end(), 3), static_cast<long>(count)) << "rank " << r;
+    }
+
+    // Another mode: other memory, registered as that mode asks.
+    const BufferRegistration other =
+        mode == BufferRegistration::local ? BufferRegistration::none : BufferRegistration::local;
+    for (int r = 0; r < 2; ++r) buffers[r].ensure_capacity(other, r, 1024);
+    EXPECT_EQ(buffers[0].mode(), other);
+    EXPECT_EQ(buffers[0].registered(), other == BufferRegistration::none);
+    register_buffers(entries);
+    EXPECT_TRUE(buffers[0].registered() && buffers[1].registered());
+  }
+}
+
+// --split with alltoallv and with --register: each group runs alltoallv on traffic worked out for
+// the group's size and registers its buffers on its own communicator (symmetric windows are
+// collective over the group); every case right, each group's samples there.
+TEST(GpuCommunicatorVariants, SplitRunsAlltoallvAndRegisteredBuffers) {
+  SKIP_WITHOUT_GPUS(2);
+  const int ranks = visible_gpu_count() >= 4 ? largest_doubling_gpu_count() : 2;
+  std::vector<BufferRegistration> modes = {BufferRegistration::none, BufferRegistration::local};
+  if (nccl_has_symmetric_windows()) modes.push_back(BufferRegistration::symmetric);
+  Runner runner(quick_settings());
+  int checked = 0;
+  for (const char* rule : {"MOD 2", "DIV 2"}) {
+    for (const char* op : {"alltoallv", "all_reduce", "all_gather"}) {
+      const auto configure = [&](Options& o) {
+        o.split = parse_split_rule(rule);
+        o.registrations = modes;
+        o.a2av_spreads = {0.0, 1.0};
+      };
+      for (const Case& c : variant_cases(op, ranks, 262147, configure)) {
+        SCOPED_TRACE(display_name(c));
+        ASSERT_TRUE(c.skip_reason.empty()) << c.skip_reason;
+        if (c.traffic) EXPECT_EQ(c.traffic->ranks(), c.group_ranks());
+        const CaseOutcome outcome = runner.run(c);
+        ASSERT_EQ(outcome.status, report::kStatusOk) << outcome.reason;
+        EXPECT_EQ(outcome.wrong_elements, 0u);
+        EXPECT_EQ(outcome.group_samples_us.size(), c.groups().size());
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 2 * (2 + 1 + 1) * static_cast<int>(modes.size()));
   EXPECT_FALSE(runner.stopped());
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -177,6 +178,30 @@ TEST(Metrics, SplitGroupsHaveTheirOwnFiguresAndAnAggregate) {
   add_group_metrics(plain, c, {});
   EXPECT_TRUE(plain.groups.empty());
   EXPECT_EQ(plain.aggregate_busbw_gbps, 0);
+}
+
+// nccl-tests' alltoallv: algbw = the busiest rank's bytes / time, busbw = algbw (n - 1) / n.
+TEST(Metrics, AlltoallvBandwidthsAreTheBusiestRanks) {
+  Options options;
+  options.ops = {"alltoallv"};
+  options.gpus = "4";
+  options.min_bytes = options.max_bytes = 1000;
+  options.a2av_spreads = {0.5};
+  const Case spread = build_sweep(options, 4).front();
+  // 928 B a rank (112 + 192 + 272 + 352) in 2 us: 0.464 GB/s; busbw x 3/4.
+  const CaseMetrics spread_metrics = case_metrics(spread, {1, 3});
+  EXPECT_NEAR(spread_metrics.algbw_gbps, 0.464, 1e-12);
+  EXPECT_NEAR(spread_metrics.busbw_gbps, 0.348, 1e-12);
+
+  options.gpus = "2";
+  options.a2av_matrix_path = "m.txt";
+  options.a2av_matrix = std::make_shared<const TrafficMatrix>(parse_traffic_matrix("m.txt", "0 1K\n4K 256\n"));
+  const Case matrix = build_sweep(options, 2).front();
+  // Rank 1 sends 4352 B, the most of any rank sent or received (the mean is 2688): 4.352 GB/s in
+  // 1 us; busbw x 1/2.
+  const CaseMetrics matrix_metrics = case_metrics(matrix, {1});
+  EXPECT_NEAR(matrix_metrics.algbw_gbps, 4.352, 1e-12);
+  EXPECT_NEAR(matrix_metrics.busbw_gbps, 2.176, 1e-12);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,11 +54,26 @@ TEST(Options, DefaultsMatchTheReadme) {
   EXPECT_EQ(options.in_place, InPlaceMode::both);
   EXPECT_EQ(options.run.timing, IterationTiming::each);
   EXPECT_EQ(parse({"--timing", "loop"}).run.timing, IterationTiming::loop);
+  EXPECT_EQ(options.registrations, std::vector<BufferRegistration>{BufferRegistration::none});
+}
+
+TEST(Options, RegisterIsAListOfModes) {
+  EXPECT_EQ(parse({"--register", "local"}).registrations, std::vector<BufferRegistration>{BufferRegistration::local});
+  EXPECT_EQ(parse({"--register", "symmetric,none,symmetric"}).registrations,
+            (std::vector<BufferRegistration>{BufferRegistration::symmetric, BufferRegistration::none}));
+  EXPECT_EQ(parse({"--register", "all"}).registrations, all_buffer_registrations());
+  expect_usage_errors({
+      {{"--register", "global"}, "--register 'global' is not one of none, local, symmetric, all"},
+      {{"--register", "local,"}, "--register 'local,' has an empty entry"},
+      {{"--register", ""}, "--register"},
+      {{"--register", "Local"}, "'Local'"},
+  });
 }
 
 TEST(Options, ExpandsAllAndDeduplicates) {
   const Options options = parse({"--ops", "all", "-d", "float,float,bf16", "-o", "all", "-b", "1K", "-e", "1M"});
-  EXPECT_EQ(options.ops.size(), 9u);
+  EXPECT_EQ(options.ops.size(), 10u);
+  EXPECT_EQ(options.ops.back(), "alltoallv");
   EXPECT_EQ(options.types, (std::vector<DataType>{DataType::float32, DataType::bfloat16}));
   EXPECT_EQ(options.reduce_ops.size(), 5u);
   EXPECT_EQ(options.min_bytes, 1024u);
@@ -203,6 +219,53 @@ TEST(Options, SmallStepFactorsAdvanceOrAreRefused) {
   EXPECT_THROW(sweep_sizes(parse({"-f", "1.0000001"})), UsageError);
 }
 
+// A file under the test's temporary directory; returns its path.
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(Options, AlltoallvSpreadsAndMatrix) {
+  const Options defaults = parse({});
+  EXPECT_EQ(defaults.a2av_spreads, std::vector<double>{1.0});  // nccl-tests' default
+  EXPECT_EQ(defaults.a2av_matrix, nullptr);
+  EXPECT_EQ(parse({"--a2av-spread", "0,0.5,1,.5,-0"}).a2av_spreads, (std::vector<double>{0.0, 0.5, 1.0}));
+  const std::string path = write_file("traffic_2x2.txt", "# bytes from row to column\n0 64K\n1M, 16\n");
+  const Options with_matrix = parse({"--ops", "alltoallv", "--a2av-matrix", path});
+  EXPECT_EQ(with_matrix.a2av_matrix_path, path);
+  ASSERT_NE(with_matrix.a2av_matrix, nullptr);
+  EXPECT_EQ(with_matrix.a2av_matrix->ranks, 2);
+  EXPECT_EQ(with_matrix.a2av_matrix->at(1, 0), 1u << 20);
+}
+
+// Bad spreads name the entry; a bad matrix file is one line naming the file, the line and the
+// value, at parse time.
+TEST(Options, RejectsBadAlltoallvTraffic) {
+  const std::string bad_value = write_file("traffic_bad_value.txt", "0 16\n16 abc\n");
+  const std::string negative = write_file("traffic_negative.txt", "# header\n\n0 -16\n16 0\n");
+  const std::string ragged = write_file("traffic_ragged.txt", "0 16 32\n16 0\n");
+  const std::string missing = ::testing::TempDir() + "no_such_traffic_matrix.txt";
+  const UsageErrorTable table = {
+      {{"--a2av-spread", "1.5"}, "--a2av-spread '1.5' is outside 0..1"},
+      {{"--a2av-spread", "-0.25"}, "--a2av-spread '-0.25' is outside 0..1"},
+      {{"--a2av-spread", "half"}, "--a2av-spread 'half' is not a number"},
+      {{"--a2av-spread", "nan"}, "--a2av-spread 'nan' is not a number"},
+      {{"--a2av-spread", " 0.5"}, "--a2av-spread ' 0.5' is not a number"},
+      {{"--a2av-spread", "0.5x"}, "--a2av-spread '0.5x' is not a number"},
+      {{"--a2av-spread", "0,,1"}, "--a2av-spread '0,,1' has an empty entry"},
+      {{"--a2av-matrix", bad_value},
+       "traffic matrix " + bad_value + " line 2: 'abc' is not a byte size (expected e.g. 8, 64K, 1M, 8G)"},
+      {{"--a2av-matrix", negative}, "traffic matrix " + negative + " line 3: '-16' is negative"},
+      {{"--a2av-matrix", ragged},
+       "traffic matrix " + ragged + " line 2: a row of 2 values where the first row has 3"},
+      {{"--a2av-matrix", missing}, "traffic matrix " + missing + ": cannot open: No such file or directory"},
+      {{"--a2av-matrix", ""}, "--a2av-matrix '' names no file"},
+      {{"--a2av-matrix", ragged, "--a2av-spread", "0.5"}, "--a2av-spread and --a2av-matrix exclude each other"},
+  };
+  expect_usage_errors(table);
+}
+
 TEST(Options, GpuCounts) {
   EXPECT_EQ(parse_gpu_counts("2,4", 8), (std::vector<int>{2, 4}));
   EXPECT_EQ(parse_gpu_counts("1-3,2", 8), (std::vector<int>{1, 2, 3}));
@@ -272,6 +335,46 @@ TEST(Options, NcclMaxCtasInTheEnvironmentConflictsWithTheAxis) {
   EXPECT_NO_THROW(parse({"--nccl-max-ctas", "default"}));
   unsetenv("NCCL_MAX_CTAS");
   EXPECT_NO_THROW(parse({"--nccl-max-ctas", "8"}));
+}
+
+// The user's NCCL_ALGO, NCCL_PROTO and NCCL_MAX_CTAS are what a "default" entry runs, so the rows
+// name them: `NCCL_ALGO=Ring collbench` and `collbench --nccl-algo Ring` give rows of one key,
+// which collreport compare can pair.
+TEST(Options, NcclVariablesInTheEnvironmentAreNamedInTheRows) {
+  const auto with = [](std::vector<std::string> extra) {
+    std::vector<std::string> words = {"--ops", "all_reduce,alltoallv", "--algo", "nccl,ring", "-g", "2", "-b",
+                                      "1K", "-e", "4K", "--register", "none,local", "--split", "DIV 2"};
+    words.insert(words.end(), extra.begin(), extra.end());
+    return parse(words);
+  };
+  const auto keys = [](const Options& options) {
+    std::vector<std::string> keys;
+    for (const Case& c : build_sweep(options, 2)) keys.push_back(benchmark_name(c) + " | " + c.config());
+    return keys;
+  };
+  const std::vector<std::string> by_options =
+      keys(with({"--nccl-algo", "Ring", "--nccl-proto", "LL128", "--nccl-max-ctas", "16"}));
+  setenv("NCCL_ALGO", "ring", 1);
+  setenv("NCCL_PROTO", "ll128", 1);
+  setenv("NCCL_MAX_CTAS", "16", 1);
+  const Options from_environment = with({});
+  // An explicit entry stays; "default" takes the variable's value.
+  const Options mixed = parse({"--nccl-algo", "Tree,default,ring"});
+  unsetenv("NCCL_ALGO");
+  unsetenv("NCCL_PROTO");
+  unsetenv("NCCL_MAX_CTAS");
+  EXPECT_EQ(from_environment.nccl_algos, std::vector<std::string>{"Ring"});
+  EXPECT_EQ(from_environment.nccl_protos, std::vector<std::string>{"LL128"});
+  EXPECT_EQ(from_environment.nccl_max_ctas, std::vector<int>{16});
+  EXPECT_EQ(keys(from_environment), by_options);
+  EXPECT_EQ(mixed.nccl_algos, (std::vector<std::string>{"Tree", "Ring"}));
+  const Case first = build_sweep(from_environment, 2).front();
+  EXPECT_EQ(first.config(), "nccl_algo=Ring;nccl_proto=LL128;nccl_max_ctas=16;split=DIV 2;groups=1");
+
+  setenv("NCCL_MAX_CTAS", "99", 1);
+  expect_usage_error({}, "NCCL_MAX_CTAS '99' in the environment is not a CTA count from 1 to 64");
+  unsetenv("NCCL_MAX_CTAS");
+  EXPECT_EQ(parse({}).nccl_max_ctas, std::vector<int>{0});
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -237,6 +239,47 @@ TEST(SweepPlan, NcclAxesAreACartesianProductForNcclOnly) {
   EXPECT_EQ(names.size(), cases.size());
 }
 
+// --register: each GPU count's cases once per mode, mode after mode (so a mode's buffers are made
+// once per count), each case saying its mode in config (after the algorithm's knobs), benchmark
+// and display names; plain cases stay as before.
+TEST_F(RingKnobEnvironment, RegistrationModesAreSweptPerRankCount) {
+  Options options = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
+  options.gpus = "1,2";
+  options.max_bytes = 2048;
+  options.registrations = {BufferRegistration::none, BufferRegistration::symmetric, BufferRegistration::local};
+  setenv("COLLBENCH_RING_CTAS", "32", 1);
+  const std::vector<Case> cases = build_sweep(options, 2);
+  // Per count: 3 modes x 2 algos x 2 sizes.
+  ASSERT_EQ(cases.size(), 2u * 3 * 2 * 2);
+  std::vector<std::string> order;
+  for (const Case& c : cases) {
+    const std::string step = std::to_string(c.ranks) + ":" + std::string(name_of(c.registration));
+    if (order.empty() || order.back() != step) order.push_back(step);
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"1:none", "1:symmetric", "1:local", "2:none", "2:symmetric", "2:local"}));
+  const Case& plain = cases.front();
+  EXPECT_EQ(plain.config(), "");
+  EXPECT_EQ(benchmark_name(plain), "all_reduce/nccl/ranks:1/float/sum/root:-1/out_of_place/bytes:1024");
+  const Case& nccl_local = cases[cases.size() - 4];
+  ASSERT_EQ(nccl_local.registration, BufferRegistration::local);
+  ASSERT_EQ(nccl_local.algo(), "nccl");
+  EXPECT_EQ(nccl_local.config(), "register=local");
+  EXPECT_EQ(benchmark_name(nccl_local),
+            "all_reduce/nccl:register=local/ranks:2/float/sum/root:-1/out_of_place/bytes:1024");
+  EXPECT_EQ(display_name(nccl_local), "all_reduce nccl float sum 2r 1 KiB register=local");
+  const Case& ring_symmetric = cases[cases.size() - 5];
+  ASSERT_EQ(ring_symmetric.registration, BufferRegistration::symmetric);
+  ASSERT_EQ(ring_symmetric.algo(), "ring");
+  EXPECT_EQ(ring_symmetric.config(), "ring_ctas=32;register=symmetric");
+  RunSettings settings;
+  settings.timing = IterationTiming::loop;
+  EXPECT_EQ(make_report_row({}, settings, ring_symmetric, {}, {}).config, "ring_ctas=32;register=symmetric;timing=loop");
+  // Every name is unique: rows of different modes never mix.
+  std::set<std::string> names;
+  for (const Case& c : cases) names.insert(benchmark_name(c));
+  EXPECT_EQ(names.size(), cases.size());
+}
+
 // Within a GPU count, the cases of one communicator combination are together (in the order the
 // combinations first appear), so each combination's communicators are made once; GPU counts
 // stay in order.
@@ -299,25 +342,265 @@ TEST(SweepPlan, SplitCasesArePerGroup) {
         << error.what();
   }
 
-  // Hand-built algorithms are planned (the runner skips them) with the rule in their config;
-  // the NCCL axes apply to nccl alone.
+  // Hand-built algorithms are planned as skipped (no communicator is made for them) with the
+  // rule in their config; the NCCL axes apply to nccl alone.
   Options mixed = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
   mixed.split = parse_split_rule("DIV 2");
   mixed.nccl_algos = {"Ring"};
+  const std::vector<Case> cases = build_sweep(mixed, 2);
   std::vector<std::string> configs;
-  for (const Case& c : build_sweep(mixed, 2)) configs.push_back(c.algo() + "|" + c.config());
+  for (const Case& c : cases) configs.push_back(c.algo() + "|" + c.config());
   EXPECT_EQ(configs, (std::vector<std::string>{"nccl|nccl_algo=Ring;split=DIV 2;groups=1",
                                                "ring|split=DIV 2;groups=1"}));
+  EXPECT_EQ(cases[0].skip_reason, "");
+  EXPECT_EQ(cases[1].skip_reason,
+            "--split runs NCCL only: ring is one clique of every rank of the GPU count");
 }
 
-// A split into groups of unequal size (MOD 2 on 3 GPUs) is planned; rank 0's group sets the
-// counts and the runner reports the case skipped, naming the groups.
+// A split into groups of unequal size (MOD 2 on 3 GPUs) is planned as skipped, naming the
+// groups; rank 0's group sets the counts.
 TEST(SweepPlan, SplitIntoUnequalGroupsIsPlannedOnRankZerosGroup) {
   Options options = one_size("all_reduce", {"nccl"}, 3, 1024);
   options.split = parse_split_rule("MOD 2");
   const Case c = build_sweep(options, 3).front();
   EXPECT_EQ(c.groups(), (std::vector<std::vector<int>>{{0, 2}, {1}}));
   EXPECT_EQ(c.group_ranks(), 2);
+  EXPECT_EQ(c.skip_reason,
+            "--split 'MOD 2' makes groups of unequal size on 3 GPUs (0,2 | 1); sizes and busbw are "
+            "per group");
+}
+
+// All axes together: GPU count, then communicator settings (each combination's communicators
+// made once), then --register mode (each mode's buffers once per communicator), then op and the
+// rest; config in the order algorithm, traffic, communicators, registration (timing last).
+TEST_F(RingKnobEnvironment, CountThenCommunicatorsThenRegistrationThenOp) {
+  Options options;
+  options.ops = {"all_reduce", "alltoallv"};
+  options.algos = {"nccl", "ring"};
+  options.gpus = "2,4";
+  options.min_bytes = 1024;
+  options.max_bytes = 2048;
+  options.in_place = InPlaceMode::out_of_place;
+  options.nccl_protos = {"LL", "Simple"};
+  options.registrations = {BufferRegistration::local, BufferRegistration::none};
+  options.a2av_spreads = {0.5};
+  setenv("COLLBENCH_RING_CTAS", "32", 1);
+  const std::vector<Case> cases = build_sweep(options, 4);
+  std::vector<std::string> blocks;
+  for (const Case& c : cases) {
+    const std::string block = std::to_string(c.ranks) + "|" + communicator_config(c.communicator, c.ranks) + "|" +
+                              std::string(name_of(c.registration));
+    if (blocks.empty() || blocks.back() != block) blocks.push_back(block);
+  }
+  EXPECT_EQ(blocks, (std::vector<std::string>{"2|nccl_proto=LL|local", "2|nccl_proto=LL|none", "2|nccl_proto=Simple|local",
+                                              "2|nccl_proto=Simple|none", "2||local", "2||none",
+                                              "4|nccl_proto=LL|local", "4|nccl_proto=LL|none", "4|nccl_proto=Simple|local",
+                                              "4|nccl_proto=Simple|none", "4||local", "4||none"}));
+  // Within a block: op, then algo, traffic and size.
+  std::vector<std::string> first_block;
+  for (const Case& c : cases) {
+    if (c.ranks != 2 || c.communicator.nccl_proto != "LL" || c.registration != BufferRegistration::local) continue;
+    first_block.push_back(std::string(c.spec->name) + " " + std::to_string(c.requested_bytes) + " " + c.config());
+  }
+  EXPECT_EQ(first_block,
+            (std::vector<std::string>{"all_reduce 1024 nccl_proto=LL;register=local",
+                                      "all_reduce 2048 nccl_proto=LL;register=local",
+                                      "alltoallv 1024 a2av_spread=0.5;nccl_proto=LL;register=local",
+                                      "alltoallv 2048 a2av_spread=0.5;nccl_proto=LL;register=local"}));
+  const auto ring = std::find_if(cases.begin(), cases.end(), [](const Case& c) {
+    return c.algo() == "ring" && c.registration == BufferRegistration::local;
+  });
+  ASSERT_NE(ring, cases.end());
+  EXPECT_EQ(ring->config(), "ring_ctas=32;register=local");
+  std::set<std::string> names;
+  for (const Case& c : cases) names.insert(benchmark_name(c));
+  EXPECT_EQ(names.size(), cases.size());
+
+  // Every part at once, and timing=loop after them in the row.
+  Options split = one_size("alltoallv", {"nccl"}, 4, 4096);
+  split.nccl_algos = {"Ring"};
+  split.split = parse_split_rule("MOD 2");
+  split.a2av_spreads = {0.5};
+  split.registrations = {BufferRegistration::symmetric};
+  const Case all = build_sweep(split, 4).front();
+  RunSettings settings;
+  settings.timing = IterationTiming::loop;
+  EXPECT_EQ(make_report_row({}, settings, all, {}, {}).config,
+            "a2av_spread=0.5;nccl_algo=Ring;split=MOD 2;groups=2;register=symmetric;timing=loop");
+}
+
+// Under --split, alltoallv's traffic is one group's: a spread is worked out for the group's size,
+// and a matrix must have the groups' size as its dimension.
+TEST(SweepPlan, SplitAlltoallvTrafficIsPerGroup) {
+  Options options = one_size("alltoallv", {"nccl"}, 4, 1000);
+  options.a2av_spreads = {0.5};
+  options.split = parse_split_rule("MOD 2");
+  const Case split = build_sweep(options, 4).front();
+  ASSERT_NE(split.traffic, nullptr);
+  EXPECT_EQ(split.traffic->ranks(), 2);
+  EXPECT_EQ(split.group_ranks(), 2);
+  EXPECT_EQ(split.shape().nranks, 2);
+  EXPECT_EQ(split.shape().traffic, split.traffic.get());
+  EXPECT_TRUE(split.skip_reason.empty());
+  // The same as alltoallv on 2 GPUs without a split (1000 B: 124 floats a peer at most).
+  Options two_spread = one_size("alltoallv", {"nccl"}, 2, 1000);
+  two_spread.a2av_spreads = {0.5};
+  const Case plain = build_sweep(two_spread, 2).front();
+  EXPECT_EQ(split.counts.param, plain.counts.param);
+  EXPECT_EQ(split.counts.send, plain.counts.send);
+  EXPECT_EQ(split.counts.recv, plain.counts.recv);
+  EXPECT_EQ(split.bytes(), plain.bytes());
+  EXPECT_EQ(split.counts.param, 124u);
+
+  // A 2x2 matrix: fits the groups of MOD 2 on 4 GPUs, not the groups of 1 on 2 GPUs.
+  options.gpus = "2,4";
+  options.a2av_matrix_path = "m.txt";
+  options.a2av_matrix = std::make_shared<const TrafficMatrix>(parse_traffic_matrix("m.txt", "0 1K\n4K 256\n"));
+  const std::vector<Case> cases = build_sweep(options, 4);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].ranks, 2);
+  EXPECT_EQ(cases[0].skip_reason, "the traffic matrix m.txt is for 2 ranks, not 1 (each --split group's)");
+  EXPECT_EQ(cases[1].ranks, 4);
+  EXPECT_TRUE(cases[1].skip_reason.empty());
+  EXPECT_EQ(cases[1].config(), "a2av_matrix=m.txt;split=MOD 2;groups=2");
+  options.gpus = "2";
+  try {
+    build_sweep(options, 4);
+    ADD_FAILURE() << "a 2x2 matrix accepted for groups of 1";
+  } catch (const UsageError& error) {
+    EXPECT_STREQ(error.what(), "--a2av-matrix m.txt is for 2 ranks, and the --split groups have 1");
+  }
+}
+
+TEST(SweepPlan, RegistrationModesCountTowardTheCaseLimit) {
+  Options options = one_size("all_reduce", {"nccl"}, 2, 1024);
+  options.repeats = static_cast<int>(kMaxCases / 2);  // one case per pass: at the limit with 2 modes
+  options.registrations = {BufferRegistration::none, BufferRegistration::local};
+  EXPECT_EQ(build_sweep(options, 2).size(), kMaxCases);
+  options.registrations = all_buffer_registrations();
+  try {
+    build_sweep(options, 2);
+    ADD_FAILURE() << "more than kMaxCases cases accepted";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("selects 1500000 cases"), std::string::npos) << error.what();
+  }
+}
+
+// alltoallv sweeps each --a2av-spread over the sizes, and every row names its spread in config.
+TEST(SweepPlan, AlltoallvSweepsSpreadsAndSizes) {
+  Options options = one_size("alltoallv", {"nccl"}, 4, 1000);
+  options.max_bytes = 1 << 20;
+  options.step_bytes = (1 << 20) - 1000;  // 1000 B and 1 MiB
+  options.a2av_spreads = {0.0, 0.5};
+  options.in_place = InPlaceMode::both;  // alltoallv has no in-place variant
+  const std::vector<Case> cases = build_sweep(options, 4);
+  ASSERT_EQ(cases.size(), 4u);
+  std::vector<std::string> configs;
+  std::vector<std::size_t> bytes;
+  for (const Case& c : cases) {
+    configs.push_back(c.config());
+    bytes.push_back(c.bytes());
+    EXPECT_FALSE(c.in_place);
+    ASSERT_NE(c.traffic, nullptr);
+    EXPECT_EQ(c.traffic->ranks(), 4);
+    EXPECT_TRUE(c.skip_reason.empty());
+  }
+  EXPECT_EQ(configs, (std::vector<std::string>{"a2av_spread=0", "a2av_spread=0", "a2av_spread=0.5",
+                                               "a2av_spread=0.5"}));
+  // nccl-tests' sizes (registry_test.cpp works them out): 1000 B -> 960 and 928; 1 MiB -> 1 MiB and 1048560.
+  EXPECT_EQ(bytes, (std::vector<std::size_t>{960, 1 << 20, 928, 1048560}));
+  EXPECT_EQ(cases[2].counts.param, 60u);
+  EXPECT_EQ(benchmark_name(cases[2]),
+            "alltoallv/nccl:a2av_spread=0.5/ranks:4/float/none/root:-1/out_of_place/bytes:1000");
+  EXPECT_EQ(display_name(cases[3]), "alltoallv nccl float none 4r 1023.98 KiB a2av_spread=0.5");
+  // The default: spread 1, as nccl-tests'.
+  const Case plain = build_sweep(one_size("alltoallv", {"nccl"}, 2, 1024), 2).front();
+  EXPECT_EQ(plain.config(), "a2av_spread=1");
+  // Other ops carry no traffic and say nothing of it.
+  const Case other = build_sweep(one_size("alltoall", {"nccl"}, 2, 1024), 2).front();
+  EXPECT_EQ(other.traffic, nullptr);
+  EXPECT_EQ(other.config(), "");
+}
+
+// The traffic part follows the algorithm's settings and precedes what the row adds (timing=loop).
+TEST(SweepPlan, AlltoallvConfigComposesWithTheRest) {
+  const Case c = build_sweep(one_size("alltoallv", {"nccl"}, 2, 1 << 20), 2).front();
+  RunSettings settings;
+  settings.timing = IterationTiming::loop;
+  const report::ReportRow row = make_report_row({}, settings, c, {}, {});
+  EXPECT_EQ(row.config, "a2av_spread=1;timing=loop");
+  EXPECT_EQ(row.op, "alltoallv");
+  EXPECT_EQ(row.bytes, 1u << 20);
+  EXPECT_EQ(row.count, 131072u);
+  EXPECT_FALSE(row.in_place);
+}
+
+std::shared_ptr<const TrafficMatrix> matrix_of(const std::string& text) {
+  return std::make_shared<const TrafficMatrix>(parse_traffic_matrix("m.txt", text));
+}
+
+// With a matrix, sizes do not apply: one case per dtype of the matrix's bytes; other rank counts
+// get it as a skipped case, and other ops still sweep the sizes.
+TEST(SweepPlan, AlltoallvMatrixIsOneCaseOfItsOwnBytes) {
+  Options options = one_size("alltoallv", {"nccl"}, 2, 8);
+  options.ops = {"alltoallv", "all_reduce"};
+  options.max_bytes = 64;
+  options.gpus = "2,4";
+  options.types = {DataType::float32, DataType::float64};
+  options.a2av_matrix_path = "m.txt";
+  options.a2av_matrix = matrix_of("0 1K\n4K 256\n");
+  std::vector<const Case*> alltoallv;
+  std::size_t all_reduce = 0;
+  const std::vector<Case> cases = build_sweep(options, 4);
+  for (const Case& c : cases) {
+    if (c.spec->name == "alltoallv") alltoallv.push_back(&c);
+    if (c.spec->name == "all_reduce") ++all_reduce;
+  }
+  EXPECT_EQ(all_reduce, 2u * 2 * 4);  // 2 rank counts x 2 types x 4 sizes
+  ASSERT_EQ(alltoallv.size(), 4u);    // 2 rank counts x 2 types
+  for (const Case* c : alltoallv) {
+    EXPECT_EQ(c->config(), "a2av_matrix=m.txt");
+    EXPECT_EQ(c->bytes(), 4352u);  // the busiest rank: rank 1 sends 4 KiB + 256 B
+    EXPECT_EQ(c->requested_bytes, 4352u);
+    EXPECT_EQ(c->counts.param, 0u);
+    if (c->ranks == 2) {
+      EXPECT_TRUE(c->skip_reason.empty());
+    } else {
+      EXPECT_EQ(c->skip_reason, "the traffic matrix m.txt is for 2 ranks, not 4");
+    }
+  }
+  EXPECT_EQ(alltoallv[1]->counts.send, 4352u / 8);
+  EXPECT_EQ(benchmark_name(*alltoallv[0]),
+            "alltoallv/nccl:a2av_matrix=m.txt/ranks:2/float/none/root:-1/out_of_place/bytes:4352");
+}
+
+TEST(SweepPlan, AlltoallvMatrixThatFitsNoRankCountOrTypeIsAnError) {
+  Options options = one_size("alltoallv", {"nccl"}, 4, 8);
+  options.gpus = "1,4";
+  options.a2av_matrix_path = "m.txt";
+  options.a2av_matrix = matrix_of("0 1K\n4K 256\n");
+  try {
+    build_sweep(options, 4);
+    ADD_FAILURE() << "a 2x2 matrix accepted for 1 and 4 ranks";
+  } catch (const UsageError& error) {
+    EXPECT_STREQ(error.what(), "--a2av-matrix m.txt is for 2 ranks, and --gpus gives 1,4");
+  }
+  // Without alltoallv in the sweep the matrix is not used, and is no error.
+  options.ops = {"all_reduce"};
+  EXPECT_NO_THROW(build_sweep(options, 4));
+  // Entries that are not whole elements of a swept type.
+  options.ops = {"alltoallv"};
+  options.gpus = "2";
+  options.types = {DataType::int8, DataType::float64};
+  options.a2av_matrix = matrix_of("0 12\n4 0\n");
+  try {
+    build_sweep(options, 2);
+    ADD_FAILURE() << "12 bytes accepted as 8-byte elements";
+  } catch (const UsageError& error) {
+    EXPECT_STREQ(error.what(),
+                 "traffic matrix m.txt: alltoallv traffic from rank 0 to rank 1 (12 bytes) is not a whole "
+                 "number of 8-byte elements");
+  }
 }
 
 }  // namespace

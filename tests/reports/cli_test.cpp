@@ -29,7 +29,8 @@ TEST(CollreportCli, VersionAndHelp) {
   EXPECT_EQ(version.code, 0);
   EXPECT_EQ(version.out.rfind("collreport ", 0), 0u) << version.out;
   for (const std::vector<std::string>& words :
-       {std::vector<std::string>{"--help"}, {"compare", "--help"}, {"summary", "--help"}}) {
+       {std::vector<std::string>{"--help"}, {"compare", "--help"}, {"summary", "--help"},
+        {"nccl-tests", "--help"}, {"beside", "--help"}}) {
     const CliResult help = run(words);
     EXPECT_EQ(help.code, 0);
     std::size_t longest = 0, begin = 0;
@@ -137,6 +138,25 @@ TEST(CollreportCli, SummaryTextAndMarkdown) {
   EXPECT_EQ(markdown.code, 0);
   EXPECT_NE(markdown.out.find("| op | algo | ranks |"), std::string::npos) << markdown.out;
   EXPECT_EQ(text.out.find("Between passes"), std::string::npos);  // one pass only
+}
+
+// alltoallv rows (collbench's tenth op) read, summarise and compare, each traffic a case of its
+// own through the config column, a matrix file name with a comma included.
+TEST(CollreportCli, ReadsAlltoallvRowsApartByTheirTraffic) {
+  fixtures::ReportRow half = fixtures::measured_row("alltoallv", "nccl", 2, kMiB, 20.0, 100.0);
+  half.count = 131072;
+  half.config = "a2av_spread=0.5";
+  fixtures::ReportRow full = half;
+  full.config = "a2av_spread=1";
+  fixtures::ReportRow matrix = fixtures::measured_row("alltoallv", "nccl", 2, 4352, 2.0, 5.0);
+  matrix.count = 0;
+  matrix.config = "a2av_matrix=traffic, v2.txt";
+  const std::string path = fixtures::write_temp_file("alltoallv.csv", fixtures::to_csv({half, full, matrix}));
+  const CliResult summary = run({"summary", "--markdown", path});
+  EXPECT_EQ(summary.code, 0) << summary.err;
+  EXPECT_NE(summary.out.find("alltoallv"), std::string::npos) << summary.out;
+  const CliResult same = run({"compare", path, path});
+  EXPECT_EQ(same.code, 0) << same.err << same.out;
 }
 
 TEST(CollreportCli, SummaryOfSeveralPassesListsTheirSpread) {

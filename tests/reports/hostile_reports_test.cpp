@@ -85,11 +85,11 @@ std::vector<HostileCase> hostile_cases() {
        "measured value"},
       {"empty op", [] { return with_row_field("op", ""); },
        "3: column 'op': '' is not one of all_reduce, all_gather, reduce_scatter, broadcast, "
-       "reduce, alltoall, gather, scatter, sendrecv, dp_step, p2p_peak"},
+       "reduce, alltoall, gather, scatter, sendrecv, alltoallv, dp_step, p2p_peak"},
       {"free text op", [] { return with_row_field("op", "allreduce please"); },
        "3: column 'op': 'allreduce please' is not one of all_reduce,"},
       {"empty algo", [] { return with_row_field("algo", ""); },
-       "3: column 'algo': '' is not an algorithm name (1 to 64 of a-z, 0-9, _)"},
+       "3: column 'algo': '' is not an algorithm name (1 to 64 of a-z, 0-9, _, -)"},
       {"algo with capitals and spaces", [] { return with_row_field("algo", "My Ring"); },
        "3: column 'algo': 'My Ring' is not an algorithm name"},
       {"unknown dtype", [] { return with_row_field("dtype", "fp32"); },
