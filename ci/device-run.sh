@@ -6,7 +6,7 @@
 #   ALGOS_COUNTS: GPU counts of the algos and mpi_algos sweeps (every count from 2 by default).
 #   STABILITY_REPEATS, AB_CHANNELS: the stability step's passes and channel limits.
 #   steps: info tests quick smoke sweep stability diagnose graph faults avg1 linkpeak nsys mpi mpi_algos env signal
-#          register algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_nsys dp_timeline mpi_hang
+#          register nccl_modes algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_nsys dp_timeline mpi_hang
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -190,6 +190,78 @@ for want in "$@"; do
       mpi=("${mpirun[@]}" -np "$gpus")
       step register_mpi "${mpi[@]}" "$bin/collbench" --ops all --register all -b 4 -e 16M -f 16 -g "$doubling" -w 1 -n 3 \
         --csv "$work/reports/register_mpi.csv" ;;
+    nccl_modes)
+      # NCCL's modern modes (docs/collbench.md), each beside nccl-tests 2.19 when NCCL_TESTS_DIR holds
+      # its *_perf binaries built for this machine (never committed): the same sizes, 5 warm-up and
+      # 20 timed iterations, timed around the loop, one thread per GPU (-t N -g 1) against one
+      # process driving every GPU. Convert and compare here: collreport nccl-tests, collreport beside.
+      d="$work/reports/$machine/nccl_modes"
+      mkdir -p "$d"
+      nt=${NCCL_TESTS_DIR:-}
+      sizes=(-b 8 -e 1G -f 8)
+      loop=(-w 5 -n 20 --timing loop -d float)
+      nt_args=(-w 5 -n 20 -d float)
+      ops=(all_reduce all_gather reduce_scatter alltoall)
+      step modes_register "$bin/collbench" --ops "$(IFS=,; echo "${ops[*]}")" "${sizes[@]}" "${loop[@]}" -g "$gpus" \
+        --register none,local,symmetric --csv "$d/register.csv"
+      if [ -n "$nt" ]; then
+        for R in 0 1 2; do
+          for op in "${ops[@]}"; do
+            step "nccltests_${op}_R$R" "$nt/${op}_perf" "${sizes[@]}" "${nt_args[@]}" -t "$gpus" -g 1 -R "$R"
+          done
+        done
+      fi
+      # alltoallv: nccl-tests' default spread (1) and the uniform one (0), then a skewed matrix.
+      step modes_alltoallv "$bin/collbench" --ops alltoallv "${sizes[@]}" "${loop[@]}" -g "$gpus" --a2av-spread 0,1 \
+        --csv "$d/alltoallv.csv"
+      # A relative name: the rows' config says a2av_matrix=<name as given>.
+      matrix="a2av_matrix_$gpus.txt"
+      for i in $(seq 0 $((gpus - 1))); do
+        for j in $(seq 0 $((gpus - 1))); do printf '%dM ' $(( 4 + 8 * ((i + 2 * j) % 7) )); done; echo
+      done > "$matrix"
+      cp "$matrix" "$d/"
+      step modes_alltoallv_matrix "$bin/collbench" --ops alltoallv --a2av-matrix "$matrix" "${loop[@]}" -g "$gpus" \
+        --csv "$d/alltoallv_matrix.csv"
+      if [ -n "$nt" ]; then
+        for spread in 0 1; do
+          step "nccltests_alltoallv_spread$spread" env NCCL_TESTS_ALLTOALLV_SPREAD=$spread "$nt/alltoallv_perf" \
+            "${sizes[@]}" "${nt_args[@]}" -t "$gpus" -g 1
+        done
+        busiest=$(awk '{for (j = 1; j <= NF; j++) { v = $j + 0; row[NR] += v; col[j] += v } }
+          END { m = 0; for (i in row) if (row[i] > m) m = row[i]; for (j in col) if (col[j] > m) m = col[j]; print m }' "$matrix")
+        # nccl-tests reads plain byte counts.
+        sed 's/M//g' "$matrix" | awk '{for (j = 1; j <= NF; j++) printf "%d ", $j * 1048576; print ""}' > "$matrix.bytes"
+        step nccltests_alltoallv_matrix env NCCL_TESTS_ALLTOALLV_MATRIX_FILE="$matrix.bytes" "$nt/alltoallv_perf" \
+          -b "${busiest}M" -e "${busiest}M" "${nt_args[@]}" -t "$gpus" -g 1
+      fi
+      # Concurrent groups, one process per GPU (nccl-tests splits MPI ranks).
+      mpi=("${mpirun[@]}" -np "$gpus")
+      for rule in "MOD 2" "DIV 2"; do
+        name=${rule// /_}
+        step "modes_split_$name" "${mpi[@]}" "$bin/collbench" --ops all_reduce,all_gather "${sizes[@]}" "${loop[@]}" \
+          -g "$gpus" --split "$rule" --csv "$d/split_$name.csv"
+        if [ -n "$nt" ]; then
+          for op in all_reduce all_gather; do
+            step "nccltests_split_${name}_$op" "${mpi[@]}" -x NCCL_TESTS_SPLIT="$rule" "$nt/${op}_perf" "${sizes[@]}" \
+              "${nt_args[@]}" -g 1
+          done
+        fi
+      done
+      # NCCL's algorithms and protocols as axes, then two of them set in the environment instead:
+      # collreport compare of those rows against the axes' must find no change.
+      step modes_algo_proto "$bin/collbench" --ops all_reduce "${sizes[@]}" "${loop[@]}" -g "$gpus" \
+        --nccl-algo Ring,Tree --nccl-proto LL,LL128,Simple --nccl-max-ctas default,8 --csv "$d/algo_proto.csv"
+      for pair in Ring:LL Tree:Simple; do
+        step "modes_env_${pair/:/_}" env NCCL_ALGO=${pair%:*} NCCL_PROTO=${pair#*:} "$bin/collbench" --ops all_reduce \
+          "${sizes[@]}" "${loop[@]}" -g "$gpus" --csv "$d/env_${pair/:/_}.csv"
+      done
+      # The small-message table: oneshot against NCCL with plain and symmetric buffers, in CUDA
+      # graphs and launched normally (nccl-tests' loop timing).
+      step modes_oneshot_graph "$bin/collbench" --ops all_reduce --algo nccl,oneshot --register none,symmetric \
+        -d float,bfloat16 -b 8 -e 64K -f 2 -g "$gpus" --in-place out -G 20 --csv "$d/oneshot_symmetric_graph.csv"
+      step modes_oneshot_loop "$bin/collbench" --ops all_reduce --algo nccl,oneshot --register none,symmetric \
+        -d float,bfloat16 -b 8 -e 64K -f 2 -g "$gpus" --in-place out -w 100 -n 1000 --timing loop \
+        --csv "$d/oneshot_symmetric_loop.csv" ;;
     algos_check)
       # Every hand-built algorithm against exact expectations: all types, reductions, 2-4 GPUs.
       step algos_check "$bin/collbench" --ops all_reduce --algo all -d all -o all -b 8 -e 16M -f 16 -g "$every_count" \

@@ -832,7 +832,9 @@ TEST(GpuCommunicatorVariants, SplitRunsAlltoallvAndRegisteredBuffers) {
       for (const Case& c : variant_cases(op, ranks, 262147, configure)) {
         SCOPED_TRACE(display_name(c));
         ASSERT_TRUE(c.skip_reason.empty()) << c.skip_reason;
-        if (c.traffic) EXPECT_EQ(c.traffic->ranks(), c.group_ranks());
+        if (c.traffic) {
+          EXPECT_EQ(c.traffic->ranks(), c.group_ranks());
+        }
         const CaseOutcome outcome = runner.run(c);
         ASSERT_EQ(outcome.status, report::kStatusOk) << outcome.reason;
         EXPECT_EQ(outcome.wrong_elements, 0u);
