@@ -27,7 +27,7 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
   ~RingSendrecvAlgorithm() override {
     // The communicators' abort freed the registrations: deregistering now would touch freed state.
     if (aborted_) {
-      for (NcclRegistration& registration : scratch_registrations_) registration.forget();
+      for (Scratch& scratch : scratch_) scratch.registration.forget();
     }
   }
 
@@ -44,18 +44,16 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
       chunk_bytes =
           std::max<std::size_t>(chunk_bytes, (chunk.end - chunk.begin) * size_of(shape.type));
     }
-    if (scratch_.size() != ranks.size() || scratch_bytes_ < chunk_bytes) {
-      resize_scratch(ranks, chunk_bytes);
+    if (scratch_.size() != ranks.size() || scratch_bytes_ < chunk_bytes ||
+        scratch_mode_ != shape.registration) {
+      remake_scratch(ranks, chunk_bytes, shape.registration);
     }
-    // NCCL wants both sides of a send/recv registered or neither: the scratch that receives follows
-    // the case's buffers (a local registration; a window adds nothing for send/recv).
-    if (shape.registration == BufferRegistration::none) {
-      scratch_registrations_.clear();
-    } else if (scratch_registrations_.empty()) {
-      for (std::size_t i = 0; i < ranks.size(); ++i) {
-        scratch_registrations_.emplace_back(ranks[i].comm, scratch_[i].get(), scratch_bytes_,
-                                            ranks[i].device, ranks[i].rank);
-      }
+    // Loaded now, while no NCCL kernel of this case waits on a peer: a lazy load inside launch()
+    // would wait for the device, and so for a hung receive, with no deadline watching the host.
+    for (const RankContext& rank : ranks) {
+      ScopedDevice on(rank.device, rank.rank);
+      CB_CUDA_CHECK(
+          kernels::preload_reduce_into(element_type_of(shape.type), reduction_of(shape.op)));
     }
   }
 
@@ -129,20 +127,39 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
-  void resize_scratch(const std::vector<RankContext>& ranks, std::size_t chunk_bytes) {
+  // Each side of an NCCL send/recv decides alone whether it goes zero-copy: when its buffer is
+  // registered and NCCL could map it into the peer (ncclMemAlloc memory; cudaMalloc memory only
+  // with NCCL_LEGACY_CUDA_REGISTER=1). One side zero-copy and the other not hangs both kernels
+  // (NCCL's bufferreg.rst: mixing registered and unregistered buffers, or allocators, is
+  // undefined). So the scratch that receives what the case's buffers send is allocated as they are
+  // (uses_nccl_memory) and registered whenever they are: locally, since send/recv looks buffers up
+  // among local registrations, which a window makes too.
+  void remake_scratch(const std::vector<RankContext>& ranks, std::size_t chunk_bytes,
+                      BufferRegistration mode) {
     for (const RankContext& rank : ranks) {
       // No earlier launch may still use the old scratch.
       ScopedDevice on(rank.device, rank.rank);
       CB_CUDA_CHECK(cudaStreamSynchronize(rank.stream));
     }
-    scratch_registrations_.clear();  // before the memory they cover
-    scratch_.clear();
+    scratch_.clear();  // each one's registration before its memory
     scratch_ranks_.clear();
+    scratch_bytes_ = 0;
+    scratch_.reserve(ranks.size());
     for (const RankContext& rank : ranks) {
-      scratch_.emplace_back(rank.device, chunk_bytes);
+      Scratch& scratch = scratch_.emplace_back();
+      if (uses_nccl_memory(mode)) {
+        scratch.nccl_memory = NcclMemory(rank.device, chunk_bytes);
+      } else {
+        scratch.plain = DeviceBuffer(rank.device, chunk_bytes);
+      }
+      if (mode != BufferRegistration::none) {
+        scratch.registration =
+            NcclRegistration(rank.comm, scratch.get(), chunk_bytes, rank.device, rank.rank);
+      }
       scratch_ranks_.push_back(rank.rank);
     }
     scratch_bytes_ = chunk_bytes;
+    scratch_mode_ = mode;
   }
 
   // Rank `rank`'s scratch; launch() may be given a subset of prepare()'s ranks.
@@ -153,10 +170,19 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
     throw std::logic_error(fmt::format("ring_sendrecv: rank {} was not prepared", rank));
   }
 
-  std::vector<DeviceBuffer> scratch_;  // per local rank, in prepare()'s order
-  std::vector<int> scratch_ranks_;     // the rank each scratch buffer belongs to
+  // One rank's receive scratch: cudaMalloc or ncclMemAlloc memory as the case's buffers are, and
+  // its local registration in registered cases.
+  struct Scratch {
+    DeviceBuffer plain;
+    NcclMemory nccl_memory;
+    NcclRegistration registration;  // declared after the memory: released before it
+    void* get() const { return plain ? plain.get() : nccl_memory.get(); }
+  };
+
+  std::vector<Scratch> scratch_;    // per local rank, in prepare()'s order
+  std::vector<int> scratch_ranks_;  // the rank each scratch buffer belongs to
   std::size_t scratch_bytes_ = 0;
-  std::vector<NcclRegistration> scratch_registrations_;  // with registered cases; after scratch_
+  BufferRegistration scratch_mode_ = BufferRegistration::none;  // the case buffers' it follows
   std::atomic<bool> aborted_{false};
 };
 

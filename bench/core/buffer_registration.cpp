@@ -37,6 +37,10 @@ std::string registration_config(BufferRegistration mode) {
   return fmt::format("register={}", name_of(mode));
 }
 
+bool uses_nccl_memory(BufferRegistration mode) {
+  return mode == BufferRegistration::symmetric;
+}
+
 std::string nccl_version_text(int version_code) {
   // NCCL 2.9 changed the encoding: 2.8.4 is 2804, 2.9.6 is 20906.
   if (version_code >= 10000) {

@@ -22,6 +22,12 @@ BufferRegistration parse_buffer_registration(std::string_view name);
 // The config column's part for `mode`: "register=local", or empty for none.
 std::string registration_config(BufferRegistration mode);
 
+// Whether `mode`'s buffers come from ncclMemAlloc (cuMem memory, which NCCL maps into its peers
+// for zero-copy transfers) rather than cudaMalloc (which, registered or not, NCCL does not map by
+// default: NCCL_LEGACY_CUDA_REGISTER=0). Every buffer taking part in a case's NCCL transfers, an
+// algorithm's scratch included, is allocated this way: NCCL needs both sides of a transfer alike.
+bool uses_nccl_memory(BufferRegistration mode);
+
 // The NCCL that ncclCommWindowRegister and its symmetric kernels came with.
 inline constexpr int kSymmetricRegistrationMinVersion = 22700;  // 2.27.0
 // "2.28.3" from ncclGetVersion's code (major*10000 + minor*100 + patch; before 2.9,

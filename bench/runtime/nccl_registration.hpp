@@ -78,6 +78,9 @@ class CommunicatorHandle {
   int rank_ = -1;
 };
 
+// Releasing is per rank, never collective (NCCL 2.28 register.cc, dev_runtime.cc): a deregistration
+// waits for no peer's main thread, only for the peers' proxy threads where NCCL had mapped the
+// buffer into them (send/recv's zero-copy), so one thread may release its ranks one by one.
 struct LocalRegistrationTraits {
   static void release(ncclComm_t comm, void* handle, int device, int rank) noexcept;
 };
@@ -85,8 +88,9 @@ struct WindowTraits {
   static void release(ncclComm_t comm, ncclWindow_t window, int device, int rank) noexcept;
 };
 
-// A local registration (ncclCommRegister): NCCL may then move data straight from and into the
-// buffer (zero-copy) instead of through its own staging buffers.
+// A local registration (ncclCommRegister; not collective: it only records the range): NCCL may
+// then move data straight from and into the buffer (zero-copy) instead of through its own staging
+// buffers, within a node only for ncclMemAlloc/cuMem memory by default.
 class NcclRegistration : public CommunicatorHandle<void*, LocalRegistrationTraits> {
  public:
   NcclRegistration() = default;

@@ -26,7 +26,7 @@ void RegisteredBuffer::ensure_capacity(BufferRegistration mode, int device, std:
   if (*this && mode == mode_ && this->bytes() >= bytes) return;
   reset();
   mode_ = mode;
-  if (mode == BufferRegistration::symmetric) {
+  if (uses_nccl_memory(mode)) {
     nccl_memory_ = NcclMemory(device, bytes);
   } else {
     plain_ = DeviceBuffer(device, bytes);

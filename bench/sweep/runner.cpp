@@ -326,16 +326,18 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
     return outcome;
   }
   const CaseShape shape = c.shape();
-  CollectiveAlgorithm& algorithm = set.algorithm(c.algorithm);
-  if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
-    outcome.status = report::kStatusSkipped;
-    outcome.reason = why;
-    return outcome;
-  }
+  // Decided by the descriptor alone: no algorithm object (peer access, mapped memory, gathers
+  // across processes) is made for rows that cannot run registered.
   if (std::string why = registration_skip_reason(c.registration, c.algo(),
                                                  c.algorithm.entry->capabilities.registered_buffers,
                                                  nccl_runtime_version_code());
       !why.empty()) {
+    outcome.status = report::kStatusSkipped;
+    outcome.reason = why;
+    return outcome;
+  }
+  CollectiveAlgorithm& algorithm = set.algorithm(c.algorithm);
+  if (std::string why = algorithm.unsupported_reason(shape); !why.empty()) {
     outcome.status = report::kStatusSkipped;
     outcome.reason = why;
     return outcome;

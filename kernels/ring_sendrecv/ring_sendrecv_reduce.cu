@@ -42,4 +42,14 @@ void launch_reduce_into(const ReduceIntoArgs& args, cudaStream_t stream) {
   });
 }
 
+cudaError_t preload_reduce_into(ElementType type, Reduction reduction) {
+  cudaError_t status = cudaSuccess;
+  with_reduction(type, reduction, [&](auto element, auto op) {
+    cudaFuncAttributes attributes{};
+    status =
+        cudaFuncGetAttributes(&attributes, reduce_into_kernel<decltype(element), decltype(op)>);
+  });
+  return status;
+}
+
 }  // namespace collbench::kernels

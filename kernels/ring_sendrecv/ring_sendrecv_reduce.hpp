@@ -24,4 +24,10 @@ struct ReduceIntoArgs {
 // Enqueues the reduction on `stream`; nothing for count 0.
 void launch_reduce_into(const ReduceIntoArgs& args, cudaStream_t stream);
 
+// Loads, on the current device, the kernel launch_reduce_into runs for this type and reduction.
+// With lazy module loading a kernel's first launch may wait for the whole device; done before
+// the device runs an NCCL kernel that waits on a peer, that wait cannot hang the host thread.
+// Returns cudaFuncGetAttributes' status.
+cudaError_t preload_reduce_into(ElementType type, Reduction reduction);
+
 }  // namespace collbench::kernels

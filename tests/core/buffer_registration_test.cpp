@@ -36,6 +36,14 @@ TEST(BufferRegistration, ConfigPartFollowsTheSettings) {
   EXPECT_EQ(registration_config(BufferRegistration::symmetric), "register=symmetric");
 }
 
+// Only symmetric buffers come from ncclMemAlloc: the rule the case buffers and ring_sendrecv's
+// scratch both follow, so that NCCL maps both sides of a send/recv or neither.
+TEST(BufferRegistration, OnlySymmetricBuffersComeFromNcclMemAlloc) {
+  EXPECT_FALSE(uses_nccl_memory(BufferRegistration::none));
+  EXPECT_FALSE(uses_nccl_memory(BufferRegistration::local));
+  EXPECT_TRUE(uses_nccl_memory(BufferRegistration::symmetric));
+}
+
 TEST(BufferRegistration, VersionCodesReadAsNcclWritesThem) {
   EXPECT_EQ(nccl_version_text(22803), "2.28.3");
   EXPECT_EQ(nccl_version_text(22700), "2.27.0");

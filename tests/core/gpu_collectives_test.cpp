@@ -723,6 +723,34 @@ TEST(GpuRegistration, PeerKernelAlgorithmsAreSkippedAndRingSendrecvRunsRegistere
   }
 }
 
+// ring_sendrecv's scratch receives what the case's buffers send, so NCCL must see it registered
+// and mappable exactly when it sees them so: past NCCL's LL threshold (the 1 MiB and 16 MiB cases)
+// a send/recv goes zero-copy between registered ncclMemAlloc buffers, and one side zero-copy with
+// the other through NCCL's own buffers hangs both kernels. Modes switch back and forth on the one
+// algorithm object, so its scratch is made again each time; a hang fails at the deadline.
+TEST(GpuRegistration, RingSendrecvScratchIsRegisteredLikeTheCaseBuffers) {
+  SKIP_WITHOUT_GPUS(2);
+  RunSettings settings = quick_settings();
+  settings.timeout_s = 60;
+  Runner runner(settings);
+  std::vector<BufferRegistration> modes = {BufferRegistration::local, BufferRegistration::none,
+                                           BufferRegistration::local};
+  if (nccl_has_symmetric_windows()) {
+    modes = {BufferRegistration::symmetric, BufferRegistration::local, BufferRegistration::symmetric,
+             BufferRegistration::none, BufferRegistration::symmetric};
+  }
+  for (BufferRegistration mode : modes) {
+    for (std::size_t elements : {std::size_t{1021}, std::size_t{262147}, std::size_t{(1 << 22) + 3}}) {
+      for (Case c : registered_cases("all_reduce", 2, mode, elements, {DataType::float32})) {
+        c.algorithm = resolve_algorithm("ring_sendrecv");
+        const CaseOutcome outcome = runner.run(c);
+        ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
+        EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
+      }
+    }
+  }
+}
+
 // One runner through sizes that grow, shrink and grow again, and modes that change back and forth:
 // every case right (buffers re-registered when they grow or change mode, kept otherwise).
 TEST(GpuRegistration, GrowingAndSwitchingBuffersStayCorrect) {
