@@ -38,7 +38,7 @@ std::string registration_config(BufferRegistration mode) {
 }
 
 bool uses_nccl_memory(BufferRegistration mode) {
-  return mode == BufferRegistration::symmetric;
+  return mode != BufferRegistration::none;
 }
 
 std::string nccl_version_text(int version_code) {

@@ -46,14 +46,14 @@ void RegisteredBuffer::forget_registration() noexcept {
 }
 
 void RegisteredBuffer::register_local(ncclComm_t comm, int rank) {
-  // An empty case still has a one-byte allocation (DeviceBuffer); register at least that.
-  const std::size_t bytes = std::max<std::size_t>(plain_.bytes(), 1);
-  local_ = NcclRegistration(comm, plain_.get(), bytes, plain_.device(), rank);
+  // An empty case still has an allocation of at least one byte; register at least that.
+  const std::size_t bytes = std::max<std::size_t>(this->bytes(), 1);
+  local_ = NcclRegistration(comm, get(), bytes, device(), rank);
   if (!local_) {
     throw GpuError(
         fmt::format("ncclCommRegister({} bytes) registered nothing (NCCL_LOCAL_REGISTER=0?) "
                     "[rank {}, GPU {}]",
-                    bytes, rank, plain_.device()),
+                    bytes, rank, device()),
         false);
   }
 }

@@ -26,6 +26,7 @@ class RegisteredBuffer {
   BufferRegistration mode() const { return mode_; }
   void* get() const { return plain_ ? plain_.get() : nccl_memory_.get(); }
   std::size_t bytes() const { return plain_ ? plain_.bytes() : nccl_memory_.bytes(); }
+  int device() const { return plain_ ? plain_.device() : nccl_memory_.device(); }
   explicit operator bool() const { return get() != nullptr; }
   // Registered as its mode asks (always, for none).
   bool registered() const;

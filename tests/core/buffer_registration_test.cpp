@@ -38,9 +38,9 @@ TEST(BufferRegistration, ConfigPartFollowsTheSettings) {
 
 // Only symmetric buffers come from ncclMemAlloc: the rule the case buffers and ring_sendrecv's
 // scratch both follow, so that NCCL maps both sides of a send/recv or neither.
-TEST(BufferRegistration, OnlySymmetricBuffersComeFromNcclMemAlloc) {
+TEST(BufferRegistration, RegisteredBuffersComeFromNcclMemAlloc) {
   EXPECT_FALSE(uses_nccl_memory(BufferRegistration::none));
-  EXPECT_FALSE(uses_nccl_memory(BufferRegistration::local));
+  EXPECT_TRUE(uses_nccl_memory(BufferRegistration::local));
   EXPECT_TRUE(uses_nccl_memory(BufferRegistration::symmetric));
 }
 
