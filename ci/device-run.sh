@@ -184,7 +184,7 @@ for want in "$@"; do
       # NCCL buffer registration (--register): every op checked on plain, locally registered and
       # symmetric buffers, in one process, in CUDA graphs, and one process per GPU under mpirun.
       step register_check "$bin/collbench" --ops all --algo nccl,ring_sendrecv,oneshot --register all -d float \
-        -o sum -r all -b 4 -e 16M -f 16 -g "1-$gpus" -w 1 -n 3 --csv "$work/reports/register_check.csv"
+        -o sum -b 4 -e 16M -f 16 -g "1-$gpus" -w 1 -n 3 --csv "$work/reports/register_check.csv"
       step register_graph "$bin/collbench" --ops all_reduce,all_gather,reduce_scatter --register all -b 8 -e 64M -f 8 \
         -g "$doubling" -G 10 --csv "$work/reports/register_graph.csv"
       mpi=("${mpirun[@]}" -np "$gpus")
