@@ -85,28 +85,31 @@ std::vector<std::string> parse_ops(const std::string& text) {
   return ops;
 }
 
-std::vector<DataType> parse_types(const std::string& text) {
-  std::vector<DataType> types;
-  for (const std::string& name : split_list(text, "--dtype")) {
+namespace {
+
+// A comma-separated list of `option`'s names, each parsed by `parse`; "all" stands for `all`.
+template <typename Value, typename Parse>
+std::vector<Value> parse_named_list(const std::string& text, const char* option,
+                                    const std::vector<Value>& all, Parse&& parse) {
+  std::vector<Value> values;
+  for (const std::string& name : split_list(text, option)) {
     if (name == "all") {
-      types = all_data_types();
+      values = all;
     } else {
-      types.push_back(parse_data_type(name));
+      values.push_back(parse(name));
     }
   }
-  return types;
+  return values;
+}
+
+}  // namespace
+
+std::vector<DataType> parse_types(const std::string& text) {
+  return parse_named_list(text, "--dtype", all_data_types(), parse_data_type);
 }
 
 std::vector<ReduceOp> parse_reduce_ops(const std::string& text) {
-  std::vector<ReduceOp> ops;
-  for (const std::string& name : split_list(text, "--redop")) {
-    if (name == "all") {
-      ops = all_reduce_ops();
-    } else {
-      ops.push_back(parse_reduce_op(name));
-    }
-  }
-  return ops;
+  return parse_named_list(text, "--redop", all_reduce_ops(), parse_reduce_op);
 }
 
 InPlaceMode parse_in_place(const std::string& text) {
@@ -117,15 +120,7 @@ InPlaceMode parse_in_place(const std::string& text) {
 }
 
 std::vector<BufferRegistration> parse_registrations(const std::string& text) {
-  std::vector<BufferRegistration> modes;
-  for (const std::string& name : split_list(text, "--register")) {
-    if (name == "all") {
-      modes = all_buffer_registrations();
-    } else {
-      modes.push_back(parse_buffer_registration(name));
-    }
-  }
-  return modes;
+  return parse_named_list(text, "--register", all_buffer_registrations(), parse_buffer_registration);
 }
 
 IterationTiming parse_timing(const std::string& text) {
