@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "core/errors.hpp"
+#include "core/text_fields.hpp"
 
 namespace collbench {
 namespace {
@@ -33,14 +34,6 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
     if (std::toupper(static_cast<unsigned char>(text[i])) != prefix[i]) return false;
   }
   return true;
-}
-
-std::string_view trim_blanks(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-    text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-    text.remove_suffix(1);
-  return text;
 }
 
 // A decimal or 0x-hex number up to INT_MAX (colors are ints, as in ncclCommSplit), or -1 when

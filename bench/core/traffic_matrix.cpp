@@ -12,22 +12,13 @@
 #include "byte_count.hpp"
 #include "core/byte_size.hpp"
 #include "core/errors.hpp"
+#include "core/text_fields.hpp"
 #include "text_file.hpp"
 
 namespace collbench {
 namespace {
 
 constexpr std::uint64_t kSpreadUnitBytes = 16;
-
-bool is_blank(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-
-std::string_view trim_blanks(std::string_view text) {
-  while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
-  return text;
-}
 
 // The values of one line, its comment dropped: blank-separated words within comma-separated
 // fields. An empty field ("1,,2", a trailing comma) is an error, being a likely lost value.
