@@ -729,6 +729,16 @@ TEST(GpuRegistration, PeerKernelAlgorithmsAreSkippedAndRingSendrecvRunsRegistere
   }
 }
 
+// Registration modes that switch back and forth (symmetric only where this NCCL has windows), so
+// that buffers and registrations are made again, kept and dropped in every order.
+std::vector<BufferRegistration> switching_modes() {
+  if (!nccl_has_symmetric_windows()) {
+    return {BufferRegistration::local, BufferRegistration::none, BufferRegistration::local};
+  }
+  return {BufferRegistration::symmetric, BufferRegistration::local, BufferRegistration::symmetric,
+          BufferRegistration::none, BufferRegistration::symmetric};
+}
+
 // ring_sendrecv's scratch receives what the case's buffers send, so NCCL must see it registered
 // and mappable exactly when it sees them so: past NCCL's LL threshold (the 1 MiB and 16 MiB cases)
 // a send/recv goes zero-copy between registered ncclMemAlloc buffers, and one side zero-copy with
@@ -739,12 +749,7 @@ TEST(GpuRegistration, RingSendrecvScratchIsRegisteredLikeTheCaseBuffers) {
   RunSettings settings = quick_settings();
   settings.timeout_s = 60;
   Runner runner(settings);
-  std::vector<BufferRegistration> modes = {BufferRegistration::local, BufferRegistration::none,
-                                           BufferRegistration::local};
-  if (nccl_has_symmetric_windows()) {
-    modes = {BufferRegistration::symmetric, BufferRegistration::local, BufferRegistration::symmetric,
-             BufferRegistration::none, BufferRegistration::symmetric};
-  }
+  const std::vector<BufferRegistration> modes = switching_modes();
   for (BufferRegistration mode : modes) {
     for (std::size_t elements : {std::size_t{1021}, std::size_t{262147}, std::size_t{(1 << 22) + 3}}) {
       for (Case c : registered_cases("all_reduce", 2, mode, elements, {DataType::float32})) {
@@ -762,12 +767,7 @@ TEST(GpuRegistration, RingSendrecvScratchIsRegisteredLikeTheCaseBuffers) {
 TEST(GpuRegistration, GrowingAndSwitchingBuffersStayCorrect) {
   SKIP_WITHOUT_GPUS(2);
   Runner runner(quick_settings());
-  std::vector<BufferRegistration> modes = {BufferRegistration::local, BufferRegistration::none,
-                                           BufferRegistration::local};
-  if (nccl_has_symmetric_windows()) {
-    modes = {BufferRegistration::symmetric, BufferRegistration::local, BufferRegistration::symmetric,
-             BufferRegistration::none, BufferRegistration::symmetric};
-  }
+  const std::vector<BufferRegistration> modes = switching_modes();
   for (BufferRegistration mode : modes) {
     for (std::size_t elements : {std::size_t{1021}, std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{4096},
                                  std::size_t{(1 << 22) + 7}}) {
