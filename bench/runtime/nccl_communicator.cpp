@@ -42,12 +42,36 @@ void NcclCommunicator::check_async_error() const {
   }
 }
 
+namespace {
+
+// Communicators made inside one NCCL group, not owned yet: if the group fails part way, those
+// already made are aborted rather than leaked. release() hands them over on success.
+class PendingCommunicators {
+ public:
+  explicit PendingCommunicators(std::size_t count) : comms_(count, nullptr) {}
+  ~PendingCommunicators() {
+    for (ncclComm_t comm : comms_) {
+      if (comm) ncclCommAbort(comm);  // a destructor reports nothing; the failure is on its way up
+    }
+  }
+  PendingCommunicators(const PendingCommunicators&) = delete;
+  PendingCommunicators& operator=(const PendingCommunicators&) = delete;
+  ncclComm_t* data() { return comms_.data(); }
+  ncclComm_t& operator[](std::size_t i) { return comms_[i]; }
+  std::vector<ncclComm_t> release() { return std::exchange(comms_, {}); }
+
+ private:
+  std::vector<ncclComm_t> comms_;
+};
+
+}  // namespace
+
 std::vector<NcclCommunicator> create_single_process_communicators(const std::vector<int>& devices,
                                                                   const ncclConfig_t* config) {
   const int count = static_cast<int>(devices.size());
-  std::vector<ncclComm_t> comms(devices.size(), nullptr);
+  PendingCommunicators pending(devices.size());
   if (config == nullptr) {
-    CB_NCCL_CHECK(ncclCommInitAll(comms.data(), count, devices.data()));
+    CB_NCCL_CHECK(ncclCommInitAll(pending.data(), count, devices.data()));
   } else {
     // What ncclCommInitAll does, with a config: one unique id, every rank initialised in one group.
     ncclUniqueId id;
@@ -56,10 +80,11 @@ std::vector<NcclCommunicator> create_single_process_communicators(const std::vec
     for (int rank = 0; rank < count; ++rank) {
       ScopedDevice on(devices[rank], rank);
       ncclConfig_t rank_config = *config;
-      CB_NCCL_CHECK(ncclCommInitRankConfig(&comms[rank], count, id, rank, &rank_config));
+      CB_NCCL_CHECK(ncclCommInitRankConfig(&pending[rank], count, id, rank, &rank_config));
     }
     group.end();
   }
+  const std::vector<ncclComm_t> comms = pending.release();
   std::vector<NcclCommunicator> owned;
   owned.reserve(devices.size());
   for (std::size_t rank = 0; rank < devices.size(); ++rank) {
@@ -71,18 +96,19 @@ std::vector<NcclCommunicator> create_single_process_communicators(const std::vec
 std::vector<NcclCommunicator> split_communicators(const std::vector<NcclCommunicator>& parents,
                                                   const std::vector<int>& colors,
                                                   const ncclConfig_t* config) {
-  std::vector<ncclComm_t> comms(parents.size(), nullptr);
+  PendingCommunicators pending(parents.size());
   {
     NcclGroupScope group;
     for (std::size_t i = 0; i < parents.size(); ++i) {
       ScopedDevice on(parents[i].device(), parents[i].rank());
       std::optional<ncclConfig_t> split_config;
       if (config != nullptr) split_config = *config;
-      CB_NCCL_CHECK(ncclCommSplit(parents[i].get(), colors[i], parents[i].rank(), &comms[i],
+      CB_NCCL_CHECK(ncclCommSplit(parents[i].get(), colors[i], parents[i].rank(), &pending[i],
                                   split_config ? &*split_config : nullptr));
     }
     group.end();
   }
+  const std::vector<ncclComm_t> comms = pending.release();
   std::vector<NcclCommunicator> owned;
   owned.reserve(parents.size());
   for (std::size_t i = 0; i < parents.size(); ++i) {
