@@ -55,7 +55,9 @@ SeriesSummary summarize_series(const report::RowKey& series,
   }
   summary.half_peak_bytes = first_size_reaching(ok_rows, 0.5 * summary.peak_busbw_gbps);
   summary.ninety_peak_bytes = first_size_reaching(ok_rows, 0.9 * summary.peak_busbw_gbps);
-  summary.latency_floor_us = ok_rows.front()->time_us_p50;
+  // Rows without samples (nccl-tests' through `collreport nccl-tests`) have only a mean.
+  const report::ReportRow& smallest = *ok_rows.front();
+  summary.latency_floor_us = smallest.time_us_p50 > 0 ? smallest.time_us_p50 : smallest.time_us_mean;
   summary.latency_floor_bytes = ok_rows.front()->bytes;
   summary.latency_floor_half_width = relative_half_width(*ok_rows.front());
   for (const report::ReportRow* row : ok_rows) {

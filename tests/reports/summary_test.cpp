@@ -55,6 +55,24 @@ TEST(Summary, PeakHalfAndNinetyPercentSizesAndLatencyFloor) {
   EXPECT_EQ(s.wrong_elements, 0u);
 }
 
+// nccl-tests' rows (collreport nccl-tests) carry a mean and no samples: the floor is the mean.
+TEST(Summary, RowsWithOnlyAMeanTakeItAsTheirLatencyFloor) {
+  std::vector<report::ReportRow> rows = known_rows();
+  for (report::ReportRow& row : rows) {
+    row.samples = 0;
+    row.time_us_p50 = 0;
+  }
+  const SeriesSummary& s = find(summarize(rows), "all_reduce", "nccl", 4);
+  double smallest_mean = 0;
+  for (const report::ReportRow& row : rows) {
+    if (row.op == "all_reduce" && row.algo == "nccl" && row.bytes == s.latency_floor_bytes) {
+      smallest_mean = row.time_us_mean;
+    }
+  }
+  EXPECT_GT(smallest_mean, 0);
+  EXPECT_DOUBLE_EQ(s.latency_floor_us, smallest_mean);
+}
+
 TEST(Summary, CountsWrongElementsAndFailures) {
   const SeriesSummary& s = find(summarize(known_rows()), "all_reduce", "ring", 4);
   EXPECT_EQ(s.wrong_elements, 7u);
