@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/config_column.hpp"
 #include "report_row.hpp"
 
 namespace collbench {
@@ -31,9 +32,7 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
   // Loop timing measures differently: a curve of its own (graph replays are timed alike either
   // way).
   row.config = c.config();
-  if (times_whole_loop(settings)) {
-    row.config += row.config.empty() ? "timing=loop" : ";timing=loop";
-  }
+  if (times_whole_loop(settings)) append_config(row.config, "timing=loop");
   row.stop = outcome.stop.empty() ? report::kStopFixed : outcome.stop;
   set_time_columns(row, metrics.time);
   row.algbw_gbps = metrics.algbw_gbps;
