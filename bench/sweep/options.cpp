@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <optional>
 #include <cstdlib>
 #include <sstream>
 
@@ -38,18 +39,29 @@ std::uint64_t parse_seed(const std::string& text) {
   return value;
 }
 
-int parse_non_negative_int(const std::string& text, std::string_view what) {
+namespace {
+
+// `text` as a whole decimal number from 0 to `max`, or nothing.
+std::optional<long> whole_number(const std::string& text, long max) {
   std::size_t used = 0;
   long value = -1;
   try {
     value = std::stol(text, &used);
   } catch (const std::exception&) {
-    used = 0;
+    return std::nullopt;
   }
-  if (text.empty() || used != text.size() || value < 0 || value > 1'000'000) {
+  if (text.empty() || used != text.size() || value < 0 || value > max) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+int parse_non_negative_int(const std::string& text, std::string_view what) {
+  const std::optional<long> value = whole_number(text, 1'000'000);
+  if (!value) {
     throw UsageError(fmt::format("{} '{}' is not a non-negative integer", what, text));
   }
-  return static_cast<int>(value);
+  return static_cast<int>(*value);
 }
 
 namespace {
@@ -133,18 +145,12 @@ IterationTiming parse_timing(const std::string& text) {
 int parse_check_count(const std::string& text) {
   if (text == "on" || text == "true") return 1;
   if (text == "off" || text == "false") return 0;
-  std::size_t used = 0;
-  long value = -1;
-  try {
-    value = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size() || value < 0 || value > kMaxCheckIterations) {
+  const std::optional<long> value = whole_number(text, kMaxCheckIterations);
+  if (!value) {
     throw UsageError(fmt::format("--check '{}' is not a count of checked iterations from 0 to {}", text,
                                  kMaxCheckIterations));
   }
-  return static_cast<int>(value);
+  return static_cast<int>(*value);
 }
 
 template <typename T>
