@@ -19,7 +19,15 @@ struct RankIdentity {
 // One GPU alone. NVML readings are absent where NVML (or the counter) is not available.
 struct GpuFigures {
   int rank = 0;
-  double copy_gbps = 0;  // local device-to-device copy through an SM kernel
+  // Local device-to-device copy through an SM kernel, sustained: bytes over the whole window of
+  // back-to-back copies (at least --copy-window-ms), so that time the GPU gives to another
+  // process's work (time slices of milliseconds) counts, as it does for a job.
+  double copy_gbps = 0;
+  // The copy's own spread: 1.4826 x the median absolute deviation of its per-copy bandwidths over
+  // their median (0.01 = 1%).
+  double copy_spread = 0;
+  // Compute processes NVML sees on this GPU besides this run's (absent where NVML cannot tell).
+  std::optional<unsigned> other_processes;
   std::optional<double> sm_clock_mhz;
   std::optional<double> max_sm_clock_mhz;
   std::optional<double> power_w;
@@ -31,12 +39,18 @@ struct GpuFigures {
   std::optional<unsigned long long> nvlink_crc;
 };
 
-// One directed pair through NCCL send/recv.
+// One directed pair through NCCL send/recv, both ends released together by a start gate, so
+// that when each end's host launched enters neither figure.
 struct PairFigures {
   int src = 0;
   int dst = 0;
-  double bandwidth_gbps = 0;  // at one large size
-  double latency_us = 0;      // at one small size
+  double bandwidth_gbps = 0;  // at one large size, src -> dst
+  // At one small size: half of a round trip src -> dst -> src, from round trips back to back
+  // inside one gated launch.
+  double latency_us = 0;
+  // Each figure's own spread over its samples, relative (1.4826 x MAD / median).
+  double bandwidth_spread = 0;
+  double latency_spread = 0;
 };
 
 // One collective on one group of ranks.
@@ -48,11 +62,17 @@ struct GroupFigures {
   double expected_busbw_gbps = 0;  // what the pairs predict; 0 when not yet known
 };
 
-// How late a rank launched each iteration against the earliest rank, on average, and the op time
-// it was measured in (lateness matters against that).
+// When a rank arrived at a collective, from the arrival probe: every iteration launched by every
+// rank right after a barrier, with nothing queued, so that a late host or a busy GPU shows as it
+// would in a job. Figures of reports/lib/arrival.hpp (summarize_arrivals), and the op time they
+// were measured in (lateness matters against that).
 struct ArrivalFigures {
   int rank = 0;
-  double mean_lateness_us = 0;
+  double gpu_lateness_us = 0;         // mean of (longest duration - own): arrival on the GPU
+  double gpu_lateness_spread_us = 0;  // 1.4826 x MAD of its per-iteration GPU lateness
+  double waited_us = 0;               // mean of (own duration - shortest): waiting for others
+  bool host_known = false;            // another rank shares its host clock
+  double host_lateness_us = 0;        // mean of (own launch - earliest launch on its host)
   double op_time_us = 0;
 };
 
@@ -62,6 +82,17 @@ struct MissingRank {
   std::string what;  // "did not start all_reduce on ranks 0-7 within 30 s"
 };
 
+// Second, targeted measurements of the figures a first judgement flagged (verdict.hpp,
+// to_recheck): the GPU alone for longer, the pair alone with no other transfer running, the
+// arrival probe again with more iterations. A figure is a suspect's evidence only when its
+// recheck is flagged too.
+struct Rechecks {
+  std::vector<GpuFigures> gpus;
+  std::vector<PairFigures> pairs;
+  std::vector<ArrivalFigures> arrivals;
+  bool empty() const { return gpus.empty() && pairs.empty() && arrivals.empty(); }
+};
+
 struct Measurements {
   std::vector<RankIdentity> ranks;
   std::vector<GpuFigures> gpus;
@@ -69,6 +100,7 @@ struct Measurements {
   std::vector<GroupFigures> groups;
   std::vector<ArrivalFigures> arrivals;
   std::vector<MissingRank> missing;
+  Rechecks rechecks;
   double link_peak_gbps = 0;  // from the link-peak probe; 0 when unknown
 };
 

@@ -51,6 +51,9 @@ struct CaseOutcome {
   // start the timed batches) minus the earliest rank's launch of it. A late rank's own time is
   // the shortest (its peers wait for it inside the collective); its lateness is the largest.
   std::vector<std::vector<double>> rank_lateness_us;
+  // Per rank of the case, which host it runs on (equal values: one host, one clock for launch
+  // times); with keep_rank_samples.
+  std::vector<int> rank_hosts;
 };
 
 class Runner {

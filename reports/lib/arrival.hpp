@@ -1,0 +1,73 @@
+// Which rank of a collective came last, judged from the GPUs: the rule collbench_diagnose,
+// `collreport ranks` and the per-rank fields of `collbench --json` share.
+//
+// The ranks of a symmetric collective (all_reduce, all_gather, reduce_scatter, alltoall) finish
+// at about the same time, so a rank that arrives late has the *shortest* duration and its peers'
+// durations grow by its delay. A rank's GPU lateness in one sample is therefore the longest
+// duration of that sample minus its own (no common clock needed: CUDA events of different GPUs
+// cannot be subtracted), and the time it waited is its own duration minus the shortest. Host
+// lateness (when the rank's thread launched, against the earliest rank of the same host, whose
+// clock it shares) says whether the cause is the host (CPU, scheduling) or the GPU (busy SMs).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace collbench::stats {
+
+// One rank over the samples of one collective.
+struct RankArrival {
+  double gpu_lateness_us = 0;         // mean over samples of (longest duration - own duration)
+  double gpu_lateness_spread_us = 0;  // 1.4826 x the median absolute deviation of those
+  double waited_us = 0;               // mean over samples of (own duration - shortest duration)
+  bool host_known = false;            // another rank launched on the same host clock
+  double host_lateness_us = 0;        // mean over samples of (own launch - earliest launch of its host)
+};
+
+// `duration_us[rank][sample]`: each rank's own duration of every sample (all ranks the same
+// number of samples). `launch_us[rank][sample]`: when the rank's host launched the sample, on
+// its host's clock (empty: not recorded). `host_of[rank]`: any value equal for ranks sharing a
+// host clock (empty: one host). Throws std::invalid_argument for ragged tables.
+std::vector<RankArrival> summarize_arrivals(const std::vector<std::vector<double>>& duration_us,
+                                            const std::vector<std::vector<double>>& launch_us,
+                                            const std::vector<int>& host_of);
+
+struct ArrivalRule {
+  // A rank is late when its lateness exceeds every one of: floor_us (launch jitter), op_share x
+  // the op time (a delay that costs a visible share of every op), and the other ranks' median
+  // lateness plus spread_factor x their robust spread (the run's own noise of that figure).
+  double floor_us = 20;
+  double op_share = 0.05;
+  double spread_factor = 5;
+  // A late rank's host is the cause when its host lateness is at least this share of its GPU
+  // lateness (or when only the host was late: a start gate absorbed it on the GPU).
+  double host_share = 0.5;
+};
+
+enum class LateCause {
+  none,     // on time
+  host,     // its host launched late (CPU starvation, scheduling): starved_host
+  gpu,      // its host launched on time, its GPU started late (busy SMs): slow_gpu
+  unknown,  // late on the GPU, and no host clock to compare with (a rank alone on its host)
+};
+const char* late_cause_name(LateCause cause);  // "on_time", "host", "gpu", "unknown"
+
+struct RankArrivalJudgement {
+  bool late = false;
+  LateCause cause = LateCause::none;
+  bool waiting = false;  // not late, and it waited more than the limit for a later rank
+  double limit_us = 0;   // the lateness above which this rank would be late
+  // How far its lateness stood from that limit, in units of the others' spread (negative: below).
+  double margin_spreads = 0;
+};
+
+struct ArrivalJudgement {
+  std::vector<RankArrivalJudgement> ranks;  // index = rank
+  int latest_rank = -1;                     // the highest GPU lateness among late ranks; -1: none
+};
+
+ArrivalJudgement judge_arrivals(const std::vector<RankArrival>& ranks, double op_time_us,
+                                const ArrivalRule& rule = {});
+
+}  // namespace collbench::stats
