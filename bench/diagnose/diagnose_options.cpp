@@ -15,32 +15,53 @@
 namespace collbench::diagnose {
 namespace {
 
-constexpr int kMaxIterations = 32;  // the group probe's arrival records hold that many
+constexpr int kMaxIterations = 32;  // the group probe's records hold that many
+constexpr int kMaxArrivalIterations = 1000;
+constexpr int kMaxRoundTrips = 1000;
 
 struct CommandLine {
   DiagnoseOptions options;
-  std::string copy_bytes = "256M", pair_bytes = "256M", latency_bytes = "8", collective_bytes = "256M";
+  std::string copy_bytes = "256M", pair_bytes = "256M", latency_bytes = "8", collective_bytes = "256M",
+              arrival_bytes = "1M";
+  bool no_rechecks = false;
   std::string inject;
   CLI::App app{
       "collbench_diagnose: find the slow GPU, the slow link or node, the straggling or missing rank. Each GPU "
       "alone, every pair of ranks through NCCL send/recv, the collectives on all ranks and on halves of a slow "
-      "group; every figure is judged against the best of its kind on this machine. Exit status 0: no suspect, "
-      "1: suspects.",
+      "group, and when each rank arrives at a collective. Every figure is judged against the others of its kind on "
+      "this machine and their spread, and a flagged one is measured again alone before it names a suspect. "
+      "Exit status 0: no suspect, 1: suspects.",
       "collbench_diagnose"};
   CommandLine();
 };
 
 CommandLine::CommandLine() {
   app.add_option("--copy-bytes", copy_bytes, "Bytes of each GPU's local copy")->capture_default_str();
+  app.add_option("--copy-window-ms", options.copy_window_ms,
+                 "The local copy runs back to back for at least this long (another process's time slices count)")
+      ->capture_default_str();
   app.add_option("--pair-bytes", pair_bytes, "Bytes of the pair bandwidth transfer")->capture_default_str();
   app.add_option("--latency-bytes", latency_bytes, "Bytes of the pair latency transfer")->capture_default_str();
+  app.add_option("--latency-round-trips", options.latency_round_trips,
+                 "Round trips back to back in one gated launch, per latency sample")
+      ->capture_default_str();
   app.add_option("--collective-bytes", collective_bytes, "Bytes of the collectives")->capture_default_str();
+  app.add_option("--arrival-bytes", arrival_bytes, "Bytes of the all_reduce that times when each rank arrives")
+      ->capture_default_str();
+  app.add_option("--arrival-iterations", options.arrival_iterations,
+                 "Iterations of the arrival probe, each launched by every rank right after a barrier")
+      ->capture_default_str();
   app.add_option("-n,--iters", options.iterations, "Timed iterations of each large probe (pairs at the small "
                                                    "size: 4 times as many)")
       ->capture_default_str();
   app.add_option("--slow-ratio", options.slow_ratio,
-                 "A figure below this fraction of its expectation (the best of its kind here) is slow")
+                 "A bandwidth may be slow only below this fraction of its reference (the others of its kind here)")
       ->capture_default_str();
+  app.add_option("--spread-factor", options.spread_factor,
+                 "A figure is flagged only beyond this many spreads of its kind from its reference")
+      ->capture_default_str();
+  app.add_flag("--no-rechecks", no_rechecks,
+               "Do not measure a flagged figure again alone before it names a suspect (faster, less sure)");
   app.add_option("--timeout", options.timeout_s, "Seconds a probe may take before the ranks that did not come "
                                                  "are named")
       ->capture_default_str();
@@ -111,6 +132,22 @@ DiagnoseOptions parse_diagnose_options(const std::vector<std::string>& args) {
   options.pair_bytes = parse_size(line.pair_bytes, "--pair-bytes", 1 << 20);
   options.latency_bytes = parse_size(line.latency_bytes, "--latency-bytes", 1);
   options.collective_bytes = parse_size(line.collective_bytes, "--collective-bytes", 1 << 20);
+  options.arrival_bytes = parse_size(line.arrival_bytes, "--arrival-bytes", 4);
+  options.rechecks = !line.no_rechecks;
+  if (!(options.copy_window_ms > 0 && options.copy_window_ms <= 60'000)) {
+    throw UsageError(fmt::format("--copy-window-ms {} is not from 0 to 60000", options.copy_window_ms));
+  }
+  if (options.latency_round_trips < 1 || options.latency_round_trips > kMaxRoundTrips) {
+    throw UsageError(fmt::format("--latency-round-trips {} is not from 1 to {}", options.latency_round_trips,
+                                 kMaxRoundTrips));
+  }
+  if (options.arrival_iterations < 3 || options.arrival_iterations > kMaxArrivalIterations) {
+    throw UsageError(fmt::format("--arrival-iterations {} is not from 3 to {}", options.arrival_iterations,
+                                 kMaxArrivalIterations));
+  }
+  if (!(options.spread_factor >= 1 && options.spread_factor <= 100)) {
+    throw UsageError(fmt::format("--spread-factor {} is not from 1 to 100", options.spread_factor));
+  }
   if (options.iterations < 1 || options.iterations > kMaxIterations) {
     throw UsageError(fmt::format("--iters {} is not from 1 to {}", options.iterations, kMaxIterations));
   }

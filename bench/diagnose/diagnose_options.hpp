@@ -20,11 +20,19 @@ struct InjectedFault {
 
 struct DiagnoseOptions {
   std::size_t copy_bytes = std::size_t{256} << 20;
+  // The copy runs back to back for at least this long: time slices the GPU gives another
+  // process's work last milliseconds, and a shorter copy would fall between them.
+  double copy_window_ms = 50;
   std::size_t pair_bytes = std::size_t{256} << 20;
   std::size_t latency_bytes = 8;
+  int latency_round_trips = 20;  // inside one gated launch, per latency sample
   std::size_t collective_bytes = std::size_t{256} << 20;
+  std::size_t arrival_bytes = std::size_t{1} << 20;
+  int arrival_iterations = 30;
   int iterations = 5;
-  double slow_ratio = 0.8;
+  double slow_ratio = 0.85;     // bandwidth below this share of its reference can be slow
+  double spread_factor = 5;     // and only beyond this many spreads of its kind
+  bool rechecks = true;         // every flagged figure is measured again alone before it counts
   double timeout_s = 30;
   std::string json_path;
   std::string launcher = "auto";

@@ -8,16 +8,16 @@
 #include <optional>
 #include <thread>
 
+#include <unistd.h>
+
 #include "bisection.hpp"
 #include "diagnosis_json.hpp"
 #include "expectations.hpp"
 #include "console_summary.hpp"
-#include "gpu_probe.hpp"
 #include "group_probe.hpp"
 #include "launch/interrupt.hpp"
 #include "launch/process_launch.hpp"
 #include "sweep/runner.hpp"
-#include "pair_probe.hpp"
 #include "missing_ranks.hpp"
 #include "rank_records.hpp"
 
@@ -28,6 +28,7 @@ namespace {
 struct IdentityRecord {
   int rank = 0;
   int local_gpu = 0;
+  unsigned pid = 0;
   char host[64] = {};
   char pci_bus_id[32] = {};
 };
@@ -83,44 +84,29 @@ std::vector<RankIdentity> DiagnoseProgram::identify_ranks() {
     const RankContext& rank = set_->contexts()[i];
     local[i].rank = rank.rank;
     local[i].local_gpu = rank.device;
+    local[i].pid = static_cast<unsigned>(getpid());
     copy_text(local[i].host, run_->metadata.host);
     char bus_id[32] = {};
     CB_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, rank.device));
     copy_text(local[i].pci_bus_id, bus_id);
   }
   std::vector<RankIdentity> identities;
+  run_pids_.clear();
   for (const IdentityRecord& record : every_rank(*set_, local, ranks_, run_->group != nullptr, options_.timeout_s)) {
     identities.push_back({record.rank, record.host, record.local_gpu, record.pci_bus_id});
+    run_pids_.push_back(record.pid);
   }
   return identities;
 }
 
 void DiagnoseProgram::diagnose() {
   start_ = std::chrono::steady_clock::now();
-  const bool multi_process = run_->group != nullptr;
   measurements_ = Measurements{};
   measurements_.ranks = identify_ranks();
   try {
-    GpuProbeSettings gpu_settings;
-    gpu_settings.bytes = options_.copy_bytes;
-    gpu_settings.iterations = options_.iterations;
-    gpu_settings.timeout_s = options_.timeout_s;
-    gpu_settings.faults = probe_faults();
-    measurements_.gpus = every_rank(*set_, probe_local_gpus(*set_, gpu_settings), ranks_, multi_process,
-                                    options_.timeout_s);
-    if (ranks_ >= 2) {
-      PairProbeSettings pair_settings;
-      pair_settings.bandwidth_bytes = options_.pair_bytes;
-      pair_settings.latency_bytes = options_.latency_bytes;
-      pair_settings.bandwidth_iterations = options_.iterations;
-      pair_settings.latency_iterations = 4 * options_.iterations;
-      pair_settings.timeout_s = options_.timeout_s;
-      pair_settings.multi_process = multi_process;
-      pair_settings.faults = probe_faults();
-      measurements_.pairs = probe_pairs(*set_, ranks_, pair_settings);
-      probe_collectives();
-      narrow_down_slow_groups();
-    }
+    probe_each_gpu();
+    if (ranks_ >= 2) probe_pairs_and_groups();
+    if (options_.rechecks) recheck_flagged();
   } catch (const RanksTimedOut& timeout) {
     name_missing_ranks(timeout.what(), timeout.progress());
   } catch (const CaseTimeout& timeout) {
@@ -134,6 +120,77 @@ void DiagnoseProgram::diagnose() {
   }
   wall_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   verdict_ = judge(measurements_, thresholds());
+}
+
+void DiagnoseProgram::probe_each_gpu() {
+  measurements_.gpus = every_rank(*set_, probe_local_gpus(*set_, gpu_settings()), ranks_, run_->group != nullptr,
+                                  options_.timeout_s);
+}
+
+void DiagnoseProgram::probe_pairs_and_groups() {
+  measurements_.pairs = probe_pairs(*set_, ranks_, pair_settings());
+  probe_collectives();
+  measurements_.arrivals = probe_arrivals(*set_, ranks_, arrival_settings());
+  narrow_down_slow_groups();
+}
+
+void DiagnoseProgram::recheck_flagged() {
+  const RecheckRequest request = to_recheck(measurements_, thresholds());
+  if (request.empty()) return;
+  const bool multi_process = run_->group != nullptr;
+  if (!request.gpus.empty()) {
+    std::vector<bool> probed(set_->size());
+    for (int local = 0; local < set_->size(); ++local) {
+      const int rank = set_->contexts()[local].rank;
+      probed[local] = std::find(request.gpus.begin(), request.gpus.end(), rank) != request.gpus.end();
+    }
+    GpuProbeSettings settings = gpu_settings();
+    settings.window_ms *= 2;  // alone now, and for longer
+    for (const GpuFigures& gpu :
+         every_rank(*set_, probe_local_gpus(*set_, settings, probed), ranks_, multi_process, options_.timeout_s)) {
+      if (gpu.rank >= 0) measurements_.rechecks.gpus.push_back(gpu);
+    }
+  }
+  if (!request.pairs.empty()) {
+    measurements_.rechecks.pairs = probe_pairs_alone(*set_, ranks_, request.pairs, pair_settings());
+  }
+  if (request.arrivals && ranks_ >= 2) {
+    ArrivalProbeSettings settings = arrival_settings();
+    settings.iterations *= 2;
+    measurements_.rechecks.arrivals = probe_arrivals(*set_, ranks_, settings);
+  }
+}
+
+GpuProbeSettings DiagnoseProgram::gpu_settings() const {
+  GpuProbeSettings settings;
+  settings.bytes = options_.copy_bytes;
+  settings.window_ms = options_.copy_window_ms;
+  settings.timeout_s = options_.timeout_s;
+  settings.run_pids = run_pids_;
+  settings.faults = probe_faults();
+  return settings;
+}
+
+PairProbeSettings DiagnoseProgram::pair_settings() const {
+  PairProbeSettings settings;
+  settings.bandwidth_bytes = options_.pair_bytes;
+  settings.latency_bytes = options_.latency_bytes;
+  settings.bandwidth_iterations = options_.iterations;
+  settings.latency_round_trips = options_.latency_round_trips;
+  settings.timeout_s = options_.timeout_s;
+  settings.multi_process = run_->group != nullptr;
+  settings.faults = probe_faults();
+  return settings;
+}
+
+ArrivalProbeSettings DiagnoseProgram::arrival_settings() const {
+  ArrivalProbeSettings settings;
+  settings.bytes = options_.arrival_bytes;
+  settings.iterations = options_.arrival_iterations;
+  settings.timeout_s = options_.timeout_s;
+  settings.multi_process = run_->group != nullptr;
+  settings.faults = probe_faults();
+  return settings;
 }
 
 void DiagnoseProgram::name_missing_ranks(const std::string& what, std::vector<RankProgress> reported) {
@@ -162,12 +219,10 @@ void DiagnoseProgram::probe_collectives() {
   settings.faults = probe_faults();
   std::vector<int> everyone(ranks_);
   for (int rank = 0; rank < ranks_; ++rank) everyone[rank] = rank;
-  GroupResult result = probe_group(*set_, ranks_, everyone, settings);
-  for (GroupFigures& figures : result.figures) {
+  for (GroupFigures& figures : probe_group(*set_, ranks_, everyone, settings)) {
     figures.expected_busbw_gbps = ring_busbw_bound_gbps(measurements_, figures.ranks, kCollectiveShareOfSlowestLink);
     measurements_.groups.push_back(figures);
   }
-  measurements_.arrivals = result.arrivals;
 }
 
 void DiagnoseProgram::narrow_down_slow_groups() {
@@ -192,8 +247,7 @@ void DiagnoseProgram::narrow_down_slow_groups() {
   const auto still_slow = [&](const std::vector<int>& group) {
     std::vector<int> members = group;
     std::sort(members.begin(), members.end());
-    GroupResult result = probe_group(*set_, ranks_, members, settings);
-    GroupFigures figures = result.figures.front();
+    GroupFigures figures = probe_group(*set_, ranks_, members, settings).front();
     figures.expected_busbw_gbps = ring_busbw_bound_gbps(measurements_, figures.ranks, kCollectiveShareOfSlowestLink);
     measurements_.groups.push_back(figures);
     return group_is_slow(figures, thresholds());
@@ -247,6 +301,7 @@ ProbeFaults DiagnoseProgram::probe_faults() const {
 Thresholds DiagnoseProgram::thresholds() const {
   Thresholds thresholds;
   thresholds.slow_ratio = options_.slow_ratio;
+  thresholds.spread_factor = options_.spread_factor;
   return thresholds;
 }
 

@@ -9,8 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "arrival_probe.hpp"
 #include "diagnose_options.hpp"
 #include "figures.hpp"
+#include "gpu_probe.hpp"
+#include "pair_probe.hpp"
 #include "frame/program.hpp"
 #include "rank_timing.hpp"
 #include "sweep/rank_set.hpp"
@@ -38,8 +41,15 @@ class DiagnoseProgram final : public BenchmarkProgram {
  private:
   void diagnose();
   std::vector<RankIdentity> identify_ranks();
+  void probe_each_gpu();
+  void probe_pairs_and_groups();
   void probe_collectives();
   void narrow_down_slow_groups();
+  // Measures again, alone, whatever the first judgement flagged (Measurements::rechecks).
+  void recheck_flagged();
+  GpuProbeSettings gpu_settings() const;
+  PairProbeSettings pair_settings() const;
+  ArrivalProbeSettings arrival_settings() const;
   Thresholds thresholds() const;
   // After a probe timed out: who had not started it, hung in it, or never answered.
   void name_missing_ranks(const std::string& what, std::vector<RankProgress> reported);
@@ -50,6 +60,7 @@ class DiagnoseProgram final : public BenchmarkProgram {
   int ranks_ = 0;
   std::unique_ptr<Runner::RankSet> set_;
   Measurements measurements_;
+  std::vector<unsigned> run_pids_;  // every rank's process: not "other processes" on a GPU
   std::optional<Verdict> verdict_;
   std::chrono::steady_clock::time_point start_;
   double wall_s_ = 0;

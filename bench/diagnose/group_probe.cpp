@@ -1,4 +1,4 @@
-// Collectives on a group: split communicators, buffers, timed launches, busbw, arrivals.
+// Collectives on a group: split communicators, buffers, gated timed launches, busbw.
 #include "group_probe.hpp"
 
 #include <fmt/format.h>
@@ -20,9 +20,14 @@ namespace {
 struct MemberRecord {
   int rank = -1;  // -1: not a member
   double median_us = 0;
-  int launches = 0;
-  double launch_us[kMaxGroupIterations] = {};
 };
+
+// The members of the group on this process's host: the gate's count for its rounds.
+int members_on_host(const Runner::RankSet& set, const std::vector<int>& members) {
+  const std::vector<int>& host_of = set.host_of_rank();
+  const int here = host_of[set.count_rank(0)];
+  return static_cast<int>(std::count_if(members.begin(), members.end(), [&](int rank) { return host_of[rank] == here; }));
+}
 
 // Communicators of the group for the local ranks that are in it (by local index; null for the
 // others), split from the world's: collective over every world rank.
@@ -49,7 +54,7 @@ std::vector<std::optional<NcclCommunicator>> split_group(Runner::RankSet& set, c
 
 }  // namespace
 
-GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector<int>& members,
+std::vector<GroupFigures> probe_group(Runner::RankSet& set, int world_ranks, const std::vector<int>& members,
                         const GroupProbeSettings& settings) {
   const int locals = set.size();
   const int size = static_cast<int>(members.size());
@@ -67,8 +72,7 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
       contexts[local].rank = split[local]->rank();
     }
   }
-  GroupResult result;
-  std::vector<std::vector<double>> lateness(size);
+  std::vector<GroupFigures> result;
   for (const std::string& op : settings.ops) {
     const CollectiveSpec& spec = find_collective(op);
     const ElementCounts counts =
@@ -93,11 +97,8 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
     work.iterations = std::min(settings.iterations, kMaxGroupIterations);
     work.timeout_s = settings.timeout_s;
     work.what = fmt::format("{} on ranks {}", op, rank_list(members));
+    work.gated_ranks_on_host = members_on_host(set, members);
     settings.faults.apply_to(work);
-    // Launch times need one origin on every process: taken as every process leaves a gather.
-    work.align_start = [&] {
-      every_rank(set, std::vector<int>(locals, 0), world_ranks, settings.multi_process, settings.timeout_s);
-    };
     work.launch = [&](int local, bool timed) {
       if (timed && settings.faults.skips && settings.faults.skips(local)) return false;
       launch_nccl_group({contexts[local]}, {buffers[local]}, shape, 1);
@@ -120,8 +121,6 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
       MemberRecord& record = records[local];
       record.rank = set.contexts()[local].rank;
       record.median_us = stats::median(times[local].duration_us);
-      record.launches = static_cast<int>(times[local].launch_us.size());
-      std::copy(times[local].launch_us.begin(), times[local].launch_us.end(), record.launch_us);
     }
     const std::vector<MemberRecord> all = every_rank(set, records, world_ranks, settings.multi_process,
                                                      settings.timeout_s);
@@ -134,23 +133,7 @@ GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector
     figures.busbw_gbps = slowest_us > 0 ? algbw_bytes(spec, counts, DataType::float32, size) / (slowest_us * 1e-6) /
                                               1e9 * spec.bus_factor(size)
                                         : 0;
-    result.figures.push_back(figures);
-    // Lateness: each launch against the earliest member's launch of the same iteration.
-    for (int i = 0; i < work.iterations; ++i) {
-      double earliest = all[members.front()].launch_us[i];
-      for (int rank : members) earliest = std::min(earliest, all[rank].launch_us[i]);
-      for (int m = 0; m < size; ++m) lateness[m].push_back(all[members[m]].launch_us[i] - earliest);
-    }
-  }
-  const double op_time_us = result.figures.empty() ? 0 : result.figures.front().time_us;
-  for (int m = 0; m < size; ++m) {
-    ArrivalFigures arrival;
-    arrival.rank = members[m];
-    double sum = 0;
-    for (double us : lateness[m]) sum += us;
-    arrival.mean_lateness_us = lateness[m].empty() ? 0 : sum / lateness[m].size();
-    arrival.op_time_us = op_time_us;
-    result.arrivals.push_back(arrival);
+    result.push_back(figures);
   }
   return result;
 }

@@ -1,6 +1,6 @@
 // The collectives that matter on a group of ranks: all_reduce, all_gather, reduce_scatter and
 // alltoall, through NCCL on communicators split from the world's (the world's own for everyone),
-// with nccl-tests' bus bandwidth, and how late each rank launched (arrival).
+// with nccl-tests' bus bandwidth; every iteration starts on all members together (start gate).
 #pragma once
 
 #include <cstddef>
@@ -27,13 +27,9 @@ struct GroupProbeSettings {
   ProbeFaults faults;
 };
 
-struct GroupResult {
-  std::vector<GroupFigures> figures;   // one per op; expected_busbw_gbps left 0
-  std::vector<ArrivalFigures> arrivals;  // per member rank, over every op's timed launches
-};
-
-// Collective over every rank of the world: members sorted, world_ranks the world's size.
-GroupResult probe_group(Runner::RankSet& set, int world_ranks, const std::vector<int>& members,
+// One figure per op (expected_busbw_gbps left 0). Collective over every rank of the world:
+// members sorted, world_ranks the world's size.
+std::vector<GroupFigures> probe_group(Runner::RankSet& set, int world_ranks, const std::vector<int>& members,
                         const GroupProbeSettings& settings);
 
 }  // namespace collbench::diagnose

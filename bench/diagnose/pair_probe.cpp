@@ -1,4 +1,4 @@
-// Pair rounds: each rank sends to or receives from at most one peer per round.
+// Pair rounds: each rank sends to or receives from at most one peer per round, gated.
 #include "pair_probe.hpp"
 
 #include <fmt/format.h>
@@ -17,11 +17,13 @@ namespace {
 struct RoundRecord {
   int src = -1;  // -1: the rank sat the round out
   int dst = -1;
-  double bandwidth_us = 0;  // this rank's median time of the large transfer
-  double latency_us = 0;    // and of the small one
+  double bandwidth_us = 0;      // this rank's median time of the large transfer
+  double bandwidth_spread = 0;  // relative robust spread of those times
+  double latency_us = 0;        // its median time of one latency sample (all its round trips)
+  double latency_spread = 0;
 };
 
-// Where local rank `local` stands in `round`: the transfer it is in, if any.
+// Where rank `rank` stands in `round`: the transfer it is in, if any.
 const Transfer* transfer_of(const Round& round, int rank) {
   for (const Transfer& transfer : round) {
     if (transfer.src == rank || transfer.dst == rank) return &transfer;
@@ -29,68 +31,127 @@ const Transfer* transfer_of(const Round& round, int rank) {
   return nullptr;
 }
 
-}  // namespace
+// The ranks of `round` that run on this process's host: the gate's count for the round.
+int round_ranks_on_host(const Runner::RankSet& set, const Round& round) {
+  const std::vector<int>& host_of = set.host_of_rank();
+  const int here = host_of[set.count_rank(0)];
+  int count = 0;
+  for (const Transfer& transfer : round)
+    count += (host_of[transfer.src] == here) + (host_of[transfer.dst] == here);
+  return count;
+}
 
-std::vector<PairFigures> probe_pairs(Runner::RankSet& set, int ranks, const PairProbeSettings& settings) {
-  const int locals = set.size();
-  std::vector<DeviceBuffer> buffers;
-  for (int local = 0; local < locals; ++local) {
-    buffers.emplace_back(set.contexts()[local].device, settings.bandwidth_bytes);
+// Enqueues one send (or receive) of `bytes` between `rank` and its peer in `transfer`, in a group.
+void send_or_receive(const RankContext& rank, const Transfer& transfer, void* buffer,
+                     std::size_t bytes, bool reply) {
+  const bool sends = (transfer.src == rank.rank) != reply;
+  const int peer = transfer.src == rank.rank ? transfer.dst : transfer.src;
+  CB_NCCL_CHECK(ncclGroupStart());
+  if (sends) {
+    CB_NCCL_CHECK(ncclSend(buffer, bytes, ncclInt8, peer, rank.comm, rank.stream));
+  } else {
+    CB_NCCL_CHECK(ncclRecv(buffer, bytes, ncclInt8, peer, rank.comm, rank.stream));
   }
-  std::vector<PairFigures> pairs;
-  for (const Round& round : pair_rounds(ranks)) {
-    std::vector<const Transfer*> mine(locals);
-    TimedWork work;
-    work.takes_part.resize(locals);
-    for (int local = 0; local < locals; ++local) {
-      mine[local] = transfer_of(round, set.contexts()[local].rank);
-      work.takes_part[local] = mine[local] != nullptr;
-    }
-    work.warmup = settings.warmup;
-    work.timeout_s = settings.timeout_s;
-    settings.faults.apply_to(work);
-    std::size_t bytes = 0;
+  CB_NCCL_CHECK(ncclGroupEnd());
+}
+
+// Times the transfers of `round` (bandwidth, then latency) and returns each one's figures.
+std::vector<PairFigures> measure_round(Runner::RankSet& set, int ranks, const Round& round,
+                                       std::vector<DeviceBuffer>& buffers,
+                                       const PairProbeSettings& settings) {
+  const int locals = set.size();
+  std::vector<const Transfer*> mine(locals);
+  TimedWork work;
+  work.takes_part.resize(locals);
+  for (int local = 0; local < locals; ++local) {
+    mine[local] = transfer_of(round, set.contexts()[local].rank);
+    work.takes_part[local] = mine[local] != nullptr;
+  }
+  work.warmup = settings.warmup;
+  work.timeout_s = settings.timeout_s;
+  work.gated_ranks_on_host = round_ranks_on_host(set, round);
+  settings.faults.apply_to(work);
+  std::vector<RoundRecord> records(locals);
+  for (const bool large : {true, false}) {
+    const std::size_t bytes = large ? settings.bandwidth_bytes : settings.latency_bytes;
+    // Latency: src sends and receives the reply, dst receives and replies, round trip after
+    // round trip; one sample is all of them.
+    const int trips = large ? 1 : settings.latency_round_trips;
     work.launch = [&](int local, bool) {
-      const RankContext& rank = set.contexts()[local];
-      const Transfer& transfer = *mine[local];
-      CB_NCCL_CHECK(ncclGroupStart());
-      if (transfer.src == rank.rank) {
-        CB_NCCL_CHECK(ncclSend(buffers[local].get(), bytes, ncclInt8, transfer.dst, rank.comm, rank.stream));
-      } else {
-        CB_NCCL_CHECK(ncclRecv(buffers[local].get(), bytes, ncclInt8, transfer.src, rank.comm, rank.stream));
+      for (int trip = 0; trip < trips; ++trip) {
+        send_or_receive(set.contexts()[local], *mine[local], buffers[local].get(), bytes, false);
+        if (!large)
+          send_or_receive(set.contexts()[local], *mine[local], buffers[local].get(), bytes, true);
       }
-      CB_NCCL_CHECK(ncclGroupEnd());
       return true;
     };
-    std::vector<RoundRecord> records(locals);
-    for (const bool large : {true, false}) {
-      bytes = large ? settings.bandwidth_bytes : settings.latency_bytes;
-      work.iterations = large ? settings.bandwidth_iterations : settings.latency_iterations;
-      work.what = fmt::format("the pair round of {} transfers at {} B", round.size(), bytes);
-      const std::vector<RankTimes> times = time_on_ranks(set, work);
-      for (int local = 0; local < locals; ++local) {
-        if (!mine[local]) continue;
-        records[local].src = mine[local]->src;
-        records[local].dst = mine[local]->dst;
-        (large ? records[local].bandwidth_us : records[local].latency_us) = stats::median(times[local].duration_us);
-      }
-    }
-    // Both ends timed the transfer from their own launch; the end that came later waited less, so
-    // the shorter time is the transfer's (a late peer must not pass for a slow link).
-    const std::vector<RoundRecord> all = every_rank(set, records, ranks, settings.multi_process, settings.timeout_s);
-    for (const Transfer& transfer : round) {
-      const RoundRecord& sender = all[transfer.src];
-      const RoundRecord& receiver = all[transfer.dst];
-      const double bandwidth_us = std::min(sender.bandwidth_us, receiver.bandwidth_us);
-      PairFigures figures;
-      figures.src = transfer.src;
-      figures.dst = transfer.dst;
-      figures.bandwidth_gbps = bandwidth_us > 0 ? settings.bandwidth_bytes / (bandwidth_us * 1e-6) / 1e9 : 0;
-      figures.latency_us = std::min(sender.latency_us, receiver.latency_us);
-      pairs.push_back(figures);
+    work.iterations = large ? settings.bandwidth_iterations : settings.latency_samples;
+    work.what = fmt::format("the pair round of {} transfers at {} B", round.size(), bytes);
+    const std::vector<RankTimes> times = time_on_ranks(set, work);
+    for (int local = 0; local < locals; ++local) {
+      if (!mine[local]) continue;
+      RoundRecord& record = records[local];
+      record.src = mine[local]->src;
+      record.dst = mine[local]->dst;
+      (large ? record.bandwidth_us : record.latency_us) = stats::median(times[local].duration_us);
+      (large ? record.bandwidth_spread : record.latency_spread) =
+          relative_spread(times[local].duration_us);
     }
   }
+  // Both ends started together; the end that waited less (the shorter time) measured the transfer.
+  const std::vector<RoundRecord> all =
+      every_rank(set, records, ranks, settings.multi_process, settings.timeout_s);
+  std::vector<PairFigures> pairs;
+  for (const Transfer& transfer : round) {
+    const RoundRecord& sender = all[transfer.src];
+    const RoundRecord& receiver = all[transfer.dst];
+    const RoundRecord& bandwidth = sender.bandwidth_us <= receiver.bandwidth_us ? sender : receiver;
+    const RoundRecord& latency = sender.latency_us <= receiver.latency_us ? sender : receiver;
+    PairFigures figures;
+    figures.src = transfer.src;
+    figures.dst = transfer.dst;
+    figures.bandwidth_gbps = bandwidth.bandwidth_us > 0
+                                 ? settings.bandwidth_bytes / (bandwidth.bandwidth_us * 1e-6) / 1e9
+                                 : 0;
+    figures.bandwidth_spread = bandwidth.bandwidth_spread;
+    figures.latency_us = latency.latency_us / (2.0 * settings.latency_round_trips);
+    figures.latency_spread = latency.latency_spread;
+    pairs.push_back(figures);
+  }
   return pairs;
+}
+
+std::vector<DeviceBuffer> pair_buffers(const Runner::RankSet& set,
+                                       const PairProbeSettings& settings) {
+  std::vector<DeviceBuffer> buffers;
+  for (const RankContext& rank : set.contexts()) {
+    buffers.emplace_back(rank.device, std::max(settings.bandwidth_bytes, settings.latency_bytes));
+  }
+  return buffers;
+}
+
+}  // namespace
+
+std::vector<PairFigures> probe_pairs(Runner::RankSet& set, int ranks,
+                                     const PairProbeSettings& settings) {
+  std::vector<DeviceBuffer> buffers = pair_buffers(set, settings);
+  std::vector<PairFigures> pairs;
+  for (const Round& round : pair_rounds(ranks)) {
+    for (PairFigures& figures : measure_round(set, ranks, round, buffers, settings))
+      pairs.push_back(figures);
+  }
+  return pairs;
+}
+
+std::vector<PairFigures> probe_pairs_alone(Runner::RankSet& set, int ranks,
+                                           const std::vector<std::pair<int, int>>& pairs,
+                                           const PairProbeSettings& settings) {
+  std::vector<DeviceBuffer> buffers = pair_buffers(set, settings);
+  std::vector<PairFigures> figures;
+  for (const auto& [src, dst] : pairs) {
+    figures.push_back(measure_round(set, ranks, {Transfer{src, dst}}, buffers, settings).front());
+  }
+  return figures;
 }
 
 }  // namespace collbench::diagnose

@@ -2,12 +2,16 @@
 #include "rank_timing.hpp"
 
 #include <atomic>
+#include <cmath>
 #include <memory>
 #include <optional>
+#include <thread>
 
 #include "core/errors.hpp"
 #include "runtime/host_collectives.hpp"
 #include "runtime/sm_hog.hpp"
+#include "runtime/start_gate.hpp"
+#include "statistics.hpp"
 
 namespace collbench::diagnose {
 namespace {
@@ -19,8 +23,8 @@ void record(const Event& event, cudaStream_t stream) {
 // Waits for every taking-part rank's stream as every host wait does (polled, so that a peer that
 // never comes ends in a timeout); at the deadline, throws RanksTimedOut with each local rank's
 // progress.
-void wait_or_name(Runner::RankSet& set, const TimedWork& work, const std::vector<std::atomic<int>>& launched,
-                  int expected) {
+void wait_or_name(Runner::RankSet& set, const TimedWork& work,
+                  const std::vector<std::atomic<int>>& launched, int expected) {
   std::vector<RankContext> taking_part;
   for (int local = 0; local < set.size(); ++local) {
     if (work.takes_part[local]) taking_part.push_back(set.contexts()[local]);
@@ -34,13 +38,88 @@ void wait_or_name(Runner::RankSet& set, const TimedWork& work, const std::vector
       const RankContext& rank = set.contexts()[local];
       ScopedDevice on(rank.device, rank.rank);
       const bool idle = cudaStreamQuery(rank.stream) == cudaSuccess;
-      progress.push_back(local_rank_progress(rank.rank, rank.device, launched[local].load(), expected, idle));
+      progress.push_back(
+          local_rank_progress(rank.rank, rank.device, launched[local].load(), expected, idle));
     }
     throw RanksTimedOut(timeout.what(), progress);
   }
 }
 
+// Before arriving for its next round, a rank waits for its last one to open (start_gate.hpp). A
+// peer that never arrives ends this wait at the deadline; the rank then goes on ungated, and the
+// wait for its streams names the missing peer.
+void await_round(const StartGate& gate, std::uint64_t ticket, Clock::time_point deadline) {
+  while (!gate.is_open(ticket) && Clock::now() < deadline) std::this_thread::yield();
+}
+
+// Rank `local`'s timed iterations [first, last), each between its own events, each a gated round
+// when asked.
+void time_rank(Runner::RankSet& set, const TimedWork& work, int local, int first, int last,
+               const std::vector<std::uint64_t>& tickets, std::atomic<int>& launched,
+               RankTimes& mine, Clock::time_point deadline) {
+  const RankContext& rank = set.contexts()[local];
+  std::vector<Event>& events = set.events(local, 2 * work.iterations);
+  mine.took_part = true;
+  for (int t = first; t < last; ++t) {
+    if (work.before_launch) work.before_launch(local);
+    {
+      std::optional<GateArrival> arrival;
+      if (!tickets.empty()) {
+        arrival.emplace(set.gate());
+        set.gate().hold(rank.device, rank.stream, tickets[t], work.timeout_s);
+      }
+      mine.launch_us.push_back(steady_now_us());
+      record(events[2 * t], rank.stream);
+      if (work.launch(local, true)) ++launched;
+      record(events[2 * t + 1], rank.stream);
+    }
+    if (!tickets.empty()) await_round(set.gate(), tickets[t], deadline);
+  }
+}
+
+// The timed iterations of every taking-part local rank: all at once from each rank's thread, or,
+// behind a barrier, one iteration at a time on every rank.
+void time_iterations(Runner::RankSet& set, const TimedWork& work,
+                     std::vector<std::atomic<int>>& launched, std::vector<RankTimes>& times) {
+  // Every process counts every round, taking part or not, so tickets agree across the host.
+  std::vector<std::uint64_t> tickets;
+  for (int t = 0; work.gated_ranks_on_host > 0 && t < work.iterations; ++t) {
+    tickets.push_back(set.gate().next_round(work.gated_ranks_on_host));
+  }
+  const Clock::time_point deadline =
+      Clock::now() +
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(work.timeout_s));
+  const auto run = [&](int first, int last) {
+    set.workers().run([&](int local) {
+      if (work.takes_part[local])
+        time_rank(set, work, local, first, last, tickets, launched[local], times[local], deadline);
+    });
+  };
+  if (!work.barrier) {
+    run(0, work.iterations);
+    wait_or_name(set, work, launched, work.warmup + work.iterations);
+    return;
+  }
+  for (int t = 0; t < work.iterations; ++t) {
+    work.barrier();
+    run(t, t + 1);
+    wait_or_name(set, work, launched, work.warmup + t + 1);
+  }
+}
+
 }  // namespace
+
+double relative_spread(const std::vector<double>& samples) {
+  if (samples.size() < 2) return 0;
+  const double median = stats::median(samples);
+  std::vector<double> deviations;
+  for (double value : samples) deviations.push_back(std::abs(value - median));
+  return median > 0 ? 1.4826 * stats::median(deviations) / median : 0;
+}
+
+double steady_now_us() {
+  return std::chrono::duration<double, std::micro>(Clock::now().time_since_epoch()).count();
+}
 
 std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work) {
   const int locals = set.size();
@@ -63,23 +142,7 @@ std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work
     if (work.slow_local >= 0 && work.slow_local < locals) {
       hog.emplace(set.contexts()[work.slow_local].device, work.slow_share);
     }
-    if (work.align_start) work.align_start();
-    const Clock::time_point origin = Clock::now();
-    set.workers().run([&](int local) {
-      if (!work.takes_part[local]) return;
-      const RankContext& rank = set.contexts()[local];
-      std::vector<Event>& events = set.events(local, 2 * work.iterations);
-      RankTimes& mine = times[local];
-      mine.took_part = true;
-      for (int t = 0; t < work.iterations; ++t) {
-        if (work.before_launch) work.before_launch(local);
-        mine.launch_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - origin).count());
-        record(events[2 * t], rank.stream);
-        if (work.launch(local, true)) ++launched[local];
-        record(events[2 * t + 1], rank.stream);
-      }
-    });
-    wait_or_name(set, work, launched, work.warmup + work.iterations);
+    time_iterations(set, work, launched, times);
   } catch (...) {
     // The hog first: an NCCL kernel that never found room would otherwise keep the abort waiting.
     hog.reset();
@@ -93,6 +156,7 @@ std::vector<RankTimes> time_on_ranks(Runner::RankSet& set, const TimedWork& work
     for (int t = 0; t < work.iterations; ++t) {
       times[local].duration_us.push_back(1000.0 * elapsed_ms(events[2 * t], events[2 * t + 1]));
     }
+    times[local].span_us = 1000.0 * elapsed_ms(events.front(), events[2 * work.iterations - 1]);
   }
   return times;
 }

@@ -20,9 +20,17 @@ using Clock = std::chrono::steady_clock;
 struct RankTimes {
   bool took_part = false;
   std::vector<double> duration_us;  // per timed iteration, between the rank's own events
-  std::vector<double> launch_us;    // host time of each timed launch, us after the aligned start
+  double span_us = 0;               // from the first timed iteration's start to the last's end
+  // Host time of each timed launch (steady clock, us): one clock for every process of a host.
+  std::vector<double> launch_us;
 };
 
+// The steady clock now, in us since its epoch (the host's boot: shared by its processes).
+double steady_now_us();
+
+// 1.4826 x the median absolute deviation of `samples` over their median: their spread, relative
+// (0.01 = 1%); 0 for fewer than two samples or a zero median.
+double relative_spread(const std::vector<double>& samples);
 
 class RanksTimedOut : public std::runtime_error {
  public:
@@ -49,9 +57,15 @@ struct TimedWork {
   double slow_share = 0;
   double timeout_s = 30;
   std::string what;  // for messages: "all_reduce on ranks 0-3"
-  // Called once every fault is in place, just before the first launch: a point every process
-  // passes together (a gather), so that launch times share one origin across processes.
-  std::function<void()> align_start;
+  // The start gate: with gated_ranks_on_host > 0 (the taking-part ranks of this host, the same
+  // count on every process of the host), each timed iteration is a round of the set's gate, so
+  // that every taking-part rank's iteration starts together on the GPUs and when a host launched
+  // enters no figure. Every process calls time_on_ranks for it, taking part or not.
+  int gated_ranks_on_host = 0;
+  // When set, each timed iteration is launched right after this barrier (every process passes it
+  // together) and completes on every rank before the next: nothing queued hides when a host
+  // launched or when a GPU began, as in a job whose ranks sync every step.
+  std::function<void()> barrier;
 };
 
 // The test-only faults as the probes apply them (diagnose_options.hpp, InjectedFault).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -34,14 +35,31 @@ int pick_device(int local_rank) {
   return local_rank;
 }
 
-// Distinct hosts among the world's processes, from an all-gather of host-name hashes.
-int count_nodes(const NcclCommunicator& world, int size) {
+// What every process tells the others once the world exists: its host, and (from rank 0) the
+// token that names this run's shared memory on every host.
+struct JoinRecord {
+  std::uint64_t host_hash = 0;
+  std::uint64_t token = 0;
+};
+
+std::vector<JoinRecord> exchange_join_records(const NcclCommunicator& world, int size) {
   Stream stream(world.device());
   const RankContext context{world.rank(), world.device(), stream.get(), world.get()};
-  std::vector<std::uint64_t> all = all_gather_records(context, this_host_hash(), size, 0);
-  std::sort(all.begin(), all.end());
-  return static_cast<int>(std::unique(all.begin(), all.end()) - all.begin());
+  JoinRecord mine{this_host_hash(), 0};
+  if (world.rank() == 0) mine.token = std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32);
+  return all_gather_records(context, mine, size, 0);
 }
+
+// Every process's flag, once all have come (an all-gather on the world, so also a barrier).
+std::vector<std::uint8_t> gather_flags(const NcclCommunicator& world, int size, bool flag) {
+  Stream stream(world.device());
+  const RankContext context{world.rank(), world.device(), stream.get(), world.get()};
+  return all_gather_records(context, std::uint8_t{flag ? std::uint8_t{1} : std::uint8_t{0}}, size, 0);
+}
+
+// Slots for start gates: one per rank set a run makes (a sweep makes one per GPU count and
+// communicator setting), far more than any run needs.
+constexpr std::size_t kGateSlots = 4096;
 
 }  // namespace
 
@@ -80,7 +98,39 @@ ProcessGroup::ProcessGroup(const LaunchEnvironment& environment, double init_tim
     CB_NCCL_CHECK(ncclCommInitRank(&comm, size_, id, rank_));
   }
   world_ = std::make_unique<NcclCommunicator>(comm, device_, rank_);
-  nodes_ = count_nodes(*world_, size_);
+  const std::vector<JoinRecord> joined = exchange_join_records(*world_, size_);
+  std::vector<std::uint64_t> hosts;
+  for (const JoinRecord& record : joined) {
+    const auto found = std::find(hosts.begin(), hosts.end(), record.host_hash);
+    host_of_rank_.push_back(static_cast<int>(found - hosts.begin()));
+    if (found == hosts.end()) hosts.push_back(record.host_hash);
+  }
+  nodes_ = static_cast<int>(hosts.size());
+  open_gate_memory(joined.front().token);
+}
+
+void ProcessGroup::open_gate_memory(std::uint64_t token) {
+  try {
+    gate_memory_ = std::make_unique<HostSharedMemory>(fmt::format("/collbench-{:016x}", token),
+                                                      kGateSlots * sizeof(kernels::StartGateWords));
+  } catch (const GpuError& error) {
+    fmt::print(stderr, "collbench: warning: rank {}: no start gate across processes ({}); timed work starts as "
+               "each process enqueues it\n", rank_, error.what());
+  }
+  // Every process has opened the segment (or failed to) before any removes its name. A gate is
+  // shared by the processes of a host, so one that failed takes it from all of them: the others
+  // would otherwise wait at every round for a rank that never arrives.
+  const std::vector<std::uint8_t> opened = gather_flags(*world_, size_, gate_memory_ != nullptr);
+  if (gate_memory_) gate_memory_->unlink();
+  for (int rank = 0; rank < size_; ++rank) {
+    if (host_of_rank_[rank] == host_of_rank_[rank_] && !opened[rank]) gate_memory_.reset();
+  }
+}
+
+kernels::StartGateWords* ProcessGroup::next_gate_slot() {
+  const std::size_t slot = next_gate_slot_++;
+  if (!gate_memory_ || slot >= kGateSlots) return nullptr;
+  return static_cast<kernels::StartGateWords*>(gate_memory_->host()) + slot;
 }
 
 ProcessGroup::~ProcessGroup() {

@@ -6,9 +6,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "launch/launch_environment.hpp"
+#include "runtime/host_shared_memory.hpp"
 #include "runtime/nccl_communicator.hpp"
+#include "start_gate_wait.hpp"
 
 namespace collbench {
 
@@ -31,6 +34,15 @@ class ProcessGroup {
   int device() const { return device_; }
   int nodes() const { return nodes_; }
   LaunchMode mode() const { return mode_; }
+  // The host of world rank `rank`: equal numbers for ranks on one host (one clock, one /dev/shm).
+  int host_of(int rank) const { return host_of_rank_.at(rank); }
+
+  // The next start-gate slot in memory every process of this host shares (runtime/start_gate.hpp),
+  // zeroed and used by no one else; null when there is no such memory (then work runs ungated).
+  // Collective in order: every process takes a slot for every rank set it makes, so that a slot
+  // means the same gate on every process of the host.
+  kernels::StartGateWords* next_gate_slot();
+  const HostSharedMemory* gate_memory() const { return gate_memory_.get(); }
 
   // The communicator of world ranks [0, ranks) for this process, or nothing when this process's
   // rank is not among them. Collective: every process must call it with the same `ranks`.
@@ -41,13 +53,19 @@ class ProcessGroup {
   void abort() noexcept;
 
  private:
+  // Opens this run's shared segment of start-gate slots on this host (named from `token`).
+  void open_gate_memory(std::uint64_t token);
+
   LaunchMode mode_;
   int rank_ = 0;
   int size_ = 1;
   int device_ = 0;
   int nodes_ = 1;
   bool aborted_ = false;
+  std::vector<int> host_of_rank_;
   std::unique_ptr<NcclCommunicator> world_;
+  std::unique_ptr<HostSharedMemory> gate_memory_;
+  std::size_t next_gate_slot_ = 0;
 };
 
 }  // namespace collbench

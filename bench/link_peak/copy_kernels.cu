@@ -1,7 +1,6 @@
 // The link-peak probe's kernels: a pull copy over peer pointers (16-byte accesses, several loads
-// in flight per thread to cover NVLink latency) and a start gate spinning on a host flag.
+// in flight per thread to cover NVLink latency).
 #include <cstdint>
-#include <cuda/atomic>
 
 #include "copy_kernels.hpp"
 #include "core/errors.hpp"
@@ -32,26 +31,6 @@ __global__ void __launch_bounds__(kCopyThreads)
   }
 }
 
-__device__ unsigned long long global_timer_ns() {
-  unsigned long long now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  return now;
-}
-
-__global__ void wait_for_release_kernel(int* release, int* timed_out,
-                                        unsigned long long timeout_ns) {
-  // The host's store must be seen, and no later work may start before it: acquire at system scope.
-  cuda::atomic_ref<int, cuda::thread_scope_system> flag(*release);
-  const unsigned long long deadline = global_timer_ns() + timeout_ns;
-  while (flag.load(cuda::memory_order_acquire) == 0) {
-    if (global_timer_ns() > deadline) {
-      *timed_out = 1;
-      return;
-    }
-    __nanosleep(500);
-  }
-}
-
 }  // namespace
 
 void launch_pull_copy(void* dst, const void* src, std::size_t bytes, int blocks,
@@ -72,10 +51,5 @@ int pull_copy_blocks_per_sm() {
   return blocks > 0 ? blocks : 1;
 }
 
-void launch_wait_for_release(int* release, int* timed_out, unsigned long long timeout_ns,
-                             cudaStream_t stream) {
-  wait_for_release_kernel<<<1, 1, 0, stream>>>(release, timed_out, timeout_ns);
-  CB_CHECK_LAUNCH();
-}
 
 }  // namespace collbench::link_peak

@@ -19,11 +19,8 @@ kernels::PatternParams pattern(std::uint64_t seed, int gpu_count, int source, st
       seed, gpu_count, source, words, kernels::ElementType::uint32, kernels::Reduction::none};
 }
 
-// Opens the gate when a round is left early by an exception, so no stream spins on.
-struct OpenGateOnExit {
-  StartGate& gate;
-  ~OpenGateOnExit() { gate.open(); }
-};
+// Far longer than enqueueing one round takes; a wait that runs out means the host died or hung.
+constexpr double kGateTimeoutS = 30;
 
 }  // namespace
 
@@ -150,11 +147,15 @@ std::vector<TransferResult> LinkPeakProbe::measure(CopyMethod method,
   }
   for (int round = 0; round < warmup + iters; ++round) {
     {
-      OpenGateOnExit open_at_end{gate_};
+      // One thread enqueues every transfer of the round, then arrives for all of them (also when
+      // enqueueing fails half way, so that no stream spins on).
+      const int streams = static_cast<int>(group.size());
+      const std::uint64_t ticket = gate_.next_round(streams);
+      GateArrival arrival(gate_, streams);
       for (const Transfer& transfer : group) {
         ScopedDevice on(transfer.dst);
         const cudaStream_t stream = streams_[transfer.dst].get();
-        gate_.hold(stream);
+        gate_.hold(transfer.dst, stream, ticket, kGateTimeoutS);
         CB_CUDA_CHECK(cudaEventRecord(start_[transfer.dst].get(), stream));
         enqueue_copy(method, transfer);
         CB_CUDA_CHECK(cudaEventRecord(done_[transfer.dst].get(), stream));
@@ -162,7 +163,7 @@ std::vector<TransferResult> LinkPeakProbe::measure(CopyMethod method,
     }
     for (const Transfer& transfer : group)
       CB_CUDA_CHECK(cudaEventSynchronize(done_[transfer.dst].get()));
-    gate_.close();
+    gate_.check();
     if (round < warmup) continue;
     for (TransferResult& result : results) {
       const int dst = result.transfer.dst;

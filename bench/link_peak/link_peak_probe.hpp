@@ -10,7 +10,7 @@
 
 #include "runtime/cuda_resources.hpp"
 #include "peer_access.hpp"
-#include "start_gate.hpp"
+#include "runtime/start_gate.hpp"
 
 namespace collbench::link_peak {
 

@@ -5,9 +5,12 @@
 
 #include <cmath>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "core/errors.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "runtime/sm_hog.hpp"
 #include "sweep/options.hpp"
 
 namespace collbench {
@@ -104,6 +107,73 @@ RankFault rank_fault(const InjectedFault& fault, int rank, int ranks) {
       break;
   }
   return asked;
+}
+
+namespace {
+
+// The injected fault as hooks: each rank asks rank_fault() once, when the case starts.
+class InjectedFaultHooks final : public MeasurementHooks {
+ public:
+  InjectedFaultHooks(FaultKind kind, std::vector<RankFault> faults) : kind_(kind), faults_(std::move(faults)) {}
+
+  void before_allocation() override {
+    if (kind_ == FaultKind::fail_allocation) {
+      throw GpuError("cudaMalloc failed (cudaErrorMemoryAllocation): injected out-of-memory fault", true);
+    }
+  }
+
+  // Injected slow_rank: SMs held through the timed batches only. The warm-up (and a graph's
+  // upload) has loaded every kernel by now: a module's lazy loading waits for an idle device,
+  // which a running hog never leaves.
+  std::shared_ptr<void> during_timing(const std::vector<RankContext>& ranks) override {
+    auto hogs = std::make_shared<std::vector<std::unique_ptr<SmHog>>>();
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      if (faults_[local].sm_share > 0)
+        hogs->push_back(std::make_unique<SmHog>(ranks[local].device, faults_[local].sm_share));
+    }
+    return hogs;
+  }
+
+  void before_sample(int local) override {
+    if (faults_[local].delay.count() > 0) std::this_thread::sleep_for(faults_[local].delay);
+  }
+
+  // Injected skip_rank: the rank leaves out one collective of the first timed batch, in its
+  // middle, so the others wait forever.
+  bool skips_launch(int local, std::size_t batch, std::size_t sample, std::size_t samples, int launch,
+                    int launches) override {
+    if (!faults_[local].skips_one || batch != 0) return false;
+    return launches > 1 ? sample == 0 && launch == launches / 2 : sample == samples / 2;
+  }
+
+  // Injected corrupt_output: element 0 of the first checked rank's output changes after the first
+  // checked collective.
+  void after_checked_launch(int check, const std::vector<RankContext>& ranks, const std::vector<void*>& outputs,
+                            std::uint64_t count, const kernels::PatternParams& params, bool root_only,
+                            int root) override {
+    if (kind_ != FaultKind::corrupt_output || check != 0 || count == 0) return;
+    for (std::size_t local = 0; local < ranks.size(); ++local) {
+      if (root_only && ranks[local].rank != root) continue;
+      ScopedDevice on(ranks[local].device, ranks[local].rank);
+      kernels::launch_corrupt_element(outputs[local], 0, params, ranks[local].stream);
+      CB_CHECK_LAUNCH();
+      return;
+    }
+  }
+
+ private:
+  FaultKind kind_;
+  std::vector<RankFault> faults_;  // per local rank
+};
+
+}  // namespace
+
+std::unique_ptr<MeasurementHooks> fault_hooks(const InjectedFault& fault, const std::vector<int>& local_ranks,
+                                              int ranks) {
+  if (fault.kind == FaultKind::none) return std::make_unique<MeasurementHooks>();
+  std::vector<RankFault> faults;
+  for (int rank : local_ranks) faults.push_back(rank_fault(fault, rank, ranks));
+  return std::make_unique<InjectedFaultHooks>(fault.kind, std::move(faults));
 }
 
 }  // namespace collbench

@@ -3,8 +3,11 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "sweep/measurement_hooks.hpp"
 #include "sweep/run_settings.hpp"
 
 namespace collbench {
@@ -30,5 +33,10 @@ struct RankFault {
   std::chrono::duration<double, std::milli> delay{0};  // slept before each timed sample
 };
 RankFault rank_fault(const InjectedFault& fault, int rank, int ranks);
+
+// The hooks that make `fault` happen in a case of `ranks` ranks, of which this process drives
+// those numbered `local_ranks` (by local index); hooks that do nothing when there is no fault.
+std::unique_ptr<MeasurementHooks> fault_hooks(const InjectedFault& fault, const std::vector<int>& local_ranks,
+                                              int ranks);
 
 }  // namespace collbench

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "core/errors.hpp"
+#include "launch/interrupt.hpp"
 #include "runtime/nccl_settings.hpp"
 #include "telemetry/nvtx.hpp"
 
@@ -27,9 +29,17 @@ void ensure_capacity(DeviceBuffer& buffer, int device, std::size_t bytes) {
   buffer = DeviceBuffer(device, bytes);
 }
 
+// The rank set's start gate: a slot every process of the host shares. Every process takes one,
+// whether or not it holds ranks of the set, so slots stay in step across processes.
+StartGate gate_of(ProcessGroup& group) {
+  kernels::StartGateWords* slot = group.next_gate_slot();
+  return slot ? StartGate(*group.gate_memory(), slot) : StartGate::disabled();
+}
+
 }  // namespace
 
-Runner::RankSet::RankSet(int ranks, const CommunicatorSettings& settings) {
+Runner::RankSet::RankSet(int ranks, const CommunicatorSettings& settings)
+    : host_of_rank_(ranks, 0), ranks_on_host_(ranks) {
   auto range = named_range(fmt::format("communicator init {}r", ranks), 0x404040, ranks);
   const std::vector<int> devices = first_devices(ranks);
   nccl_environment_.emplace(nccl_environment(settings));
@@ -42,8 +52,12 @@ Runner::RankSet::RankSet(int ranks, const CommunicatorSettings& settings) {
 // The GPU count's communicator keeps NCCL's defaults: the runner's agreements between processes go
 // over it (host all-reduces, which an NCCL_ALGO such as PAT could not run), so the case's
 // communicator is split from it under the settings.
-Runner::RankSet::RankSet(ProcessGroup& group, int ranks, const CommunicatorSettings& settings) {
+Runner::RankSet::RankSet(ProcessGroup& group, int ranks, const CommunicatorSettings& settings)
+    : gate_(gate_of(group)) {
   auto range = named_range(fmt::format("communicator init {}r", ranks), 0x404040, ranks);
+  for (int rank = 0; rank < ranks; ++rank) host_of_rank_.push_back(group.host_of(rank));
+  ranks_on_host_ = static_cast<int>(
+      std::count(host_of_rank_.begin(), host_of_rank_.end(), group.host_of(group.rank())));
   if (std::optional<NcclCommunicator> communicator = group.split_first(ranks)) {
     communicators_.push_back(std::move(*communicator));
     if (!settings.is_default()) split_for_case(settings);
@@ -181,7 +195,33 @@ unsigned long long* Runner::RankSet::mismatch_counter(int local_rank) {
   return counters_[local_rank].as<unsigned long long>();
 }
 
+void Runner::RankSet::wait_idle(std::chrono::steady_clock::time_point deadline,
+                                const std::function<std::string(const std::vector<bool>&)>& timeout_reason) {
+  std::vector<bool> idle(size());
+  for (int polls = 0;; ++polls) {
+    for (int local = 0; local < size(); ++local) {
+      const cudaError_t status = cudaStreamQuery(contexts_[local].stream);
+      idle[local] = status == cudaSuccess;
+      if (status != cudaSuccess && status != cudaErrorNotReady) {
+        ScopedDevice on(contexts_[local].device, contexts_[local].rank);
+        throw_cuda_error(status, "cudaStreamQuery (work of the case)", __FILE__, __LINE__);
+      }
+    }
+    if (std::all_of(idle.begin(), idle.end(), [](bool i) { return i; })) return;
+    throw_if_interrupted();
+    check_async_errors();
+    if (std::chrono::steady_clock::now() > deadline) throw CaseTimeout(timeout_reason(idle));
+    // Spin briefly (small cases finish in microseconds), then back off to spare the CPU.
+    if (polls < 2000) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  }
+}
+
 void Runner::RankSet::abort_all() noexcept {
+  gate_.abort();
   // Hand-built kernels first: they may be spinning on flags that NCCL's abort cannot reach.
   for (auto& [name, algorithm] : algorithms_) algorithm->request_abort();
   for (auto& communicator : group_communicators_) communicator.abort();

@@ -4,6 +4,8 @@
 // algorithm objects made for them.
 #pragma once
 
+#include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -18,6 +20,7 @@
 #include "runtime/nccl_communicator.hpp"
 #include "runtime/registered_buffer.hpp"
 #include "runtime/scoped_environment.hpp"
+#include "runtime/start_gate.hpp"
 #include "sweep/runner.hpp"
 
 namespace collbench {
@@ -44,8 +47,20 @@ class Runner::RankSet {
   const std::vector<RankContext>& agreement_contexts() const { return agreement_contexts_; }
   // One host thread per rank (see rank_workers.hpp).
   RankWorkers& workers() { return *workers_; }
+  // Holds every rank's timed work of a round until all ranks of this host have enqueued theirs.
+  StartGate& gate() { return gate_; }
+  // The ranks of the GPU count that run on this host (all of them in one process).
+  int ranks_on_host() const { return ranks_on_host_; }
+  // Per rank of the GPU count, its host (equal numbers: one host, one clock).
+  const std::vector<int>& host_of_rank() const { return host_of_rank_; }
   // Throws GpuError when NCCL reports an asynchronous error on any of the communicators.
   void check_async_errors() const;
+  // Waits until every local rank's stream is idle, watching for NCCL asynchronous errors, signals
+  // and `deadline`. Polling (rather than blocking) is what lets a hang be abandoned: at the
+  // deadline it throws CaseTimeout with `timeout_reason(idle)`, idle[local] telling which local
+  // ranks' streams had finished.
+  void wait_idle(std::chrono::steady_clock::time_point deadline,
+                 const std::function<std::string(const std::vector<bool>& idle)>& timeout_reason);
 
   // The implementation `choice` makes for these ranks (one per name and settings), made on first use.
   CollectiveAlgorithm& algorithm(const AlgorithmChoice& choice);
@@ -84,6 +99,8 @@ class Runner::RankSet {
   // First: NCCL reads NCCL_ALGO/NCCL_PROTO when a communicator is made and again when it launches
   // (its refusal's result and message), so they stay set until every communicator is gone.
   std::optional<ScopedEnvironment> nccl_environment_;
+  std::vector<int> host_of_rank_;
+  int ranks_on_host_ = 0;
   std::vector<RankContext> contexts_;
   std::vector<std::vector<RankContext>> single_contexts_;
   std::vector<int> count_ranks_;
@@ -102,6 +119,9 @@ class Runner::RankSet {
   std::vector<DeviceBuffer> counters_;
   std::vector<DeviceBuffer> segment_tables_;  // upload_receive_segments, grow-only
   std::map<std::string, std::unique_ptr<CollectiveAlgorithm>> algorithms_;  // by AlgorithmChoice::key
+  // Gone before the buffers and streams: its destructor lets any held stream go, and freeing
+  // memory waits for every kernel.
+  StartGate gate_;
   std::unique_ptr<RankWorkers> workers_;  // last: its threads stop before anything they use goes
 };
 

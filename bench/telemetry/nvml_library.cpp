@@ -41,6 +41,16 @@ struct FieldValue {
 static_assert(sizeof(FieldValue) == 40, "nvmlFieldValue_t is 4 + 4 + 8 + 8 + 4 + 4 + 8 bytes");
 constexpr unsigned kFieldPowerInstant = 186;  // NVML_FI_DEV_POWER_INSTANT, milliwatts
 
+// nvmlProcessInfo_t (v2/v3 layout): pid, used memory, GPU and compute instance ids.
+struct ProcessInfo {
+  unsigned int pid;
+  unsigned long long used_gpu_memory;
+  unsigned int gpu_instance_id;
+  unsigned int compute_instance_id;
+};
+static_assert(sizeof(ProcessInfo) == 24, "nvmlProcessInfo_t is 4 + 4 (padding) + 8 + 4 + 4 bytes");
+constexpr int kErrorInsufficientSize = 7;  // NVML_ERROR_INSUFFICIENT_SIZE
+
 }  // namespace
 
 struct Library::Functions {
@@ -58,6 +68,7 @@ struct Library::Functions {
   Return (*max_clock_info)(Device device, int type, unsigned int* mhz) = nullptr;
   Return (*ecc_errors)(Device device, int error_type, int counter_type, unsigned long long* count) = nullptr;
   Return (*nvlink_error_counter)(Device device, unsigned int link, int counter, unsigned long long* value) = nullptr;
+  Return (*compute_processes)(Device device, unsigned int* count, ProcessInfo* infos) = nullptr;
 };
 
 Library::Library() : fn_(new Functions()) {}
@@ -91,6 +102,7 @@ std::unique_ptr<Library> Library::open() {
   load(fn.max_clock_info, "nvmlDeviceGetMaxClockInfo");
   load(fn.ecc_errors, "nvmlDeviceGetTotalEccErrors");
   load(fn.nvlink_error_counter, "nvmlDeviceGetNvLinkErrorCounter");
+  load(fn.compute_processes, "nvmlDeviceGetComputeRunningProcesses_v3");
   if (!load(fn.clock_reasons, "nvmlDeviceGetCurrentClocksEventReasons"))
     load(fn.clock_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
   return library;
@@ -191,6 +203,20 @@ std::optional<unsigned long long> Library::nvlink_errors(Device device, int coun
   }
   if (!any) return std::nullopt;
   return total;
+}
+
+std::optional<std::vector<unsigned>> Library::compute_process_ids(Device device) const {
+  if (!fn_->compute_processes) return std::nullopt;
+  // The list can grow between asking for its length and reading it: a little room to spare.
+  unsigned int count = 0;
+  Return status = fn_->compute_processes(device, &count, nullptr);
+  if (status != kSuccess && status != kErrorInsufficientSize) return std::nullopt;
+  std::vector<ProcessInfo> infos(count + 8);
+  count = static_cast<unsigned int>(infos.size());
+  if (fn_->compute_processes(device, &count, infos.data()) != kSuccess) return std::nullopt;
+  std::vector<unsigned> pids;
+  for (unsigned int i = 0; i < count; ++i) pids.push_back(infos[i].pid);
+  return pids;
 }
 
 }  // namespace collbench::nvml

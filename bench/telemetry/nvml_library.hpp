@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace collbench::nvml {
 
@@ -56,6 +57,9 @@ class Library {
   // nvmlDeviceGetNvLinkErrorCounter summed over the active links: DL replay (0), recovery (1),
   // CRC flit (2) errors.
   std::optional<unsigned long long> nvlink_errors(Device device, int counter) const;
+  // The process ids of every compute context on the device
+  // (nvmlDeviceGetComputeRunningProcesses_v3): another program at work on a GPU shows here.
+  std::optional<std::vector<unsigned>> compute_process_ids(Device device) const;
 
  private:
   struct Functions;

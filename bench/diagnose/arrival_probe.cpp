@@ -1,0 +1,96 @@
+// The arrival probe: barrier, launch, complete, iteration after iteration; then every rank's
+// durations and launch times, summarized by the shared arrival rule.
+#include "arrival_probe.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "arrival.hpp"
+#include "core/collective_registry.hpp"
+#include "core/errors.hpp"
+#include "core/nccl_algorithm.hpp"
+#include "rank_records.hpp"
+#include "statistics.hpp"
+
+namespace collbench::diagnose {
+namespace {
+
+constexpr int kMaxRecordedIterations = 1000;  // --arrival-iterations' bound
+
+// One rank's iterations, as they travel between processes.
+struct ArrivalRecord {
+  int rank = -1;
+  int host = 0;
+  int iterations = 0;
+  double duration_us[kMaxRecordedIterations] = {};
+  double launch_us[kMaxRecordedIterations] = {};
+};
+
+}  // namespace
+
+std::vector<ArrivalFigures> probe_arrivals(Runner::RankSet& set, int ranks,
+                                           const ArrivalProbeSettings& settings) {
+  const int locals = set.size();
+  const CollectiveSpec& spec = find_collective("all_reduce");
+  const ElementCounts counts = spec.counts(std::max<std::size_t>(settings.bytes / sizeof(float), 1),
+                                           sizeof(float), ranks, nullptr);
+  const CaseShape shape{&spec, counts, DataType::float32, ReduceOp::sum, -1, ranks, false};
+  std::vector<DeviceBuffer> sends, receives;
+  for (const RankContext& rank : set.contexts()) {
+    sends.emplace_back(rank.device, counts.send * sizeof(float));
+    receives.emplace_back(rank.device, counts.recv * sizeof(float));
+  }
+  TimedWork work;
+  work.takes_part.assign(locals, true);
+  work.warmup = settings.warmup;
+  work.iterations = std::min(settings.iterations, kMaxRecordedIterations);
+  work.timeout_s = settings.timeout_s;
+  work.what = fmt::format("the arrival all_reduce on ranks 0-{}", ranks - 1);
+  settings.faults.apply_to(work);
+  work.launch = [&](int local, bool timed) {
+    if (timed && settings.faults.skips && settings.faults.skips(local)) return false;
+    launch_nccl_group({set.contexts()[local]}, {{sends[local].get(), receives[local].get()}}, shape,
+                      1);
+    return true;
+  };
+  // Between processes, a gather is the barrier; one process's workers start together anyway.
+  work.barrier = [&] {
+    if (settings.multi_process)
+      every_rank(set, std::vector<int>(locals, 0), ranks, true, settings.timeout_s);
+  };
+  const std::vector<RankTimes> times = time_on_ranks(set, work);
+  std::vector<ArrivalRecord> records(locals);
+  for (int local = 0; local < locals; ++local) {
+    ArrivalRecord& record = records[local];
+    record.rank = set.contexts()[local].rank;
+    record.host = set.host_of_rank()[set.count_rank(local)];
+    record.iterations = work.iterations;
+    std::copy(times[local].duration_us.begin(), times[local].duration_us.end(), record.duration_us);
+    std::copy(times[local].launch_us.begin(), times[local].launch_us.end(), record.launch_us);
+  }
+  const std::vector<ArrivalRecord> all =
+      every_rank(set, records, ranks, settings.multi_process, settings.timeout_s);
+  std::vector<std::vector<double>> durations(ranks), launches(ranks);
+  std::vector<int> hosts(ranks);
+  std::vector<double> longest(work.iterations, 0.0);
+  for (const ArrivalRecord& record : all) {
+    durations[record.rank].assign(record.duration_us, record.duration_us + record.iterations);
+    launches[record.rank].assign(record.launch_us, record.launch_us + record.iterations);
+    hosts[record.rank] = record.host;
+    for (int t = 0; t < record.iterations; ++t)
+      longest[t] = std::max(longest[t], record.duration_us[t]);
+  }
+  const std::vector<stats::RankArrival> summary =
+      stats::summarize_arrivals(durations, launches, hosts);
+  std::vector<ArrivalFigures> figures;
+  for (int rank = 0; rank < ranks; ++rank) {
+    const stats::RankArrival& arrival = summary[rank];
+    figures.push_back({rank, arrival.gpu_lateness_us, arrival.gpu_lateness_spread_us,
+                       arrival.waited_us, arrival.host_known, arrival.host_lateness_us,
+                       stats::median(longest)});
+  }
+  return figures;
+}
+
+}  // namespace collbench::diagnose

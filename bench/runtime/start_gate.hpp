@@ -1,0 +1,85 @@
+// A start gate: timed work on several GPUs starts together once every rank has enqueued it, as
+// nvbench's blocking kernel does, so that neither a host that enqueued late nor the time enqueueing
+// took lands inside a timed interval. Each rank's stream first runs a wait for the round's ticket;
+// each rank's host arrives once its work is enqueued; the last arrival opens the round for all.
+//
+// One process driving every rank keeps the gate's words in its own pinned memory. Processes of
+// one host share a slot of a shared-memory segment (launch/process_group.hpp), and every process
+// counts the rounds alike, so no host needs to open the gate for the others. Ranks on other hosts
+// are not held by this host's gate: a run over several hosts is aligned across them by the
+// agreement before each batch (a host all-reduce), and gated within each host.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "runtime/host_shared_memory.hpp"
+#include "start_gate_wait.hpp"
+
+namespace collbench {
+
+class StartGate {
+ public:
+  // A gate whose words live in this process's pinned memory.
+  StartGate();
+  // A gate on `slot`, a zeroed slot of `shared` used by no other gate (`shared` outlives it).
+  StartGate(const HostSharedMemory& shared, kernels::StartGateWords* slot);
+  // A gate that holds nothing (shared memory could not be had): work starts as enqueued.
+  static StartGate disabled();
+  // Aborts first, so that no stream keeps spinning on words that are about to go.
+  ~StartGate();
+  StartGate(StartGate&&) noexcept;
+  StartGate& operator=(StartGate&&) = delete;
+  StartGate(const StartGate&) = delete;
+  StartGate& operator=(const StartGate&) = delete;
+
+  bool enabled() const { return words_ != nullptr; }
+  // The next round, in which `ranks_on_host` ranks of this host take part. Every process of the
+  // host that shares the gate calls it for every round, in the same order and with the same count
+  // (a process with none of those ranks too); returns the round's ticket.
+  std::uint64_t next_round(int ranks_on_host);
+  // Holds `stream` (of `device`) until the round of `ticket` opens, or `timeout_s` passed.
+  void hold(int device, cudaStream_t stream, std::uint64_t ticket, double timeout_s) const;
+  // `ranks` ranks of this process have enqueued their work of the current round. A rank arrives
+  // for a round only once the previous round it took part in has opened (is_open): the count
+  // cannot tell whose arrival it is. Waiting for the round's work to complete ensures that too.
+  void arrive(int ranks = 1) const;
+  // Whether the round of `ticket` has opened (every rank arrived); always for a disabled or
+  // aborted gate.
+  bool is_open(std::uint64_t ticket) const;
+  // Lets every held stream go, for good (a failed case, teardown).
+  void abort() noexcept;
+  // Throws GpuError when a wait gave up before its round opened (call once the round's work is
+  // done).
+  void check() const;
+
+ private:
+  struct Disabled {};
+  explicit StartGate(Disabled) {}
+  struct PinnedFree {
+    void operator()(kernels::StartGateWords* words) const;
+  };
+  std::unique_ptr<kernels::StartGateWords, PinnedFree> pinned_;
+  const HostSharedMemory* shared_ = nullptr;
+  kernels::StartGateWords* words_ = nullptr;  // host view: pinned_ or a slot of shared_
+  std::uint64_t last_ticket_ = 0;
+};
+
+// An exception-safe round on the ranks one thread drives: arrives on destruction, so that a rank
+// whose enqueueing failed half way still lets the others' streams go (their work then fails or
+// times out on its own, instead of spinning at the gate).
+class GateArrival {
+ public:
+  GateArrival(const StartGate& gate, int ranks = 1) : gate_(gate), ranks_(ranks) {}
+  ~GateArrival() { gate_.arrive(ranks_); }
+  GateArrival(const GateArrival&) = delete;
+  GateArrival& operator=(const GateArrival&) = delete;
+
+ private:
+  const StartGate& gate_;
+  int ranks_;
+};
+
+}  // namespace collbench
