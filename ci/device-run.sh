@@ -7,6 +7,7 @@
 #   STABILITY_REPEATS, AB_CHANNELS: the stability step's passes and channel limits.
 #   steps: info tests quick smoke sweep stability diagnose graph faults avg1 linkpeak nsys mpi mpi_algos env signal
 #          register nccl_modes algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_nsys dp_timeline mpi_hang
+#          traces
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -346,6 +347,12 @@ for want in "$@"; do
           "$nsys" "$work/reports/dp_timeline" "$bin/collbench_dpstep" "$algo" "$gpus" "$extra" \
           "${DP_TIMELINE_BUCKET_MIB:-25}"
       done ;;
+    traces)
+      # Communication traces of small PyTorch jobs on every GPU (ci/record_traces.py): NCCL's log,
+      # Kineto and Flight Recorder per job and rank, for collbench_replay's importer fixtures.
+      # PyTorch's python with its own NCCL: LD_LIBRARY_PATH (the machine's CUDA and NCCL) dropped.
+      STEP_TIMEOUT_S=480 step traces env -u LD_LIBRARY_PATH "${TORCH_PYTHON:-/opt/torch/.venv/bin/python3}" \
+        "$root/ci/record_traces.py" --out "$work/traces" ;;
     mpi_hang)
       # A rank that skips a collective under mpirun: every process must end by itself, soon.
       step mpi_hang bash -c 'start=$SECONDS; mpirun --allow-run-as-root --bind-to none -np "$gpus" -x NCCL_NVLS_ENABLE \
