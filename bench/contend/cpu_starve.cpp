@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -79,10 +80,13 @@ void run_cpu_starve(const CpuStarveOptions& options, LoadSession& session) {
       fmt::format("{} busy threads on core {} crowding {} (pid {}; threads pinned so far: {})",
                   options.busy_threads, core, describe_target(target), pid_list(first.processes),
                   first.threads));
+  int most_threads = first.threads;
   while (!session.stopping()) {
     std::this_thread::sleep_for(kKeepPoll);
-    pin_target(target, core);
+    most_threads = std::max(most_threads, pin_target(target, core).threads);
   }
+  session.report(fmt::format("{} on core {} for {:.1f} s (at most {} target threads at once)",
+                             describe_target(target), core, session.loaded_s(), most_threads));
 }
 
 }  // namespace collbench::contend

@@ -81,13 +81,19 @@ void run_link_load(const LinkLoadOptions& options, LoadSession& session) {
   for (auto& lane : lanes) lane->copy();
   for (auto& lane : lanes) lane->pacer().drain();  // the first copies are done
   session.announce(link_detail(options));
+  long rounds = 0;
   while (!session.stopping()) {
     for (auto& lane : lanes) {
       lane->copy();
       lane->pacer().launched();
     }
+    ++rounds;
   }
   for (auto& lane : lanes) lane->pacer().drain();
+  const double seconds = session.loaded_s();
+  const double bytes_per_direction = static_cast<double>(rounds) * kLanesPerDirection * kCopyBytes;
+  session.report(fmt::format("{} rounds of copies in {:.1f} s ({:.0f} GB/s per direction)", rounds,
+                             seconds, seconds > 0 ? bytes_per_direction / seconds / 1e9 : 0.0));
 }
 
 }  // namespace collbench::contend

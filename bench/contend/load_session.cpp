@@ -49,9 +49,18 @@ void LoadSession::announce(const std::string& detail) {
   std::printf("collbench_contend: ready: %s\n", detail.c_str());
   std::fflush(stdout);
   announced_ = true;
-  deadline_ = std::chrono::steady_clock::now() +
-              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                  std::chrono::duration<double>(duration_s_));
+  start_ = std::chrono::steady_clock::now();
+  deadline_ = start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(duration_s_));
+}
+
+double LoadSession::loaded_s() const {
+  if (!announced_) return 0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void LoadSession::report(const std::string& summary) const {
+  std::fprintf(stderr, "collbench_contend: stopped: %s\n", summary.c_str());
 }
 
 }  // namespace collbench::contend

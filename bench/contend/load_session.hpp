@@ -24,11 +24,19 @@ class LoadSession {
   // <detail>" to stdout and flushes it, and starts the duration clock.
   void announce(const std::string& detail);
 
+  // Seconds since announce (0 before it).
+  double loaded_s() const;
+
+  // At the end: "collbench_contend: stopped: <summary>" on stderr, e.g. the GEMM rate reached, so
+  // that a log shows how heavy the load was.
+  void report(const std::string& summary) const;
+
  private:
   Truth truth_;
   std::string truth_path_;
   double duration_s_;
   bool announced_ = false;
+  std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point deadline_;
 };
 

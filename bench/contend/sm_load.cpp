@@ -78,11 +78,17 @@ void run_gemm_load(int gpu, LoadSession& session) {
   pacer.drain();  // the first GEMMs are done: cuBLAS has loaded its kernels and runs
   session.announce(fmt::format("bf16 GEMM {0}x{0}x{0} loop on GPU {1} (cuBLAS, {2}-{3} queued)",
                                kGemmSize, gpu, kGemmsPerBatch, 2 * kGemmsPerBatch));
+  long gemms = 0;
   while (!session.stopping()) {
     launch_gemm(cublas, a, b, c, gpu);
     pacer.launched();
+    ++gemms;
   }
   pacer.drain();
+  const double seconds = session.loaded_s();
+  const double flop = 2.0 * kGemmSize * kGemmSize * kGemmSize * static_cast<double>(gemms);
+  session.report(fmt::format("{} GEMMs on GPU {} in {:.1f} s ({:.0f} TFLOP/s)", gemms, gpu, seconds,
+                             seconds > 0 ? flop / seconds / 1e12 : 0.0));
 }
 
 void run_spin_load(int gpu, LoadSession& session) {
@@ -95,11 +101,17 @@ void run_spin_load(int gpu, LoadSession& session) {
   session.announce(fmt::format(
       "SM spin kernel loop on GPU {} ({} SMs x {} blocks of {} threads, {} ms per launch)", gpu,
       shape.sms, shape.blocks_per_sm, shape.threads_per_block, kSpinNs / 1'000'000.0));
+  long spins = 0;
   while (!session.stopping()) {
     launch_spin(shape, stream.get(), kSpinNs, gpu);
     pacer.launched();
+    ++spins;
   }
   pacer.drain();
+  const double seconds = session.loaded_s();
+  session.report(fmt::format("{} spins of {} ms on GPU {} in {:.1f} s ({:.0f}% of the time)", spins,
+                             kSpinNs / 1e6, gpu, seconds,
+                             seconds > 0 ? 100.0 * spins * (kSpinNs / 1e9) / seconds : 0.0));
 }
 
 }  // namespace
