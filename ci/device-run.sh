@@ -190,7 +190,9 @@ for want in "$@"; do
       if ((gpus < 2)); then echo "real_faults: needs 2 GPUs or more, this machine has $gpus"; continue; fi
       if [ ! -x "$bin/collbench_contend" ]; then echo "real_faults: no $bin/collbench_contend (build-bundle.sh)"; continue; fi
       for mode in ${REAL_MODES:-single mpi}; do
+        [[ $mode == @(single|mpi) ]] || { echo "real_faults: REAL_MODES: $mode is not single or mpi"; continue; }
         for fault in ${REAL_FAULTS:-clean sm_load link_load link_both cpu_starve}; do
+          [[ $fault == @(clean|sm_load|link_load|link_both|cpu_starve) ]] || { echo "real_faults: REAL_FAULTS: no fault $fault"; continue; }
           real_diagnoses "$mode" "$fault" "$d"
           real_sweep "$mode" "$fault" "$d"
         done
