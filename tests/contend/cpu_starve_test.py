@@ -18,6 +18,8 @@ import unittest
 
 CONTEND = sys.argv[1] if len(sys.argv) > 1 else "collbench_contend"
 CORE = max(os.sched_getaffinity(0))  # the generator's default core
+# Ranks no other test's process has, so that tests running beside this one are left alone.
+RANK, OTHER_RANK, ABSENT_RANK = 7342, 7341, 7349
 
 # A stand-in for a collbench process: takes the name argv[1] (comm, as an executable of that name
 # would have), starts one thread per rank of argv[2] that names itself cb-rank-R a moment later
@@ -103,10 +105,11 @@ class CpuStarveTest(unittest.TestCase):
             self.assertEqual(process.stdout.readline().strip(), "started")
 
     def test_process_of_a_rank_every_thread(self):
-        generator = self.contend("--target-rank", "2")
-        target = self.start(stand_in("collbench_fake", "", OMPI_COMM_WORLD_RANK="2"))
-        other_rank = self.start(stand_in("collbench_fake", "", OMPI_COMM_WORLD_RANK="1", RANK="2"))
-        not_collbench = self.start(stand_in("python_fake", "", RANK="2"))
+        generator = self.contend("--target-rank", str(RANK))
+        target = self.start(stand_in("collbench_fake", "", OMPI_COMM_WORLD_RANK=str(RANK)))
+        other_rank = self.start(stand_in("collbench_fake", "", OMPI_COMM_WORLD_RANK=str(OTHER_RANK),
+                                         RANK=str(RANK)))
+        not_collbench = self.start(stand_in("python_fake", "", RANK=str(RANK)))
         self.started(target, other_rank, not_collbench)
         self.assertTrue(wait_until(lambda: all(
             pinned(tid) for tids in threads_by_name(target.pid).values() for tid in tids)))
@@ -118,20 +121,21 @@ class CpuStarveTest(unittest.TestCase):
         self.assertIn("pid %d" % target.pid, out)
         with open(self.truth) as truth_file:
             truth = json.load(truth_file)["truth"]
-        self.assertEqual((truth["fault"], truth["ranks"], truth["gpus"]), ("cpu_starve", [2], []))
+        self.assertEqual((truth["fault"], truth["ranks"], truth["gpus"]), ("cpu_starve", [RANK], []))
 
     def test_rank_thread_of_one_process(self):
-        generator = self.contend("--target-process", "collbench_diagnose", "--target-rank", "1")
-        target = self.start(stand_in("collbench_diagnose", "0,1,2"))
+        generator = self.contend("--target-process", "collbench_diagnose", "--target-rank", str(RANK))
+        target = self.start(stand_in("collbench_diagnose", "%d,%d" % (OTHER_RANK, RANK)))
         self.started(target)
-        self.assertTrue(wait_until(lambda: pinned(threads_by_name(target.pid)["cb-rank-1"][0])))
+        mine = "cb-rank-%d" % RANK
+        self.assertTrue(wait_until(lambda: pinned(threads_by_name(target.pid)[mine][0])))
         threads = threads_by_name(target.pid)
-        for name in ("collbench_diagn", "cb-rank-0", "cb-rank-2"):
+        for name in ("collbench_diagn", "cb-rank-%d" % OTHER_RANK):
             self.assertFalse(pinned(threads[name][0]), name)
-        self.assertIn("cb-rank-1 of collbench_diagnose", self.stop(generator))
+        self.assertIn("%s of collbench_diagnose" % mine, self.stop(generator))
 
     def test_target_that_never_comes(self):
-        generator = self.contend("--target-rank", "9", "--wait-s", "0.2")
+        generator = self.contend("--target-rank", str(ABSENT_RANK), "--wait-s", "0.2")
         out, err = generator.communicate(timeout=20)
         self.assertEqual(generator.returncode, 1)
         self.assertEqual(out, "")
@@ -139,7 +143,7 @@ class CpuStarveTest(unittest.TestCase):
         self.assertFalse(os.path.getsize(self.truth))
 
     def test_sigterm_while_waiting(self):
-        generator = self.contend("--target-rank", "9")
+        generator = self.contend("--target-rank", str(ABSENT_RANK))
         self.assertIn("waiting", generator.stderr.readline())
         out = self.stop(generator)
         self.assertEqual(out, "")
