@@ -54,7 +54,8 @@ writes --truth FILE:
 (gpus: the GPUs loaded, none for cpu_starve), then prints exactly one line to stdout,
   collbench_contend: ready: <detail>
 and flushes it. --cpu-starve first says on stderr that it is waiting for its target. The load
-stops --duration-s seconds after ready (0: at SIGINT or SIGTERM); everything is freed.
+stops --duration-s seconds after ready (0: at SIGINT or SIGTERM); everything is freed, and a
+last line on stderr says how heavy the load was (GEMM TFLOP/s, copy GB/s per direction).
 
 Exit status: 0 stopped as asked; 1 a CUDA, cuBLAS or system call failed, or the target never
 came; 2 bad input; 4 no CUDA GPU is visible.
