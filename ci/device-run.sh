@@ -5,9 +5,10 @@
 # Usage: [ALGOS_COUNTS=2,4,6,8] [ALGOS_ITERS=20] [STEP_TIMEOUT_S=420] ci/device-run.sh STEP...
 #   ALGOS_COUNTS: GPU counts of the algos and mpi_algos sweeps (every count from 2 by default).
 #   STABILITY_REPEATS, AB_CHANNELS: the stability step's passes and channel limits.
-#   steps: info tests quick smoke sweep stability diagnose graph faults avg1 linkpeak nsys mpi mpi_algos env signal
-#          register nccl_modes algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_nsys dp_timeline mpi_hang
-#          traces
+#   REAL_MODES, REAL_FAULTS, REAL_RUNS, CLEAN_RUNS: the real_faults step's subset (see it below).
+#   steps: info tests quick smoke sweep stability diagnose graph faults real_faults avg1 linkpeak nsys mpi mpi_algos
+#          env signal register nccl_modes algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_nsys
+#          dp_timeline mpi_hang traces
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -50,6 +51,73 @@ dp_counts=$(for g in 1 2 4 8; do ((g <= gpus)) && echo $g; done | paste -sd,) # 
 # One GPU (nvidia-h200): the multi-GPU steps get it alone and say what they cannot run.
 every_count=${every_count:-$gpus} doubling=${doubling:-$gpus}
 export gpus every_count doubling dp_counts  # for the steps that run under bash -c
+
+# real_faults: faults made by another program (collbench_contend) against collbench_diagnose and
+# collreport ranks, each verdict written beside its ground truth (docs/diagnose.md, "Testing the
+# verdicts with real faults"). Targets on G GPUs: sm_load on GPU 0, G/2 and G-1 in turn (the
+# sweeps: G-1); the link from GPU 1 to G-1, not ring-adjacent on 4 or more (0 to 1 on 2 GPUs);
+# rank G-1's host threads starved. Each run may take STEP_TIMEOUT_S (120 here): a hang under a
+# fault must not eat the device's time.
+real_timeout_s=${STEP_TIMEOUT_S:-120}
+contend_load() {  # contend_load FAULT MODE RUN TOOL: sets load=(collbench_contend's arguments)
+  local fault=$1 mode=$2 run=$3 tool=$4 last=$((gpus - 1))
+  local src=$((1 % gpus)) sm_targets=(0 $((gpus / 2)) $((gpus - 1)))
+  ((src == last)) && src=0
+  case $fault in
+    sm_load) load=(--sm-load "${sm_targets[$(((run - 1) % 3))]}") ;;
+    link_load) load=(--link-load "$src:$last" --direction one) ;;
+    link_both) load=(--link-load "$src:$last" --direction both) ;;
+    cpu_starve) load=(--cpu-starve --target-rank "$last")
+      [ "$mode" = single ] && load+=(--target-process "$tool") ;;
+  esac
+}
+launcher() {  # launcher MODE: sets launch=(what runs a tool in that mode: nothing, or mpirun)
+  launch=()
+  [ "$1" = mpi ] && launch=("${mpirun[@]}" -np "$gpus")
+  return 0
+}
+add_truth() {  # add_truth DIAGNOSIS TRUTH: the generator's truth object into the diagnosis JSON
+  python3 - "$1" "$2" <<'EOF_PY'
+import json, os, sys
+diagnosis, truth = sys.argv[1:3]
+doc = json.load(open(diagnosis)) if os.path.exists(diagnosis) else {"diagnosis_missing": True}
+doc["truth"] = json.load(open(truth))["truth"] if os.path.exists(truth) else None  # None: never ready
+with open(diagnosis, "w") as out:
+    json.dump(doc, out, indent=1)
+EOF_PY
+}
+real_diagnoses() {  # real_diagnoses MODE FAULT DIR: CLEAN_RUNS or REAL_RUNS diagnoses
+  local mode=$1 fault=$2 d=$3 n name truth load launch
+  launcher "$mode"
+  if [ "$fault" = clean ]; then
+    for n in $(seq 1 "${CLEAN_RUNS:-10}"); do
+      STEP_TIMEOUT_S=$real_timeout_s step "real_clean_${mode}_$n" "${launch[@]}" "$bin/collbench_diagnose" --json "$d/clean_${mode}_$n.json"
+    done
+    return
+  fi
+  for n in $(seq 1 "${REAL_RUNS:-3}"); do
+    name="real_${fault}_${mode}_$n" truth="$work/truth/real_${fault}_${mode}_$n.json"
+    contend_load "$fault" "$mode" "$n" collbench_diagnose
+    STEP_TIMEOUT_S=$real_timeout_s step "$name" env CONTEND="$bin/collbench_contend" bash "$root/ci/contended.sh" "$truth" "${load[@]}" -- \
+      "${launch[@]}" "$bin/collbench_diagnose" --json "$d/$name.json"
+    add_truth "$d/$name.json" "$truth"
+  done
+}
+real_sweep() {  # real_sweep MODE FAULT DIR: a collbench --json sweep, then collreport ranks of it
+  local mode=$1 fault=$2 d=$3 load launch
+  local base="$d/ranks_${fault}_$mode"
+  local sweep=("$bin/collbench" --ops all_reduce,all_gather,reduce_scatter,alltoall -b 1M -e 256M -f 4 -g "$gpus"
+    --json "$base.json" --csv "$base.csv")
+  launcher "$mode"
+  if [ "$fault" = clean ]; then
+    STEP_TIMEOUT_S=$real_timeout_s step "ranks_clean_$mode" "${launch[@]}" "${sweep[@]}"
+  else
+    contend_load "$fault" "$mode" 3 collbench
+    STEP_TIMEOUT_S=$real_timeout_s step "ranks_${fault}_$mode" env CONTEND="$bin/collbench_contend" bash "$root/ci/contended.sh" \
+      "$base.truth.json" "${load[@]}" -- "${launch[@]}" "${sweep[@]}"
+  fi
+  step "ranks_${fault}_${mode}_report" bash -c '"$0" ranks "$1" > "$2"' "$bin/collreport" "$base.json" "$base.txt"
+}
 for want in "$@"; do
   case $want in
     info)
@@ -113,6 +181,24 @@ for want in "$@"; do
       step diagnose_clean_mpi "${mpi[@]}" "$bin/collbench_diagnose" --json "$d/clean_mpi.json"
       step diagnose_missing_rank_mpi "${mpi[@]}" "$bin/collbench_diagnose" --inject "missing_rank:$last" --timeout 10 \
         --json "$d/missing_rank_mpi.json" ;;
+    real_faults)
+      # REAL_MODES (single mpi), REAL_FAULTS (clean sm_load link_load link_both cpu_starve),
+      # REAL_RUNS (3), CLEAN_RUNS (10): a subset, to fit the device's time. Then every verdict in
+      # the folder judged against its truth (ci/verdict_check.py), the table kept beside them.
+      d="$work/reports/$machine/diagnosis"
+      mkdir -p "$d" "$work/truth"
+      if ((gpus < 2)); then echo "real_faults: needs 2 GPUs or more, this machine has $gpus"; continue; fi
+      if [ ! -x "$bin/collbench_contend" ]; then echo "real_faults: no $bin/collbench_contend (build-bundle.sh)"; continue; fi
+      for mode in ${REAL_MODES:-single mpi}; do
+        [[ $mode == @(single|mpi) ]] || { echo "real_faults: REAL_MODES: $mode is not single or mpi"; continue; }
+        for fault in ${REAL_FAULTS:-clean sm_load link_load link_both cpu_starve}; do
+          [[ $fault == @(clean|sm_load|link_load|link_both|cpu_starve) ]] || { echo "real_faults: REAL_FAULTS: no fault $fault"; continue; }
+          real_diagnoses "$mode" "$fault" "$d"
+          real_sweep "$mode" "$fault" "$d"
+        done
+      done
+      step verdict_check bash -c 'python3 "$0" "$1" > "$1/verdict_check.md"; status=$?; cat "$1/verdict_check.md"
+        exit $status' "$root/ci/verdict_check.py" "$d" ;;
     faults)
       step fault_hang "$bin/collbench" --ops all_reduce -b 1M -e 1M -g "$gpus" --timeout 5 --inject-fault skip_rank \
         --csv "$work/reports/fault_hang.csv"

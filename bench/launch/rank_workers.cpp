@@ -2,6 +2,8 @@
 #include "launch/rank_workers.hpp"
 
 #include <cuda_runtime.h>
+#include <fmt/format.h>
+#include <pthread.h>
 
 #include "core/errors.hpp"
 
@@ -35,6 +37,9 @@ void RankWorkers::run(const std::function<void(int)>& job) {
 }
 
 void RankWorkers::work(int local, int device, int rank) {
+  // "cb-rank-3": how a tool outside the process finds this rank's thread (collbench_contend
+  // --cpu-starve pins it; its proc_scan.cpp spells the same name). Without a name, nothing breaks.
+  (void)pthread_setname_np(pthread_self(), fmt::format("cb-rank-{}", rank).substr(0, 15).c_str());
   // The thread stays on its GPU; errors it raises name its rank.
   cudaSetDevice(device);
   set_current_rank(rank);
