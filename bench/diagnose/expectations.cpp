@@ -13,35 +13,37 @@ namespace {
 // The scale that makes the median absolute deviation estimate a normal standard deviation.
 constexpr double kMadToSigma = 1.4826;
 
-Reference reference_of_logs(const std::vector<double>& logs) {
+// The median of the figures themselves (so a reference reads as a figure did), the spread of
+// their logarithms around its logarithm.
+Reference reference_of_kept(const std::vector<double>& kept) {
   Reference reference;
-  reference.figures = static_cast<int>(logs.size());
-  if (logs.empty()) return reference;
-  const double median_log = stats::median(logs);
-  reference.median = std::exp(median_log);
+  reference.figures = static_cast<int>(kept.size());
+  if (kept.empty()) return reference;
+  reference.median = stats::median(kept);
   if (reference.figures < kMinFiguresForSpread) return reference;
+  const double median_log = std::log(reference.median);
   std::vector<double> deviations;
-  for (double log_figure : logs) deviations.push_back(std::abs(log_figure - median_log));
+  for (double figure : kept) deviations.push_back(std::abs(std::log(figure) - median_log));
   reference.log_spread = kMadToSigma * stats::median(deviations);
   return reference;
 }
 
-std::vector<double> logs_of(const std::vector<double>& figures, std::size_t left_out) {
-  std::vector<double> logs;
+std::vector<double> measured(const std::vector<double>& figures, std::size_t left_out) {
+  std::vector<double> kept;
   for (std::size_t i = 0; i < figures.size(); ++i) {
-    if (i != left_out && figures[i] > 0) logs.push_back(std::log(figures[i]));
+    if (i != left_out && figures[i] > 0) kept.push_back(figures[i]);
   }
-  return logs;
+  return kept;
 }
 
 }  // namespace
 
 Reference reference_without(const std::vector<double>& figures, std::size_t index) {
-  return reference_of_logs(logs_of(figures, index));
+  return reference_of_kept(measured(figures, index));
 }
 
 Reference reference_of(const std::vector<double>& figures) {
-  return reference_of_logs(logs_of(figures, figures.size()));
+  return reference_of_kept(measured(figures, figures.size()));
 }
 
 Expectations expectations_of(const Measurements& measurements) {

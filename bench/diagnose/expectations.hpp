@@ -15,9 +15,9 @@ namespace collbench::diagnose {
 inline constexpr int kMinFiguresForSpread = 4;
 
 // Figures of one kind and class: their median, and their robust spread on the log scale
-// (1.4826 x the median absolute deviation of their natural logarithms, the standard deviation
-// of normal noise; 0 with fewer than kMinFiguresForSpread figures). On the log scale a bandwidth
-// and a latency, or 370 GB/s and 45 GB/s, scatter in the same units.
+// (1.4826 x the median absolute deviation of their natural logarithms from the median's, the
+// standard deviation of normal noise; 0 with fewer than kMinFiguresForSpread figures). On the
+// log scale a bandwidth and a latency, or 370 GB/s and 45 GB/s, scatter in the same units.
 struct Reference {
   double median = 0;  // 0 when there is no figure
   double log_spread = 0;
