@@ -82,11 +82,25 @@ void judge_pairs(Judging& judging, bool use_rechecks) {
   }
 }
 
-std::vector<stats::RankArrival> rank_arrivals(const std::vector<ArrivalFigures>& arrivals) {
+// The rule's figures; host lateness is compared among ranks of one host, so each host is
+// numbered (a rank without an identity is on host 0 with the others that lack one).
+std::vector<stats::RankArrival> rank_arrivals(const Measurements& measurements,
+                                              const std::vector<ArrivalFigures>& arrivals) {
+  std::vector<std::string> hosts;
   std::vector<stats::RankArrival> ranks;
   for (const ArrivalFigures& arrival : arrivals) {
-    ranks.push_back({arrival.gpu_lateness_us, arrival.gpu_lateness_spread_us, arrival.waited_us,
-                     arrival.host_known, arrival.host_lateness_us});
+    const RankIdentity* identity = identity_of(measurements, arrival.rank);
+    const std::string host = identity ? identity->host : "";
+    auto known = std::find(hosts.begin(), hosts.end(), host);
+    if (known == hosts.end()) known = hosts.insert(hosts.end(), host);
+    stats::RankArrival rank;
+    rank.gpu_lateness_us = arrival.gpu_lateness_us;
+    rank.gpu_lateness_spread_us = arrival.gpu_lateness_spread_us;
+    rank.waited_us = arrival.waited_us;
+    rank.host_known = arrival.host_known;
+    rank.host_lateness_us = arrival.host_lateness_us;
+    rank.host = static_cast<int>(known - hosts.begin());
+    ranks.push_back(rank);
   }
   return ranks;
 }
@@ -102,16 +116,17 @@ void judge_arrivals(Judging& judging, bool use_rechecks) {
   const std::vector<ArrivalFigures>& arrivals = judging.measurements.arrivals;
   if (arrivals.empty()) return;
   // Indexed by position in the list, not by rank: a rank without an arrival is no rank on time.
-  const stats::ArrivalJudgement judgement = stats::judge_arrivals(
-      rank_arrivals(arrivals), op_time_us(arrivals), judging.thresholds.arrival_rule());
+  const stats::ArrivalJudgement judgement =
+      stats::judge_arrivals(rank_arrivals(judging.measurements, arrivals), op_time_us(arrivals),
+                            judging.thresholds.arrival_rule());
   // Pointers into it outlive this call: the measurements' own list, or an empty one.
   static const std::vector<ArrivalFigures> kNone;
   const std::vector<ArrivalFigures>& again =
       use_rechecks ? judging.measurements.rechecks.arrivals : kNone;
   const stats::ArrivalJudgement again_judgement =
       again.empty() ? stats::ArrivalJudgement{}
-                    : stats::judge_arrivals(rank_arrivals(again), op_time_us(again),
-                                            judging.thresholds.arrival_rule());
+                    : stats::judge_arrivals(rank_arrivals(judging.measurements, again),
+                                            op_time_us(again), judging.thresholds.arrival_rule());
   for (std::size_t i = 0; i < arrivals.size(); ++i) {
     ArrivalJudging judged;
     judged.rank = arrivals[i].rank;
@@ -119,7 +134,7 @@ void judge_arrivals(Judging& judging, bool use_rechecks) {
     judged.first = judgement.ranks.at(i);
     judged.recheck = find_rank(again, judged.rank);
     if (judged.recheck) {
-      judged.late_again = judged_lateness_us(*judged.recheck) > judged.first.limit_us;
+      judged.late_again = beyond_limits(*judged.recheck, judged.first);
       judged.again = again_judgement.ranks.at(judged.recheck - again.data());
     }
     judging.arrivals.push_back(judged);
@@ -161,6 +176,7 @@ Deviation recheck_of(const Deviation& first, double figure, const FigureRule& ru
   // A figure that reads 0 on its recheck (it did not come) is as bad as a figure can be.
   const double log_ratio = std::log(std::max(figure, 1e-300) / first.reference);
   deviation.spreads = (rule.lower_is_worse ? -log_ratio : log_ratio) / first.log_spread;
+  if (deviation.spreads == 0) deviation.spreads = 0;  // -0 would read "-0.0 spreads"
   const double ratio = deviation.ratio();
   const bool beyond_effect =
       rule.lower_is_worse ? ratio < rule.effect_ratio : ratio > rule.effect_ratio;
@@ -173,8 +189,18 @@ const JudgedFigure& PairJudgement::worst() const {
   return latency.latest().spreads > bandwidth.latest().spreads ? latency : bandwidth;
 }
 
-double judged_lateness_us(const ArrivalFigures& arrival) {
-  return std::max(arrival.gpu_lateness_us, arrival.host_known ? arrival.host_lateness_us : 0.0);
+Lateness lateness_of(const ArrivalFigures& arrival, const stats::RankArrivalJudgement& limits) {
+  const bool host_only = arrival.gpu_lateness_us <= limits.limit_us && arrival.host_known &&
+                         limits.host_limit_us > 0 &&
+                         arrival.host_lateness_us > limits.host_limit_us;
+  if (host_only) return {arrival.host_lateness_us, limits.host_limit_us};
+  return {arrival.gpu_lateness_us, limits.limit_us};
+}
+
+bool beyond_limits(const ArrivalFigures& arrival, const stats::RankArrivalJudgement& limits) {
+  const bool host_late = arrival.host_known && limits.host_limit_us > 0 &&
+                         arrival.host_lateness_us > limits.host_limit_us;
+  return arrival.gpu_lateness_us > limits.limit_us || host_late;
 }
 
 Judging judging_of(const Measurements& measurements, const Thresholds& thresholds,

@@ -42,12 +42,12 @@ std::optional<Margin> arrival_margin(const Judging& judging) {
   for (const ArrivalJudging& arrival : judging.arrivals) {
     // The latest measurement, judged by the rule on its own.
     const stats::RankArrivalJudgement& judged = arrival.again ? *arrival.again : arrival.first;
-    const double lateness_us =
-        judged_lateness_us(arrival.recheck ? *arrival.recheck : *arrival.arrival);
-    if (judged.limit_us <= 0) continue;
-    const double ratio = lateness_us / judged.limit_us;
-    keep_closest(worst, {{fmt::format("rank {}", arrival.rank), lateness_us, judged.limit_us, ratio,
-                          judged.margin_spreads},
+    const Lateness lateness =
+        lateness_of(arrival.recheck ? *arrival.recheck : *arrival.arrival, judged);
+    if (lateness.limit_us <= 0) continue;
+    const double ratio = lateness.figure_us / lateness.limit_us;
+    keep_closest(worst, {{fmt::format("rank {}", arrival.rank), lateness.figure_us,
+                          lateness.limit_us, ratio, judged.margin_spreads},
                          ratio});
   }
   return margin_of(worst);
@@ -129,18 +129,21 @@ std::vector<ClearedFigure> cleared_figures(const Judging& judging) {
   }
   for (const ArrivalJudging& arrival : judging.arrivals) {
     if (!arrival.cleared()) continue;
-    const double first_us = judged_lateness_us(*arrival.arrival);
-    const double again_us = judged_lateness_us(*arrival.recheck);
-    cleared.push_back({"arrival",
-                       {arrival.rank},
-                       first_us,
-                       arrival.first.limit_us,
-                       arrival.first.margin_spreads,
-                       again_us,
-                       fmt::format("rank {} arrived {:.0f} us late against a limit of {:.0f} us "
-                                   "({} past it) cleared on recheck: {:.0f} us",
-                                   arrival.rank, first_us, arrival.first.limit_us,
-                                   spreads_text(arrival.first.margin_spreads), again_us)});
+    const Lateness first = lateness_of(*arrival.arrival, arrival.first);
+    const double again_us = lateness_of(*arrival.recheck, arrival.first).figure_us;
+    ClearedFigure figure{"arrival",
+                         {arrival.rank},
+                         first.figure_us,
+                         first.limit_us,
+                         arrival.first.margin_spreads,
+                         again_us,
+                         ""};
+    figure.line = fmt::format(
+        "rank {} arrived {:.0f} us late against a limit of {:.0f} us ({} past it) cleared on "
+        "recheck: {:.0f} us",
+        arrival.rank, first.figure_us, first.limit_us, spreads_text(arrival.first.margin_spreads),
+        again_us);
+    cleared.push_back(std::move(figure));
   }
   return cleared;
 }

@@ -58,9 +58,11 @@ const ArrivalJudging* arrival_of(const Judging& judging, int rank) {
 
 // A late arrival as a suspect's figure: its lateness against its limit, the spreads past it.
 Deviation lateness_deviation(const ArrivalJudging& arrival) {
+  const Lateness lateness =
+      lateness_of(arrival.recheck ? *arrival.recheck : *arrival.arrival, arrival.first);
   Deviation deviation;
-  deviation.figure = judged_lateness_us(arrival.recheck ? *arrival.recheck : *arrival.arrival);
-  deviation.reference = arrival.first.limit_us;
+  deviation.figure = lateness.figure_us;
+  deviation.reference = lateness.limit_us;
   deviation.spreads = arrival.first.margin_spreads;
   deviation.flagged = true;
   return deviation;
@@ -68,11 +70,13 @@ Deviation lateness_deviation(const ArrivalJudging& arrival) {
 
 std::string arrival_evidence(const ArrivalJudging& arrival) {
   const ArrivalFigures& figures = *arrival.arrival;
+  const Lateness lateness = lateness_of(figures, arrival.first);
   const std::string recheck =
-      arrival.recheck ? fmt::format("recheck {:.0f} us", judged_lateness_us(*arrival.recheck))
-                      : "unconfirmed, no recheck";
+      arrival.recheck
+          ? fmt::format("recheck {:.0f} us", lateness_of(*arrival.recheck, arrival.first).figure_us)
+          : "unconfirmed, no recheck";
   const std::string limit =
-      fmt::format("against a limit of {:.0f} us ({} past it; {})", arrival.first.limit_us,
+      fmt::format("against a limit of {:.0f} us ({} past it; {})", lateness.limit_us,
                   spreads_text(arrival.first.margin_spreads), recheck);
   switch (arrival.first.cause) {
     case stats::LateCause::gpu:

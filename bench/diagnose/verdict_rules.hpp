@@ -73,8 +73,8 @@ struct PairJudgement {
   const JudgedFigure& worst() const;
 };
 
-// One rank by the arrival rule, and by its recheck: late again when its lateness measured again
-// is beyond the first pass's limit.
+// One rank by the arrival rule, and by its recheck: late again when its GPU or host lateness
+// measured again is beyond the first pass's limit for it.
 struct ArrivalJudging {
   int rank = 0;
   const ArrivalFigures* arrival = nullptr;
@@ -87,9 +87,15 @@ struct ArrivalJudging {
   bool suspect() const { return first.late && (!recheck || late_again); }
   bool cleared() const { return first.late && recheck && !late_again; }
 };
-// The lateness the limit is compared with: the GPU's, or the host's when it is larger (a start
-// gate can absorb a late host on the GPU).
-double judged_lateness_us(const ArrivalFigures& arrival);
+// The lateness a rank is judged by, and its limit: the GPU's, or the host's when only its host
+// was beyond its limit (a start gate absorbed the late launch on the GPU).
+struct Lateness {
+  double figure_us = 0;
+  double limit_us = 0;
+};
+Lateness lateness_of(const ArrivalFigures& arrival, const stats::RankArrivalJudgement& limits);
+// Whether `arrival` is beyond either of the limits of `limits`.
+bool beyond_limits(const ArrivalFigures& arrival, const stats::RankArrivalJudgement& limits);
 
 // What every rule reads: the measurements and every figure judged once.
 struct Judging {
