@@ -58,6 +58,7 @@ std::string pair_matrices(const Measurements& measurements) {
   return pair_matrix(
              measurements, "Pairs: send/recv GB/s",
              [](const PairFigures& pair) { return fmt::format("{:.0f}", pair.bandwidth_gbps); }) +
+         "\n" +
          pair_matrix(
              measurements, "Pairs: latency us (half a round trip)",
              [](const PairFigures& pair) { return fmt::format("{:.1f}", pair.latency_us); });
@@ -102,6 +103,16 @@ std::string margin_line(const char* what, const std::optional<Margin>& margin,
                      ratio_text(margin->ratio), reference, spreads, limits);
 }
 
+// The arrival rule's spreads count from the limit itself: late beyond 0.
+std::string arrival_margin_line(const std::optional<Margin>& margin) {
+  if (!margin) return "";
+  return fmt::format(
+      "  arrival: worst {} {:.0f} us late, {} its limit of {:.0f} us, {} from it "
+      "(late beyond it)\n",
+      margin->worst, margin->figure, ratio_text(margin->ratio), margin->reference,
+      spreads_text(margin->spreads.value_or(0)));
+}
+
 std::string margins_text(const Margins& margins, const Thresholds& thresholds) {
   const std::string beyond =
       fmt::format("flagged beyond {:g} spreads and ", thresholds.spread_factor);
@@ -112,8 +123,7 @@ std::string margins_text(const Margins& margins, const Thresholds& thresholds) {
                      beyond + ratio_text(thresholds.latency_effect_ratio)) +
          margin_line("collective", margins.collective, "its ring bound",
                      "slow below " + ratio_text(thresholds.slow_ratio)) +
-         margin_line("arrival", margins.arrival, "its lateness limit",
-                     "late beyond the limit, 0 spreads");
+         arrival_margin_line(margins.arrival);
 }
 
 std::string who(const Suspect& suspect) {
