@@ -119,13 +119,14 @@ Suspect rank_suspect(const Judging& judging, SuspectKind kind, int rank,
 void weigh(Suspect& suspect, const Deviation& deviation);
 bool names_rank(const Suspect& suspect, int rank);
 
-// Evidence lines. "copy 745 GB/s against 1490 (0.50×, 34.7 spreads)", then ", rechecked: 750"
-// or ", unconfirmed (no recheck)".
+// Evidence lines: "copy 745 GB/s against 1490 (0.50×, 34.7 spreads; recheck 750)", or
+// "...; unconfirmed, no recheck)".
 std::string copy_evidence(const JudgedFigure& copy);
-// "0->1 185 GB/s against 370 (0.50×, 34.7 spreads)" and the latency likewise: only the figures
-// that condemn it, each with its recheck.
+// "0->1 185 GB/s against 370 (0.50×, 34.7 spreads; recheck 185)" and the latency likewise: only
+// the figures that condemn the pair.
 std::vector<std::string> pair_evidence(const PairJudgement& pair);
-// "2->0 185 GB/s against 370 (0.50×)": the worst figure of a slow pair, short.
+// "2->0 185 GB/s against 370, 0.50×": the worst figure of a slow pair (its recheck when there is
+// one), short.
 std::string pair_figure_text(const PairJudgement& pair);
 // Marks `suspect` unconfirmed when `figure` was flagged and never measured again.
 void note_confirmation(Suspect& suspect, const JudgedFigure& figure);
