@@ -1,10 +1,10 @@
-// The console summary: four sections of plain text, the verdict last so it is what stays on
-// screen.
+// The console summary: sections of plain text, the verdict last so it is what stays on screen.
 #include "console_summary.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "figure_text.hpp"
 
@@ -17,31 +17,33 @@ std::string or_dash(const std::optional<T>& value, const char* format) {
 }
 
 std::string gpu_table(const Measurements& measurements) {
-  std::string text = fmt::format("GPUs\n  {:>4}  {:<16} {:<14} {:>9}  {:>11}  {}\n", "rank", "host",
-                                 "GPU", "copy GB/s", "SM MHz", "clock events");
+  std::string text =
+      fmt::format("GPUs\n  {:>4}  {:<16} {:<14} {:>9} {:>7}  {:>11}  {:<12}  {}\n", "rank", "host",
+                  "GPU", "copy GB/s", "spread", "SM MHz", "clock events", "other processes");
   for (const GpuFigures& gpu : measurements.gpus) {
     const RankIdentity* identity = identity_of(measurements, gpu.rank);
     const std::string clock =
         or_dash(gpu.sm_clock_mhz, "{:.0f}") + "/" + or_dash(gpu.max_sm_clock_mhz, "{:.0f}");
-    text += fmt::format("  {:>4}  {:<16} {:<14} {:>9.0f}  {:>11}  {}\n", gpu.rank,
-                        identity ? identity->host : "?", identity ? identity->pci_bus_id : "?",
-                        gpu.copy_gbps, clock, or_dash(gpu.clock_event_reasons, "{:#x}"));
+    text +=
+        fmt::format("  {:>4}  {:<16} {:<14} {:>9.0f} {:>6.1f}%  {:>11}  {:<12}  {}\n", gpu.rank,
+                    identity ? identity->host : "?", identity ? identity->pci_bus_id : "?",
+                    gpu.copy_gbps, 100 * gpu.copy_spread, clock,
+                    or_dash(gpu.clock_event_reasons, "{:#x}"), or_dash(gpu.other_processes, "{}"));
   }
   return text;
 }
 
-// Bandwidth of every pair: a row per sender, a column per receiver.
-std::string pair_matrix(const Measurements& measurements) {
+// One figure of every pair: a row per sender, a column per receiver.
+std::string pair_matrix(const Measurements& measurements, const std::string& title,
+                        const std::function<std::string(const PairFigures&)>& cell) {
   int ranks = 0;
   for (const PairFigures& pair : measurements.pairs) {
     ranks = std::max({ranks, pair.src + 1, pair.dst + 1});
   }
   std::vector<std::vector<std::string>> cells(ranks, std::vector<std::string>(ranks, "?"));
   for (int rank = 0; rank < ranks; ++rank) cells[rank][rank] = "-";
-  for (const PairFigures& pair : measurements.pairs) {
-    cells[pair.src][pair.dst] = fmt::format("{:.0f}", pair.bandwidth_gbps);
-  }
-  std::string text = "Pairs: send/recv GB/s, rows send to columns\n      ";
+  for (const PairFigures& pair : measurements.pairs) cells[pair.src][pair.dst] = cell(pair);
+  std::string text = title + ", rows send to columns\n      ";
   for (int dst = 0; dst < ranks; ++dst) text += fmt::format("{:>6}", dst);
   text += "\n";
   for (int src = 0; src < ranks; ++src) {
@@ -50,6 +52,16 @@ std::string pair_matrix(const Measurements& measurements) {
     text += "\n";
   }
   return text;
+}
+
+std::string pair_matrices(const Measurements& measurements) {
+  return pair_matrix(
+             measurements, "Pairs: send/recv GB/s",
+             [](const PairFigures& pair) { return fmt::format("{:.0f}", pair.bandwidth_gbps); }) +
+         "\n" +
+         pair_matrix(
+             measurements, "Pairs: latency us (half a round trip)",
+             [](const PairFigures& pair) { return fmt::format("{:.1f}", pair.latency_us); });
 }
 
 std::string collectives(const Measurements& measurements) {
@@ -65,38 +77,87 @@ std::string collectives(const Measurements& measurements) {
   return text;
 }
 
+// Late on the GPU against late on the host: which of the two the arrival rule blames.
+std::string arrivals(const Measurements& measurements) {
+  if (measurements.arrivals.empty()) return "";
+  std::string text = fmt::format(
+      "Arrivals: us late, over all_reduce launched after a barrier\n"
+      "  {:>4}  {:>9}  {:>9}  {:>9}  {:>9}\n",
+      "rank", "GPU late", "spread", "host late", "waited");
+  for (const ArrivalFigures& arrival : measurements.arrivals) {
+    text += fmt::format("  {:>4}  {:>9.1f}  {:>9.1f}  {:>9}  {:>9.1f}\n", arrival.rank,
+                        arrival.gpu_lateness_us, arrival.gpu_lateness_spread_us,
+                        arrival.host_known ? fmt::format("{:.1f}", arrival.host_lateness_us) : "-",
+                        arrival.waited_us);
+  }
+  return text + "\n";
+}
+
+// "pair latency: worst 0->1 1.20× its reference, 1.8 spreads (flagged beyond 5 spreads and
+// 1.50×)"
+std::string margin_line(const char* what, const std::optional<Margin>& margin,
+                        const char* reference, const std::string& limits) {
+  if (!margin) return "";
+  const std::string spreads = margin->spreads ? ", " + spreads_text(*margin->spreads) : "";
+  return fmt::format("  {}: worst {} {} {}{} ({})\n", what, margin->worst,
+                     ratio_text(margin->ratio), reference, spreads, limits);
+}
+
+// The arrival rule's spreads count from the limit itself: late beyond 0.
+std::string arrival_margin_line(const std::optional<Margin>& margin) {
+  if (!margin) return "";
+  return fmt::format(
+      "  arrival: worst {} {:.0f} us late, {} its limit of {:.0f} us, {} from it "
+      "(late beyond it)\n",
+      margin->worst, margin->figure, ratio_text(margin->ratio), margin->reference,
+      spreads_text(margin->spreads.value_or(0)));
+}
+
 std::string margins_text(const Margins& margins, const Thresholds& thresholds) {
-  std::vector<std::string> parts;
-  const auto add = [&](const char* what, const std::optional<double>& ratio, std::string limit) {
-    if (ratio) parts.push_back(fmt::format("{} {} ({})", what, ratio_text(*ratio), limit));
-  };
-  const std::string below = fmt::format("slow below {}", ratio_text(thresholds.slow_ratio));
-  add("copy", margins.copy, below);
-  add("pair bandwidth", margins.pair_bandwidth, below);
-  add("pair latency", margins.pair_latency,
-      fmt::format("slow above {}", ratio_text(thresholds.latency_ratio)));
-  add("collective", margins.collective, below);
-  add("lateness", margins.lateness, "of the limit");
-  return fmt::format("{}", fmt::join(parts, ", "));
+  const std::string beyond =
+      fmt::format("flagged beyond {:g} spreads and ", thresholds.spread_factor);
+  const std::string bandwidth = beyond + ratio_text(thresholds.bandwidth_effect_ratio);
+  return margin_line("copy", margins.copy, "its reference", bandwidth) +
+         margin_line("pair bandwidth", margins.pair_bandwidth, "its reference", bandwidth) +
+         margin_line("pair latency", margins.pair_latency, "its reference",
+                     beyond + ratio_text(thresholds.latency_effect_ratio)) +
+         margin_line("collective", margins.collective, "its ring bound",
+                     "slow below " + ratio_text(thresholds.slow_ratio)) +
+         arrival_margin_line(margins.arrival);
+}
+
+std::string who(const Suspect& suspect) {
+  if (suspect.direction == "send") return fmt::format("rank {} sending", suspect.rank);
+  if (suspect.direction == "receive") return fmt::format("rank {} receiving", suspect.rank);
+  if (suspect.direction == "both") return fmt::format("rank {} both ways", suspect.rank);
+  if (!suspect.direction.empty()) return fmt::format("ranks {}", suspect.direction);
+  if (suspect.peer) return fmt::format("ranks {} and {}", suspect.rank, *suspect.peer);
+  if (suspect.ranks.size() > 1) return fmt::format("ranks {}", rank_list(suspect.ranks));
+  return fmt::format("rank {}", suspect.rank);
 }
 
 std::string suspect_line(const Suspect& suspect) {
-  std::string who = suspect.peer ? fmt::format("ranks {} and {}", suspect.rank, *suspect.peer)
-                    : suspect.ranks.size() > 1 ? fmt::format("ranks {}", rank_list(suspect.ranks))
-                                               : fmt::format("rank {}", suspect.rank);
   std::string where = suspect.host;
   if (!suspect.pci_bus_id.empty()) where += " " + suspect.pci_bus_id;
-  return fmt::format("  {:<12} {} ({}): {}\n", kind_name(suspect.kind), who, where,
+  return fmt::format("  {:<13} {} ({}): {}\n", kind_name(suspect.kind), who(suspect), where,
                      fmt::join(suspect.evidence, "; "));
+}
+
+std::string cleared_text(const Verdict& verdict) {
+  if (verdict.cleared.empty()) return "";
+  std::string text = "Cleared on recheck (flagged once, fine when measured again alone):\n";
+  for (const ClearedFigure& cleared : verdict.cleared) text += "  " + cleared.line + "\n";
+  return text;
 }
 
 std::string verdict_text(const Verdict& verdict) {
   if (verdict.clean()) {
-    return fmt::format("Verdict: no suspect (margins: {})\n",
-                       margins_text(verdict.margins, verdict.thresholds));
+    return cleared_text(verdict) + "Verdict: no suspect; margins:\n" +
+           margins_text(verdict.margins, verdict.thresholds);
   }
-  std::string text = fmt::format("Verdict: {} suspect{}\n", verdict.suspects.size(),
-                                 verdict.suspects.size() == 1 ? "" : "s");
+  std::string text = cleared_text(verdict) +
+                     fmt::format("Verdict: {} suspect{}, the likeliest root cause first\n",
+                                 verdict.suspects.size(), verdict.suspects.size() == 1 ? "" : "s");
   for (const Suspect& suspect : verdict.suspects) text += suspect_line(suspect);
   return text;
 }
@@ -104,8 +165,8 @@ std::string verdict_text(const Verdict& verdict) {
 }  // namespace
 
 std::string console_summary(const Measurements& measurements, const Verdict& verdict) {
-  return gpu_table(measurements) + "\n" + pair_matrix(measurements) + "\n" +
-         collectives(measurements) + "\n" + verdict_text(verdict);
+  return gpu_table(measurements) + "\n" + pair_matrices(measurements) + "\n" +
+         collectives(measurements) + "\n" + arrivals(measurements) + verdict_text(verdict);
 }
 
 }  // namespace collbench::diagnose

@@ -1,5 +1,6 @@
-// The diagnosis for a person at a terminal: each GPU, the pair matrix, the collectives, then the
-// verdict, one line per suspect.
+// The diagnosis for a person at a terminal: each GPU, the pair matrices, the collectives, the
+// arrivals, then the figures cleared on recheck and the verdict, one line per suspect, or the
+// margins of a clean run.
 #pragma once
 
 #include <string>

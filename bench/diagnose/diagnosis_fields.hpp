@@ -3,7 +3,10 @@
 // Internal to diagnosis_json*.cpp.
 #pragma once
 
+#include <optional>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "figures.hpp"
 #include "verdict.hpp"
@@ -22,6 +25,8 @@ template <typename Visit>
 void visit_fields(GpuFigures& gpu, Visit&& field) {
   field("rank", gpu.rank);
   field("copy_gbps", gpu.copy_gbps);
+  field("copy_spread", gpu.copy_spread);
+  field("other_processes", gpu.other_processes);
   field("sm_clock_mhz", gpu.sm_clock_mhz);
   field("max_sm_clock_mhz", gpu.max_sm_clock_mhz);
   field("power_w", gpu.power_w);
@@ -39,6 +44,8 @@ void visit_fields(PairFigures& pair, Visit&& field) {
   field("dst", pair.dst);
   field("bandwidth_gbps", pair.bandwidth_gbps);
   field("latency_us", pair.latency_us);
+  field("bandwidth_spread", pair.bandwidth_spread);
+  field("latency_spread", pair.latency_spread);
 }
 
 template <typename Visit>
@@ -53,7 +60,11 @@ void visit_fields(GroupFigures& group, Visit&& field) {
 template <typename Visit>
 void visit_fields(ArrivalFigures& arrival, Visit&& field) {
   field("rank", arrival.rank);
-  field("mean_lateness_us", arrival.mean_lateness_us);
+  field("gpu_lateness_us", arrival.gpu_lateness_us);
+  field("gpu_lateness_spread_us", arrival.gpu_lateness_spread_us);
+  field("waited_us", arrival.waited_us);
+  field("host_known", arrival.host_known);
+  field("host_lateness_us", arrival.host_lateness_us);
   field("op_time_us", arrival.op_time_us);
 }
 
@@ -64,9 +75,23 @@ void visit_fields(MissingRank& missing, Visit&& field) {
 }
 
 template <typename Visit>
-void visit_fields(PairExpectation& best, Visit&& field) {
-  field("bandwidth_gbps", best.bandwidth_gbps);
-  field("latency_us", best.latency_us);
+void visit_fields(Rechecks& rechecks, Visit&& field) {
+  field("gpus", rechecks.gpus);
+  field("pairs", rechecks.pairs);
+  field("arrivals", rechecks.arrivals);
+}
+
+template <typename Visit>
+void visit_fields(Reference& reference, Visit&& field) {
+  field("median", reference.median);
+  field("log_spread", reference.log_spread);
+  field("figures", reference.figures);
+}
+
+template <typename Visit>
+void visit_fields(PairExpectation& pairs, Visit&& field) {
+  field("bandwidth_gbps", pairs.bandwidth_gbps);
+  field("latency_us", pairs.latency_us);
 }
 
 template <typename Visit>
@@ -79,10 +104,9 @@ void visit_fields(Expectations& expectations, Visit&& field) {
 
 template <typename Visit>
 void visit_fields(Thresholds& thresholds, Visit&& field) {
-  field("slow_ratio", thresholds.slow_ratio);
-  field("latency_ratio", thresholds.latency_ratio);
-  field("straggler_min_us", thresholds.straggler_min_us);
-  field("straggler_op_share", thresholds.straggler_op_share);
+  for (const ThresholdSetting& setting : threshold_settings()) {
+    field(setting.name, thresholds.*(setting.value));
+  }
 }
 
 template <typename Visit>
@@ -91,12 +115,35 @@ void visit_fields(Suspect& suspect, Visit&& field) {
   field("rank", suspect.rank);
   field("peer", suspect.peer);
   field("ranks", suspect.ranks);
+  field("direction", suspect.direction);
   field("host", suspect.host);
   field("pci_bus_id", suspect.pci_bus_id);
   field("figure", suspect.figure);
-  field("expectation", suspect.expectation);
+  field("reference", suspect.reference);
   field("ratio", suspect.ratio);
+  field("spreads", suspect.spreads);
+  field("confirmed", suspect.confirmed);
   field("evidence", suspect.evidence);
+}
+
+template <typename Visit>
+void visit_fields(ClearedFigure& cleared, Visit&& field) {
+  field("figure_kind", cleared.figure_kind);
+  field("ranks", cleared.ranks);
+  field("figure", cleared.figure);
+  field("reference", cleared.reference);
+  field("spreads", cleared.spreads);
+  field("recheck", cleared.recheck);
+  field("line", cleared.line);
+}
+
+template <typename Visit>
+void visit_fields(Margin& margin, Visit&& field) {
+  field("worst", margin.worst);
+  field("figure", margin.figure);
+  field("reference", margin.reference);
+  field("ratio", margin.ratio);
+  field("spreads", margin.spreads);
 }
 
 template <typename Visit>
@@ -105,7 +152,7 @@ void visit_fields(Margins& margins, Visit&& field) {
   field("pair_bandwidth", margins.pair_bandwidth);
   field("pair_latency", margins.pair_latency);
   field("collective", margins.collective);
-  field("lateness", margins.lateness);
+  field("arrival", margins.arrival);
 }
 
 // Whether T is one of the structures above (a JSON object) rather than a plain value.
@@ -117,5 +164,17 @@ template <typename T, typename = void>
 struct HasFields : std::false_type {};
 template <typename T>
 struct HasFields<T, decltype(visit_fields(std::declval<T&>(), IgnoreField{}))> : std::true_type {};
+
+// Whether T is a list of such structures (a JSON array of objects).
+template <typename T>
+struct IsStructureList : std::false_type {};
+template <typename T>
+struct IsStructureList<std::vector<T>> : HasFields<T> {};
+
+// Whether T is such a structure that may be absent (an object or null).
+template <typename T>
+struct IsOptionalStructure : std::false_type {};
+template <typename T>
+struct IsOptionalStructure<std::optional<T>> : HasFields<T> {};
 
 }  // namespace collbench::diagnose

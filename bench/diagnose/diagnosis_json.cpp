@@ -15,6 +15,8 @@ json value_json(const T& value);
 template <typename T>
 json value_json(const std::optional<T>& value);
 json value_json(SuspectKind kind);
+template <typename Structure>
+json array_json(const std::vector<Structure>& structures);
 
 // A structure as an object (walked on a copy: the field lists take members by reference).
 template <typename Structure>
@@ -38,6 +40,8 @@ template <typename T>
 json value_json(const T& value) {
   if constexpr (HasFields<T>::value) {
     return object_json(value);
+  } else if constexpr (IsStructureList<T>::value) {
+    return array_json(value);
   } else {
     return value;
   }
@@ -63,9 +67,11 @@ json diagnosis_json(const Measurements& measurements, const Verdict& verdict,
           {"groups", array_json(measurements.groups)},
           {"arrivals", array_json(measurements.arrivals)},
           {"missing", array_json(measurements.missing)},
+          {"rechecks", object_json(measurements.rechecks)},
           {"expectations", object_json(verdict.expectations)},
           {"thresholds", object_json(verdict.thresholds)},
           {"suspects", array_json(verdict.suspects)},
+          {"cleared", array_json(verdict.cleared)},
           {"margins", object_json(verdict.margins)},
           {"wall_s", wall_s}};
 }

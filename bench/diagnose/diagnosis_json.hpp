@@ -1,20 +1,29 @@
 // The diagnosis as one JSON document (collbench_diagnose --json), and its reader, which checks
 // every field so that collreport and the tests can trust what they read:
-//   {"format": "collbench-diagnosis", "version": 1, "injected": "" (the test-only fault, if any),
+//   {"format": "collbench-diagnosis", "version": 2, "injected": "" (the test-only fault, if any),
 //    "ranks": [{rank, host, local_gpu, pci_bus_id}],
-//    "gpus": [{rank, copy_gbps, sm_clock_mhz, max_sm_clock_mhz, power_w, clock_event_reasons,
-//              ecc_uncorrected, ecc_corrected, nvlink_replay, nvlink_recovery, nvlink_crc}],
-//    "pairs": [{src, dst, bandwidth_gbps, latency_us}],
+//    "gpus": [{rank, copy_gbps, copy_spread, other_processes, sm_clock_mhz, max_sm_clock_mhz,
+//              power_w, clock_event_reasons, ecc_uncorrected, ecc_corrected, nvlink_replay,
+//              nvlink_recovery, nvlink_crc}],
+//    "pairs": [{src, dst, bandwidth_gbps, latency_us, bandwidth_spread, latency_spread}],
 //    "groups": [{ranks, op, busbw_gbps, time_us, expected_busbw_gbps}],
-//    "arrivals": [{rank, mean_lateness_us, op_time_us}], "missing": [{rank, what}],
-//    "expectations": {copy_gbps, within_host: {bandwidth_gbps, latency_us}, across_hosts: {...},
-//                     link_peak_gbps},
-//    "thresholds": {slow_ratio, latency_ratio, straggler_min_us, straggler_op_share},
-//    "suspects": [{kind, rank, peer, ranks, host, pci_bus_id, figure, expectation, ratio,
-//                  evidence: [lines]}],
-//    "margins": {copy, pair_bandwidth, pair_latency, collective, lateness}, "wall_s": seconds}
-// A reading NVML did not give, a margin with nothing measured, and a peer that is not one pair's
-// are null; every field is always present.
+//    "arrivals": [{rank, gpu_lateness_us, gpu_lateness_spread_us, waited_us, host_known,
+//                  host_lateness_us, op_time_us}],
+//    "missing": [{rank, what}],
+//    "rechecks": {gpus: [as gpus], pairs: [as pairs], arrivals: [as arrivals]},
+//    "expectations": {copy_gbps: REF, within_host: {bandwidth_gbps: REF, latency_us: REF},
+//                     across_hosts: {...}, link_peak_gbps}, REF = {median, log_spread, figures},
+//    "thresholds": {spread_factor, bandwidth_effect_ratio, latency_effect_ratio,
+//                   copy_spread_floor, bandwidth_spread_floor, latency_spread_floor, slow_ratio,
+//                   arrival_floor_us, arrival_op_share, arrival_host_share},
+//    "suspects": [{kind, rank, peer, ranks, direction, host, pci_bus_id, figure, reference, ratio,
+//                  spreads, confirmed, evidence: [lines]}],
+//    "cleared": [{figure_kind, ranks, figure, reference, spreads, recheck, line}],
+//    "margins": {copy, pair_bandwidth, pair_latency, collective, arrival: each
+//                {worst, figure, reference, ratio, spreads} or null}, "wall_s": seconds}
+// A reading NVML did not give, a margin with nothing measured, the spreads of a collective's
+// margin and a peer that is not one pair's are null; every field is always present. A top-level
+// "truth" object (what a test harness did to the machine) is accepted and left alone.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -27,7 +36,7 @@
 namespace collbench::diagnose {
 
 inline constexpr const char* kDiagnosisFormat = "collbench-diagnosis";
-inline constexpr int kDiagnosisFormatVersion = 1;
+inline constexpr int kDiagnosisFormatVersion = 2;
 
 // `injected`: the test-only fault the run was given ("" for a real diagnosis).
 nlohmann::json diagnosis_json(const Measurements& measurements, const Verdict& verdict,
@@ -49,7 +58,7 @@ class DiagnosisFormatError : public std::runtime_error {
 };
 
 // Reads a diagnosis document; throws DiagnosisFormatError on any missing field, wrong type,
-// unknown suspect kind, or another format or version.
+// unknown suspect kind, a "truth" that is not an object, or another format or version.
 Diagnosis read_diagnosis_json(const nlohmann::json& document);
 // The same check, for callers that only need to know the document is sound.
 void validate_diagnosis_json(const nlohmann::json& document);

@@ -2,6 +2,8 @@
 // value checked against its member's type.
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "diagnosis_fields.hpp"
 #include "diagnosis_json.hpp"
 #include "json_fields.hpp"
@@ -20,6 +22,16 @@ void read_value(const JsonFields& fields, const char* name, double& value) {
 }
 void read_value(const JsonFields& fields, const char* name, std::string& value) {
   value = fields.text(name);
+}
+void read_value(const JsonFields& fields, const char* name, bool& value) {
+  value = fields.boolean(name);
+}
+void read_value(const JsonFields& fields, const char* name, std::optional<unsigned>& value) {
+  const std::optional<unsigned long long> count = fields.count_or_null(name);
+  if (count && *count > std::numeric_limits<unsigned>::max()) {
+    wrong_type(fields.path_of(name), fields.value(name), "a count of processes");
+  }
+  value = count;
 }
 void read_value(const JsonFields& fields, const char* name, std::optional<int>& value) {
   value = fields.integer_or_null(name);
@@ -41,11 +53,13 @@ void read_value(const JsonFields& fields, const char* name, SuspectKind& value) 
   const std::string kind = fields.text(name);
   const std::optional<SuspectKind> known = kind_from_name(kind);
   if (!known) {
-    wrong_type(fields.path_of(name), kind,
-               "one of missing_rank, slow_gpu, slow_node, slow_link, straggler");
+    wrong_type(fields.path_of(name), kind, "one of " + kind_names());
   }
   value = *known;
 }
+
+template <typename Structure>
+std::vector<Structure> read_array(const JsonFields& document, const char* name);
 
 template <typename Structure>
 Structure read_object(const JsonFields& fields) {
@@ -54,6 +68,14 @@ Structure read_object(const JsonFields& fields) {
     using Value = std::decay_t<decltype(value)>;
     if constexpr (HasFields<Value>::value) {
       value = read_object<Value>(fields.object(name));
+    } else if constexpr (IsStructureList<Value>::value) {
+      value = read_array<typename Value::value_type>(fields, name);
+    } else if constexpr (IsOptionalStructure<Value>::value) {
+      if (fields.value(name).is_null()) {
+        value.reset();
+      } else {
+        value = read_object<typename Value::value_type>(fields.object(name));
+      }
     } else {
       read_value(fields, name, value);
     }
@@ -96,13 +118,18 @@ Diagnosis read_diagnosis_json(const json& document_json) {
   measurements.groups = read_array<GroupFigures>(document, "groups");
   measurements.arrivals = read_array<ArrivalFigures>(document, "arrivals");
   measurements.missing = read_array<MissingRank>(document, "missing");
+  measurements.rechecks = read_object<Rechecks>(document.object("rechecks"));
   Verdict& verdict = diagnosis.verdict;
   verdict.expectations = read_object<Expectations>(document.object("expectations"));
   measurements.link_peak_gbps = verdict.expectations.link_peak_gbps;
   verdict.thresholds = read_object<Thresholds>(document.object("thresholds"));
   verdict.suspects = read_array<Suspect>(document, "suspects");
+  verdict.cleared = read_array<ClearedFigure>(document, "cleared");
   verdict.margins = read_object<Margins>(document.object("margins"));
   diagnosis.wall_s = document.number("wall_s");
+  // A test harness records the fault it made beside the diagnosis: an object, whose contents
+  // are the harness's own.
+  if (document.has("truth")) static_cast<void>(document.object("truth"));
   return diagnosis;
 }
 

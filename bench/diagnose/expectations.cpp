@@ -1,38 +1,66 @@
-// Expectations: the best of each figure in this run.
+// Expectations: medians and robust spreads of each kind of figure in this run.
 #include "expectations.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+
+#include "statistics.hpp"
 
 namespace collbench::diagnose {
 namespace {
 
-void take_best(PairExpectation& best, const PairFigures& pair) {
-  best.bandwidth_gbps = std::max(best.bandwidth_gbps, pair.bandwidth_gbps);
-  // An unmeasured latency (0) is no evidence of a fast link.
-  if (pair.latency_us > 0 && (best.latency_us == 0 || pair.latency_us < best.latency_us)) {
-    best.latency_us = pair.latency_us;
-  }
+// The scale that makes the median absolute deviation estimate a normal standard deviation.
+constexpr double kMadToSigma = 1.4826;
+
+// The median of the figures themselves (so a reference reads as a figure did), the spread of
+// their logarithms around its logarithm.
+Reference reference_of_kept(const std::vector<double>& kept) {
+  Reference reference;
+  reference.figures = static_cast<int>(kept.size());
+  if (kept.empty()) return reference;
+  reference.median = stats::median(kept);
+  if (reference.figures < kMinFiguresForSpread) return reference;
+  const double median_log = std::log(reference.median);
+  std::vector<double> deviations;
+  for (double figure : kept) deviations.push_back(std::abs(std::log(figure) - median_log));
+  reference.log_spread = kMadToSigma * stats::median(deviations);
+  return reference;
 }
 
-const PairFigures* find_pair(const Measurements& measurements, int src, int dst) {
-  for (const PairFigures& pair : measurements.pairs) {
-    if (pair.src == src && pair.dst == dst) return &pair;
+std::vector<double> measured(const std::vector<double>& figures, std::size_t left_out) {
+  std::vector<double> kept;
+  for (std::size_t i = 0; i < figures.size(); ++i) {
+    if (i != left_out && figures[i] > 0) kept.push_back(figures[i]);
   }
-  return nullptr;
+  return kept;
 }
 
 }  // namespace
 
+Reference reference_without(const std::vector<double>& figures, std::size_t index) {
+  return reference_of_kept(measured(figures, index));
+}
+
+Reference reference_of(const std::vector<double>& figures) {
+  return reference_of_kept(measured(figures, figures.size()));
+}
+
 Expectations expectations_of(const Measurements& measurements) {
-  Expectations expectations;
-  for (const GpuFigures& gpu : measurements.gpus) {
-    expectations.copy_gbps = std::max(expectations.copy_gbps, gpu.copy_gbps);
-  }
+  std::vector<double> copies;
+  for (const GpuFigures& gpu : measurements.gpus) copies.push_back(gpu.copy_gbps);
+  // Index 0 within hosts, 1 across.
+  std::vector<double> bandwidths[2];
+  std::vector<double> latencies[2];
   for (const PairFigures& pair : measurements.pairs) {
-    const bool crossing = crosses_hosts(measurements, pair.src, pair.dst);
-    take_best(crossing ? expectations.across_hosts : expectations.within_host, pair);
+    const int crossing = crosses_hosts(measurements, pair.src, pair.dst) ? 1 : 0;
+    bandwidths[crossing].push_back(pair.bandwidth_gbps);
+    latencies[crossing].push_back(pair.latency_us);
   }
+  Expectations expectations;
+  expectations.copy_gbps = reference_of(copies);
+  expectations.within_host = {reference_of(bandwidths[0]), reference_of(latencies[0])};
+  expectations.across_hosts = {reference_of(bandwidths[1]), reference_of(latencies[1])};
   expectations.link_peak_gbps = measurements.link_peak_gbps;
   return expectations;
 }
@@ -41,6 +69,13 @@ bool crosses_hosts(const Measurements& measurements, int a, int b) {
   const RankIdentity* first = identity_of(measurements, a);
   const RankIdentity* second = identity_of(measurements, b);
   return first && second && first->host != second->host;
+}
+
+const PairFigures* find_pair(const Measurements& measurements, int src, int dst) {
+  for (const PairFigures& pair : measurements.pairs) {
+    if (pair.src == src && pair.dst == dst) return &pair;
+  }
+  return nullptr;
 }
 
 double ring_busbw_bound_gbps(const Measurements& measurements, const std::vector<int>& ranks,

@@ -9,6 +9,10 @@ std::string ratio_text(double ratio) {
   return fmt::format("{:.2f}×", ratio);
 }
 
+std::string spreads_text(double spreads) {
+  return fmt::format("{:.1f} spreads", spreads);
+}
+
 std::string rank_list(const std::vector<int>& ranks) {
   return fmt::format("{}", fmt::join(ranks, ","));
 }

@@ -8,6 +8,8 @@ namespace collbench::diagnose {
 
 // "0.54×"
 std::string ratio_text(double ratio);
+// "5.1 spreads"
+std::string spreads_text(double spreads);
 // "0,1,2"
 std::string rank_list(const std::vector<int>& ranks);
 

@@ -66,6 +66,16 @@ std::string JsonFields::text(const char* name) const {
   return field.get<std::string>();
 }
 
+bool JsonFields::boolean(const char* name) const {
+  const json& field = value(name);
+  if (!field.is_boolean()) wrong_type(path_of(name), field, "true or false");
+  return field.get<bool>();
+}
+
+bool JsonFields::has(const char* name) const {
+  return object_->contains(name);
+}
+
 std::optional<double> JsonFields::number_or_null(const char* name) const {
   if (value(name).is_null()) return std::nullopt;
   return number(name);

@@ -17,6 +17,8 @@ class JsonFields {
   double number(const char* name) const;
   int integer(const char* name) const;
   std::string text(const char* name) const;
+  bool boolean(const char* name) const;
+  bool has(const char* name) const;
   // Null reads as nothing; the field must still be there.
   std::optional<double> number_or_null(const char* name) const;
   std::optional<int> integer_or_null(const char* name) const;

@@ -1,5 +1,7 @@
-// judge(): the rules in order, then the suspects by severity.
+// judge() and to_recheck(): the rules in order, then the suspects with the root cause first.
 #include "verdict.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <tuple>
@@ -9,8 +11,9 @@
 namespace collbench::diagnose {
 namespace {
 
-constexpr SuspectKind kKinds[] = {SuspectKind::missing_rank, SuspectKind::slow_gpu,
-                                  SuspectKind::slow_node, SuspectKind::slow_link,
+constexpr SuspectKind kKinds[] = {SuspectKind::missing_rank,  SuspectKind::slow_gpu,
+                                  SuspectKind::starved_host,  SuspectKind::slow_node,
+                                  SuspectKind::link_endpoint, SuspectKind::slow_link,
                                   SuspectKind::straggler};
 
 // A missing rank's other figures (a copy that never ran, a launch that never came) say nothing
@@ -31,6 +34,11 @@ void append(std::vector<Suspect>& suspects, Suspects&& more) {
   for (Suspect& suspect : more) suspects.push_back(std::move(suspect));
 }
 
+bool is_missing(const Measurements& measurements, int rank) {
+  return std::any_of(measurements.missing.begin(), measurements.missing.end(),
+                     [&](const MissingRank& missing) { return missing.rank == rank; });
+}
+
 }  // namespace
 
 const char* kind_name(SuspectKind kind) {
@@ -39,8 +47,12 @@ const char* kind_name(SuspectKind kind) {
       return "missing_rank";
     case SuspectKind::slow_gpu:
       return "slow_gpu";
+    case SuspectKind::starved_host:
+      return "starved_host";
     case SuspectKind::slow_node:
       return "slow_node";
+    case SuspectKind::link_endpoint:
+      return "link_endpoint";
     case SuspectKind::slow_link:
       return "slow_link";
     case SuspectKind::straggler:
@@ -56,8 +68,46 @@ std::optional<SuspectKind> kind_from_name(const std::string& name) {
   return std::nullopt;
 }
 
-double Thresholds::lateness_limit_us(double op_time_us) const {
-  return std::max(straggler_min_us, straggler_op_share * op_time_us);
+std::string kind_names() {
+  std::vector<std::string> names;
+  for (SuspectKind kind : kKinds) names.push_back(kind_name(kind));
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+stats::ArrivalRule Thresholds::arrival_rule() const {
+  stats::ArrivalRule rule;
+  rule.floor_us = arrival_floor_us;
+  rule.op_share = arrival_op_share;
+  rule.spread_factor = spread_factor;
+  rule.host_share = arrival_host_share;
+  return rule;
+}
+
+const std::vector<ThresholdSetting>& threshold_settings() {
+  static const std::vector<ThresholdSetting> settings = {
+      {"spread_factor", &Thresholds::spread_factor,
+       "flag a figure only beyond this many spreads of its kind (log scale), and a late rank "
+       "beyond this many spreads of the others' lateness"},
+      {"bandwidth_effect_ratio", &Thresholds::bandwidth_effect_ratio,
+       "and a copy or pair bandwidth only below this share of the median of the others"},
+      {"latency_effect_ratio", &Thresholds::latency_effect_ratio,
+       "and a pair latency only above this multiple of the median of the others"},
+      {"copy_spread_floor", &Thresholds::copy_spread_floor,
+       "the least spread granted to copies (relative)"},
+      {"bandwidth_spread_floor", &Thresholds::bandwidth_spread_floor,
+       "the least spread granted to pair bandwidths (relative)"},
+      {"latency_spread_floor", &Thresholds::latency_spread_floor,
+       "the least spread granted to pair latencies (relative)"},
+      {"slow_ratio", &Thresholds::slow_ratio,
+       "a collective is slow below this share of its ring bound"},
+      {"arrival_floor_us", &Thresholds::arrival_floor_us,
+       "a rank is late only beyond this many microseconds"},
+      {"arrival_op_share", &Thresholds::arrival_op_share,
+       "and only beyond this share of the op time"},
+      {"arrival_host_share", &Thresholds::arrival_host_share,
+       "a late rank's host is the cause when its host lateness is this share of its lateness"},
+  };
+  return settings;
 }
 
 bool group_is_slow(const GroupFigures& group, const Thresholds& thresholds) {
@@ -65,23 +115,43 @@ bool group_is_slow(const GroupFigures& group, const Thresholds& thresholds) {
          group.busbw_gbps < thresholds.slow_ratio * group.expected_busbw_gbps;
 }
 
+RecheckRequest to_recheck(const Measurements& measurements, const Thresholds& thresholds) {
+  const Judging judging = judging_of(measurements, thresholds, false);
+  RecheckRequest request;
+  for (const GpuJudgement& gpu : judging.gpus) {
+    const int rank = gpu.gpu->rank;
+    if (gpu.copy.first.flagged && !is_missing(measurements, rank)) request.gpus.push_back(rank);
+  }
+  for (const PairJudgement& pair : judging.pairs) {
+    const int src = pair.pair->src;
+    const int dst = pair.pair->dst;
+    if (!(pair.bandwidth.first.flagged || pair.latency.first.flagged)) continue;
+    if (!is_missing(measurements, src) && !is_missing(measurements, dst)) {
+      request.pairs.emplace_back(src, dst);
+    }
+  }
+  request.arrivals = std::any_of(judging.arrivals.begin(), judging.arrivals.end(),
+                                 [](const ArrivalJudging& arrival) { return arrival.first.late; });
+  return request;
+}
+
 Verdict judge(const Measurements& measurements, const Thresholds& thresholds) {
-  const Judging judging{measurements, thresholds, expectations_of(measurements)};
+  const Judging judging = judging_of(measurements, thresholds, true);
   std::vector<Suspect> suspects = missing_rank_suspects(judging);
-  append(suspects, straggler_suspects(judging));
-  append(suspects, slow_gpu_suspects(judging, suspects));
+  append(suspects, rank_suspects(judging));
   drop_missing_ranks(judging, suspects);
-  // Links and nodes only where the GPUs at their ends are not already suspects.
-  append(suspects, slow_link_suspects(judging, suspects));
-  fold_slow_nodes(judging, suspects);
+  fold_slow_gpus(judging, suspects);
+  // Pairs are named only where no rank at their ends is already named.
+  link_suspects(judging, suspects);
   explain_slow_groups(judging, suspects);
 
   std::stable_sort(suspects.begin(), suspects.end(), [](const Suspect& a, const Suspect& b) {
-    return std::make_tuple(a.kind, health(a.ratio), a.rank) <
-           std::make_tuple(b.kind, health(b.ratio), b.rank);
+    return std::make_tuple(a.kind, -a.spreads, a.rank) <
+           std::make_tuple(b.kind, -b.spreads, b.rank);
   });
   Verdict verdict;
   verdict.suspects = std::move(suspects);
+  verdict.cleared = cleared_figures(judging);
   verdict.margins = margins_of(judging);
   verdict.expectations = judging.expectations;
   verdict.thresholds = thresholds;

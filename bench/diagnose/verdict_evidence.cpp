@@ -1,4 +1,4 @@
-// The readings and evidence text the verdict's rules share.
+// The suspects' common parts and the evidence text the verdict's rules share.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -6,12 +6,27 @@
 #include "verdict_rules.hpp"
 
 namespace collbench::diagnose {
+namespace {
 
-double health(double ratio) {
-  return ratio > 1 ? 1 / ratio : ratio;
+// "(0.50×, 34.7 spreads; recheck 750)", the recheck in the figure's own format.
+std::string judgement_text(const JudgedFigure& judged, const char* figure_format) {
+  std::string recheck = "unconfirmed, no recheck";
+  if (judged.recheck) {
+    recheck = "recheck " + fmt::format(fmt::runtime(figure_format), judged.recheck->figure);
+  }
+  return fmt::format("({}, {}; {})", ratio_text(judged.first.ratio()),
+                     spreads_text(judged.first.spreads), recheck);
 }
 
-Suspect rank_suspect(const Judging& judging, SuspectKind kind, int rank, const Reading& reading) {
+std::string pair_name(const PairJudgement& pair) {
+  return fmt::format("{}->{}{}", pair.pair->src, pair.pair->dst,
+                     pair.crossing ? " across hosts" : "");
+}
+
+}  // namespace
+
+Suspect rank_suspect(const Judging& judging, SuspectKind kind, int rank,
+                     const Deviation& deviation) {
   Suspect suspect;
   suspect.kind = kind;
   suspect.rank = rank;
@@ -20,74 +35,56 @@ Suspect rank_suspect(const Judging& judging, SuspectKind kind, int rank, const R
     suspect.host = identity->host;
     suspect.pci_bus_id = identity->pci_bus_id;
   }
-  suspect.figure = reading.figure;
-  suspect.expectation = reading.expectation;
-  suspect.ratio = reading.ratio();
+  suspect.figure = deviation.figure;
+  suspect.reference = deviation.reference;
+  suspect.ratio = deviation.ratio();
+  suspect.spreads = deviation.spreads;
   return suspect;
 }
 
-void weigh(Suspect& suspect, const Reading& reading) {
-  if (health(reading.ratio()) >= health(suspect.ratio)) return;
-  suspect.figure = reading.figure;
-  suspect.expectation = reading.expectation;
-  suspect.ratio = reading.ratio();
-}
-
-const Reading& PairReading::worst() const {
-  return health(latency.ratio()) < health(bandwidth.ratio()) ? latency : bandwidth;
-}
-
-PairReading read_pair(const Judging& judging, const PairFigures& pair) {
-  const bool crossing = crosses_hosts(judging.measurements, pair.src, pair.dst);
-  const PairExpectation& best = judging.expectations.for_pair(crossing);
-  PairReading reading;
-  reading.bandwidth = {pair.bandwidth_gbps, best.bandwidth_gbps};
-  reading.latency = {pair.latency_us, best.latency_us};
-  const Thresholds& thresholds = judging.thresholds;
-  reading.slow_bandwidth =
-      reading.bandwidth.ratio() < thresholds.slow_ratio && best.bandwidth_gbps > 0;
-  reading.slow_latency = reading.latency.ratio() > thresholds.latency_ratio;
-  return reading;
-}
-
-std::vector<std::string> pair_evidence(const Judging& judging, const PairFigures& pair,
-                                       const PairReading& reading) {
-  const bool crossing = crosses_hosts(judging.measurements, pair.src, pair.dst);
-  const char* best = crossing ? "the best cross-host pair's" : "the best pair's";
-  std::vector<std::string> lines;
-  if (reading.slow_bandwidth) {
-    lines.push_back(fmt::format("{}->{} {:.0f} GB/s against {} {:.0f} ({})", pair.src, pair.dst,
-                                pair.bandwidth_gbps, best, reading.bandwidth.expectation,
-                                ratio_text(reading.bandwidth.ratio())));
-  }
-  if (reading.slow_latency) {
-    lines.push_back(fmt::format("{}->{} latency {:.1f} us against {} {:.1f} ({})", pair.src,
-                                pair.dst, pair.latency_us, best, reading.latency.expectation,
-                                ratio_text(reading.latency.ratio())));
-  }
-  return lines;
-}
-
-std::optional<LeastSlowPair> every_pair_slow(
-    const Judging& judging, const std::function<bool(const PairFigures&)>& group,
-    const std::function<bool(const PairFigures&)>& elsewhere) {
-  std::optional<LeastSlowPair> least;
-  bool healthy_elsewhere = false;
-  for (const PairFigures& pair : judging.measurements.pairs) {
-    const PairReading reading = read_pair(judging, pair);
-    if (elsewhere(pair)) healthy_elsewhere = healthy_elsewhere || !reading.slow();
-    if (!group(pair)) continue;
-    if (!reading.slow()) return std::nullopt;
-    if (!least || health(reading.worst().ratio()) > health(least->reading.worst().ratio())) {
-      least = LeastSlowPair{&pair, reading};
-    }
-  }
-  if (!healthy_elsewhere) return std::nullopt;
-  return least;
+void weigh(Suspect& suspect, const Deviation& deviation) {
+  if (deviation.spreads <= suspect.spreads && suspect.reference > 0) return;
+  suspect.figure = deviation.figure;
+  suspect.reference = deviation.reference;
+  suspect.ratio = deviation.ratio();
+  suspect.spreads = deviation.spreads;
 }
 
 bool names_rank(const Suspect& suspect, int rank) {
   return std::find(suspect.ranks.begin(), suspect.ranks.end(), rank) != suspect.ranks.end();
+}
+
+std::string copy_evidence(const JudgedFigure& copy) {
+  return fmt::format("copy {:.0f} GB/s against {:.0f} {}", copy.first.figure, copy.first.reference,
+                     judgement_text(copy, "{:.0f}"));
+}
+
+std::vector<std::string> pair_evidence(const PairJudgement& pair) {
+  std::vector<std::string> lines;
+  if (pair.bandwidth.suspect()) {
+    lines.push_back(fmt::format("{} {:.0f} GB/s against {:.0f} {}", pair_name(pair),
+                                pair.bandwidth.first.figure, pair.bandwidth.first.reference,
+                                judgement_text(pair.bandwidth, "{:.0f}")));
+  }
+  if (pair.latency.suspect()) {
+    lines.push_back(fmt::format("{} latency {:.1f} us against {:.1f} {}", pair_name(pair),
+                                pair.latency.first.figure, pair.latency.first.reference,
+                                judgement_text(pair.latency, "{:.1f}")));
+  }
+  return lines;
+}
+
+std::string pair_figure_text(const PairJudgement& pair) {
+  const JudgedFigure& worst = pair.worst();
+  const bool latency = &worst == &pair.latency;
+  const Deviation& latest = worst.latest();
+  return fmt::format(
+      latency ? "{} latency {:.1f} us against {:.1f}, {}" : "{} {:.0f} GB/s against {:.0f}, {}",
+      pair_name(pair), latest.figure, latest.reference, ratio_text(latest.ratio()));
+}
+
+void note_confirmation(Suspect& suspect, const JudgedFigure& figure) {
+  if (figure.unconfirmed()) suspect.confirmed = false;
 }
 
 }  // namespace collbench::diagnose

@@ -1,6 +1,6 @@
 // The rule about collectives: a collective below what its pairs predict, followed down its
-// bisection to the smallest group still slow, backs up the suspects in that group, or becomes a
-// suspect of its own when nothing else there explains it.
+// bisection to the smallest group still slow, backs up the suspects in that group (the rank-level
+// ones first), or becomes a suspect of its own when nothing else there explains it.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -65,8 +65,9 @@ std::vector<const GroupFigures*> smallest_slow_groups(const Judging& judging,
 }
 
 // A suspect for a slow group that nothing else explains: a link for two ranks, a node for one
-// host, else a link among the group's ranks (the slowness needs all of them).
-Suspect group_suspect(const Judging& judging, std::vector<int> ranks, const Reading& reading) {
+// host, else a link among the group's ranks (the slowness needs all of them); never a rank-level
+// cause, which only a rank's own figures can show.
+Suspect group_suspect(const Judging& judging, std::vector<int> ranks, const Deviation& shortfall) {
   std::sort(ranks.begin(), ranks.end());
   std::set<std::string> hosts;
   for (int rank : ranks) {
@@ -74,8 +75,9 @@ Suspect group_suspect(const Judging& judging, std::vector<int> ranks, const Read
     hosts.insert(identity ? identity->host : "");
   }
   const bool one_host = hosts.size() == 1 && ranks.size() > 2;
-  Suspect suspect = rank_suspect(
-      judging, one_host ? SuspectKind::slow_node : SuspectKind::slow_link, ranks.front(), reading);
+  Suspect suspect =
+      rank_suspect(judging, one_host ? SuspectKind::slow_node : SuspectKind::slow_link,
+                   ranks.front(), shortfall);
   suspect.ranks = ranks;
   if (ranks.size() == 2) {
     suspect.peer = ranks.back();
@@ -84,6 +86,40 @@ Suspect group_suspect(const Judging& judging, std::vector<int> ranks, const Read
   suspect.pci_bus_id.clear();  // names no one GPU
   suspect.host = fmt::format("{}", fmt::join(hosts, ","));
   return suspect;
+}
+
+bool rank_level(SuspectKind kind) {
+  return kind == SuspectKind::missing_rank || kind == SuspectKind::slow_gpu ||
+         kind == SuspectKind::starved_host || kind == SuspectKind::straggler;
+}
+
+// Whether `suspect` slows a collective on `ranks`: a rank or a node when any of its ranks is in
+// it, one side of a GPU likewise, a link only when both its ends are.
+bool explains(const Suspect& suspect, const std::vector<int>& ranks) {
+  const auto in_group = [&](int rank) {
+    return std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
+  };
+  if (suspect.kind == SuspectKind::slow_link) {
+    return std::all_of(suspect.ranks.begin(), suspect.ranks.end(), in_group);
+  }
+  return std::any_of(suspect.ranks.begin(), suspect.ranks.end(), in_group);
+}
+
+// Gives `evidence` to the suspects that explain the group, rank-level causes alone when there
+// are any (a busy GPU slows every collective it is in; the links beside it do not need the
+// blame); false when none does.
+bool add_to_explaining(std::vector<Suspect>& suspects, const std::vector<int>& ranks,
+                       const std::string& evidence) {
+  for (bool ranks_only : {true, false}) {
+    bool explained = false;
+    for (Suspect& suspect : suspects) {
+      if (rank_level(suspect.kind) != ranks_only || !explains(suspect, ranks)) continue;
+      suspect.evidence.push_back(evidence);
+      explained = true;
+    }
+    if (explained) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -100,21 +136,15 @@ void explain_slow_groups(const Judging& judging, std::vector<Suspect>& suspects)
   }
   for (const std::string& op : ops) {
     for (const GroupFigures* group : smallest_slow_groups(judging, op)) {
-      const Reading reading{group->busbw_gbps, expected_busbw_gbps(judging, *group)};
+      Deviation shortfall;
+      shortfall.figure = group->busbw_gbps;
+      shortfall.reference = expected_busbw_gbps(judging, *group);
       const std::string evidence =
           fmt::format("{} on ranks {}: busbw {:.0f} GB/s against the ring's {:.0f} ({})", op,
-                      rank_list(group->ranks), reading.figure, reading.expectation,
-                      ratio_text(reading.ratio()));
-      bool explained = false;
-      for (Suspect& suspect : suspects) {
-        const bool inside = std::any_of(group->ranks.begin(), group->ranks.end(),
-                                        [&](int rank) { return names_rank(suspect, rank); });
-        if (!inside) continue;
-        suspect.evidence.push_back(evidence);
-        explained = true;
-      }
-      if (explained) continue;
-      suspects.push_back(group_suspect(judging, group->ranks, reading));
+                      rank_list(group->ranks), shortfall.figure, shortfall.reference,
+                      ratio_text(shortfall.ratio()));
+      if (add_to_explaining(suspects, group->ranks, evidence)) continue;
+      suspects.push_back(group_suspect(judging, group->ranks, shortfall));
       suspects.back().evidence.push_back(evidence);
     }
   }

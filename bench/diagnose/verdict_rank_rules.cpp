@@ -1,11 +1,11 @@
-// The rules about one rank: missing ranks, slow GPUs (alone, by their counters, or by every pair
-// they are in) and stragglers.
+// The rules about one rank: missing ranks, slow GPUs (by their own figures only: the copy, the
+// counters, a late arrival on the GPU while the host was on time), starved hosts, stragglers, and
+// a host whose GPUs are all slow.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <optional>
 
-#include "statistics.hpp"
 #include "verdict_rules.hpp"
 
 namespace collbench::diagnose {
@@ -49,28 +49,67 @@ std::optional<std::string> brake_evidence(const Judging& judging, const GpuFigur
   return text;
 }
 
-std::optional<Suspect> judge_gpu(const Judging& judging, const GpuFigures& gpu,
-                                 bool pairs_explained) {
-  const Reading copy{gpu.copy_gbps, judging.expectations.copy_gbps};
-  Suspect suspect = rank_suspect(judging, SuspectKind::slow_gpu, gpu.rank, copy);
-  if (copy.ratio() < judging.thresholds.slow_ratio) {
-    suspect.evidence.push_back(fmt::format("copy {:.0f} GB/s against the best GPU's {:.0f} ({})",
-                                           copy.figure, copy.expectation,
-                                           ratio_text(copy.ratio())));
+const ArrivalJudging* arrival_of(const Judging& judging, int rank) {
+  for (const ArrivalJudging& arrival : judging.arrivals) {
+    if (arrival.rank == rank) return &arrival;
   }
-  // Every pair with the rank slow while some pair without it is not: the GPU is slow rather than
-  // its N - 1 links.
-  const auto with_rank = [&](const PairFigures& pair) {
-    return pair.src == gpu.rank || pair.dst == gpu.rank;
-  };
-  const auto without_rank = [&](const PairFigures& pair) { return !with_rank(pair); };
-  const std::optional<LeastSlowPair> least =
-      pairs_explained ? std::nullopt : every_pair_slow(judging, with_rank, without_rank);
-  if (least) {
-    weigh(suspect, least->reading.worst());
-    suspect.evidence.push_back(
-        fmt::format("every pair with rank {} is slow, the least of them {}", gpu.rank,
-                    fmt::join(pair_evidence(judging, *least->pair, least->reading), "; ")));
+  return nullptr;
+}
+
+// A late arrival as a suspect's figure: its lateness against its limit, the spreads past it.
+Deviation lateness_deviation(const ArrivalJudging& arrival) {
+  const Lateness lateness =
+      lateness_of(arrival.recheck ? *arrival.recheck : *arrival.arrival, arrival.first);
+  Deviation deviation;
+  deviation.figure = lateness.figure_us;
+  deviation.reference = lateness.limit_us;
+  deviation.spreads = arrival.first.margin_spreads;
+  deviation.flagged = true;
+  return deviation;
+}
+
+std::string arrival_evidence(const ArrivalJudging& arrival) {
+  const ArrivalFigures& figures = *arrival.arrival;
+  const Lateness lateness = lateness_of(figures, arrival.first);
+  const std::string recheck =
+      arrival.recheck
+          ? fmt::format("recheck {:.0f} us", lateness_of(*arrival.recheck, arrival.first).figure_us)
+          : "unconfirmed, no recheck";
+  const std::string limit =
+      fmt::format("against a limit of {:.0f} us ({} past it; {})", lateness.limit_us,
+                  spreads_text(arrival.first.margin_spreads), recheck);
+  switch (arrival.first.cause) {
+    case stats::LateCause::gpu:
+      return fmt::format(
+          "arrived {:.0f} us late on the GPU while its host launched on time "
+          "({:.0f} us) {}",
+          figures.gpu_lateness_us, figures.host_lateness_us, limit);
+    case stats::LateCause::host:
+      return fmt::format("its host launched {:.0f} us late (the GPU arrived {:.0f} us late) {}",
+                         figures.host_lateness_us, figures.gpu_lateness_us, limit);
+    default:
+      return fmt::format(
+          "arrived {:.0f} us late on the GPU {}; no other rank on its host to tell "
+          "host from GPU",
+          figures.gpu_lateness_us, limit);
+  }
+}
+
+// The rank's late arrival, when it is a suspect, made into `kind`'s evidence.
+void add_arrival(const ArrivalJudging* arrival, Suspect& suspect) {
+  if (!arrival || !arrival->suspect()) return;
+  weigh(suspect, lateness_deviation(*arrival));
+  suspect.evidence.push_back(arrival_evidence(*arrival));
+  if (!arrival->recheck) suspect.confirmed = false;
+}
+
+std::optional<Suspect> judge_gpu(const Judging& judging, const GpuJudgement& judged) {
+  const GpuFigures& gpu = *judged.gpu;
+  Suspect suspect = rank_suspect(judging, SuspectKind::slow_gpu, gpu.rank, {});
+  if (judged.copy.suspect()) {
+    weigh(suspect, judged.copy.latest());
+    suspect.evidence.push_back(copy_evidence(judged.copy));
+    note_confirmation(suspect, judged.copy);
   }
   if (gpu.ecc_uncorrected.value_or(0) > 0) {
     suspect.evidence.push_back(fmt::format("{} uncorrected ECC errors", *gpu.ecc_uncorrected));
@@ -78,7 +117,14 @@ std::optional<Suspect> judge_gpu(const Judging& judging, const GpuFigures& gpu,
   if (std::optional<std::string> brake = brake_evidence(judging, gpu)) {
     suspect.evidence.push_back(*brake);
   }
+  const ArrivalJudging* arrival = arrival_of(judging, gpu.rank);
+  if (arrival && arrival->first.cause == stats::LateCause::gpu) add_arrival(arrival, suspect);
   if (suspect.evidence.empty()) return std::nullopt;
+  // Another process's work is what makes a GPU slow in a job too; alone it condemns nothing.
+  if (gpu.other_processes.value_or(0) > 0) {
+    suspect.evidence.push_back(fmt::format("{} other process{} on this GPU", *gpu.other_processes,
+                                           *gpu.other_processes == 1 ? "" : "es"));
+  }
   return suspect;
 }
 
@@ -94,54 +140,31 @@ std::vector<Suspect> missing_rank_suspects(const Judging& judging) {
   return suspects;
 }
 
-std::vector<Suspect> slow_gpu_suspects(const Judging& judging,
-                                       const std::vector<Suspect>& explained) {
+std::vector<Suspect> rank_suspects(const Judging& judging) {
   std::vector<Suspect> suspects;
-  for (const GpuFigures& gpu : judging.measurements.gpus) {
-    const bool pairs_explained =
-        std::any_of(explained.begin(), explained.end(),
-                    [&](const Suspect& suspect) { return names_rank(suspect, gpu.rank); });
-    if (std::optional<Suspect> suspect = judge_gpu(judging, gpu, pairs_explained)) {
+  for (const GpuJudgement& gpu : judging.gpus) {
+    if (std::optional<Suspect> suspect = judge_gpu(judging, gpu)) {
       suspects.push_back(std::move(*suspect));
     }
   }
-  return suspects;
-}
-
-std::vector<Suspect> straggler_suspects(const Judging& judging) {
-  const auto& arrivals = judging.measurements.arrivals;
-  if (arrivals.empty()) return {};
-  const Thresholds& thresholds = judging.thresholds;
-  auto reading_of = [&](const ArrivalFigures& arrival) {
-    return Reading{arrival.mean_lateness_us, thresholds.lateness_limit_us(arrival.op_time_us)};
-  };
-  // A rank is a straggler when it is late and the other ranks, by their median, are not: when
-  // they are late too, everyone is (host noise), not one rank. Against the others rather than
-  // all, so that with 2 ranks the late one is not its own alibi.
-  auto others_late = [&](const ArrivalFigures& late) {
-    std::vector<double> ratios;
-    for (const ArrivalFigures& arrival : arrivals) {
-      if (arrival.rank != late.rank) ratios.push_back(reading_of(arrival).ratio());
+  for (const ArrivalJudging& arrival : judging.arrivals) {
+    if (!arrival.suspect() || arrival.first.cause == stats::LateCause::gpu) continue;
+    const SuspectKind kind = arrival.first.cause == stats::LateCause::host
+                                 ? SuspectKind::starved_host
+                                 : SuspectKind::straggler;
+    Suspect suspect = rank_suspect(judging, kind, arrival.rank, {});
+    add_arrival(&arrival, suspect);
+    suspects.push_back(std::move(suspect));
+  }
+  // A rank late on its GPU with no GPU figures at all is still a slow GPU.
+  for (const ArrivalJudging& arrival : judging.arrivals) {
+    if (!arrival.suspect() || arrival.first.cause != stats::LateCause::gpu ||
+        gpu_judgement(judging, arrival.rank)) {
+      continue;
     }
-    return !ratios.empty() && stats::median(ratios) > 1;
-  };
-  // A rank measured in several groups is judged by its latest arrival.
-  std::vector<Suspect> suspects;
-  for (const ArrivalFigures& arrival : arrivals) {
-    const Reading reading = reading_of(arrival);
-    if (reading.ratio() <= 1 || others_late(arrival)) continue;
-    const auto known = std::find_if(suspects.begin(), suspects.end(), [&](const Suspect& suspect) {
-      return suspect.rank == arrival.rank;
-    });
-    Suspect suspect = rank_suspect(judging, SuspectKind::straggler, arrival.rank, reading);
-    suspect.evidence.push_back(
-        fmt::format("launched {:.0f} us late on average against a limit of {:.0f} us ({})",
-                    reading.figure, reading.expectation, ratio_text(reading.ratio())));
-    if (known == suspects.end()) {
-      suspects.push_back(std::move(suspect));
-    } else if (reading.ratio() > known->ratio) {
-      *known = std::move(suspect);
-    }
+    Suspect suspect = rank_suspect(judging, SuspectKind::slow_gpu, arrival.rank, {});
+    add_arrival(&arrival, suspect);
+    suspects.push_back(std::move(suspect));
   }
   return suspects;
 }

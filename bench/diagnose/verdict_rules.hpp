@@ -1,84 +1,163 @@
-// The verdict's rules, one family per source file (verdict_*_rules.cpp), and the readings and
-// evidence text they share. Internal to judge().
+// The verdict's rules, one family per source file (verdict_*_rules.cpp), and the judged figures
+// and evidence text they share. Internal to judge() and to_recheck().
 #pragma once
 
-#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "arrival.hpp"
 #include "figure_text.hpp"
 #include "verdict.hpp"
 
 namespace collbench::diagnose {
 
-// What every rule reads.
+// The kinds of figure judged against the others of their kind.
+enum class FigureKind { copy, pair_bandwidth, pair_latency };
+
+// How one kind is judged: which way is bad, the least spread it is granted, the least effect.
+struct FigureRule {
+  bool lower_is_worse = true;  // a bandwidth; false for a latency
+  double spread_floor = 0;
+  double effect_ratio = 1;
+};
+FigureRule rule_of(FigureKind kind, const Thresholds& thresholds);
+
+// One figure against its reference. `spreads` is log(figure / reference) over the spread, signed
+// so that the bad direction (a bandwidth below, a latency above) is positive.
+struct Deviation {
+  double figure = 0;
+  double reference = 0;   // 0: nothing to judge it by (or the figure was not measured)
+  double log_spread = 0;  // the larger of the others', the figure's own and the floor
+  double spreads = 0;
+  bool flagged = false;
+  double ratio() const { return reference > 0 ? figure / reference : 0; }
+};
+// `own_spread`: the figure's relative spread over its own samples (to first order its spread on
+// the log scale).
+Deviation deviation_of(double figure, double own_spread, const Reference& others,
+                       const FigureRule& rule, double spread_factor);
+// The same figure measured again, judged against `first`'s reference and spread, so that a
+// recheck cannot pass by moving the goalposts.
+Deviation recheck_of(const Deviation& first, double figure, const FigureRule& rule,
+                     double spread_factor);
+
+// A figure, and its recheck when there is one.
+struct JudgedFigure {
+  Deviation first;
+  std::optional<Deviation> recheck;
+
+  // Flagged, and flagged again (or never rechecked).
+  bool suspect() const { return first.flagged && (!recheck || recheck->flagged); }
+  bool cleared() const { return first.flagged && recheck && !recheck->flagged; }
+  bool unconfirmed() const { return first.flagged && !recheck; }
+  // What the verdict believes: the recheck when there is one.
+  const Deviation& latest() const { return recheck ? *recheck : first; }
+};
+
+struct GpuJudgement {
+  const GpuFigures* gpu = nullptr;
+  JudgedFigure copy;
+};
+
+struct PairJudgement {
+  const PairFigures* pair = nullptr;
+  bool crossing = false;  // across hosts
+  JudgedFigure bandwidth;
+  JudgedFigure latency;
+
+  bool slow() const { return bandwidth.suspect() || latency.suspect(); }
+  bool involves(int rank) const { return pair->src == rank || pair->dst == rank; }
+  // The slow figure with the most spreads (either when neither is slow).
+  const JudgedFigure& worst() const;
+};
+
+// One rank by the arrival rule, and by its recheck: late again when its GPU or host lateness
+// measured again is beyond the first pass's limit for it.
+struct ArrivalJudging {
+  int rank = 0;
+  const ArrivalFigures* arrival = nullptr;
+  stats::RankArrivalJudgement first;
+  const ArrivalFigures* recheck = nullptr;
+  bool late_again = false;
+  // The recheck judged by the rule on its own, for the margins.
+  std::optional<stats::RankArrivalJudgement> again;
+
+  bool suspect() const { return first.late && (!recheck || late_again); }
+  bool cleared() const { return first.late && recheck && !late_again; }
+};
+// The lateness a rank is judged by, and its limit: the GPU's, or the host's when only its host
+// was beyond its limit (a start gate absorbed the late launch on the GPU).
+struct Lateness {
+  double figure_us = 0;
+  double limit_us = 0;
+};
+Lateness lateness_of(const ArrivalFigures& arrival, const stats::RankArrivalJudgement& limits);
+// Whether `arrival` is beyond either of the limits of `limits`.
+bool beyond_limits(const ArrivalFigures& arrival, const stats::RankArrivalJudgement& limits);
+
+// What every rule reads: the measurements and every figure judged once.
 struct Judging {
   const Measurements& measurements;
   const Thresholds& thresholds;
   Expectations expectations;
+  std::vector<GpuJudgement> gpus;
+  std::vector<PairJudgement> pairs;
+  std::vector<ArrivalJudging> arrivals;  // one per rank with an arrival
 };
+// With `use_rechecks` false, measurements.rechecks is ignored (the first pass).
+Judging judging_of(const Measurements& measurements, const Thresholds& thresholds,
+                   bool use_rechecks);
 
-// A figure against its expectation.
-struct Reading {
-  double figure = 0;
-  double expectation = 0;
-  double ratio() const { return expectation > 0 ? figure / expectation : 0; }
-};
+const GpuJudgement* gpu_judgement(const Judging& judging, int rank);
 
-// How far from healthy a ratio is, lower is worse: half the bandwidth (0.5) and twice the
-// latency (2) weigh alike.
-double health(double ratio);
-
-// A suspect naming one rank (its host and GPU from the identities), weighed by `reading`.
-Suspect rank_suspect(const Judging& judging, SuspectKind kind, int rank, const Reading& reading);
-// Makes `reading` the suspect's figure when it is further from healthy than the current one.
-void weigh(Suspect& suspect, const Reading& reading);
-
-// One directed pair judged against the best pair of its class.
-struct PairReading {
-  Reading bandwidth;
-  Reading latency;
-  bool slow_bandwidth = false;
-  bool slow_latency = false;
-  bool slow() const { return slow_bandwidth || slow_latency; }
-  // The worse of the two readings.
-  const Reading& worst() const;
-};
-PairReading read_pair(const Judging& judging, const PairFigures& pair);
-// "0->1 180 GB/s against the best pair's 370 (0.49×)", and the latency likewise; only the slow
-// parts.
-std::vector<std::string> pair_evidence(const Judging& judging, const PairFigures& pair,
-                                       const PairReading& reading);
-
-// When every pair in `group` is slow while some pair in `elsewhere` is not (so that the run's
-// expectations still hold somewhere), the least slow pair of the group: even that one is slow.
-struct LeastSlowPair {
-  const PairFigures* pair = nullptr;
-  PairReading reading;
-};
-std::optional<LeastSlowPair> every_pair_slow(
-    const Judging& judging, const std::function<bool(const PairFigures&)>& group,
-    const std::function<bool(const PairFigures&)>& elsewhere);
-
+// A suspect naming one rank (its host and GPU from the identities), weighed by `deviation`.
+Suspect rank_suspect(const Judging& judging, SuspectKind kind, int rank,
+                     const Deviation& deviation);
+// Makes `deviation` the suspect's figure when it stands more spreads beyond its reference.
+void weigh(Suspect& suspect, const Deviation& deviation);
 bool names_rank(const Suspect& suspect, int rank);
+
+// Evidence lines: "copy 745 GB/s against 1490 (0.50×, 34.7 spreads; recheck 750)", or
+// "...; unconfirmed, no recheck)".
+std::string copy_evidence(const JudgedFigure& copy);
+// "0->1 185 GB/s against 370 (0.50×, 34.7 spreads; recheck 185)" and the latency likewise: only
+// the figures that condemn the pair.
+std::vector<std::string> pair_evidence(const PairJudgement& pair);
+// "2->0 185 GB/s against 370, 0.50×": the worst figure of a slow pair (its recheck when there is
+// one), short.
+std::string pair_figure_text(const PairJudgement& pair);
+// Marks `suspect` unconfirmed when `figure` was flagged and never measured again.
+void note_confirmation(Suspect& suspect, const JudgedFigure& figure);
 
 // The rule families, applied by judge() in this order.
 std::vector<Suspect> missing_rank_suspects(const Judging& judging);
-std::vector<Suspect> straggler_suspects(const Judging& judging);
-// `explained`: suspects whose ranks' slow pairs have another cause (a missing or late rank keeps
-// the other end of every pair waiting), so that those pairs condemn no GPU.
-std::vector<Suspect> slow_gpu_suspects(const Judging& judging,
-                                       const std::vector<Suspect>& explained);
-// Slow pairs whose two ranks are not already suspects.
-std::vector<Suspect> slow_link_suspects(const Judging& judging, const std::vector<Suspect>& so_far);
-// Folds every GPU of a host, or every link crossing from it, into one slow_node suspect.
-void fold_slow_nodes(const Judging& judging, std::vector<Suspect>& suspects);
+// slow_gpu (its copy, counters, a late GPU), starved_host and straggler (the arrival rule).
+std::vector<Suspect> rank_suspects(const Judging& judging);
+// Folds every slow GPU of a host into one slow_node suspect.
+void fold_slow_gpus(const Judging& judging, std::vector<Suspect>& suspects);
+
+// The pairs between ranks no rank-level suspect names, which the link rules group, and those a
+// suspect already explains.
+struct SlowPairs {
+  std::vector<const PairJudgement*> pool;
+  std::set<const PairJudgement*> covered;
+  bool uncovered_slow(const PairJudgement* pair) const;
+};
+// Every pair crossing from one host slow (while some crossing elsewhere is not): a slow_node.
+void fold_slow_crossings(const Judging& judging, SlowPairs& slow_pairs,
+                         std::vector<Suspect>& suspects);
+// Slow pairs: the evidence of the rank-level suspects they touch, else grouped from the top:
+// every pair crossing from a host (slow_node), one side of one GPU (link_endpoint), one link
+// (slow_link).
+void link_suspects(const Judging& judging, std::vector<Suspect>& suspects);
 // Slow collectives: evidence for the suspects of their smallest slow group, else suspects.
 void explain_slow_groups(const Judging& judging, std::vector<Suspect>& suspects);
 // The expectation of a collective: its own, else the ring bound of its pairs.
 double expected_busbw_gbps(const Judging& judging, const GroupFigures& group);
 
+std::vector<ClearedFigure> cleared_figures(const Judging& judging);
 Margins margins_of(const Judging& judging);
 
 }  // namespace collbench::diagnose

@@ -12,17 +12,20 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace collbench::stats {
 
 // One rank over the samples of one collective.
 struct RankArrival {
-  double gpu_lateness_us = 0;         // mean over samples of (longest duration - own duration)
-  double gpu_lateness_spread_us = 0;  // 1.4826 x the median absolute deviation of those
-  double waited_us = 0;               // mean over samples of (own duration - shortest duration)
-  bool host_known = false;            // another rank launched on the same host clock
-  double host_lateness_us = 0;        // mean over samples of (own launch - earliest launch of its host)
+  double gpu_lateness_us = 0;          // mean over samples of (longest duration - own duration)
+  double gpu_lateness_spread_us = 0;   // 1.4826 x the median absolute deviation of those
+  double waited_us = 0;                // mean over samples of (own duration - shortest duration)
+  bool host_known = false;             // another rank launched on the same host clock
+  double host_lateness_us = 0;         // mean over samples of (own launch - its host's earliest)
+  double host_lateness_spread_us = 0;  // 1.4826 x the median absolute deviation of those
+  int host = 0;                        // host_of[rank] (0 with one host)
 };
 
 // `duration_us[rank][sample]`: each rank's own duration of every sample (all ranks the same
@@ -36,13 +39,21 @@ std::vector<RankArrival> summarize_arrivals(const std::vector<std::vector<double
 struct ArrivalRule {
   // A rank is late when its lateness exceeds every one of: floor_us (launch jitter), op_share x
   // the op time (a delay that costs a visible share of every op), and the other ranks' median
-  // lateness plus spread_factor x their robust spread (the run's own noise of that figure).
+  // lateness plus spread_factor x their spread (the run's own noise of that figure). That spread
+  // is the larger of the robust spread (1.4826 x MAD) of the other ranks' means and the pooled
+  // (root mean square) per-sample spread of the other ranks: the first alone collapses when a few
+  // others happen to agree (of 3 values the MAD is the smaller of two deviations), the second
+  // alone misses ranks that differ steadily (one further away on the fabric). Host lateness is
+  // judged the same way against the other ranks of the same host.
   double floor_us = 20;
   double op_share = 0.05;
   double spread_factor = 5;
   // A late rank's host is the cause when its host lateness is at least this share of its GPU
   // lateness (or when only the host was late: a start gate absorbed it on the GPU).
   double host_share = 0.5;
+  // No spread is taken as smaller than this: CUDA events resolve about 0.5 us, so a smaller
+  // spread is rounding, and margins in units of it would be meaningless (or divide by zero).
+  double resolution_us = 0.5;
 };
 
 enum class LateCause {
@@ -56,18 +67,29 @@ const char* late_cause_name(LateCause cause);  // "on_time", "host", "gpu", "unk
 struct RankArrivalJudgement {
   bool late = false;
   LateCause cause = LateCause::none;
-  bool waiting = false;  // not late, and it waited more than the limit for a later rank
-  double limit_us = 0;   // the lateness above which this rank would be late
-  // How far its lateness stood from that limit, in units of the others' spread (negative: below).
+  bool waiting = false;      // not late, and it waited more than the limit for a later rank
+  double limit_us = 0;       // the GPU lateness above which this rank would be late
+  double host_limit_us = 0;  // the host lateness above which it would be late (0: !host_known)
+  // How far its lateness stood from that limit, in units of the others' spread (negative: below):
+  // the GPU figure, or the host figure when only its host was late.
   double margin_spreads = 0;
 };
 
 struct ArrivalJudgement {
   std::vector<RankArrivalJudgement> ranks;  // index = rank
-  int latest_rank = -1;                     // the highest GPU lateness among late ranks; -1: none
+  // The late rank with the highest GPU lateness, or, when only hosts were late, with the highest
+  // host lateness; -1: none.
+  int latest_rank = -1;
 };
 
+// Judges each rank against the others (see ArrivalRule). `op_time_us`: the case's time of one
+// operation. Fewer than two ranks: nothing to compare with, none late.
 ArrivalJudgement judge_arrivals(const std::vector<RankArrival>& ranks, double op_time_us,
                                 const ArrivalRule& rule = {});
+
+// Whether every rank of `op` ends with the last arrival, so that the rule applies: all_reduce,
+// all_gather, reduce_scatter, alltoall, alltoallv. Rooted ops (broadcast, reduce, gather,
+// scatter) and sendrecv end at different times on different ranks by design.
+bool finishes_together(std::string_view op);
 
 }  // namespace collbench::stats
