@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <sstream>
 
@@ -54,12 +56,13 @@ CommandLine::CommandLine() {
   app.add_option("-n,--iters", options.iterations, "Timed iterations of each large probe (pairs at the small "
                                                    "size: 4 times as many)")
       ->capture_default_str();
-  app.add_option("--slow-ratio", options.slow_ratio,
-                 "A bandwidth may be slow only below this fraction of its reference (the others of its kind here)")
-      ->capture_default_str();
-  app.add_option("--spread-factor", options.spread_factor,
-                 "A figure is flagged only beyond this many spreads of its kind from its reference")
-      ->capture_default_str();
+  for (const ThresholdSetting& setting : threshold_settings()) {
+    std::string name = std::string("--") + setting.name;
+    std::replace(name.begin(), name.end(), '_', '-');
+    std::string help = setting.help;
+    help[0] = static_cast<char>(std::toupper(help[0]));
+    app.add_option(name, options.thresholds.*setting.value, help)->capture_default_str();
+  }
   app.add_flag("--no-rechecks", no_rechecks,
                "Do not measure a flagged figure again alone before it names a suspect (faster, less sure)");
   app.add_option("--timeout", options.timeout_s, "Seconds a probe may take before the ranks that did not come "
@@ -145,14 +148,16 @@ DiagnoseOptions parse_diagnose_options(const std::vector<std::string>& args) {
     throw UsageError(fmt::format("--arrival-iterations {} is not from 3 to {}", options.arrival_iterations,
                                  kMaxArrivalIterations));
   }
-  if (!(options.spread_factor >= 1 && options.spread_factor <= 100)) {
-    throw UsageError(fmt::format("--spread-factor {} is not from 1 to 100", options.spread_factor));
+  for (const ThresholdSetting& setting : threshold_settings()) {
+    const double value = options.thresholds.*setting.value;
+    if (!(value > 0 && value <= setting.most)) {
+      std::string name = setting.name;
+      std::replace(name.begin(), name.end(), '_', '-');
+      throw UsageError(fmt::format("--{} {} is not above 0 and at most {:g}", name, value, setting.most));
+    }
   }
   if (options.iterations < 1 || options.iterations > kMaxIterations) {
     throw UsageError(fmt::format("--iters {} is not from 1 to {}", options.iterations, kMaxIterations));
-  }
-  if (!(options.slow_ratio > 0 && options.slow_ratio < 1)) {
-    throw UsageError(fmt::format("--slow-ratio {} is not between 0 and 1", options.slow_ratio));
   }
   if (!(options.timeout_s > 0 && options.timeout_s <= 86400)) {
     throw UsageError(fmt::format("--timeout {} is not from 0 to 86400 seconds", options.timeout_s));

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "verdict.hpp"
+
 namespace collbench::diagnose {
 
 // Test-only faults (hidden --inject): each must come out as the suspect it imitates.
@@ -30,9 +32,8 @@ struct DiagnoseOptions {
   std::size_t arrival_bytes = std::size_t{1} << 20;
   int arrival_iterations = 30;
   int iterations = 5;
-  double slow_ratio = 0.85;     // bandwidth below this share of its reference can be slow
-  double spread_factor = 5;     // and only beyond this many spreads of its kind
-  bool rechecks = true;         // every flagged figure is measured again alone before it counts
+  Thresholds thresholds;  // each a --option of its own (verdict.hpp, threshold_settings)
+  bool rechecks = true;   // every flagged figure is measured again alone before it counts
   double timeout_s = 30;
   std::string json_path;
   std::string launcher = "auto";

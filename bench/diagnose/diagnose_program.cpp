@@ -298,12 +298,7 @@ ProbeFaults DiagnoseProgram::probe_faults() const {
   return faults;
 }
 
-Thresholds DiagnoseProgram::thresholds() const {
-  Thresholds thresholds;
-  thresholds.slow_ratio = options_.slow_ratio;
-  thresholds.spread_factor = options_.spread_factor;
-  return thresholds;
-}
+Thresholds DiagnoseProgram::thresholds() const { return options_.thresholds; }
 
 void DiagnoseProgram::abort() noexcept {
   if (set_) set_->abort_all();

@@ -65,6 +65,7 @@ void visit_fields(ArrivalFigures& arrival, Visit&& field) {
   field("waited_us", arrival.waited_us);
   field("host_known", arrival.host_known);
   field("host_lateness_us", arrival.host_lateness_us);
+  field("host_lateness_spread_us", arrival.host_lateness_spread_us);
   field("op_time_us", arrival.op_time_us);
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 #include "verdict_rules.hpp"
@@ -87,25 +88,25 @@ const std::vector<ThresholdSetting>& threshold_settings() {
   static const std::vector<ThresholdSetting> settings = {
       {"spread_factor", &Thresholds::spread_factor,
        "flag a figure only beyond this many spreads of its kind (log scale), and a late rank "
-       "beyond this many spreads of the others' lateness"},
+       "beyond this many spreads of the others' lateness", 100},
       {"bandwidth_effect_ratio", &Thresholds::bandwidth_effect_ratio,
-       "and a copy or pair bandwidth only below this share of the median of the others"},
+       "and a copy or pair bandwidth only below this share of the median of the others", 1},
       {"latency_effect_ratio", &Thresholds::latency_effect_ratio,
-       "and a pair latency only above this multiple of the median of the others"},
+       "and a pair latency only above this multiple of the median of the others", std::numeric_limits<double>::infinity()},
       {"copy_spread_floor", &Thresholds::copy_spread_floor,
-       "the least spread granted to copies (relative)"},
+       "the least spread granted to copies (relative)", 1},
       {"bandwidth_spread_floor", &Thresholds::bandwidth_spread_floor,
-       "the least spread granted to pair bandwidths (relative)"},
+       "the least spread granted to pair bandwidths (relative)", 1},
       {"latency_spread_floor", &Thresholds::latency_spread_floor,
-       "the least spread granted to pair latencies (relative)"},
+       "the least spread granted to pair latencies (relative)", 1},
       {"slow_ratio", &Thresholds::slow_ratio,
-       "a collective is slow below this share of its ring bound"},
+       "a collective is slow below this share of its ring bound", 1},
       {"arrival_floor_us", &Thresholds::arrival_floor_us,
-       "a rank is late only beyond this many microseconds"},
+       "a rank is late only beyond this many microseconds", 1e9},
       {"arrival_op_share", &Thresholds::arrival_op_share,
-       "and only beyond this share of the op time"},
+       "and only beyond this share of the op time", 1},
       {"arrival_host_share", &Thresholds::arrival_host_share,
-       "a late rank's host is the cause when its host lateness is this share of its lateness"},
+       "a late rank's host is the cause when its host lateness is this share of its lateness", 1},
   };
   return settings;
 }

@@ -67,9 +67,10 @@ struct Thresholds {
 // Every threshold once: its name (in the report, and for a command-line option), where it lives
 // and what it means, so that --help, the JSON writer and its reader read one table.
 struct ThresholdSetting {
-  const char* name;  // "spread_factor"
+  const char* name;  // "spread_factor"; --spread-factor on the command line
   double Thresholds::*value;
   const char* help;
+  double most;  // the largest value that makes sense (shares and ratios: 1); the least is above 0
 };
 const std::vector<ThresholdSetting>& threshold_settings();
 

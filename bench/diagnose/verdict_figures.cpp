@@ -99,6 +99,7 @@ std::vector<stats::RankArrival> rank_arrivals(const Measurements& measurements,
     rank.waited_us = arrival.waited_us;
     rank.host_known = arrival.host_known;
     rank.host_lateness_us = arrival.host_lateness_us;
+    rank.host_lateness_spread_us = arrival.host_lateness_spread_us;
     rank.host = static_cast<int>(known - hosts.begin());
     ranks.push_back(rank);
   }

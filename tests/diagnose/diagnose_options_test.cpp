@@ -27,15 +27,26 @@ TEST(DiagnoseOptions, DefaultsAndValues) {
   EXPECT_EQ(defaults.pair_bytes, std::size_t{256} << 20);
   EXPECT_EQ(defaults.latency_bytes, 8u);
   EXPECT_EQ(defaults.iterations, 5);
-  EXPECT_DOUBLE_EQ(defaults.slow_ratio, 0.8);
+  EXPECT_DOUBLE_EQ(defaults.thresholds.slow_ratio, 0.8);
+  EXPECT_DOUBLE_EQ(defaults.thresholds.spread_factor, 5);
+  EXPECT_DOUBLE_EQ(defaults.copy_window_ms, 50);
+  EXPECT_EQ(defaults.latency_round_trips, 20);
+  EXPECT_EQ(defaults.arrival_iterations, 30);
+  EXPECT_EQ(defaults.arrival_bytes, std::size_t{1} << 20);
+  EXPECT_TRUE(defaults.rechecks);
   EXPECT_EQ(defaults.fault.kind, InjectedFault::Kind::none);
   EXPECT_EQ(defaults.fault.text, "");
   const DiagnoseOptions set = parse({"--pair-bytes", "64M", "--collective-bytes", "1G", "-n", "9", "--slow-ratio",
-                                     "0.7", "--json", "d.json", "--timeout", "12"});
+                                     "0.7", "--json", "d.json", "--timeout", "12", "--spread-factor", "4",
+                                     "--arrival-floor-us", "35", "--no-rechecks", "--arrival-iterations", "50"});
   EXPECT_EQ(set.pair_bytes, std::size_t{64} << 20);
   EXPECT_EQ(set.collective_bytes, std::size_t{1} << 30);
   EXPECT_EQ(set.iterations, 9);
-  EXPECT_DOUBLE_EQ(set.slow_ratio, 0.7);
+  EXPECT_DOUBLE_EQ(set.thresholds.slow_ratio, 0.7);
+  EXPECT_DOUBLE_EQ(set.thresholds.spread_factor, 4);
+  EXPECT_DOUBLE_EQ(set.thresholds.arrival_floor_us, 35);
+  EXPECT_FALSE(set.rechecks);
+  EXPECT_EQ(set.arrival_iterations, 50);
   EXPECT_EQ(set.json_path, "d.json");
   EXPECT_DOUBLE_EQ(set.timeout_s, 12);
 }
@@ -44,7 +55,11 @@ TEST(DiagnoseOptions, BadValuesAreOneLineNamingThem) {
   expect_usage_error({"--pair-bytes", "1K"}, "--pair-bytes 1K is less than 1048576 B");
   expect_usage_error({"-n", "0"}, "--iters 0 is not from 1 to 32");
   expect_usage_error({"-n", "33"}, "--iters 33 is not from 1 to 32");
-  expect_usage_error({"--slow-ratio", "1"}, "--slow-ratio 1 is not between 0 and 1");
+  expect_usage_error({"--slow-ratio", "1.5"}, "--slow-ratio 1.5 is not above 0 and at most 1");
+  expect_usage_error({"--spread-factor", "0"}, "--spread-factor 0 is not above 0 and at most 100");
+  expect_usage_error({"--arrival-iterations", "2"}, "--arrival-iterations 2 is not from 3 to 1000");
+  expect_usage_error({"--copy-window-ms", "0"}, "--copy-window-ms 0 is not from 0 to 60000");
+  expect_usage_error({"--latency-round-trips", "0"}, "--latency-round-trips 0 is not from 1 to 1000");
   expect_usage_error({"--timeout", "0"}, "--timeout 0 is not from 0 to 86400 seconds");
   expect_usage_error({"--launcher", "slurmish"}, "slurmish");
 }
