@@ -14,7 +14,8 @@ namespace collbench {
 
 // The defaults cost the standard sweep 1.1x the wall time of fixed iterations (18.3-18.8 s
 // against 16.8 s on 2xH200, reports/h200x2/stability/), with every case converged, when the rule
-// watched the median alone; cases with stray slow samples now run longer.
+// watched the median alone; cases with stray slow samples now run longer (estimated from those
+// rows' spread: a fifth of the cases to --max-time, about 10 s more timed work a pass).
 struct StopRule {
   double max_noise_pct = 1;  // 0: fixed iterations; else the widest half-width, % of the figure
   int min_samples = 20;      // floors that must be met before the interval may end a case
