@@ -15,12 +15,32 @@ namespace {
 // A one-case blip must not name a rank, however few the cases (RanksOptions::min_share).
 constexpr std::size_t kMinLateCases = 2;
 
+// Whether the case's ranks ran in concurrent groups (collbench --split: `split=` in its config),
+// each its own collective, which the groups end apart.
+bool runs_in_groups(const report::ReportRow& row) {
+  const std::string& config = row.config;
+  return config.rfind("split=", 0) == 0 || config.find(";split=") != std::string::npos;
+}
+
+// Why the arrival rule cannot judge the case; empty when it can.
+std::string why_not_judged(const report::ReportRow& row) {
+  if (!stats::finishes_together(row.op)) {
+    return fmt::format("not judged: {} ends at different times on different ranks by design",
+                       row.op);
+  }
+  if (runs_in_groups(row)) {
+    return "not judged: its ranks ran in --split groups, which end at different times";
+  }
+  return "";
+}
+
 CaseRanks judge_case(const report::SampleCase& c, const RanksOptions& options) {
   CaseRanks result;
   result.row = c.row;
   result.line = c.line;
   result.op_time_us = stats::median(c.samples_us);
-  result.judged = stats::finishes_together(c.row.op);
+  result.why_not_judged = why_not_judged(c.row);
+  result.judged = result.why_not_judged.empty();
   if (!result.judged) return result;
   // The launch offsets the file holds are each launch after the earliest rank's of the sample:
   // shifted per sample by the same amount for every rank, which host lateness does not see.

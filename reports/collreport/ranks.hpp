@@ -25,9 +25,10 @@ struct RanksOptions {
 struct CaseRanks {
   report::ReportRow row;
   unsigned line = 0;
-  // The op ends with the last arrival on every rank (stats::finishes_together); other cases are
-  // listed, not judged.
+  // The op ends with the last arrival on every rank (stats::finishes_together) and the ranks form
+  // one communicator (no --split groups, which end apart); other cases are listed, not judged.
   bool judged = false;
+  std::string why_not_judged;                // "not judged: ..." when not judged
   double op_time_us = 0;                     // the median per-operation time of the case
   std::vector<stats::RankArrival> arrivals;  // index = rank; judged cases only
   stats::ArrivalJudgement judgement;         // judged cases only

@@ -29,11 +29,6 @@ std::vector<std::string> judged_rank_cells(const CaseRanks& c, std::size_t rank)
       verdict_cell(verdict)};
 }
 
-std::string not_judged_note(const CaseRanks& c) {
-  return fmt::format("not judged: {} ends at different times on different ranks by design",
-                     c.row.op);
-}
-
 // The named ranks, most late cases first, then the sporadic ones.
 std::vector<const RankSummary*> by_late_cases(const RanksAnalysis& analysis, bool named) {
   std::vector<const RankSummary*> ranks;
@@ -100,7 +95,7 @@ Table ranks_case_table(const RanksAnalysis& analysis) {
     const std::vector<std::string> key = key_cells(report::row_key(c.row), true);
     if (!c.judged) {
       std::vector<std::string> cells = key;
-      cells.insert(cells.end(), {"-", "", "", "", "", "", not_judged_note(c)});
+      cells.insert(cells.end(), {"-", "", "", "", "", "", c.why_not_judged});
       table.add_row(std::move(cells));
       continue;
     }

@@ -309,6 +309,26 @@ TEST(Ranks, CommandLineNamesTheLateRankAndExitsOne) {
       "   3       1     1     1    0        0        0              300.00  LATE (host)\n");
 }
 
+// Under --split each group is its own collective, and the groups end apart: a group that
+// finished early is not late.
+TEST(Ranks, SplitGroupsAreNotJudged) {
+  json split = case_line("all_reduce", kMiB, simulate(4, 10, {{1, 0, 300}, {3, 0, 300}}));
+  split["row"]["config"] = "register=local;split=MOD 2;groups=2";
+  const RanksAnalysis analysis = analyze_ranks(
+      sample_file({split, case_line("all_reduce", 2 * kMiB, simulate(4, 10, {}))}), {});
+  ASSERT_EQ(analysis.cases.size(), 2u);
+  EXPECT_FALSE(analysis.cases[0].judged);
+  EXPECT_EQ(analysis.cases[0].why_not_judged,
+            "not judged: its ranks ran in --split groups, which end at different times");
+  EXPECT_TRUE(analysis.cases[1].judged);
+  EXPECT_EQ(analysis.judged_cases(), 1u);
+  EXPECT_EQ(analysis.exit_code(), 0);
+  // A config that only mentions a split elsewhere is judged.
+  json other = case_line("all_reduce", kMiB, simulate(4, 10, {}));
+  other["row"]["config"] = "ring_ctas=32;resplit=1";
+  EXPECT_TRUE(analyze_ranks(sample_file({other}), {}).cases[0].judged);
+}
+
 TEST(Ranks, NothingJudgedIsBadInput) {
   const std::string path = write_samples("rooted.json", {single_rank_line(), broadcast_line(kMiB)});
   const CliResult result = run_cli({"ranks", path});
