@@ -8,8 +8,9 @@ Plots, each written as NAME.png and NAME.svg into the output folder:
   dp_step_efficiency     data-parallel step scaling efficiency per GPU count and mode
   compare_<op>           with --compare BASE NEW: the two reports overlaid, and NEW/BASE
 
-Schema version 2 rows carry the confidence interval of their median time: p50 plots shade it as a
-band, and the NEW/BASE speed ratio of compare_<op> gets error bars from both intervals.
+Rows of schema version 2 and later carry the confidence interval of their median time: p50 plots
+shade it as a band, and the NEW/BASE speed ratio of compare_<op> gets error bars from both
+intervals. (Version 3 adds the mean's interval, which these plots do not draw.)
 """
 
 import argparse
@@ -20,13 +21,13 @@ import sys
 from collections import OrderedDict, defaultdict
 
 # The columns read here; their names and meaning are defined once, in reports/lib/schema.cpp.
-SCHEMA_VERSIONS = ("1", "2")
+SCHEMA_VERSIONS = ("1", "2", "3")
 NEEDED_COLUMNS = [
     "schema_version", "timestamp", "gpu_name", "nccl_version", "op", "algo", "ranks", "dtype",
     "redop", "root", "in_place", "bytes", "graph", "agg_iters", "config", "time_us_p50",
     "busbw_gbps", "status", "extra",
 ]
-# Added by schema version 2; a version 1 row reads as repeat 0 without an interval.
+# Added by schema version 2 (and kept by 3); a version 1 row reads as repeat 0 without an interval.
 VERSION_2_COLUMNS = ["repeat", "confidence_pct", "time_us_p50_lo", "time_us_p50_hi"]
 ALL_REDUCE_ALGORITHMS = ["nccl", "ring", "ring_sendrecv", "oneshot"]
 UNITS = ["B", "KiB", "MiB", "GiB", "TiB"]
@@ -91,7 +92,8 @@ def read_report(path):
                 if version not in SCHEMA_VERSIONS:
                     raise ReportError(f"{path}:{reader.line_num}: unknown schema version "
                                       f"'{version}' (collplot reads versions "
-                                      f"{' and '.join(SCHEMA_VERSIONS)})")
+                                      f"{', '.join(SCHEMA_VERSIONS[:-1])} and "
+                                      f"{SCHEMA_VERSIONS[-1]})")
                 missing = [c for c in VERSION_2_COLUMNS if c not in columns]
                 if version != "1" and missing:
                     raise ReportError(f"{path}:1: missing columns {', '.join(missing)} "
@@ -105,7 +107,7 @@ def read_report(path):
 
 
 def has_interval(row):
-    """Whether the row carries a confidence interval of its median time (schema version 2)."""
+    """Whether the row carries a confidence interval of its median time (schema version 2+)."""
     return row["confidence_pct"] > 0 and row["time_us_p50_hi"] > 0
 
 

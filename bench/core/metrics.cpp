@@ -44,6 +44,11 @@ TimeStats time_stats(const std::vector<double>& iteration_us, double confidence)
     stats.p50_lo_us = interval->lo;
     stats.p50_hi_us = interval->hi;
     stats.confidence = confidence;
+    // Only beside the median's, so that confidence_pct 0 still means "no interval" for a row.
+    if (const auto mean = stats::mean_interval(sorted, confidence)) {  // from 2 samples on
+      stats.mean_lo_us = mean->lo;
+      stats.mean_hi_us = mean->hi;
+    }
   }
   return stats;
 }
@@ -60,6 +65,8 @@ void set_time_columns(report::ReportRow& row, const TimeStats& stats) {
   row.time_cv_pct = stats.cv * 100;
   row.time_us_p50_lo = stats.p50_lo_us;
   row.time_us_p50_hi = stats.p50_hi_us;
+  row.time_us_mean_lo = stats.mean_lo_us;
+  row.time_us_mean_hi = stats.mean_hi_us;
 }
 
 CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us, double link_peak_gbps,

@@ -1,6 +1,6 @@
-// From per-iteration times to the reported figures: time statistics with the confidence interval
-// of the median, algbw and busbw (nccl-tests' doc/PERFORMANCE.md definitions, read from the
-// registry).
+// From per-iteration times to the reported figures: time statistics with the confidence intervals
+// of the median and the mean, algbw and busbw (nccl-tests' doc/PERFORMANCE.md definitions, read
+// from the registry).
 #pragma once
 
 #include <vector>
@@ -24,6 +24,10 @@ struct TimeStats {
   // samples for that confidence (fewer than 6 at 95%).
   double p50_lo_us = 0;
   double p50_hi_us = 0;
+  // The interval of the mean at the same confidence (Student's t): the uncertainty of busbw,
+  // which comes from the mean; 0 and 0 whenever the median has none.
+  double mean_lo_us = 0;
+  double mean_hi_us = 0;
   double confidence = 0;  // 0 when there is no interval
   int samples = 0;
   bool has_interval() const { return confidence > 0; }
@@ -54,7 +58,8 @@ struct CaseMetrics {
 // (numpy's default). `values` must not be empty.
 double percentile(std::vector<double> values, double q);
 TimeStats time_stats(const std::vector<double>& iteration_us, double confidence = kDefaultConfidence);
-// A row's time columns (mean ... max, stdev, cv, the median's interval, samples, confidence).
+// A row's time columns (mean ... max, stdev, cv, the median's and the mean's intervals, samples,
+// confidence).
 void set_time_columns(report::ReportRow& row, const TimeStats& stats);
 // `link_peak_gbps`: the per-GPU link peak (collbench_linkpeak, --link-peak), or 0. Bandwidths are
 // those of one communicator (a split group's size under --split, as nccl-tests').

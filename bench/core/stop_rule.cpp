@@ -24,7 +24,13 @@ StopDecision next_step(const StopRule& rule, const std::vector<double>& samples_
     std::sort(sorted.begin(), sorted.end());
     const double median = sorted.size() % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     const auto interval = stats::median_interval(sorted, confidence);
-    const bool narrow = interval && interval->relative_half_width(median) * 100 <= rule.max_noise_pct;
+    const auto mean_interval = stats::mean_interval(sorted, confidence);
+    const double mean = stats::moments(sorted).mean;
+    // Both figures a row reports must be settled: the median (p50, compare) and the mean, which
+    // busbw comes from and which one stray slow sample moves as much as its interval shows.
+    const bool narrow =
+        interval && interval->relative_half_width(median) * 100 <= rule.max_noise_pct &&
+        mean_interval && mean_interval->relative_half_width(mean) * 100 <= rule.max_noise_pct;
     const bool floors_met = n >= static_cast<std::size_t>(rule.min_samples) && spent_s >= rule.min_time_s;
     if (narrow && floors_met) return {true, report::kStopConverged, 0};
     if (spent_s >= rule.max_time_s) return {true, report::kStopTimeLimit, 0};

@@ -91,6 +91,9 @@ void JsonSamplesSink::on_case(const Case& c, const CaseOutcome& outcome, const C
   // slowest-rank samples above.
   line["rank_samples_us"] = by_rank(outcome.rank_samples_us);
   line["rank_lateness_us"] = by_rank(outcome.rank_lateness_us);
+  // Which host each rank ran on, so that launches are compared on one clock; absent until the
+  // runner knows (readers then take one host).
+  if (!outcome.rank_hosts.empty()) line["rank_hosts"] = outcome.rank_hosts;
   // --split: each group's ranks, own samples (its slowest rank per sample) and figures.
   if (!metrics.groups.empty()) {
     const std::vector<std::vector<int>> groups = c.groups();

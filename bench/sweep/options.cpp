@@ -300,9 +300,11 @@ CommandLine::CommandLine()
          "Iterations launched normally: each (an event between iterations: p50, p99) or loop "
          "(nccl-tests: events around the whole loop, mean only)")
       ->capture_default_str();
-  app.add_option("--max-noise", options.run.stop.max_noise_pct,
-                 "Stop when stable: run batches (-n iterations or -G replays) until the median's confidence "
-                 "interval is within this many percent of it, or --max-time; 0: one batch (fixed iterations)")
+  app.add_option(
+         "--max-noise", options.run.stop.max_noise_pct,
+         "Stop when stable: run batches (-n iterations or -G replays) until the median's and the "
+         "mean's confidence intervals are within this many percent of them, or --max-time; 0: one "
+         "batch (fixed iterations)")
       ->capture_default_str();
   app.add_option("--min-iters", options.run.stop.min_samples,
                  "With --max-noise: samples (iterations, replays or loops) before a case may stop")

@@ -23,7 +23,7 @@
 #include "nccl_tests_rows.hpp"
 #include "pass_spread.hpp"
 #include "printable.hpp"
-#include "ranks.hpp"
+#include "ranks_output.hpp"
 #include "report_info.hpp"
 #include "sample_file.hpp"
 #include "summary.hpp"
@@ -44,7 +44,7 @@ struct Arguments {
   std::size_t max_rows = static_cast<std::size_t>(-1);
   std::string output_path;
   std::string sample_path;
-  std::string threshold = "10";
+  std::string min_share = "0.25";
   std::string config;
   std::string bw_tolerance = "3";
   std::string bw_from = "64M";
@@ -222,7 +222,7 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("collreport ") + kCollbenchVersion);
   app.footer(
-      "Exit status: 0 pass; 1 a regression, wrong elements or a failed row (compare), a straggler\n"
+      "Exit status: 0 pass; 1 a regression, wrong elements or a failed row (compare), a late rank\n"
       "(ranks), a row outside its tolerance (beside); 2 bad input (one line naming the file, line\n"
       "and value), or a compare, ranks or beside that judged nothing.");
   Arguments args;
@@ -288,21 +288,23 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
 
   CLI::App* ranks = app.add_subcommand(
       "ranks",
-      "Per case of a sample file: each rank's median and mean time, its lateness, the slowest "
-      "rank and stragglers; exit 1 when a rank is flagged");
+      "Per case of a sample file: which rank came late (GPU and host lateness against the other "
+      "ranks') and which waited; exit 1 when a rank is late in enough cases");
   ranks->add_option("file", args.sample_path, "A sample file written by collbench --json")
       ->required();
   ranks
-      ->add_option("--threshold", args.threshold,
-                   "Flag a rank whose median is this many percent above the median of the other "
-                   "ranks' medians")
+      ->add_option("--min-share", args.min_share,
+                   "Name a rank late in at least this share of the judged cases (and at least 2): "
+                   "a fault lasts, a one-off is noise")
       ->capture_default_str();
   ranks->add_flag("--markdown", args.markdown, "Print Markdown tables instead of text");
   ranks->footer(
-      "A rank is flagged too when its mean lateness (its launch of a sample after the earliest\n"
-      "rank's) is above max(50 us, 25% of the case's median time).\n"
-      "Cases with one rank, and cases without samples (skipped, failed), are skipped. Exit: 0 no\n"
-      "straggler, 1 a rank flagged in some case, 2 bad input. See reports/README.md.");
+      "A rank is late in a case when its GPU lateness (a sample's longest time minus its own) or\n"
+      "its host lateness (its launch after its host's earliest) is above max(20 us, 5% of the op\n"
+      "time, the other ranks' median + 5 x their spread). Only ops whose ranks end together are\n"
+      "judged (all_reduce, all_gather, reduce_scatter, alltoall, alltoallv); cases with one rank\n"
+      "or without samples are skipped. Exit: 0 no rank named, 1 a rank late in enough cases, 2\n"
+      "bad input or nothing judged. See reports/README.md.");
 
   CLI::App* nccl_tests = app.add_subcommand(
       "nccl-tests",
@@ -362,8 +364,9 @@ int run_collreport(int argc, const char* const* argv, std::ostream& out, std::os
     if (beside->parsed()) return run_beside(args, out);
     if (summary->parsed()) return run_summary(args, out, err);
     if (ranks->parsed()) {
-      return run_ranks(args.sample_path, {parse_percent(args.threshold, "--threshold")},
-                       args.markdown, out, err);
+      RanksOptions options;
+      options.min_share = parse_share(args.min_share, "--min-share");
+      return run_ranks(args.sample_path, options, args.markdown, out, err);
     }
     if (compare->parsed()) return run_compare(args, out);
     return run_merge(args, out);

@@ -7,7 +7,7 @@
 namespace collbench::collreport {
 
 inline constexpr int kExitOk = 0;
-// compare: a regression or a failed row in NEW; ranks: a straggler; beside: a row outside.
+// compare: a regression or a failed row in NEW; ranks: a late rank; beside: a row outside.
 inline constexpr int kExitRegression = 1;
 inline constexpr int kExitBadInput = 2;  // unreadable or invalid report, bad option
 

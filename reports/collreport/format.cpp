@@ -1,8 +1,6 @@
 // Number formatting and parsing for collreport.
 #include "format.hpp"
 
-#include "byte_count.hpp"
-
 #include <fmt/format.h>
 
 #include <cctype>
@@ -10,6 +8,9 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+
+#include "byte_count.hpp"
+#include "printable.hpp"
 
 namespace collbench::collreport {
 
@@ -75,6 +76,23 @@ double parse_percent(std::string_view text, std::string_view what) {
         fmt::format("{} '{}' is not a percentage between 0 and 100 (e.g. 5 or 5%)", what, text));
   }
   return percent / 100.0;
+}
+
+double parse_share(std::string_view text, std::string_view what) {
+  const std::string number(text);
+  std::size_t used = 0;
+  double share = 0;
+  try {
+    share = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (number.empty() || used != number.size() || !std::isfinite(share) || share <= 0 || share > 1) {
+    throw std::invalid_argument(
+        fmt::format("{} '{}' is not a share above 0 and at most 1 (e.g. 0.25)", what,
+                    report::printable(number, 40)));
+  }
+  return share;
 }
 
 }  // namespace collbench::collreport

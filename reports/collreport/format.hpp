@@ -26,5 +26,8 @@ std::uint64_t parse_bytes(std::string_view text, std::string_view what);
 // Parses a percentage, "5" or "5%", into a fraction (0.05); throws std::invalid_argument naming
 // `what` unless it lies in (0, 100).
 double parse_percent(std::string_view text, std::string_view what);
+// Parses a share, "0.25", into a fraction; throws std::invalid_argument naming `what` unless it
+// lies in (0, 1].
+double parse_share(std::string_view text, std::string_view what);
 
 }  // namespace collbench::collreport

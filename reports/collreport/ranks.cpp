@@ -1,124 +1,113 @@
-// Per-rank times of a sample file's cases, the slowest rank and stragglers.
+// Judges every case of a sample file with the arrival rule and counts, per rank, its late cases.
 #include "ranks.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
-#include "format.hpp"
-#include "report_info.hpp"
-#include "row_key.hpp"
+#include "csv_reader.hpp"
 #include "statistics.hpp"
 
 namespace collbench::collreport {
 namespace {
 
-// Each rank is measured against the median of the *other* ranks' medians. Against a mean, or a
-// median that includes the rank itself, one slow rank would raise its own reference (with 2 to 4
-// ranks, by much) and hide; the median of the others ignores that rank and, from 3 others on, a
-// second bad one among them too. Each rank's own median, not its mean, for the same reason as the
-// report's p50: a few stray slow samples do not move it.
-CaseRanks analyze_case(const report::SampleCase& c, const RanksOptions& options) {
+// A one-case blip must not name a rank, however few the cases (RanksOptions::min_share).
+constexpr std::size_t kMinLateCases = 2;
+
+// Whether the case's ranks ran in concurrent groups (collbench --split: `split=` in its config),
+// each its own collective, which the groups end apart.
+bool runs_in_groups(const report::ReportRow& row) {
+  const std::string& config = row.config;
+  return config.rfind("split=", 0) == 0 || config.find(";split=") != std::string::npos;
+}
+
+// Why the arrival rule cannot judge the case; empty when it can.
+std::string why_not_judged(const report::ReportRow& row) {
+  if (!stats::finishes_together(row.op)) {
+    return fmt::format("not judged: {} ends at different times on different ranks by design",
+                       row.op);
+  }
+  if (runs_in_groups(row)) {
+    return "not judged: its ranks ran in --split groups, which end at different times";
+  }
+  return "";
+}
+
+CaseRanks judge_case(const report::SampleCase& c, const RanksOptions& options) {
   CaseRanks result;
   result.row = c.row;
   result.line = c.line;
-  for (const std::vector<double>& samples : c.rank_samples_us) {
-    result.ranks.push_back({stats::median(samples), stats::moments(samples).mean});
-  }
-  result.has_lateness = !c.rank_lateness_us.empty();
-  if (result.has_lateness) {
-    result.late_limit_us =
-        std::max(options.late_floor_us, options.late_share * stats::median(c.samples_us));
-    for (std::size_t rank = 0; rank < result.ranks.size(); ++rank) {
-      RankTimes& times = result.ranks[rank];
-      times.mean_lateness_us = stats::moments(c.rank_lateness_us[rank]).mean;
-      times.late = times.mean_lateness_us > result.late_limit_us;
-    }
-  }
-  for (std::size_t rank = 0; rank < result.ranks.size(); ++rank) {
-    std::vector<double> others;
-    for (std::size_t other = 0; other < result.ranks.size(); ++other) {
-      if (other != rank) others.push_back(result.ranks[other].median_us);
-    }
-    RankTimes& times = result.ranks[rank];
-    const double reference_us = stats::median(others);
-    times.excess = reference_us > 0 ? times.median_us / reference_us - 1 : 0;
-    times.slow = times.excess > options.threshold;
-    times.straggler = times.slow || times.late;
-    if (times.median_us > result.ranks[result.slowest_rank].median_us) {
-      result.slowest_rank = static_cast<int>(rank);
-    }
-  }
+  result.op_time_us = stats::median(c.samples_us);
+  result.why_not_judged = why_not_judged(c.row);
+  result.judged = result.why_not_judged.empty();
+  if (!result.judged) return result;
+  // The launch offsets the file holds are each launch after the earliest rank's of the sample:
+  // shifted per sample by the same amount for every rank, which host lateness does not see.
+  result.arrivals = stats::summarize_arrivals(c.rank_samples_us, c.rank_lateness_us, c.rank_hosts);
+  result.judgement = stats::judge_arrivals(result.arrivals, result.op_time_us, options.rule);
   return result;
 }
 
-std::vector<RankSummary> summarize_ranks(const std::vector<CaseRanks>& cases) {
-  std::vector<RankSummary> summaries;
-  std::vector<std::vector<double>> excesses, lateness;
-  for (const CaseRanks& c : cases) {
-    for (std::size_t rank = 0; rank < c.ranks.size(); ++rank) {
-      if (rank >= summaries.size()) {
-        summaries.push_back({static_cast<int>(rank)});
-        excesses.emplace_back();
-        lateness.emplace_back();
-      }
-      ++summaries[rank].cases;
-      summaries[rank].slowest += c.slowest_rank == static_cast<int>(rank) ? 1 : 0;
-      summaries[rank].stragglers += c.ranks[rank].straggler ? 1 : 0;
-      summaries[rank].late += c.ranks[rank].late ? 1 : 0;
-      excesses[rank].push_back(c.ranks[rank].excess);
-      if (c.has_lateness) lateness[rank].push_back(c.ranks[rank].mean_lateness_us);
+void count_case(const CaseRanks& c, std::vector<RankSummary>& summaries,
+                std::vector<double>& lateness_sum_us) {
+  for (std::size_t rank = 0; rank < c.arrivals.size(); ++rank) {
+    if (rank >= summaries.size()) {
+      summaries.push_back({static_cast<int>(rank)});
+      lateness_sum_us.push_back(0);
     }
+    RankSummary& summary = summaries[rank];
+    const stats::RankArrivalJudgement& verdict = c.judgement.ranks[rank];
+    ++summary.judged;
+    lateness_sum_us[rank] += c.arrivals[rank].gpu_lateness_us;
+    summary.waiting += verdict.waiting ? 1 : 0;
+    if (!verdict.late) continue;
+    ++summary.late;
+    summary.late_host += verdict.cause == stats::LateCause::host ? 1 : 0;
+    summary.late_gpu += verdict.cause == stats::LateCause::gpu ? 1 : 0;
+    summary.late_unknown += verdict.cause == stats::LateCause::unknown ? 1 : 0;
+  }
+}
+
+// max(2, min_share x judged), but never more than the judged cases.
+std::size_t min_late_cases(std::size_t judged, double min_share) {
+  const auto share = static_cast<std::size_t>(
+      std::ceil(min_share * static_cast<double>(judged) - 1e-9));  // 25% of 12 is 3, not 4
+  return std::min(judged, std::max(kMinLateCases, share));
+}
+
+std::vector<RankSummary> summarize_ranks(const std::vector<CaseRanks>& cases,
+                                         std::size_t min_late) {
+  std::vector<RankSummary> summaries;
+  std::vector<double> lateness_sum_us;
+  for (const CaseRanks& c : cases) {
+    if (c.judged) count_case(c, summaries, lateness_sum_us);
   }
   for (std::size_t rank = 0; rank < summaries.size(); ++rank) {
-    summaries[rank].median_excess = stats::median(excesses[rank]);
-    if (!lateness[rank].empty())
-      summaries[rank].mean_lateness_us = stats::moments(lateness[rank]).mean;
+    RankSummary& summary = summaries[rank];
+    summary.mean_gpu_lateness_us = lateness_sum_us[rank] / static_cast<double>(summary.judged);
+    summary.named = summary.late > 0 && summary.late >= min_late;
   }
   return summaries;
 }
 
-std::string skipped_cases(const RanksAnalysis& analysis) {
-  return fmt::format("{} case(s) compared; skipped: {} with one rank, {} not measured",
-                     analysis.cases.size(), analysis.single_rank_cases, analysis.unmeasured_cases);
-}
-
-std::string rule_line(const RanksAnalysis& analysis, const RanksOptions& options) {
-  const std::string late = analysis.has_lateness()
-                               ? fmt::format(
-                                     ", or whose mean lateness (its launch of a sample after the "
-                                     "earliest rank's) is above "
-                                     "max({:g} us, {} of the case's median time)",
-                                     options.late_floor_us, format_percent(options.late_share))
-                               : "";
-  return fmt::format(
-      "straggler: a rank whose median time is more than {} above the median of the other ranks' "
-      "medians{}; times per operation in us",
-      format_percent(options.threshold), late);
-}
-
-// "STRAGGLER" for a slow rank, with "(late)" or "(slow, late)" when its lateness flags it too.
-std::string straggler_cell(const RankTimes& times) {
-  if (!times.late) return times.slow ? "STRAGGLER" : "";
-  return times.slow ? "STRAGGLER (slow, late)" : "STRAGGLER (late)";
-}
-
-std::string origin(const RanksAnalysis& analysis) {
-  std::vector<report::ReportRow> rows;
-  for (const CaseRanks& c : analysis.cases) rows.push_back(c.row);
-  return describe_origin(rows);
-}
-
 }  // namespace
 
-bool RanksAnalysis::has_lateness() const {
-  return std::any_of(cases.begin(), cases.end(), [](const CaseRanks& c) { return c.has_lateness; });
+stats::LateCause RankSummary::dominant_cause() const {
+  if (late == 0) return stats::LateCause::none;
+  // On a tie the more specific cause: host, then gpu, then unknown.
+  if (late_host >= late_gpu && late_host >= late_unknown) return stats::LateCause::host;
+  return late_gpu >= late_unknown ? stats::LateCause::gpu : stats::LateCause::unknown;
 }
 
-std::size_t RanksAnalysis::straggler_count() const {
-  std::size_t count = 0;
-  for (const RankSummary& rank : ranks) count += rank.stragglers;
-  return count;
+std::size_t RanksAnalysis::judged_cases() const {
+  return static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [](const CaseRanks& c) { return c.judged; }));
+}
+
+std::size_t RanksAnalysis::named_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(ranks.begin(), ranks.end(), [](const RankSummary& r) { return r.named; }));
 }
 
 RanksAnalysis analyze_ranks(const report::SampleFile& file, const RanksOptions& options) {
@@ -129,97 +118,27 @@ RanksAnalysis analyze_ranks(const report::SampleFile& file, const RanksOptions& 
     } else if (c.row.ranks == 1) {
       ++analysis.single_rank_cases;  // nothing to compare it with
     } else {
-      analysis.cases.push_back(analyze_case(c, options));
+      analysis.cases.push_back(judge_case(c, options));
     }
   }
-  if (analysis.cases.empty()) {
-    throw report::ReportError(file.path, 0,
-                              fmt::format("nothing to compare: no case has two or more ranks with "
-                                          "samples ({})",
-                                          skipped_cases(analysis)));
+  if (analysis.judged_cases() == 0) {
+    throw report::ReportError(
+        file.path, 0,
+        fmt::format("nothing to judge: no case of an op whose ranks end together has two or more "
+                    "ranks with samples ({})",
+                    counted_cases(analysis)));
   }
-  analysis.ranks = summarize_ranks(analysis.cases);
+  analysis.min_late_cases = min_late_cases(analysis.judged_cases(), options.min_share);
+  analysis.ranks = summarize_ranks(analysis.cases, analysis.min_late_cases);
   return analysis;
 }
 
-Table ranks_case_table(const RanksAnalysis& analysis) {
-  Table table;
-  const bool lateness = analysis.has_lateness();
-  table.columns = key_columns(true);
-  table.columns.insert(table.columns.end(), {{"rank", Align::kRight},
-                                             {"median (us)", Align::kRight},
-                                             {"mean (us)", Align::kRight},
-                                             {"vs others", Align::kRight}});
-  if (lateness) table.columns.push_back({"lateness (us)", Align::kRight});
-  table.columns.insert(table.columns.end(), {{"slowest"}, {"straggler"}});
-  for (const CaseRanks& c : analysis.cases) {
-    for (std::size_t rank = 0; rank < c.ranks.size(); ++rank) {
-      const RankTimes& times = c.ranks[rank];
-      std::vector<std::string> cells = key_cells(report::row_key(c.row), true);
-      cells.insert(cells.end(), {std::to_string(rank), format_us(times.median_us),
-                                 format_us(times.mean_us), format_change(times.excess)});
-      if (lateness) cells.push_back(c.has_lateness ? format_us(times.mean_lateness_us) : "-");
-      cells.insert(cells.end(), {c.slowest_rank == static_cast<int>(rank) ? "slowest" : "",
-                                 straggler_cell(times)});
-      table.add_row(std::move(cells));
-    }
-  }
-  return table;
-}
-
-Table ranks_summary_table(const RanksAnalysis& analysis) {
-  Table table;
-  table.columns = {{"rank", Align::kRight},
-                   {"cases", Align::kRight},
-                   {"slowest in", Align::kRight},
-                   {"straggler in", Align::kRight},
-                   {"median vs others", Align::kRight}};
-  const bool lateness = analysis.has_lateness();
-  if (lateness) table.columns.push_back({"mean lateness (us)", Align::kRight});
-  for (const RankSummary& rank : analysis.ranks) {
-    std::vector<std::string> cells = {std::to_string(rank.rank), std::to_string(rank.cases),
-                                      std::to_string(rank.slowest), std::to_string(rank.stragglers),
-                                      format_change(rank.median_excess)};
-    if (lateness) cells.push_back(format_us(rank.mean_lateness_us));
-    table.add_row(std::move(cells));
-  }
-  return table;
-}
-
-std::string ranks_verdict_line(const RanksAnalysis& analysis, const RanksOptions& options) {
-  if (analysis.straggler_count() == 0) {
-    return fmt::format("collreport ranks: PASS: no straggler above {}; {}",
-                       format_percent(options.threshold), skipped_cases(analysis));
-  }
-  std::string flagged;
-  for (const RankSummary& rank : analysis.ranks) {
-    if (rank.stragglers == 0) continue;
-    flagged += fmt::format("{}rank {} in {} of {} cases", flagged.empty() ? "" : ", ", rank.rank,
-                           rank.stragglers, rank.cases);
-    if (rank.late > 0) flagged += fmt::format(" ({} late)", rank.late);
-  }
-  return fmt::format("collreport ranks: STRAGGLERS above {}: {}; {}",
-                     format_percent(options.threshold), flagged, skipped_cases(analysis));
-}
-
-int run_ranks(const std::string& path, const RanksOptions& options, bool markdown,
-              std::ostream& out, std::ostream& err) {
-  const report::SampleFile file = report::read_sample_file(path);
-  if (!file.warning.empty()) err << "collreport: warning: " << file.warning << "\n";
-  const RanksAnalysis analysis = analyze_ranks(file, options);
-  if (markdown) {
-    out << fmt::format("### collreport ranks: {}\n\n{}\n\n{}\n\n", origin(analysis),
-                       ranks_verdict_line(analysis, options), rule_line(analysis, options))
-        << render_markdown(ranks_summary_table(analysis)) << "\n"
-        << render_markdown(ranks_case_table(analysis));
-  } else {
-    out << ranks_verdict_line(analysis, options) << "\n"
-        << origin(analysis) << "\n"
-        << rule_line(analysis, options) << "\n\n"
-        << render_text(ranks_case_table(analysis)) << "\n"
-        << render_text(ranks_summary_table(analysis));
-  }
-  return analysis.exit_code();
+std::string counted_cases(const RanksAnalysis& analysis) {
+  return fmt::format(
+      "{} case(s) judged, {} not judged (their ranks end at different times); skipped: {} with "
+      "one rank, {} not measured",
+      analysis.judged_cases(), analysis.cases.size() - analysis.judged_cases(),
+      analysis.single_rank_cases, analysis.unmeasured_cases);
 }
 
 }  // namespace collbench::collreport

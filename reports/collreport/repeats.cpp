@@ -55,6 +55,13 @@ report::ReportRow pool_passes(const std::vector<const report::ReportRow*>& passe
   const bool all_have_intervals =
       std::all_of(passes.begin(), passes.end(),
                   [](const report::ReportRow* pass) { return pass->has_interval(); });
+  // The mean's interval, like the median's, only where every pass has one (version 3 rows).
+  const bool all_have_mean_intervals =
+      std::all_of(passes.begin(), passes.end(),
+                  [](const report::ReportRow* pass) { return pass->time_us_mean_hi > 0; });
+  if (!all_have_intervals || !all_have_mean_intervals) {
+    pooled.time_us_mean_lo = pooled.time_us_mean_hi = 0;
+  }
   if (!all_have_intervals) {
     pooled.confidence_pct = 0;
     pooled.time_us_p50_lo = pooled.time_us_p50_hi = 0;
@@ -64,6 +71,9 @@ report::ReportRow pool_passes(const std::vector<const report::ReportRow*>& passe
     pooled.confidence_pct = std::min(pooled.confidence_pct, pass->confidence_pct);
     pooled.time_us_p50_lo = std::min(pooled.time_us_p50_lo, pass->time_us_p50_lo);
     pooled.time_us_p50_hi = std::max(pooled.time_us_p50_hi, pass->time_us_p50_hi);
+    if (!all_have_mean_intervals) continue;
+    pooled.time_us_mean_lo = std::min(pooled.time_us_mean_lo, pass->time_us_mean_lo);
+    pooled.time_us_mean_hi = std::max(pooled.time_us_mean_hi, pass->time_us_mean_hi);
   }
   return pooled;
 }

@@ -26,7 +26,7 @@ struct PooledCase {
 // skipped when any pass was, else ok; wrong elements and samples summed. When ok, p50 time, busbw
 // and algbw are the medians over the passes, and the interval is the hull [min lo, max hi] of the
 // passes' intervals (none when a pass has none): a drift between passes widens it, so compare
-// calls it inconclusive rather than a change.
+// calls it inconclusive rather than a change. The mean's interval is pooled the same way.
 report::ReportRow pool_passes(const std::vector<const report::ReportRow*>& passes);
 
 // Every case of `report`, in key order.

@@ -11,7 +11,8 @@ namespace collbench::report {
 
 nlohmann::json row_to_json(const ReportRow& row);
 // Throws ColumnParseError naming the column when a value is missing, of the wrong JSON type, or
-// outside the column's domain. The row is read as the current schema version.
+// outside the column's domain. The row is read as its schema_version says (any this tool reads,
+// as the CSV reader does): an older row lacks the later columns and keeps their defaults.
 ReportRow row_from_json(const nlohmann::json& object);
 
 }  // namespace collbench::report

@@ -1,5 +1,6 @@
 // One measured case as it appears in a collbench CSV report (schema version kSchemaVersion;
-// the reader reads version 1 too, whose rows have no interval: confidence_pct 0).
+// the reader reads versions 1 and 2 too: version 1 rows have no interval (confidence_pct 0),
+// version 2 rows no interval of the mean).
 #pragma once
 
 #include <cstdint>
@@ -7,7 +8,7 @@
 
 namespace collbench::report {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 inline constexpr int kOldestReadableSchemaVersion = 1;
 
 // Row status values; `reason` says why for anything but ok.
@@ -70,6 +71,10 @@ struct ReportRow {
   double time_cv_pct = 0;     // stdev / mean, in percent
   double time_us_p50_lo = 0;  // the confidence interval of the median time (order statistics)
   double time_us_p50_hi = 0;
+  // The confidence interval of the mean time (Student's t), the uncertainty of busbw_gbps, which
+  // comes from the mean; 0 and 0 without an interval.
+  double time_us_mean_lo = 0;
+  double time_us_mean_hi = 0;
   double algbw_gbps = 0;
   double busbw_gbps = 0;
   // busbw at the ends of the median's interval: the interval of the median iteration's busbw.

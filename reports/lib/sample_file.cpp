@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -147,6 +148,29 @@ std::vector<std::vector<double>> per_rank_field(const json& object, const char* 
   return per_rank;
 }
 
+// `rank_hosts`: row.ranks host numbers (non-negative integers), or an empty array (one host).
+std::vector<int> hosts_field(const json& object, const SampleCase& c) {
+  const json& hosts = field(object, "rank_hosts");
+  if (!hosts.is_array()) {
+    throw LineError(fmt::format("'rank_hosts' is {}, not an array", printable(hosts.dump())));
+  }
+  std::vector<int> per_rank;
+  for (std::size_t rank = 0; rank < hosts.size(); ++rank) {
+    const json& host = hosts[rank];
+    if (!host.is_number_integer() || host.get<std::int64_t>() < 0 ||
+        host.get<std::int64_t>() > std::numeric_limits<int>::max()) {
+      throw LineError(fmt::format("rank_hosts[{}] is {}, not a host number (an integer from 0)",
+                                  rank, printable(host.dump())));
+    }
+    per_rank.push_back(host.get<int>());
+  }
+  if (!per_rank.empty() && per_rank.size() != static_cast<std::size_t>(c.row.ranks)) {
+    throw LineError(
+        fmt::format("rank_hosts holds {} ranks but row.ranks is {}", per_rank.size(), c.row.ranks));
+  }
+  return per_rank;
+}
+
 SampleCase parse_case(const json& object, unsigned line) {
   SampleCase c;
   c.line = line;
@@ -173,6 +197,7 @@ SampleCase parse_case(const json& object, unsigned line) {
     c.rank_lateness_us = per_rank_field(object, "rank_lateness_us");
     check_per_rank(c, "rank_lateness_us", c.rank_lateness_us);
   }
+  if (object.contains("rank_hosts")) c.rank_hosts = hosts_field(object, c);  // optional, too
   return c;
 }
 

@@ -38,6 +38,9 @@ struct SampleCase {
   // Alike, each rank's lateness per sample: its launch of the sample after the earliest rank's.
   // Optional (files from before it lack it): empty when absent, else shaped like rank_samples_us.
   std::vector<std::vector<double>> rank_lateness_us;
+  // Index = rank: which host it ran on (equal values: one host, one clock for launch times).
+  // Optional (files from before it lack it): empty when absent, meaning one host for all ranks.
+  std::vector<int> rank_hosts;
 };
 
 struct SampleFile {

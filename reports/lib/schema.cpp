@@ -242,6 +242,8 @@ const std::array<Column, kColumnCount> kColumns = {{
     real_column<&ReportRow::time_cv_pct>("time_cv_pct", 2),
     real_column<&ReportRow::time_us_p50_lo>("time_us_p50_lo", 2),
     real_column<&ReportRow::time_us_p50_hi>("time_us_p50_hi", 2),
+    real_column<&ReportRow::time_us_mean_lo>("time_us_mean_lo", 3),
+    real_column<&ReportRow::time_us_mean_hi>("time_us_mean_hi", 3),
     real_column<&ReportRow::algbw_gbps>("algbw_gbps"),
     real_column<&ReportRow::busbw_gbps>("busbw_gbps"),
     real_column<&ReportRow::busbw_gbps_lo>("busbw_gbps_lo", 2),

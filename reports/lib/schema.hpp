@@ -49,7 +49,7 @@ struct Column {
   ColumnKind kind = ColumnKind::text;
 };
 
-inline constexpr std::size_t kColumnCount = 46;
+inline constexpr std::size_t kColumnCount = 48;
 extern const std::array<Column, kColumnCount> kColumns;
 
 class ColumnParseError : public std::runtime_error {

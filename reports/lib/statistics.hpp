@@ -1,6 +1,6 @@
-// Statistics of per-iteration samples: moments, and the confidence interval of the median from
-// order statistics. Shared by collbench (every row's interval, the adaptive stopping rule) and
-// collreport (statistical compare).
+// Statistics of per-iteration samples: moments, the confidence interval of the median from
+// order statistics, and that of the mean from Student's t. Shared by collbench (every row's
+// intervals, the adaptive stopping rule) and collreport (statistical compare).
 //
 // Why the median and order statistics: GPU iteration times are skewed and carry stray slow
 // iterations (a clock ramp, a preempted launch thread). The interval [x(l), x(u)] between two
@@ -47,5 +47,17 @@ struct Interval {
 // The interval of the median of `sorted` (ascending) at `confidence`; nothing when there are too
 // few samples for that confidence.
 std::optional<Interval> median_interval(const std::vector<double>& sorted, double confidence);
+
+// The quantile of Student's t distribution with `degrees_of_freedom` (> 0): the t with
+// P(T <= t) = `probability` (in (0, 1)). Inverts the CDF, computed from the regularized
+// incomplete beta function, to about 1e-12 relative. Throws std::invalid_argument otherwise.
+double student_t_quantile(double probability, double degrees_of_freedom);
+
+// The interval of the mean of `samples` (any order) at `confidence` (in (0, 1)): mean -+ t x
+// stdev / sqrt(n), t the Student quantile of n - 1 degrees of freedom; nothing for fewer than 2
+// samples. It assumes the mean is near normal, which many samples make true; what matters here
+// is that one stray sample widens it as much as it moves the mean (busbw comes from the mean), so
+// that a stopping rule watching it takes more samples.
+std::optional<Interval> mean_interval(const std::vector<double>& samples, double confidence);
 
 }  // namespace collbench::stats

@@ -40,7 +40,7 @@ std::vector<double> one_to_twenty(double scale) {
   return samples;
 }
 
-TEST(Metrics, TimeStatsCarrySpreadAndTheMediansInterval) {
+TEST(Metrics, TimeStatsCarrySpreadAndTheIntervals) {
   const TimeStats stats = time_stats(one_to_twenty(1));
   EXPECT_EQ(stats.samples, 20);
   EXPECT_DOUBLE_EQ(stats.mean_us, 10.5);
@@ -51,6 +51,10 @@ TEST(Metrics, TimeStatsCarrySpreadAndTheMediansInterval) {
   EXPECT_EQ(stats.confidence, kDefaultConfidence);
   EXPECT_EQ(stats.p50_lo_us, 6);  // order statistics 6 and 15 (statistics_test.cpp)
   EXPECT_EQ(stats.p50_hi_us, 15);
+  // The mean's: 10.5 -+ t(0.975, 19) x sqrt(35) / sqrt(20).
+  const double half_width_us = 2.093024054408263 * std::sqrt(35.0 / 20);
+  EXPECT_NEAR(stats.mean_lo_us, 10.5 - half_width_us, 1e-9);
+  EXPECT_NEAR(stats.mean_hi_us, 10.5 + half_width_us, 1e-9);
 
   const TimeStats strict = time_stats(one_to_twenty(1), 0.99);
   EXPECT_EQ(strict.confidence, 0.99);
@@ -65,6 +69,9 @@ TEST(Metrics, NoIntervalBelowSixSamplesAt95) {
   EXPECT_EQ(five.confidence, 0);
   EXPECT_EQ(five.p50_lo_us, 0);
   EXPECT_EQ(five.p50_hi_us, 0);
+  // The mean would have one from 2 samples, but confidence_pct 0 must mean no interval at all.
+  EXPECT_EQ(five.mean_lo_us, 0);
+  EXPECT_EQ(five.mean_hi_us, 0);
   const TimeStats six = time_stats({5, 1, 4, 2, 3, 6});
   ASSERT_TRUE(six.has_interval());
   EXPECT_EQ(six.p50_lo_us, 1);
@@ -88,6 +95,8 @@ TEST(Metrics, TimeColumnsFillTheRow) {
   stats.cv = 0.25;
   stats.p50_lo_us = 9.5;
   stats.p50_hi_us = 10.5;
+  stats.mean_lo_us = 10.25;
+  stats.mean_hi_us = 11.75;
   stats.confidence = 0.95;
   report::ReportRow row;
   set_time_columns(row, stats);
@@ -102,6 +111,8 @@ TEST(Metrics, TimeColumnsFillTheRow) {
   EXPECT_DOUBLE_EQ(row.time_cv_pct, 25);
   EXPECT_EQ(row.time_us_p50_lo, 9.5);
   EXPECT_EQ(row.time_us_p50_hi, 10.5);
+  EXPECT_EQ(row.time_us_mean_lo, 10.25);
+  EXPECT_EQ(row.time_us_mean_hi, 11.75);
   EXPECT_TRUE(row.has_interval());
 
   report::ReportRow without;

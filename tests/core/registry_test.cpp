@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "arrival.hpp"
 #include "core/collective_registry.hpp"
 #include "core/errors.hpp"
 #include "core/peer_traffic.hpp"
@@ -23,6 +24,19 @@ TEST(Registry, HasEveryNcclCollectiveOnce) {
   EXPECT_EQ(names, (std::vector<std::string>{"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
                                              "alltoall", "gather", "scatter", "sendrecv", "alltoallv"}));
   EXPECT_THROW(find_collective("allreduce"), UsageError);
+}
+
+// The arrival rule's list of ops whose ranks end together names registry ops only, and exactly
+// those that are neither rooted nor sendrecv (whose ranks end at different times by design).
+TEST(Registry, ArrivalRuleAppliesToOpsThatFinishTogether) {
+  for (const CollectiveSpec& spec : collective_registry()) {
+    const bool ends_together = !spec.rooted && spec.kind != OpKind::sendrecv;
+    EXPECT_EQ(stats::finishes_together(spec.name), ends_together) << spec.name;
+  }
+  for (std::string_view op :
+       {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "alltoallv"}) {
+    EXPECT_NO_THROW(find_collective(op)) << op;
+  }
 }
 
 TEST(Registry, BusFactorsAreNcclTests) {

@@ -1,13 +1,16 @@
-// Tests of the stopping rule: fixed iterations, convergence once the floors are met, the
-// --max-time cap, and how large the next batch is.
+// Tests of the stopping rule: fixed iterations, convergence once the floors are met and both the
+// median's and the mean's intervals are narrow, the --max-time cap, and how large the next batch
+// is.
 #include "core/stop_rule.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
 #include "report_row.hpp"
+#include "statistics.hpp"
 
 namespace collbench {
 namespace {
@@ -98,6 +101,38 @@ TEST(StopRule, JudgesTheMediansIntervalAtTheConfidence) {
   EXPECT_TRUE(next_step(adaptive(62), samples, 1, 0.99, 20).done);
   // Fewer than 6 samples have no 95% interval, so they never converge.
   EXPECT_FALSE(next_step(adaptive(100, 1), constant(5, 10), 1, 0.95, 5).done);
+}
+
+// `count` samples of 330 us, the last one replaced by a stray 2.4 ms.
+std::vector<double> with_stray_sample(std::size_t count) {
+  std::vector<double> samples(count, 330);
+  samples.back() = 2400;
+  return samples;
+}
+
+// One stray sample among twenty leaves the median's interval on 330 us but moves the mean (which
+// busbw comes from) by 31%: its interval, half the mean wide, keeps the case going.
+TEST(StopRule, AStraySampleKeepsTheCaseGoingUntilTheMeanSettles) {
+  const StopRule rule = adaptive(1, 20, 0, 1.0);
+  const std::vector<double> twenty = with_stray_sample(20);
+  std::vector<double> sorted = twenty;
+  std::sort(sorted.begin(), sorted.end());
+  ASSERT_EQ(stats::median_interval(sorted, kConfidence)->relative_half_width(330), 0);
+  const StopDecision going = next_step(rule, twenty, 1, kConfidence, 20);
+  EXPECT_FALSE(going.done);
+  EXPECT_EQ(going.next_samples, 20u);
+
+  // 2,000 samples (0.66 s): the stray one adds 0.3% to the mean, and its interval is 0.6%.
+  const StopDecision settled = next_step(rule, with_stray_sample(2000), 1, kConfidence, 20);
+  EXPECT_TRUE(settled.done);
+  EXPECT_EQ(settled.reason, report::kStopConverged);
+  // 1,000 samples: 1.2%, still too wide.
+  EXPECT_FALSE(next_step(rule, with_stray_sample(1000), 1, kConfidence, 20).done);
+  // Under the default 0.1 s the case ends at the limit, its stop column saying so.
+  const StopDecision capped =
+      next_step(adaptive(1, 20, 0, 0.1), with_stray_sample(310), 1, kConfidence, 20);
+  EXPECT_TRUE(capped.done);
+  EXPECT_EQ(capped.reason, report::kStopTimeLimit);
 }
 
 // wide(n) averages 50.5 us a sample.

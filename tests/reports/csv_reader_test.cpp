@@ -95,11 +95,11 @@ TEST(CsvReader, RejectsNegativeAndFractionalSizes) {
 TEST(CsvReader, RejectsAnUnknownSchemaVersion) {
   std::vector<std::string> lines = split_lines(valid_text());
   for (std::size_t i = 1; i < lines.size(); ++i)
-    lines[i] = with_field(lines[i], "schema_version", "3");
+    lines[i] = with_field(lines[i], "schema_version", "4");
   const ReportError error = read_error(join_lines(lines));
   EXPECT_EQ(error.line(), 2u);
   EXPECT_STREQ(error.what(),
-               "bad.csv:2: unknown schema version '3' (this tool reads versions 1 and 2)");
+               "bad.csv:2: unknown schema version '4' (this tool reads versions 1, 2 and 3)");
 }
 
 TEST(CsvReader, ReadsAVersionOneReportWithoutIntervals) {
@@ -119,26 +119,62 @@ TEST(CsvReader, ReadsAVersionOneReportWithoutIntervals) {
   }
 }
 
-TEST(CsvReader, AVersionTwoReportRoundTripsItsIntervals) {
+TEST(CsvReader, AVersionThreeReportRoundTripsItsIntervals) {
   const std::vector<ReportRow> rows = fixtures::baseline_rows();
   const Report report = parse_report("new.csv", fixtures::to_csv(rows));
   ASSERT_EQ(report.rows.size(), rows.size());
   const ReportRow& row = report.rows[0].row;
-  EXPECT_EQ(row.schema_version, 2);
+  EXPECT_EQ(row.schema_version, 3);
   EXPECT_TRUE(row.has_interval());
   EXPECT_EQ(row.confidence_pct, 95);
   EXPECT_EQ(row.samples, 20);
   EXPECT_EQ(row.stop, "fixed");
   EXPECT_LT(row.time_us_p50_lo, row.time_us_p50);
   EXPECT_GT(row.time_us_p50_hi, row.time_us_p50);
+  EXPECT_LT(row.time_us_mean_lo, row.time_us_mean);
+  EXPECT_GT(row.time_us_mean_hi, row.time_us_mean);
+  EXPECT_EQ(row.time_us_mean_lo, rows[0].time_us_mean_lo);
+  EXPECT_EQ(row.time_us_mean_hi, rows[0].time_us_mean_hi);
   EXPECT_EQ(fixtures::to_csv({row}), fixtures::to_csv({rows[0]}));
 }
 
-TEST(CsvReader, AVersionOneRowInAVersionTwoHeaderIsNamed) {
+TEST(CsvReader, ReadsAVersionTwoReportWithoutTheMeansInterval) {
+  const std::vector<ReportRow> rows = fixtures::baseline_rows();
+  const std::string text = fixtures::to_csv(rows, 2);
+  EXPECT_EQ(text.find("time_us_mean_lo"), std::string::npos);
+  const Report report = parse_report("v2.csv", text);
+  ASSERT_EQ(report.rows.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ReportRow& row = report.rows[i].row;
+    EXPECT_EQ(row.schema_version, 2);
+    EXPECT_EQ(row.time_us_mean_lo, 0) << "row " << i;
+    EXPECT_EQ(row.time_us_mean_hi, 0) << "row " << i;
+    // Every version 2 column is read, the median's interval included.
+    EXPECT_EQ(row.has_interval(), rows[i].has_interval()) << "row " << i;
+    EXPECT_EQ(row.time_us_p50_lo, rows[i].time_us_p50_lo);
+    EXPECT_EQ(row.time_us_p50_hi, rows[i].time_us_p50_hi);
+    EXPECT_EQ(row.busbw_gbps_lo, rows[i].busbw_gbps_lo);
+  }
+  // Written back, a version 2 row is a version 3 row without the mean's interval.
+  ReportRow expected = rows[0];
+  expected.time_us_mean_lo = expected.time_us_mean_hi = 0;
+  EXPECT_EQ(fixtures::to_csv({report.rows[0].row}), fixtures::to_csv({expected}));
+}
+
+TEST(CsvReader, AnOlderRowInAVersionThreeHeaderIsNamed) {
   std::vector<std::string> lines = split_lines(valid_text());
-  lines[4] = with_field(lines[4], "schema_version", "1");
+  lines[4] = with_field(lines[4], "schema_version", "2");
   EXPECT_STREQ(read_error(join_lines(lines)).what(),
-               "bad.csv:5: schema version 1 in a report whose header is version 2");
+               "bad.csv:5: schema version 2 in a report whose header is version 3");
+}
+
+TEST(CsvReader, AHeaderMixingVersionsTwoAndThreeIsNamed) {
+  std::vector<std::string> lines = split_lines(fixtures::to_csv(fixtures::baseline_rows(), 2));
+  lines[0] += ",time_us_mean_lo";
+  for (std::size_t i = 1; i < lines.size(); ++i) lines[i] += ",1";
+  EXPECT_STREQ(read_error(join_lines(lines)).what(),
+               "bad.csv:1: header mixes schema versions 2 and 3: it has version 3's columns "
+               "'time_us_mean_lo' but lacks 'time_us_mean_hi'");
 }
 
 TEST(CsvReader, AHeaderMixingVersionsIsNamed) {
@@ -158,11 +194,11 @@ TEST(CsvReader, NamesTheVersionWhenAnotherVersionHasOtherColumns) {
   std::vector<std::string> lines = split_lines(valid_text());
   lines[0] += ",new_column";
   for (std::size_t i = 1; i < lines.size(); ++i) {
-    lines[i] = with_field(lines[i], "schema_version", "3") + ",42";
+    lines[i] = with_field(lines[i], "schema_version", "4") + ",42";
   }
   const ReportError error = read_error(join_lines(lines));
   EXPECT_EQ(error.line(), 2u);
-  EXPECT_NE(std::string(error.what()).find("unknown schema version '3'"), std::string::npos);
+  EXPECT_NE(std::string(error.what()).find("unknown schema version '4'"), std::string::npos);
 }
 
 TEST(CsvReader, NamesEveryMissingAndExtraColumnOfTheHeader) {
@@ -171,7 +207,7 @@ TEST(CsvReader, NamesEveryMissingAndExtraColumnOfTheHeader) {
   const ReportError error = read_error(join_lines(lines));
   EXPECT_EQ(error.line(), 1u);
   EXPECT_STREQ(error.what(),
-               "bad.csv:1: header does not match schema version 2: missing columns 'host', "
+               "bad.csv:1: header does not match schema version 3: missing columns 'host', "
                "'extra'; extra columns 'hostname', 'bogus'");
 }
 
@@ -203,11 +239,11 @@ TEST(CsvReader, RejectsRowsWithTooFewOrTooManyFields) {
   std::vector<std::string> lines = split_lines(valid_text());
   lines[3] = lines[3].substr(0, lines[3].rfind(','));
   EXPECT_STREQ(read_error(join_lines(lines)).what(),
-               "bad.csv:4: too few fields (schema version 2 has 46 columns)");
+               "bad.csv:4: too few fields (schema version 3 has 48 columns)");
   lines = split_lines(valid_text());
   lines[5] += ",surplus";
   EXPECT_STREQ(read_error(join_lines(lines)).what(),
-               "bad.csv:6: too many fields (schema version 2 has 46 columns)");
+               "bad.csv:6: too many fields (schema version 3 has 48 columns)");
   lines = split_lines(fixtures::to_csv(fixtures::baseline_rows(), 1));
   lines[3] = lines[3].substr(0, lines[3].rfind(','));
   EXPECT_STREQ(read_error(join_lines(lines)).what(),

@@ -44,8 +44,9 @@ ReportRow machine_row() {
   return row;
 }
 
-// Plausible spread for 20 samples: cv 3% at latency-bound sizes (below 1 MiB), 1% above, and the
-// median's 95% interval +-cv/2 (for normal samples it is +-1.96 * 1.2533 / sqrt(20) = 0.55 sd).
+// Plausible spread for 20 samples: cv 3% at latency-bound sizes (below 1 MiB), 1% above, the
+// median's 95% interval +-cv/2 (for normal samples it is +-1.96 * 1.2533 / sqrt(20) = 0.55 sd) and
+// the mean's +-t(0.975, 19) sd / sqrt(20) = 0.47 sd.
 void set_times(ReportRow& row, double p50_us) {
   const double cv = row.bytes < kMiB ? 0.03 : 0.01;
   row.time_us_p50 = round3(p50_us);
@@ -57,6 +58,9 @@ void set_times(ReportRow& row, double p50_us) {
   row.time_cv_pct = p50_us > 0 ? round3(100 * cv) : 0;
   row.time_us_p50_lo = round3(p50_us * (1 - cv / 2));
   row.time_us_p50_hi = round3(p50_us * (1 + cv / 2));
+  const double mean_half_width_us = 2.093 * row.time_us_stdev / std::sqrt(20.0);
+  row.time_us_mean_lo = round3(row.time_us_mean - mean_half_width_us);
+  row.time_us_mean_hi = round3(row.time_us_mean + mean_half_width_us);
 }
 
 // After set_times: busbw comes from the mean time, its interval from the ends of the median's.
@@ -270,6 +274,7 @@ std::vector<FixtureFile> fixture_files() {
   const std::vector<ReportRow> base = baseline_rows();
   return {{"base.csv", to_csv(base)},
           {"base_v1.csv", to_csv(base, 1)},
+          {"base_v2.csv", to_csv(base, 2)},
           {"new_noise.csv", to_csv(with_noise(base, 0.08, 0.02))},
           {"new_regressed.csv", to_csv(with_busbw_regression(base, 0.10, 64 * kMiB))},
           {"new_wrong.csv", to_csv(with_wrong_elements(base, 3))},

@@ -42,6 +42,7 @@ struct FixtureFile {
   std::string text;
 };
 // base.csv, base_v1.csv (the same in schema version 1, as the committed baselines are),
+// base_v2.csv (in schema version 2: the median's interval, not the mean's),
 // new_noise.csv, new_regressed.csv (10% busbw loss at >= 64 MiB), new_wrong.csv,
 // summary_known.csv; tests/reports/fixtures/README.md says what comparing them gives.
 std::vector<FixtureFile> fixture_files();

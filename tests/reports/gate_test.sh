@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests ci/gate-reports.sh on report trees built from the fixtures: no baselines passes, noise
-# passes, a regression and wrong elements fail with 1, against a version 2 baseline (intervals)
-# and a version 1 one (fixed tolerance, as the committed baselines are); compare options pass
+# passes, a regression and wrong elements fail with 1, against a version 3 baseline, a version
+# 2 one (intervals both) and a version 1 one (fixed tolerance, as the committed baselines are);
+# compare options pass
 # through; a malformed report or one that matches nothing fails with 2; the log stays short and
 # the full tables go to the tables file.
 # Usage: gate_test.sh GATE_SCRIPT COLLREPORT FIXTURE_DIR
@@ -48,6 +49,8 @@ expect noise_v1 0 "judged by intervals 0, by fixed tolerance 112"
 
 tree regression new_regressed.csv base.csv
 expect regression 1 "REGRESSION +all_reduce +nccl +4 .*\[\+10\.0%, \+12\.2%\]"
+tree regression_v2 new_regressed.csv base_v2.csv
+expect regression_v2 1 "REGRESSION +all_reduce +nccl +4 .*\[\+10\.0%, \+12\.2%\]"
 tree regression_v1 new_regressed.csv base_v1.csv
 expect regression_v1 1 "REGRESSION +all_reduce +nccl +4 .*fixed tolerance: no interval in BASE"
 

@@ -131,7 +131,7 @@ std::vector<HostileCase> hostile_cases() {
          for (int i = 0; i < 20; ++i) lines[0] += ",bogus" + std::to_string(i);
          return join_lines(lines);
        },
-       "1: header does not match schema version 2: extra columns 'bogus0', 'bogus1', 'bogus2', "
+       "1: header does not match schema version 3: extra columns 'bogus0', 'bogus1', 'bogus2', "
        "'bogus3', 'bogus4', 'bogus5', 'bogus6', 'bogus7' and 12 more"},
       {"zero ranks in a version 1 report",
        [] {

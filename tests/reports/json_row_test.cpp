@@ -35,6 +35,8 @@ ReportRow populated_row() {
   row.time_cv_pct = 6.281;
   row.time_us_p50_lo = 99.5;
   row.time_us_p50_hi = 100.75;
+  row.time_us_mean_lo = 100.5;
+  row.time_us_mean_hi = 102.125;
   row.busbw_gbps_lo = 84.25;
   row.busbw_gbps_hi = 85.375;
   row.wrong_elements = 3;
@@ -104,6 +106,37 @@ TEST(JsonRow, RoundTripKeepsEveryColumn) {
   plain.confidence_pct = 0;
   plain.time_us_p50_lo = plain.time_us_p50_hi = 0;
   EXPECT_EQ(format_row(row_from_json(row_to_json(plain))), format_row(plain));
+}
+
+// Sample files written before version 3 carry version 2 rows: read as the CSV reader reads a
+// version 2 report, the later columns at their defaults.
+TEST(JsonRow, AnOlderRowReadsWithoutTheLaterColumns) {
+  json object = row_to_json(populated_row());
+  object["schema_version"] = 2;
+  object.erase("time_us_mean_lo");
+  object.erase("time_us_mean_hi");
+  const ReportRow row = row_from_json(object);
+  EXPECT_EQ(row.schema_version, 2);
+  EXPECT_EQ(row.time_us_mean_lo, 0);
+  EXPECT_EQ(row.time_us_mean_hi, 0);
+  EXPECT_EQ(row.time_us_p50_hi, 100.75);
+  EXPECT_EQ(row.repeat, 2);  // a version 2 column
+
+  object["schema_version"] = 1;
+  const std::string mixed = parse_error(object);
+  EXPECT_NE(mixed.find("column 'schema_version': 1, but the row holds column 'repeat' of "
+                       "version 2"),
+            std::string::npos)
+      << mixed;
+  object["schema_version"] = 3;
+  EXPECT_NE(parse_error(object).find("column 'time_us_mean_lo' is missing"), std::string::npos);
+  for (const json& version : {json(4), json(0), json("3"), json(2.5)}) {
+    object["schema_version"] = version;
+    EXPECT_NE(parse_error(object).find("column 'schema_version': " + version.dump() +
+                                       " is not a version this tool reads (1 to 3)"),
+              std::string::npos)
+        << version;
+  }
 }
 
 TEST(JsonRow, NumbersAreNumbersAndBooleansBooleans) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests plots/collplot.py on the fixtures: every plot is written as a non-empty PNG and SVG, from
-# schema version 2 (intervals drawn) and version 1 (none); a malformed report gives exit 2 with
+# schema version 3 (intervals drawn) and version 1 (none); a malformed report gives exit 2 with
 # its file and line.
 # Usage: plot_test.sh PYTHON COLLPLOT FIXTURE_DIR
 set -uo pipefail
@@ -22,7 +22,7 @@ head -c 8 "$work/out/busbw_all_reduce.png" | grep -q PNG || fail "busbw_all_redu
 grep -q "NVIDIA H200, 2-4 GPUs, NCCL 2.28.3, 2026-11-22" "$work/out/busbw_all_reduce.svg" ||
   fail "busbw_all_reduce.svg lacks the GPU/NCCL/date title"
 
-# Version 2 rows carry intervals: shaded p50 bands, and error bars on the compare ratio (named
+# Version 3 rows carry intervals: shaded p50 bands, and error bars on the compare ratio (named
 # in the SVG by the script); version 1 rows have none, and plot all the same.
 grep -q 'id="p50-interval' "$work/out/latency_all_reduce.svg" || fail "latency_all_reduce.svg has no p50 band"
 grep -q 'id="ratio-interval' "$work/out/compare_all_reduce.svg" || fail "compare_all_reduce.svg has no error bars"
@@ -35,9 +35,9 @@ MPLBACKEND=Agg "$python" "$collplot" "$fixtures/base_v1.csv" -o "$work/v1" \
 sed '1s/,time_us_p50_lo,/,time_us_p50_low,/' "$fixtures/base.csv" >"$work/renamed.csv"
 got=0
 output=$(MPLBACKEND=Agg "$python" "$collplot" "$work/renamed.csv" -o "$work/renamed" 2>&1) || got=$?
-[ "$got" = 2 ] || fail "version 2 without an interval column: exit $got (want 2)"
-grep -q "renamed.csv:1: missing columns time_us_p50_lo (schema version 2)" <<<"$output" ||
-  fail "version 2 without an interval column: '$output'"
+[ "$got" = 2 ] || fail "version 3 without an interval column: exit $got (want 2)"
+grep -q "renamed.csv:1: missing columns time_us_p50_lo (schema version 3)" <<<"$output" ||
+  fail "version 3 without an interval column: '$output'"
 
 sed '3s/^[0-9]*,/9,/' "$fixtures/base.csv" >"$work/bad.csv"
 got=0

@@ -47,7 +47,25 @@ TEST(Repeats, APassWithoutAnIntervalLeavesTheCaseWithout) {
   const ReportRow a = pass(0, 50, 49, 51);
   ReportRow b = pass(1, 52, 0, 0);
   b.confidence_pct = 0;
-  EXPECT_FALSE(pool_passes({&a, &b}).has_interval());
+  const ReportRow pooled = pool_passes({&a, &b});
+  EXPECT_FALSE(pooled.has_interval());
+  EXPECT_EQ(pooled.time_us_mean_lo, 0);
+  EXPECT_EQ(pooled.time_us_mean_hi, 0);
+}
+
+TEST(Repeats, TheMeansIntervalsPoolIntoTheirHull) {
+  ReportRow a = pass(0, 50, 49, 51), b = pass(1, 54, 53, 55);
+  a.time_us_mean_lo = 50;
+  a.time_us_mean_hi = 52;
+  b.time_us_mean_lo = 54.5;
+  b.time_us_mean_hi = 57;
+  const ReportRow pooled = pool_passes({&a, &b});
+  EXPECT_EQ(pooled.time_us_mean_lo, 50);
+  EXPECT_EQ(pooled.time_us_mean_hi, 57);
+  // A pass read from a version 2 report has none: nor has the case.
+  b.time_us_mean_lo = b.time_us_mean_hi = 0;
+  EXPECT_EQ(pool_passes({&a, &b}).time_us_mean_hi, 0);
+  EXPECT_TRUE(pool_passes({&a, &b}).has_interval());  // the median's stays
 }
 
 TEST(Repeats, AFailedPassOutweighsSkippedAndOkPasses) {

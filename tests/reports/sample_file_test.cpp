@@ -35,6 +35,10 @@ json good_case() {
   return fixtures::sample_case_line(all_reduce_row(kMiB), kRankSamples);
 }
 
+json all_reduce_case_of(std::uint64_t bytes) {
+  return fixtures::sample_case_line(all_reduce_row(bytes), kRankSamples);
+}
+
 json skipped_case() {
   ReportRow row = all_reduce_row(2 * kMiB);
   row.status = kStatusSkipped;
@@ -85,6 +89,20 @@ TEST(SampleFile, ReadsEachRanksLatenessWhenTheFileHasIt) {
   ASSERT_EQ(file.cases.size(), 2u);
   EXPECT_EQ(file.cases[0].rank_lateness_us, kRankLateness);
   EXPECT_TRUE(file.cases[1].rank_lateness_us.empty());
+}
+
+TEST(SampleFile, ReadsEachRanksHostWhenTheFileHasIt) {
+  json two_hosts = good_case();
+  two_hosts["rank_hosts"] = {0, 0, 7, 7};
+  json none = all_reduce_case_of(2 * kMiB);
+  none["rank_hosts"] = json::array();  // as good as absent: one host
+  const SampleFile file = parse_sample_file(
+      "s.json", fixtures::sample_file_text(
+                    {fixtures::sample_run_line(), two_hosts, none, all_reduce_case_of(4 * kMiB)}));
+  ASSERT_EQ(file.cases.size(), 3u);
+  EXPECT_EQ(file.cases[0].rank_hosts, (std::vector<int>{0, 0, 7, 7}));
+  EXPECT_TRUE(file.cases[1].rank_hosts.empty());
+  EXPECT_TRUE(file.cases[2].rank_hosts.empty());  // a file from before hosts were written
 }
 
 // Every bad line is one ReportError naming the file, the line and the problem.
@@ -245,6 +263,28 @@ const BadFile kBadFiles[] = {
      "s.json:2: rank_lateness_us[0][1] is -0.5, not a time (a number from 0 to 1e+12 us)"},
     {"lateness that is not an array", [] { return case_with("rank_lateness_us", "late"); },
      "s.json:2: 'rank_lateness_us' is \"late\", not an array"},
+    {"hosts that are not an array", [] { return case_with("rank_hosts", "node0"); },
+     "s.json:2: 'rank_hosts' is \"node0\", not an array"},
+    {"a host that is not a number",
+     [] {
+       return case_with("rank_hosts", {0, 0, "b", 1});
+     },
+     "s.json:2: rank_hosts[2] is \"b\", not a host number (an integer from 0)"},
+    {"a negative host",
+     [] {
+       return case_with("rank_hosts", {0, -1, 1, 1});
+     },
+     "s.json:2: rank_hosts[1] is -1, not a host number (an integer from 0)"},
+    {"a fractional host",
+     [] {
+       return case_with("rank_hosts", {0, 0.5, 1, 1});
+     },
+     "s.json:2: rank_hosts[1] is 0.5, not a host number (an integer from 0)"},
+    {"hosts of fewer ranks than row.ranks",
+     [] {
+       return case_with("rank_hosts", {0, 0, 1});
+     },
+     "s.json:2: rank_hosts holds 3 ranks but row.ranks is 4"},
     {"ops_per_sample of 0", [] { return case_with("ops_per_sample", 0); },
      "s.json:2: ops_per_sample is 0, not a positive integer"},
     {"a duplicate case",

@@ -50,6 +50,14 @@ TEST(DpReport, RunStatsTakeTheRunsMeanAndTheStepsPercentiles) {
   EXPECT_DOUBLE_EQ(stats.p50_us, 3050);
   EXPECT_DOUBLE_EQ(stats.max_us, 3200);
   EXPECT_DOUBLE_EQ(time_stats(steps.slowest_rank_us).mean_us, 3050);
+  // Too few steps for an interval at 95%; with more, the mean's moves with the run's mean.
+  EXPECT_EQ(stats.mean_hi_us, 0);
+  steps.slowest_rank_us.insert(steps.slowest_rank_us.end(), {3000, 3100, 2900, 3200, 3050});
+  const TimeStats ten = run_time_stats(steps);
+  const TimeStats slowest = time_stats(steps.slowest_rank_us);
+  ASSERT_TRUE(ten.has_interval());
+  EXPECT_DOUBLE_EQ(ten.mean_lo_us, slowest.mean_lo_us - 40);
+  EXPECT_DOUBLE_EQ(ten.mean_hi_us, slowest.mean_hi_us - 40);
 }
 
 TEST(DpReport, RowFollowsTheSchema) {
