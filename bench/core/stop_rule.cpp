@@ -30,7 +30,7 @@ StopDecision next_step(const StopRule& rule, const std::vector<double>& samples_
     // busbw comes from and which one stray slow sample moves as much as its interval shows.
     const bool narrow =
         interval && interval->relative_half_width(median) * 100 <= rule.max_noise_pct &&
-        mean_interval && mean_interval->relative_half_width(mean) * 100 <= rule.max_noise_pct;
+        mean_interval && mean_interval->relative_half_width(mean) * 100 <= rule.max_mean_noise_pct;
     const bool floors_met = n >= static_cast<std::size_t>(rule.min_samples) && spent_s >= rule.min_time_s;
     if (narrow && floors_met) return {true, report::kStopConverged, 0};
     if (spent_s >= rule.max_time_s) return {true, report::kStopTimeLimit, 0};

@@ -302,9 +302,13 @@ CommandLine::CommandLine()
       ->capture_default_str();
   app.add_option(
          "--max-noise", options.run.stop.max_noise_pct,
-         "Stop when stable: run batches (-n iterations or -G replays) until the median's and the "
-         "mean's confidence intervals are within this many percent of them, or --max-time; 0: one "
-         "batch (fixed iterations)")
+         "Stop when stable: run batches (-n iterations or -G replays) until the median's "
+         "confidence interval is within this many percent of it (and the mean's within "
+         "--max-mean-noise), or --max-time; 0: one batch (fixed iterations)")
+      ->capture_default_str();
+  app.add_option("--max-mean-noise", options.run.stop.max_mean_noise_pct,
+                 "With --max-noise: the mean's confidence interval (busbw comes from the mean) must "
+                 "be within this many percent of it too")
       ->capture_default_str();
   app.add_option("--min-iters", options.run.stop.min_samples,
                  "With --max-noise: samples (iterations, replays or loops) before a case may stop")
@@ -437,6 +441,10 @@ Options parse_command_line(const std::vector<std::string>& args) {
   if (!(stop.max_noise_pct >= 0 && stop.max_noise_pct <= 100)) {
     throw UsageError(fmt::format("--max-noise {} is not a percentage from 0 (fixed iterations) to 100",
                                  stop.max_noise_pct));
+  }
+  if (!(stop.max_mean_noise_pct > 0 && stop.max_mean_noise_pct <= 100)) {
+    throw UsageError(fmt::format("--max-mean-noise {} is not a percentage above 0 and at most 100",
+                                 stop.max_mean_noise_pct));
   }
   check_range("--min-iters", stop.min_samples, 1, kMaxIterations);
   check_seconds("--min-time", stop.min_time_s);
