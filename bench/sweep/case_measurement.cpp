@@ -25,7 +25,8 @@ namespace {
 // Stream operations one gated round may enqueue per rank before its gate opens. The launch queue
 // of a stream holds about a thousand; a host that blocked on a full queue would never arrive, and
 // every gate of the round would wait for it until the case's deadline.
-constexpr std::size_t kMaxGatedOperations = 256;
+// NCCL's work FIFO (1 MiB by default) must also hold every collective of the round.
+constexpr std::size_t kMaxGatedOperations = 128;
 
 // How long after its deadline a gate gives up on its own: the host's deadline comes first and
 // aborts it; this only bounds a kernel whose host died.
@@ -72,7 +73,8 @@ CaseMeasurement::CaseMeasurement(Runner::RankSet& set, const Case& c, const RunS
       shared_boundaries_(!graph_ && !whole_loop_),
       base_batch_(graph_        ? settings.graph_replays
                   : whole_loop_ ? 1
-                                : settings.iters) {}
+                                : settings.iters),
+      gated_(stream_operations_per_sample() <= kMaxGatedOperations) {}
 
 CaseOutcome CaseMeasurement::run() {
   if (set_.size() == 0) {
@@ -250,13 +252,16 @@ void CaseMeasurement::run_timed_batches() {
   }
 }
 
+std::size_t CaseMeasurement::stream_operations_per_sample() const {
+  // Its launches (a loop's iterations; a graph replay is one launch) and an event or two.
+  const std::size_t launches = whole_loop_ ? static_cast<std::size_t>(settings_.iters) : 1;
+  return launches + (shared_boundaries_ ? 1 : 2);
+}
+
 std::size_t CaseMeasurement::round_samples(std::size_t asked) const {
-  // Per sample: its launches (a loop's iterations, a graph's replay counts as its iterations) and
-  // an event or two.
-  const std::size_t launches =
-      graph_ || whole_loop_ ? static_cast<std::size_t>(settings_.iters) : 1;
-  const std::size_t per_sample = launches + (shared_boundaries_ ? 1 : 2);
-  return std::max<std::size_t>(1, std::min(asked, kMaxGatedOperations / per_sample));
+  if (!gated_) return asked;
+  return std::max<std::size_t>(
+      1, std::min(asked, kMaxGatedOperations / stream_operations_per_sample()));
 }
 
 // One gated round: every rank enqueues its samples behind the gate, which opens once every rank
@@ -266,7 +271,7 @@ void CaseMeasurement::time_batch(std::size_t batch, std::size_t samples) {
       fixed_range<nvtx_names::timed>(case_.spec->nvtx_color, samples * outcome_.ops_per_sample);
   launched_.expect(static_cast<std::int64_t>(samples) *
                    (graph_ || whole_loop_ ? settings_.iters : 1));
-  const std::uint64_t ticket = set_.gate().next_round(set_.ranks_on_host());
+  const std::uint64_t ticket = gated_ ? set_.gate().next_round(set_.ranks_on_host()) : 0;
   set_.workers().run([&](int local) { time_rank_samples(local, batch, samples, ticket); });
   wait();
   set_.gate().check();
@@ -276,14 +281,14 @@ void CaseMeasurement::time_rank_samples(int local, std::size_t batch, std::size_
                                         std::uint64_t ticket) {
   const RankContext& rank = set_.contexts()[local];
   // Arrives however enqueueing ends: a rank that failed half way must not hold the others' streams.
-  GateArrival arrival(set_.gate());
+  GateArrival arrival(set_.gate(), gated_ ? 1 : 0);
   std::vector<Event>& events =
       set_.events(local, shared_boundaries_ ? static_cast<int>(samples) + 2
                                             : 1 + 2 * static_cast<int>(samples));
   const auto start_event = [&](std::size_t s) -> const Event& {
     return events[shared_boundaries_ ? 1 + s : 1 + 2 * s];
   };
-  set_.gate().hold(rank.device, rank.stream, ticket, settings_.timeout_s + kGateGraceS);
+  if (gated_) set_.gate().hold(rank.device, rank.stream, ticket, settings_.timeout_s + kGateGraceS);
   const int launches = whole_loop_ ? settings_.iters : 1;
   for (std::size_t s = 0; s < samples; ++s) {
     hooks_->before_sample(local);

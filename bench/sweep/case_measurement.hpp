@@ -56,6 +56,7 @@ class CaseMeasurement {
   kernels::PatternParams pattern(std::uint64_t seed) const;
   // Samples per timed batch: the stop rule's ask, and no more than a gated round may hold.
   std::size_t round_samples(std::size_t asked) const;
+  std::size_t stream_operations_per_sample() const;
 
   Runner::RankSet& set_;
   const Case& case_;
@@ -73,6 +74,9 @@ class CaseMeasurement {
   bool whole_loop_ = false;
   bool shared_boundaries_ = true;
   std::size_t base_batch_ = 0;
+  // Whether timed batches are start-gated rounds: not when one sample alone (a timed loop of
+  // thousands of iterations) would fill the launch queue before the gate could open.
+  bool gated_ = true;
   std::vector<GraphExec> graphs_;
   RankTable launch_us_;  // per local rank, host time of each sample's launch (steady clock, us)
   CaseOutcome outcome_;
