@@ -19,10 +19,14 @@ struct alignas(64) StartGateWords {
   int timed_out;          // set by a wait that gave up
 };
 
-// Holds `stream` until words->arrived reaches `ticket`, the abort word is set, or `timeout_ns`
-// passed (then timed_out is set). `words` is the device's view of the gate's words. Returns the
-// launch's error (the caller checks it: this library names no rank).
-cudaError_t launch_wait_for_gate(StartGateWords* words, std::uint64_t ticket,
+// Holds `stream` until words->arrived reaches `ticket`, either abort word is set (the gate's own,
+// shared by every process using it, or `process_abort`, this process's alone: its teardown must
+// not release the others), or `timeout_ns` passed (then timed_out is set). Both pointers are the
+// device's views. Returns the launch's error (the caller checks it: this library names no rank).
+cudaError_t launch_wait_for_gate(StartGateWords* words, int* process_abort, std::uint64_t ticket,
                                  std::uint64_t timeout_ns, cudaStream_t stream);
+// Loads the wait's kernel on the current device now: CUDA loads a module on its first launch, and
+// loading waits for the device to be idle, which a stream held by a gate (or an SM hog) never is.
+cudaError_t preload_wait_for_gate();
 
 }  // namespace collbench::kernels

@@ -157,6 +157,11 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
   }
 
   // The ring's copies and reductions alternate, so it has no such parts (its descriptor says so).
+  // Per round a copy, a flag copy and a wait per peer, and the reductions: under 4 per peer.
+  int stream_operations(const CaseShape& shape, int aggregate) const override {
+    return 4 * (shape.nranks + 1) * std::max(rounds_, 1) * aggregate;
+  }
+
   bool has_launch_parts() const { return exchange_ == CopyEngineExchange::direct; }
   // One round only: a later round's send must follow this round's finish on every rank, which
   // parts on separate streams would not keep.

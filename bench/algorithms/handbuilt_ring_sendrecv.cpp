@@ -57,6 +57,11 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
     }
   }
 
+  // Per step a send/recv group and a reduction, and the gather's steps: under 4 per peer.
+  int stream_operations(const CaseShape& shape, int aggregate) const override {
+    return 4 * shape.nranks * aggregate;
+  }
+
   void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
               const CaseShape& shape, int aggregate) override {
     if (shape.counts.param == 0) return;

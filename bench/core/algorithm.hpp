@@ -82,6 +82,10 @@ class CollectiveAlgorithm {
   virtual void request_abort() noexcept {}
   // Throws GpuError when a kernel of this algorithm gave up waiting on a peer.
   virtual void check_health() const {}
+  // At most how many operations one launch(shape, aggregate) enqueues on a rank's stream (kernels,
+  // copies, event records; an NCCL group counts each collective of it, which its work queue must
+  // hold): a start gate may hold only as much as the launch queue takes. After prepare().
+  virtual int stream_operations(const CaseShape& /*shape*/, int aggregate) const { return 2 * aggregate; }
   // Whether the prepared case can be launched in parts (launch_part); launch() always works.
   virtual bool launches_in_parts() const { return false; }
   // Enqueues one part of one operation (aggregate 1) of the prepared case on every rank's stream

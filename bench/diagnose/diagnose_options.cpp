@@ -19,7 +19,9 @@ namespace {
 
 constexpr int kMaxIterations = 32;  // the group probe's records hold that many
 constexpr int kMaxArrivalIterations = 1000;
-constexpr int kMaxRoundTrips = 1000;
+// Each gated latency sample enqueues two launches per round trip: the launch queue (about a
+// thousand) must hold them before the gate opens.
+constexpr int kMaxRoundTrips = 50;
 
 struct CommandLine {
   DiagnoseOptions options;

@@ -82,8 +82,9 @@ std::vector<GpuFigures> probe_local_gpus(Runner::RankSet& set, const GpuProbeSet
                                          const std::vector<bool>& probed) {
   LocalCopies copies(set, settings.bytes);
   TimedWork work = copy_work(set, settings, copies, probed);
-  // A few copies tell how long one takes; the window then holds enough of them, on every GPU
-  // alike (the slowest GPU's estimate sets the count, so a slow one is not measured for less).
+  // A few copies tell how long one takes; the window then holds enough of them, on every GPU of
+  // this process alike (its slowest GPU's estimate sets the count, so a slow one is not measured
+  // for less; each process counts for its own GPUs).
   work.iterations = 3;
   double longest_us = 0;
   for (const RankTimes& times : time_on_ranks(set, work)) {

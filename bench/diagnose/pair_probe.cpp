@@ -98,7 +98,9 @@ std::vector<PairFigures> measure_round(Runner::RankSet& set, int ranks, const Ro
           relative_spread(times[local].duration_us);
     }
   }
-  // Both ends started together; the end that waited less (the shorter time) measured the transfer.
+  // Both ends started together. Bandwidth: the end that waited less (the shorter time) measured
+  // the transfer. Latency: the initiator, whose span is exactly its round trips (the peer's ends
+  // with its last reply sent, one trip short).
   const std::vector<RoundRecord> all =
       every_rank(set, records, ranks, settings.multi_process, settings.timeout_s);
   std::vector<PairFigures> pairs;
@@ -106,7 +108,7 @@ std::vector<PairFigures> measure_round(Runner::RankSet& set, int ranks, const Ro
     const RoundRecord& sender = all[transfer.src];
     const RoundRecord& receiver = all[transfer.dst];
     const RoundRecord& bandwidth = sender.bandwidth_us <= receiver.bandwidth_us ? sender : receiver;
-    const RoundRecord& latency = sender.latency_us <= receiver.latency_us ? sender : receiver;
+    const RoundRecord& latency = sender;
     PairFigures figures;
     figures.src = transfer.src;
     figures.dst = transfer.dst;

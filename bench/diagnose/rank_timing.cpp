@@ -49,7 +49,15 @@ void wait_or_name(Runner::RankSet& set, const TimedWork& work,
 // peer that never arrives ends this wait at the deadline; the rank then goes on ungated, and the
 // wait for its streams names the missing peer.
 void await_round(const StartGate& gate, std::uint64_t ticket, Clock::time_point deadline) {
-  while (!gate.is_open(ticket) && Clock::now() < deadline) std::this_thread::yield();
+  // Briefly spinning, then sleeping: on a host starved of CPU, waiting ranks must not take the
+  // core from the one still enqueueing.
+  for (int polls = 0; !gate.is_open(ticket) && Clock::now() < deadline; ++polls) {
+    if (polls < 100) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+  }
 }
 
 // Rank `local`'s timed iterations [first, last), each between its own events, each a gated round
@@ -98,13 +106,14 @@ void time_iterations(Runner::RankSet& set, const TimedWork& work,
   if (!work.barrier) {
     run(0, work.iterations);
     wait_or_name(set, work, launched, work.warmup + work.iterations);
-    return;
+  } else {
+    for (int t = 0; t < work.iterations; ++t) {
+      work.barrier();
+      run(t, t + 1);
+      wait_or_name(set, work, launched, work.warmup + t + 1);
+    }
   }
-  for (int t = 0; t < work.iterations; ++t) {
-    work.barrier();
-    run(t, t + 1);
-    wait_or_name(set, work, launched, work.warmup + t + 1);
-  }
+  set.gate().check();
 }
 
 }  // namespace

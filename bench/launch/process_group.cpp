@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cuda_resources.hpp"
 #include "core/errors.hpp"
 #include "launch/exit_deadline.hpp"
 #include "launch/mpi_bootstrap.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "runtime/process_all_gather.hpp"
 #include "sweep/runner.hpp"
 
@@ -30,7 +30,8 @@ int pick_device(int local_rank) {
   if (visible == 0) throw UsageError("no CUDA GPU is visible to this process");
   if (visible == 1) return 0;
   if (local_rank >= visible) {
-    throw UsageError(fmt::format("local rank {} has no GPU: only {} are visible on this node", local_rank, visible));
+    throw UsageError(fmt::format("local rank {} has no GPU: only {} are visible on this node",
+                                 local_rank, visible));
   }
   return local_rank;
 }
@@ -46,20 +47,47 @@ std::vector<JoinRecord> exchange_join_records(const NcclCommunicator& world, int
   Stream stream(world.device());
   const RankContext context{world.rank(), world.device(), stream.get(), world.get()};
   JoinRecord mine{this_host_hash(), 0};
-  if (world.rank() == 0) mine.token = std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32);
+  if (world.rank() == 0)
+    mine.token = std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32);
   return all_gather_records(context, mine, size, 0);
 }
 
-// Every process's flag, once all have come (an all-gather on the world, so also a barrier).
-std::vector<std::uint8_t> gather_flags(const NcclCommunicator& world, int size, bool flag) {
+// Every process's `bytes` bytes, once all have come (an all-gather on the world, so a barrier too).
+std::vector<unsigned char> gather_bytes(const NcclCommunicator& world, int size, const void* mine,
+                                        std::size_t bytes) {
   Stream stream(world.device());
   const RankContext context{world.rank(), world.device(), stream.get(), world.get()};
-  return all_gather_records(context, std::uint8_t{flag ? std::uint8_t{1} : std::uint8_t{0}}, size, 0);
+  return all_gather_host_bytes(context, mine, bytes, size, 0);
 }
 
 // Slots for start gates: one per rank set a run makes (a sweep makes one per GPU count and
 // communicator setting), far more than any run needs.
 constexpr std::size_t kGateSlots = 4096;
+
+// The segment: one 8-byte cell per world rank (which processes see one another), then the slots.
+std::size_t cells_bytes(int ranks) {
+  const std::size_t slot = sizeof(kernels::StartGateWords);
+  return (static_cast<std::size_t>(ranks) * sizeof(std::uint64_t) + slot - 1) / slot * slot;
+}
+
+std::uint64_t cell_mark(std::uint64_t token, int rank) {
+  return token ^ (static_cast<std::uint64_t>(rank) + 1);
+}
+
+// Which ranks share a segment, from every rank's view (`sees[r * size + s]`: rank r read rank s's
+// mark): the lowest rank of each one's group, or nothing when the views disagree (r sees s but
+// not s r), which a gate must not be built on.
+std::optional<std::vector<int>> sharing_groups(const std::vector<unsigned char>& sees, int size) {
+  std::vector<int> group(size);
+  for (int r = 0; r < size; ++r) {
+    group[r] = r;
+    for (int s = 0; s < size; ++s) {
+      if (sees[r * size + s] != sees[s * size + r]) return std::nullopt;
+      if (sees[r * size + s]) group[r] = std::min(group[r], s);
+    }
+  }
+  return group;
+}
 
 }  // namespace
 
@@ -110,27 +138,53 @@ ProcessGroup::ProcessGroup(const LaunchEnvironment& environment, double init_tim
 }
 
 void ProcessGroup::open_gate_memory(std::uint64_t token) {
+  std::uint64_t* cells = nullptr;
   try {
-    gate_memory_ = std::make_unique<HostSharedMemory>(fmt::format("/collbench-{:016x}", token),
-                                                      kGateSlots * sizeof(kernels::StartGateWords));
+    gate_memory_ = std::make_shared<HostSharedMemory>(
+        fmt::format("/collbench-{:016x}", token),
+        cells_bytes(size_) + kGateSlots * sizeof(kernels::StartGateWords));
+    cells = static_cast<std::uint64_t*>(gate_memory_->host());
+    __atomic_store_n(&cells[rank_], cell_mark(token, rank_), __ATOMIC_RELEASE);
   } catch (const GpuError& error) {
-    fmt::print(stderr, "collbench: warning: rank {}: no start gate across processes ({}); timed work starts as "
-               "each process enqueues it\n", rank_, error.what());
+    fmt::print(stderr,
+               "collbench: warning: rank {}: no start gate across processes ({}); its timed work "
+               "starts as "
+               "enqueued\n",
+               rank_, error.what());
   }
-  // Every process has opened the segment (or failed to) before any removes its name. A gate is
-  // shared by the processes of a host, so one that failed takes it from all of them: the others
-  // would otherwise wait at every round for a rank that never arrives.
-  const std::vector<std::uint8_t> opened = gather_flags(*world_, size_, gate_memory_ != nullptr);
+  // Every process has opened the segment and marked its cell before any looks or removes its name.
+  gather_bytes(*world_, size_, &rank_, 1);
   if (gate_memory_) gate_memory_->unlink();
-  for (int rank = 0; rank < size_; ++rank) {
-    if (host_of_rank_[rank] == host_of_rank_[rank_] && !opened[rank]) gate_memory_.reset();
+  // Processes share a gate where they see one another's marks: the same /dev/shm, so the same
+  // kernel and one steady clock, whatever their host names say.
+  std::vector<unsigned char> seen(size_, 0);
+  for (int rank = 0; cells && rank < size_; ++rank) {
+    seen[rank] = __atomic_load_n(&cells[rank], __ATOMIC_ACQUIRE) == cell_mark(token, rank);
   }
+  const std::vector<unsigned char> sees = gather_bytes(*world_, size_, seen.data(), seen.size());
+  const std::optional<std::vector<int>> groups = sharing_groups(sees, size_);
+  if (!groups) {
+    gate_memory_.reset();  // every process sees the same views, so all drop it alike
+    if (rank_ == 0) {
+      fmt::print(
+          stderr,
+          "collbench: warning: processes disagree on who shares /dev/shm; timed work starts as "
+          "enqueued\n");
+    }
+    return;
+  }
+  // The same table on every process: by sharing when any process could map the segment.
+  bool any_mapped = false;
+  for (int rank = 0; rank < size_; ++rank) any_mapped = any_mapped || sees[rank * size_ + rank];
+  if (any_mapped) host_of_rank_ = *groups;
 }
 
 kernels::StartGateWords* ProcessGroup::next_gate_slot() {
   const std::size_t slot = next_gate_slot_++;
   if (!gate_memory_ || slot >= kGateSlots) return nullptr;
-  return static_cast<kernels::StartGateWords*>(gate_memory_->host()) + slot;
+  auto* slots = reinterpret_cast<kernels::StartGateWords*>(
+      static_cast<unsigned char*>(gate_memory_->host()) + cells_bytes(size_));
+  return slots + slot;
 }
 
 ProcessGroup::~ProcessGroup() {

@@ -34,7 +34,9 @@ class ProcessGroup {
   int device() const { return device_; }
   int nodes() const { return nodes_; }
   LaunchMode mode() const { return mode_; }
-  // The host of world rank `rank`: equal numbers for ranks on one host (one clock, one /dev/shm).
+  // The host of world rank `rank`: equal numbers for ranks that share a start gate's memory (one
+  // /dev/shm, so one kernel and one steady clock), found by each process marking a cell of the
+  // shared segment; by host name when no process could map it.
   int host_of(int rank) const { return host_of_rank_.at(rank); }
 
   // The next start-gate slot in memory every process of this host shares (runtime/start_gate.hpp),
@@ -42,7 +44,7 @@ class ProcessGroup {
   // Collective in order: every process takes a slot for every rank set it makes, so that a slot
   // means the same gate on every process of the host.
   kernels::StartGateWords* next_gate_slot();
-  const HostSharedMemory* gate_memory() const { return gate_memory_.get(); }
+  std::shared_ptr<const HostSharedMemory> gate_memory() const { return gate_memory_; }
 
   // The communicator of world ranks [0, ranks) for this process, or nothing when this process's
   // rank is not among them. Collective: every process must call it with the same `ranks`.
@@ -64,7 +66,7 @@ class ProcessGroup {
   bool aborted_ = false;
   std::vector<int> host_of_rank_;
   std::unique_ptr<NcclCommunicator> world_;
-  std::unique_ptr<HostSharedMemory> gate_memory_;
+  std::shared_ptr<HostSharedMemory> gate_memory_;
   std::size_t next_gate_slot_ = 0;
 };
 

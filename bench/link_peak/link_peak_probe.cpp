@@ -83,6 +83,7 @@ LinkPeakProbe::LinkPeakProbe(int gpu_count, std::size_t bytes, std::uint64_t see
     int sm_count = 0;
     CB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, gpu));
     copy_blocks_.push_back(sm_count * pull_copy_blocks_per_sm());
+    CB_CUDA_CHECK(kernels::preload_wait_for_gate());
     if (words > 0)
       kernels::launch_fill(send_.back().get(), words, pattern(seed, gpu_count, gpu, words), gpu,
                            streams_.back().get());

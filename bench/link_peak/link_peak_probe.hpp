@@ -47,6 +47,8 @@ class LinkPeakProbe {
   // send buffers with a pattern from (seed, GPU, index) and enables peer access between every
   // pair that supports it.
   LinkPeakProbe(int gpu_count, std::size_t bytes, std::uint64_t seed = 0x5EED);
+  // Lets any stream still held go before the buffers are freed (freeing waits for every kernel).
+  ~LinkPeakProbe() { gate_.release_here(); }
 
   // Runs the group's transfers at once, `warmup` untimed rounds then `iters` timed ones. Copies
   // are pulled: each runs on its destination GPU's stream (the copy engine or the SM kernel of
@@ -62,6 +64,8 @@ class LinkPeakProbe {
   void enqueue_copy(CopyMethod method, const Transfer& transfer);
   std::uint64_t count_wrong_words(const Transfer& transfer);
 
+  // First, so freed last: a wait still queued on a stream reads its words.
+  StartGate gate_;
   int gpu_count_;
   std::size_t bytes_;
   std::uint64_t seed_;
@@ -73,7 +77,6 @@ class LinkPeakProbe {
   std::vector<int> copy_blocks_;  // blocks for the SM copy kernel, per GPU
   std::vector<std::vector<bool>> peer_ok_;
   std::vector<PeerAccess> peer_access_;
-  StartGate gate_;
 };
 
 }  // namespace collbench::link_peak

@@ -40,6 +40,7 @@ HostSharedMemory::HostSharedMemory(std::string name, std::size_t bytes)
     CB_CUDA_CHECK(
         cudaHostRegister(memory_, bytes_, cudaHostRegisterMapped | cudaHostRegisterPortable));
   } catch (...) {
+    cudaGetLastError();  // the failed registration must not pass for the next call's error
     munmap(memory_, bytes_);
     throw;
   }

@@ -5,9 +5,9 @@
 //
 // One process driving every rank keeps the gate's words in its own pinned memory. Processes of
 // one host share a slot of a shared-memory segment (launch/process_group.hpp), and every process
-// counts the rounds alike, so no host needs to open the gate for the others. Ranks on other hosts
-// are not held by this host's gate: a run over several hosts is aligned across them by the
-// agreement before each batch (a host all-reduce), and gated within each host.
+// taking part counts the rounds alike, so no host needs to open the gate for the others. Ranks on
+// other hosts are not held by this host's gate: across hosts, batches start as each host's ranks
+// are gated, and hosts meet only in the host all-reduce that ends every batch.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,11 +24,13 @@ class StartGate {
  public:
   // A gate whose words live in this process's pinned memory.
   StartGate();
-  // A gate on `slot`, a zeroed slot of `shared` used by no other gate (`shared` outlives it).
-  StartGate(const HostSharedMemory& shared, kernels::StartGateWords* slot);
+  // A gate on `slot`, a zeroed slot of `shared` used by no other gate; it keeps `shared` mapped
+  // for as long as it lives.
+  StartGate(std::shared_ptr<const HostSharedMemory> shared, kernels::StartGateWords* slot);
   // A gate that holds nothing (shared memory could not be had): work starts as enqueued.
   static StartGate disabled();
-  // Aborts first, so that no stream keeps spinning on words that are about to go.
+  // Releases this process's waits (not the other processes'), so that no stream of it keeps
+  // spinning on words that are about to go.
   ~StartGate();
   StartGate(StartGate&&) noexcept;
   StartGate& operator=(StartGate&&) = delete;
@@ -36,9 +38,8 @@ class StartGate {
   StartGate& operator=(const StartGate&) = delete;
 
   bool enabled() const { return words_ != nullptr; }
-  // The next round, in which `ranks_on_host` ranks of this host take part. Every process of the
-  // host that shares the gate calls it for every round, in the same order and with the same count
-  // (a process with none of those ranks too); returns the round's ticket.
+  // The next round, in which `ranks_on_host` ranks of this host take part. Every process taking
+  // part in the round calls it, in the same order and with the same count; returns its ticket.
   std::uint64_t next_round(int ranks_on_host);
   // Holds `stream` (of `device`) until the round of `ticket` opens, or `timeout_s` passed.
   void hold(int device, cudaStream_t stream, std::uint64_t ticket, double timeout_s) const;
@@ -49,8 +50,11 @@ class StartGate {
   // Whether the round of `ticket` has opened (every rank arrived); always for a disabled or
   // aborted gate.
   bool is_open(std::uint64_t ticket) const;
-  // Lets every held stream go, for good (a failed case, teardown).
+  // Lets every held stream go, for good, on every process sharing the gate (a failed case: the
+  // others fail or time out too).
   void abort() noexcept;
+  // Lets this process's held streams go, for good (its teardown).
+  void release_here() noexcept;
   // Throws GpuError when a wait gave up before its round opened (call once the round's work is
   // done).
   void check() const;
@@ -58,11 +62,14 @@ class StartGate {
  private:
   struct Disabled {};
   explicit StartGate(Disabled) {}
+  template <typename T>
   struct PinnedFree {
-    void operator()(kernels::StartGateWords* words) const;
+    void operator()(T* words) const;
   };
-  std::unique_ptr<kernels::StartGateWords, PinnedFree> pinned_;
-  const HostSharedMemory* shared_ = nullptr;
+  // This process's own abort word, read by its waits beside the gate's.
+  std::unique_ptr<int, PinnedFree<int>> process_abort_;
+  std::unique_ptr<kernels::StartGateWords, PinnedFree<kernels::StartGateWords>> pinned_;
+  std::shared_ptr<const HostSharedMemory> shared_;
   kernels::StartGateWords* words_ = nullptr;  // host view: pinned_ or a slot of shared_
   std::uint64_t last_ticket_ = 0;
 };

@@ -73,8 +73,7 @@ CaseMeasurement::CaseMeasurement(Runner::RankSet& set, const Case& c, const RunS
       shared_boundaries_(!graph_ && !whole_loop_),
       base_batch_(graph_        ? settings.graph_replays
                   : whole_loop_ ? 1
-                                : settings.iters),
-      gated_(stream_operations_per_sample() <= kMaxGatedOperations) {}
+                                : settings.iters) {}
 
 CaseOutcome CaseMeasurement::run() {
   if (set_.size() == 0) {
@@ -230,13 +229,22 @@ void CaseMeasurement::run_timed_batches() {
   const std::shared_ptr<void> held = hooks_->during_timing(set_.contexts());
   set_.workers().run(
       [&](int local) { record_event(set_.events(local, 1)[0], set_.contexts()[local]); });
+  // No gate without a warm-up (a kernel's first launch may load its module, which waits for a
+  // device the gate holds) or when one sample alone would fill the launch queue.
+  gated_ = settings_.warmup_iters > 0 && stream_operations_per_sample() <= kMaxGatedOperations;
   std::size_t asked = std::max(base_batch_, next_step(settings_.stop, {}, outcome_.ops_per_sample,
                                                       settings_.confidence, base_batch_)
                                                 .next_samples);
-  for (std::size_t batch = 0;; ++batch) {
-    const std::size_t samples = round_samples(asked);
-    time_batch(batch, samples);
-    std::vector<double> slowest = collect_batch(samples);
+  for (std::size_t round = 0;;) {
+    // A batch is what the stop rule asked for, in as many gated rounds as it takes.
+    std::vector<double> slowest;
+    for (std::size_t left = asked; left > 0; ++round) {
+      const std::size_t samples = round_samples(left);
+      time_round(round, samples);
+      const std::vector<double> more = collect_round(samples);
+      slowest.insert(slowest.end(), more.begin(), more.end());
+      left -= samples;
+    }
     // Every process sees the same samples (the slowest process's), so all stop together.
     if (group_)
       slowest = all_reduce_host_values<double>({set_.agreement_contexts().front()}, {slowest},
@@ -255,7 +263,10 @@ void CaseMeasurement::run_timed_batches() {
 std::size_t CaseMeasurement::stream_operations_per_sample() const {
   // Its launches (a loop's iterations; a graph replay is one launch) and an event or two.
   const std::size_t launches = whole_loop_ ? static_cast<std::size_t>(settings_.iters) : 1;
-  return launches + (shared_boundaries_ ? 1 : 2);
+  const std::size_t per_launch =
+      graph_ ? 1
+             : static_cast<std::size_t>(algorithm_->stream_operations(shape_, settings_.agg_iters));
+  return launches * per_launch + (shared_boundaries_ ? 1 : 2);
 }
 
 std::size_t CaseMeasurement::round_samples(std::size_t asked) const {
@@ -264,20 +275,20 @@ std::size_t CaseMeasurement::round_samples(std::size_t asked) const {
       1, std::min(asked, kMaxGatedOperations / stream_operations_per_sample()));
 }
 
-// One gated round: every rank enqueues its samples behind the gate, which opens once every rank
+// One round: every rank enqueues its samples behind the gate, which opens once every rank
 // of this host has, so the first sample of every rank starts together on the GPUs.
-void CaseMeasurement::time_batch(std::size_t batch, std::size_t samples) {
+void CaseMeasurement::time_round(std::size_t round, std::size_t samples) {
   auto range =
       fixed_range<nvtx_names::timed>(case_.spec->nvtx_color, samples * outcome_.ops_per_sample);
   launched_.expect(static_cast<std::int64_t>(samples) *
                    (graph_ || whole_loop_ ? settings_.iters : 1));
   const std::uint64_t ticket = gated_ ? set_.gate().next_round(set_.ranks_on_host()) : 0;
-  set_.workers().run([&](int local) { time_rank_samples(local, batch, samples, ticket); });
+  set_.workers().run([&](int local) { time_rank_samples(local, round, samples, ticket); });
   wait();
   set_.gate().check();
 }
 
-void CaseMeasurement::time_rank_samples(int local, std::size_t batch, std::size_t samples,
+void CaseMeasurement::time_rank_samples(int local, std::size_t round, std::size_t samples,
                                         std::uint64_t ticket) {
   const RankContext& rank = set_.contexts()[local];
   // Arrives however enqueueing ends: a rank that failed half way must not hold the others' streams.
@@ -299,7 +310,7 @@ void CaseMeasurement::time_rank_samples(int local, std::size_t batch, std::size_
       launched_.add(local, settings_.iters);
     } else {
       for (int i = 0; i < launches; ++i) {
-        if (!hooks_->skips_launch(local, batch, s, samples, i, launches))
+        if (!hooks_->skips_launch(local, round, s, samples, i, launches))
           launch_rank(local, settings_.agg_iters);
       }
     }
@@ -308,9 +319,9 @@ void CaseMeasurement::time_rank_samples(int local, std::size_t batch, std::size_
   if (shared_boundaries_) record_event(start_event(samples), rank);
 }
 
-// Appends each local rank's samples of the batch (start offsets from the case's reference event,
+// Appends each local rank's samples of the round (start offsets from the case's reference event,
 // durations) and returns the batch's samples: per operation, the slowest local rank.
-std::vector<double> CaseMeasurement::collect_batch(std::size_t samples) {
+std::vector<double> CaseMeasurement::collect_round(std::size_t samples) {
   std::vector<double> slowest(samples, 0.0);
   for (int local = 0; local < set_.size(); ++local) {
     const std::vector<Event>& events = set_.events(local, 1);

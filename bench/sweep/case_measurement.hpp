@@ -36,9 +36,9 @@ class CaseMeasurement {
   void warm_up();
   void capture_graphs();
   void run_timed_batches();
-  void time_batch(std::size_t batch, std::size_t samples);
-  void time_rank_samples(int local, std::size_t batch, std::size_t samples, std::uint64_t ticket);
-  std::vector<double> collect_batch(std::size_t samples);
+  void time_round(std::size_t round, std::size_t samples);
+  void time_rank_samples(int local, std::size_t round, std::size_t samples, std::uint64_t ticket);
+  std::vector<double> collect_round(std::size_t samples);
   void gather_rank_tables();
   void check_outputs();
   void launch_checked_iteration(int check, const std::vector<const std::uint64_t*>& segments);
@@ -74,9 +74,8 @@ class CaseMeasurement {
   bool whole_loop_ = false;
   bool shared_boundaries_ = true;
   std::size_t base_batch_ = 0;
-  // Whether timed batches are start-gated rounds: not when one sample alone (a timed loop of
-  // thousands of iterations) would fill the launch queue before the gate could open.
-  bool gated_ = true;
+  // Whether timed rounds are start-gated (run_timed_batches decides).
+  bool gated_ = false;
   std::vector<GraphExec> graphs_;
   RankTable launch_us_;  // per local rank, host time of each sample's launch (steady clock, us)
   CaseOutcome outcome_;

@@ -25,7 +25,7 @@ class MeasurementHooks {
   // On rank `local`'s own thread, before each timed sample.
   virtual void before_sample(int /*local*/) {}
   // Whether rank `local` leaves out launch `launch` of `launches` of sample `sample` of `samples`
-  // in timed batch `batch` (launches: iterations of a timed loop; 1 otherwise).
+  // in timed round `batch` (launches: iterations of a timed loop; 1 otherwise).
   virtual bool skips_launch(int /*local*/, std::size_t /*batch*/, std::size_t /*sample*/,
                             std::size_t /*samples*/, int /*launch*/, int /*launches*/) {
     return false;

@@ -33,7 +33,7 @@ void ensure_capacity(DeviceBuffer& buffer, int device, std::size_t bytes) {
 // whether or not it holds ranks of the set, so slots stay in step across processes.
 StartGate gate_of(ProcessGroup& group) {
   kernels::StartGateWords* slot = group.next_gate_slot();
-  return slot ? StartGate(*group.gate_memory(), slot) : StartGate::disabled();
+  return slot ? StartGate(group.gate_memory(), slot) : StartGate::disabled();
 }
 
 }  // namespace
@@ -75,9 +75,15 @@ void Runner::RankSet::split_for_case(const CommunicatorSettings& settings) {
   group_communicators_ = split_communicators(communicators_, colors, config ? &*config : nullptr);
 }
 
+Runner::RankSet::~RankSet() {
+  gate_.release_here();
+}
+
 void Runner::RankSet::adopt(const std::vector<int>& devices, const std::vector<int>& rank_numbers) {
   const int local_ranks = static_cast<int>(devices.size());
   for (int local = 0; local < local_ranks; ++local) {
+    ScopedDevice on(devices[local], rank_numbers[local]);
+    CB_CUDA_CHECK(kernels::preload_wait_for_gate());
     streams_.emplace_back(devices[local]);
     cudaStream_t stream = streams_[local].get();
     agreement_contexts_.push_back(
@@ -134,7 +140,8 @@ const std::vector<RankBuffers>& Runner::RankSet::buffers_for(const Case& c) {
     }
     // The check's segment table (upload_receive_segments): n + 1 receive and n send offsets.
     if (c.traffic) {
-      ensure_capacity(segment_tables_[local], rank.device, (2 * c.traffic->ranks() + 1) * sizeof(std::uint64_t));
+      ensure_capacity(segment_tables_[local], rank.device,
+                      (2 * c.traffic->ranks() + 1) * sizeof(std::uint64_t));
     }
   }
   return buffers_;
@@ -157,7 +164,8 @@ void Runner::RankSet::poison_outputs(const Case& c) {
     ScopedDevice on(contexts_[local].device, contexts_[local].rank);
     // In place, the whole buffer is poisoned and the input then written over its own part.
     void* target = c.in_place ? primary_[local].get() : buffers_[local].recv;
-    const std::size_t bytes = c.in_place ? std::max(c.counts.send, c.counts.recv) * element : c.counts.recv * element;
+    const std::size_t bytes =
+        c.in_place ? std::max(c.counts.send, c.counts.recv) * element : c.counts.recv * element;
     CB_CUDA_CHECK(cudaMemsetAsync(target, poison, bytes, contexts_[local].stream));
   }
 }
@@ -169,11 +177,12 @@ std::vector<const std::uint64_t*> Runner::RankSet::upload_receive_segments(const
     const RankContext& rank = contexts_[local];
     const std::vector<std::uint64_t> table = c.traffic->receive_segments(rank.rank);
     const std::size_t bytes = table.size() * sizeof(std::uint64_t);
-    if (segment_tables_[local].bytes() < bytes) throw std::logic_error("segment table not sized by buffers_for");
+    if (segment_tables_[local].bytes() < bytes)
+      throw std::logic_error("segment table not sized by buffers_for");
     ScopedDevice on(rank.device, rank.rank);
     // From pageable memory: the call returns once `table` is staged, so it may go out of scope.
-    CB_CUDA_CHECK(cudaMemcpyAsync(segment_tables_[local].get(), table.data(), bytes, cudaMemcpyHostToDevice,
-                                  rank.stream));
+    CB_CUDA_CHECK(cudaMemcpyAsync(segment_tables_[local].get(), table.data(), bytes,
+                                  cudaMemcpyHostToDevice, rank.stream));
     tables[local] = segment_tables_[local].as<const std::uint64_t>();
   }
   return tables;
@@ -195,8 +204,9 @@ unsigned long long* Runner::RankSet::mismatch_counter(int local_rank) {
   return counters_[local_rank].as<unsigned long long>();
 }
 
-void Runner::RankSet::wait_idle(std::chrono::steady_clock::time_point deadline,
-                                const std::function<std::string(const std::vector<bool>&)>& timeout_reason) {
+void Runner::RankSet::wait_idle(
+    std::chrono::steady_clock::time_point deadline,
+    const std::function<std::string(const std::vector<bool>&)>& timeout_reason) {
   std::vector<bool> idle(size());
   for (int polls = 0;; ++polls) {
     for (int local = 0; local < size(); ++local) {

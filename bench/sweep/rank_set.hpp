@@ -33,6 +33,10 @@ class Runner::RankSet {
   // all when the process is not among them. Collective over every process of `group`.
   RankSet(ProcessGroup& group, int ranks, const CommunicatorSettings& settings = {});
 
+  ~RankSet();
+  RankSet(const RankSet&) = delete;
+  RankSet& operator=(const RankSet&) = delete;
+
   int size() const { return static_cast<int>(contexts_.size()); }
   // This process's ranks as the case's collectives see them: under --split each rank's number
   // and communicator are its group's.
@@ -62,7 +66,8 @@ class Runner::RankSet {
   void wait_idle(std::chrono::steady_clock::time_point deadline,
                  const std::function<std::string(const std::vector<bool>& idle)>& timeout_reason);
 
-  // The implementation `choice` makes for these ranks (one per name and settings), made on first use.
+  // The implementation `choice` makes for these ranks (one per name and settings), made on first
+  // use.
   CollectiveAlgorithm& algorithm(const AlgorithmChoice& choice);
 
   // Sizes (grow-only) each rank's buffers for `c`, in its registration mode (buffers of another
@@ -99,6 +104,9 @@ class Runner::RankSet {
   // First: NCCL reads NCCL_ALGO/NCCL_PROTO when a communicator is made and again when it launches
   // (its refusal's result and message), so they stay set until every communicator is gone.
   std::optional<ScopedEnvironment> nccl_environment_;
+  // Freed last (a queued wait may still read its words), released first (~RankSet): freeing the
+  // buffers waits for every kernel, a held stream's too.
+  StartGate gate_;
   std::vector<int> host_of_rank_;
   int ranks_on_host_ = 0;
   std::vector<RankContext> contexts_;
@@ -118,10 +126,8 @@ class Runner::RankSet {
   std::vector<std::vector<Event>> events_;
   std::vector<DeviceBuffer> counters_;
   std::vector<DeviceBuffer> segment_tables_;  // upload_receive_segments, grow-only
-  std::map<std::string, std::unique_ptr<CollectiveAlgorithm>> algorithms_;  // by AlgorithmChoice::key
-  // Gone before the buffers and streams: its destructor lets any held stream go, and freeing
-  // memory waits for every kernel.
-  StartGate gate_;
+  std::map<std::string, std::unique_ptr<CollectiveAlgorithm>>
+      algorithms_;                        // by AlgorithmChoice::key
   std::unique_ptr<RankWorkers> workers_;  // last: its threads stop before anything they use goes
 };
 

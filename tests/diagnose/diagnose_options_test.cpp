@@ -59,7 +59,7 @@ TEST(DiagnoseOptions, BadValuesAreOneLineNamingThem) {
   expect_usage_error({"--spread-factor", "0"}, "--spread-factor 0 is not above 0 and at most 100");
   expect_usage_error({"--arrival-iterations", "2"}, "--arrival-iterations 2 is not from 3 to 1000");
   expect_usage_error({"--copy-window-ms", "0"}, "--copy-window-ms 0 is not from 0 to 60000");
-  expect_usage_error({"--latency-round-trips", "0"}, "--latency-round-trips 0 is not from 1 to 1000");
+  expect_usage_error({"--latency-round-trips", "0"}, "--latency-round-trips 0 is not from 1 to 50");
   expect_usage_error({"--timeout", "0"}, "--timeout 0 is not from 0 to 86400 seconds");
   expect_usage_error({"--launcher", "slurmish"}, "slurmish");
 }
