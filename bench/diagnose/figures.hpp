@@ -26,6 +26,12 @@ struct GpuFigures {
   // The copy's own spread: 1.4826 x the median absolute deviation of its per-copy bandwidths over
   // their median (0.01 = 1%).
   double copy_spread = 0;
+  // Arithmetic alone (fused multiply-adds in registers on every SM, no memory traffic), sustained
+  // over the same kind of window: slow when the SMs are taken (another process's kernels, a
+  // braked clock), not when only memory is busy (the links' traffic shares the memory with the
+  // copy, not the SMs). TFLOP/s of FP32.
+  double compute_tflops = 0;
+  double compute_spread = 0;  // like copy_spread
   // Compute processes NVML sees on this GPU besides this run's (absent where NVML cannot tell).
   std::optional<unsigned> other_processes;
   std::optional<double> sm_clock_mhz;
