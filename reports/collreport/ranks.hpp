@@ -13,8 +13,17 @@
 
 namespace collbench::collreport {
 
-struct RanksOptions {
+// The arrival rule for a collbench sweep: its batches are start-gated rounds, so a rank's host
+// lateness is when it enqueued a whole round, which in clean runs drifts by up to about a
+// millisecond between processes (arrival.hpp, host_floor_us).
+inline stats::ArrivalRule sweep_arrival_rule() {
   stats::ArrivalRule rule;
+  rule.host_floor_us = 1000;
+  return rule;
+}
+
+struct RanksOptions {
+  stats::ArrivalRule rule = sweep_arrival_rule();
   // A rank is named (exit 1) when late in at least max(2, min_share x the judged cases) of them
   // (all of them when fewer than 2 are judged). A fault (a starved CPU, a busy GPU) lasts over
   // many cases; a rank late in one case among many is noise, listed as sporadic.

@@ -61,16 +61,16 @@ std::string sporadic_list(const RanksAnalysis& analysis) {
 
 std::vector<std::string> rule_lines(const RanksAnalysis& analysis, const RanksOptions& options) {
   const stats::ArrivalRule& rule = options.rule;
-  return {
-      fmt::format("late: GPU lateness (a sample's longest time minus the rank's own, mean over the "
-                  "samples) or host lateness (its launch after its host's earliest) above "
-                  "max({:g} us, {} of the op time, the other ranks' median + {:g} x their "
-                  "spread); waiting: not late, and waited longer than that limit",
-                  rule.floor_us, format_percent(rule.op_share), rule.spread_factor),
-      fmt::format("a rank is named when late in at least {} of the {} judged cases (max(2, {})): "
-                  "a fault lasts, a one-off is noise; times per operation in us",
-                  analysis.min_late_cases, analysis.judged_cases(),
-                  format_percent(options.min_share))};
+  return {fmt::format(
+              "late: GPU lateness (a sample's longest time minus the rank's own, mean over the "
+              "samples) above max({:g} us, {} of the op time, the other ranks' median + {:g} x "
+              "their spread), or host lateness (its launch after its host's earliest) above "
+              "the same with {:g} us; waiting: not late, and waited longer than that limit",
+              rule.floor_us, format_percent(rule.op_share), rule.spread_factor, rule.host_floor_us),
+          fmt::format(
+              "a rank is named when late in at least {} of the {} judged cases (max(2, {})): "
+              "a fault lasts, a one-off is noise; times per operation in us",
+              analysis.min_late_cases, analysis.judged_cases(), format_percent(options.min_share))};
 }
 
 std::string origin(const RanksAnalysis& analysis) {

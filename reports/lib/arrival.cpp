@@ -119,8 +119,8 @@ struct FigureLimit {
 
 FigureLimit figure_limit(const std::vector<double>& peer_means_us,
                          const std::vector<double>& peer_spreads_us, double op_time_us,
-                         const ArrivalRule& rule) {
-  const double fixed_limit_us = std::max(rule.floor_us, rule.op_share * op_time_us);
+                         double floor_us, const ArrivalRule& rule) {
+  const double fixed_limit_us = std::max(floor_us, rule.op_share * op_time_us);
   if (peer_means_us.empty()) return {fixed_limit_us, rule.resolution_us};
   double squares = 0;
   for (double spread : peer_spreads_us) squares += spread * spread;
@@ -141,7 +141,8 @@ FigureLimit rank_limit(const std::vector<RankArrival>& ranks, std::size_t rank, 
     spreads_us.push_back(host ? ranks[other].host_lateness_spread_us
                               : ranks[other].gpu_lateness_spread_us);
   }
-  return figure_limit(means_us, spreads_us, op_time_us, rule);
+  return figure_limit(means_us, spreads_us, op_time_us, host ? rule.host_floor_us : rule.floor_us,
+                      rule);
 }
 
 RankArrivalJudgement judge_rank(const std::vector<RankArrival>& ranks, std::size_t rank,
@@ -163,10 +164,11 @@ RankArrivalJudgement judge_rank(const std::vector<RankArrival>& ranks, std::size
   }
   judgement.late = late_gpu || late_host;
   if (late_gpu) {
-    // A host late by at least host_share of the GPU's delay explains it; otherwise the GPU
-    // started late after an on-time launch, unless there was no host clock to tell.
+    // A host late itself (beyond its own limit: host launches jitter by tens of microseconds
+    // anyway) by at least host_share of the GPU's delay explains it; otherwise the GPU started
+    // late after an on-time launch, unless there was no host clock to tell.
     const bool host_explains =
-        arrival.host_known && arrival.host_lateness_us >= rule.host_share * arrival.gpu_lateness_us;
+        late_host && arrival.host_lateness_us >= rule.host_share * arrival.gpu_lateness_us;
     judgement.cause = host_explains        ? LateCause::host
                       : arrival.host_known ? LateCause::gpu
                                            : LateCause::unknown;

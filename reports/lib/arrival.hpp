@@ -48,8 +48,15 @@ struct ArrivalRule {
   double floor_us = 20;
   double op_share = 0.05;
   double spread_factor = 5;
-  // A late rank's host is the cause when its host lateness is at least this share of its GPU
-  // lateness (or when only the host was late: a start gate absorbed it on the GPU).
+  // Host lateness is judged the same way with its own floor: where each sample's launch follows a
+  // barrier (collbench_diagnose's arrival probe) host jitter is that of the GPU; where ranks
+  // enqueue whole gated rounds (a collbench sweep) their hosts drift apart by up to about a
+  // millisecond in clean runs (4xH100: 99th percentile 1.4 ms of 35 cases under mpirun), and
+  // collreport ranks raises it.
+  double host_floor_us = 20;
+  // A late rank's host is the cause when its host is late itself and its host lateness is at
+  // least this share of its GPU lateness (or when only the host was late: a start gate absorbed
+  // it on the GPU).
   double host_share = 0.5;
   // No spread is taken as smaller than this: CUDA events resolve about 0.5 us, so a smaller
   // spread is rounding, and margins in units of it would be meaningless (or divide by zero).

@@ -199,6 +199,53 @@ TEST(Arrival, AGatedLateHostIsNamedByItsLaunch) {
   EXPECT_GT(judgement.ranks[1].margin_spreads, 0);  // the host figure's margin
 }
 
+// A GPU that starts late in a gated round, while every host's launches jitter by tens of
+// microseconds alike: its own host lateness matches its GPU lateness by chance, yet the host is
+// not late (not beyond its limit), so the GPU is the cause.
+TEST(Arrival, HostJitterLikeEveryonesDoesNotMakeTheHostTheCause) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> jitter_us(0, 200);
+  Table duration_us(4), launch_us(4);
+  for (int sample = 0; sample < 40; ++sample) {
+    for (int rank = 0; rank < 4; ++rank) {
+      duration_us[rank].push_back(rank == 3 ? 1000 : 1100);
+      launch_us[rank].push_back(jitter_us(rng));
+    }
+  }
+  const std::vector<RankArrival> arrivals =
+      summarize_arrivals(duration_us, launch_us, {0, 0, 0, 0});
+  ASSERT_GT(arrivals[3].host_lateness_us, 0.5 * arrivals[3].gpu_lateness_us);
+  for (const ArrivalRule& rule : {ArrivalRule{}, [] {
+                                    ArrivalRule sweep;
+                                    sweep.host_floor_us = 1000;
+                                    return sweep;
+                                  }()}) {
+    const ArrivalJudgement judgement = judge_arrivals(arrivals, 1000, rule);
+    EXPECT_TRUE(judgement.ranks[3].late);
+    EXPECT_EQ(judgement.ranks[3].cause, LateCause::gpu);
+    for (int rank = 0; rank < 3; ++rank) EXPECT_FALSE(judgement.ranks[rank].late) << rank;
+  }
+}
+
+// The host floor: a gated sweep's clean host jitter of up to a millisecond names nobody under
+// host_floor_us 1000, and a host 5 ms late is still named.
+TEST(Arrival, TheHostFloorKeepsEnqueueJitterUnnamed) {
+  ArrivalRule sweep;
+  sweep.host_floor_us = 1000;
+  Table duration_us(2, std::vector<double>(30, 500)), launch_us(2, std::vector<double>(30, 0));
+  for (double& launch : launch_us[1]) launch = 400;  // 400 us behind in every round
+  const ArrivalJudgement jitter =
+      judge_arrivals(summarize_arrivals(duration_us, launch_us, {0, 0}), 500, sweep);
+  EXPECT_FALSE(jitter.ranks[1].late);
+  EXPECT_TRUE(
+      judge_arrivals(summarize_arrivals(duration_us, launch_us, {0, 0}), 500).ranks[1].late);
+  for (double& launch : launch_us[1]) launch = 5000;
+  const ArrivalJudgement starved =
+      judge_arrivals(summarize_arrivals(duration_us, launch_us, {0, 0}), 500, sweep);
+  EXPECT_TRUE(starved.ranks[1].late);
+  EXPECT_EQ(starved.ranks[1].cause, LateCause::host);
+}
+
 // The hosts of a simulated machine: one, two halves, or one per rank.
 std::vector<int> hosts_of(int ranks, int layout) {
   std::vector<int> hosts(ranks, 0);
