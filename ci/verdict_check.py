@@ -119,7 +119,8 @@ def judge_diagnosis(truth, suspects):
 
 
 def late_ranks(text):
-    """The ranks `collreport ranks`' verdict line names late, in order ([] for PASS)."""
+    """The ranks `collreport ranks`' verdict line names late, in order, each with its cause
+    ([] for PASS): only the clause after LATE:, not the sporadic ranks listed after it."""
     for line in text.splitlines():
         if not line.startswith(VERDICT_PREFIX):
             continue
@@ -127,23 +128,31 @@ def late_ranks(text):
         if verdict.startswith("PASS"):
             return []
         _, colon, names = verdict.partition(":")
+        named = names.split(";")[0] if colon else ""
         ranks = []
-        for number in re.findall(r"\brank (\d+)", names if colon else ""):
-            if int(number) not in ranks:
-                ranks.append(int(number))
+        for number, cause in re.findall(r"\brank (\d+)(?: \((\w+)\))?", named):
+            if int(number) not in [rank for rank, _ in ranks]:
+                ranks.append((int(number), cause or None))
         if not ranks:
             raise ValueError("verdict names no rank: %s" % line)
         return ranks
     raise ValueError("no line starting '%s'" % VERDICT_PREFIX)
 
 
+# The cause `collreport ranks` must give the late rank, per fault.
+RANKS_CAUSES = {"sm_load": "gpu", "cpu_starve": "host"}
+
+
 def judge_ranks(truth, late):
     fault, ranks = (truth or {}).get("fault"), (truth or {}).get("ranks") or []
+    named = ", ".join("%d (%s)" % (rank, cause) for rank, cause in late)
     if truth is not None and fault in RANK_RULES:
-        expected = "late: rank %s only" % (ranks[0] if ranks else "?")
-        return expected, None if late == ranks[:1] and len(ranks) == 1 else "late: %s" % late
+        cause = RANKS_CAUSES.get(fault)
+        expected = "late: rank %s (%s) only" % (ranks[0] if ranks else "?", cause)
+        right = len(ranks) == 1 and late == [(ranks[0], cause)]
+        return expected, None if right else "late: %s" % (named or "none")
     if truth is None or fault == "link_load":
-        return "no late rank", None if not late else "late: %s" % late
+        return "no late rank", None if not late else "late: %s" % named
     return "?", "unknown truth %s" % json.dumps(truth)
 
 
@@ -191,7 +200,7 @@ def ranks_row(path):
     except (OSError, ValueError) as error:
         return fault_label(truth), describe_truth(truth), "-", "-", "-", str(error)
     expected, reason = judge_ranks(truth, late)
-    verdict = "late: %s" % ",".join(str(r) for r in late) if late else "PASS (no late rank)"
+    verdict = "late: %s" % ", ".join("%d (%s)" % (r, c) for r, c in late) if late else "PASS (no late rank)"
     return fault_label(truth), describe_truth(truth), verdict, "-", expected, reason
 
 

@@ -24,6 +24,10 @@ struct LinkLoadOptions {
 struct CpuStarveOptions {
   std::optional<int> core;  // absent: the last core this process may run on
   int busy_threads = 4;
+  // fair: busy threads under the ordinary scheduler, which lets a waking target in at once most
+  // times. realtime: SCHED_FIFO busy threads that run 8 ms and sleep 2 ms, so the target runs only
+  // in those gaps, as behind a daemon that hogs the core (needs CAP_SYS_NICE).
+  bool realtime = false;
   int target_rank = -1;
   std::string target_process;  // empty: the process of rank target_rank (one process per GPU)
   double wait_s = 60;

@@ -64,7 +64,7 @@ void run_cpu_starve(const CpuStarveOptions& options, LoadSession& session) {
   const int core = choose_core(options.core);
   const TargetSpec target{options.target_rank, options.target_process};
   keep_calling_thread_off(core);
-  BusyThreads busy(options.busy_threads, core);
+  BusyThreads busy(options.busy_threads, core, options.realtime);
   std::fprintf(stderr, "collbench_contend: waiting: for %s, up to %g s\n",
                describe_target(target).c_str(), options.wait_s);
   std::fflush(stderr);
@@ -77,8 +77,9 @@ void run_cpu_starve(const CpuStarveOptions& options, LoadSession& session) {
                     options.target_rank, options.wait_s, describe_target(target)));
   }
   session.announce(
-      fmt::format("{} busy threads on core {} crowding {} (pid {}; threads pinned so far: {})",
-                  options.busy_threads, core, describe_target(target), pid_list(first.processes),
+      fmt::format("{} {}busy threads on core {} crowding {} (pid {}; threads pinned so far: {})",
+                  options.busy_threads, options.realtime ? "real-time " : "", core,
+                  describe_target(target), pid_list(first.processes),
                   first.threads));
   int most_threads = first.threads;
   while (!session.stopping()) {

@@ -26,7 +26,9 @@ bool pin_thread(pid_t tid, int core);
 // `count` threads spinning on `core` until destroyed.
 class BusyThreads {
  public:
-  BusyThreads(int count, int core);
+  // `count` threads spinning on `core`; with `realtime`, SCHED_FIFO threads that spin 8 ms and
+  // sleep 2 ms in turn (throws LoadError when the policy is refused).
+  BusyThreads(int count, int core, bool realtime = false);
   ~BusyThreads();
   BusyThreads(const BusyThreads&) = delete;
   BusyThreads& operator=(const BusyThreads&) = delete;

@@ -89,13 +89,14 @@ class DiagnosisRules(unittest.TestCase):
 
 class RanksVerdicts(unittest.TestCase):
     def test_verdict_lines(self):
-        self.assertEqual(verdict_check.late_ranks("collreport ranks: PASS: no straggler above 10%\n"), [])
+        self.assertEqual(verdict_check.late_ranks("collreport ranks: PASS: no late rank; sporadic: rank 1 in 1 of 12\n"), [])
         self.assertEqual(verdict_check.late_ranks(
-            "collreport ranks: LATE: rank 3 (host) in 11 of 12 cases, rank 1 (gpu) in 2 of 12 cases\n"),
-            [3, 1])
+            "collreport ranks: LATE: rank 3 (host) in 11 of 12 cases, rank 1 (gpu) in 3 of 12 cases\n"),
+            [(3, "host"), (1, "gpu")])
+        # Sporadic ranks after the LATE clause are not named.
         self.assertEqual(verdict_check.late_ranks(
-            "collreport: warning: cut\ncollreport ranks: STRAGGLERS above 10%: rank 2 in 3 of 12 cases"
-            " (3 late); 4 single-rank cases skipped\nrank 5 in the table\n"), [2])
+            "collreport: warning: cut\ncollreport ranks: LATE: rank 2 (gpu) in 30 of 35 cases; sporadic: rank 0 in 1"
+            " of 35, rank 1 in 1 of 35; 35 case(s) judged\nrank 5 in the table\n"), [(2, "gpu")])
         with self.assertRaisesRegex(ValueError, "no line starting"):
             verdict_check.late_ranks("collreport: error: no case has two ranks\n")
         with self.assertRaisesRegex(ValueError, "names no rank"):
@@ -104,13 +105,14 @@ class RanksVerdicts(unittest.TestCase):
     def test_rules(self):
         judge = verdict_check.judge_ranks
         self.assertIsNone(judge(None, [])[1])
-        self.assertEqual(judge(None, [1])[1], "late: [1]")
-        self.assertIsNone(judge(SM_LOAD_2, [2])[1])
-        self.assertEqual(judge(SM_LOAD_2, [2, 0])[1], "late: [2, 0]")
-        self.assertEqual(judge(STARVE_3, [])[1], "late: []")
-        self.assertIsNone(judge(STARVE_3, [3])[1])
+        self.assertEqual(judge(None, [(1, "host")])[1], "late: 1 (host)")
+        self.assertIsNone(judge(SM_LOAD_2, [(2, "gpu")])[1])
+        self.assertEqual(judge(SM_LOAD_2, [(2, "host")])[1], "late: 2 (host)")
+        self.assertEqual(judge(SM_LOAD_2, [(2, "gpu"), (0, "gpu")])[1], "late: 2 (gpu), 0 (gpu)")
+        self.assertEqual(judge(STARVE_3, [])[1], "late: none")
+        self.assertIsNone(judge(STARVE_3, [(3, "host")])[1])
         self.assertIsNone(judge(LINK_BOTH_1_3, [])[1])
-        self.assertEqual(judge(LINK_1_3, [3])[1], "late: [3]")
+        self.assertEqual(judge(LINK_1_3, [(3, "gpu")])[1], "late: 3 (gpu)")
 
 
 class Directory(unittest.TestCase):
