@@ -21,7 +21,10 @@ void Runner::abort_all() noexcept {
 }
 
 Runner::RankSet& Runner::rank_set(const Case& c) {
-  std::pair<int, std::string> key{c.ranks, communicator_config(c.communicator, c.ranks)};
+  // Each pass of --repeat on communicators and buffers of its own: their state (NCCL's channels,
+  // where buffers lie) moves a case by as much as a new process does, and the spread between
+  // passes must show that drift, not hide it.
+  RankSetKey key{c.ranks, communicator_config(c.communicator, c.ranks), c.repeat};
   auto found = sets_.find(key);
   if (found != sets_.end()) return *found->second;
   // The sweep is grouped by GPU count and communicator settings: free the previous set's buffers

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -86,8 +87,10 @@ class Runner {
 
   RunSettings settings_;
   ProcessGroup* group_;
-  // By GPU count and communicator_config(): one at a time (the plan groups cases by both).
-  std::map<std::pair<int, std::string>, std::unique_ptr<RankSet>> sets_;
+  // By GPU count, communicator_config() and pass of --repeat: one at a time (the plan groups
+  // cases by all three).
+  using RankSetKey = std::tuple<int, std::string, int>;
+  std::map<RankSetKey, std::unique_ptr<RankSet>> sets_;
   std::string stop_reason_;
 };
 
