@@ -4,9 +4,9 @@
 # (the device tool brings back few files), and a short summary is printed last.
 # Usage: [ALGOS_COUNTS=2,4,6,8] [ALGOS_ITERS=20] [STEP_TIMEOUT_S=420] ci/device-run.sh STEP...
 #   ALGOS_COUNTS: GPU counts of the algos and mpi_algos sweeps (every count from 2 by default).
-#   STABILITY_REPEATS, AB_CHANNELS: the stability step's passes and channel limits.
 #   REAL_MODES, REAL_FAULTS, REAL_RUNS, CLEAN_RUNS: the real_faults step's subset (see it below).
-#   steps: info tests quick smoke sweep stability diagnose graph faults real_faults avg1 linkpeak nsys mpi mpi_algos
+#   NCCL_TESTS_DIR: nccl-tests' *_perf binaries for the headline and nccl_modes steps (optional).
+#   steps: info tests quick smoke sweep stability headline diagnose graph faults real_faults avg1 linkpeak nsys mpi mpi_algos
 #          env signal register nccl_modes algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_nsys
 #          dp_timeline mpi_hang traces
 set -uo pipefail
@@ -149,23 +149,40 @@ for want in "$@"; do
     graph)
       step graph "$bin/collbench" --ops all_reduce -b 8 -e 64K -f 2 -g "$gpus" -G 10 --csv "$work/reports/graph.csv" ;;
     stability)
-      # The standard sweep with fixed iterations (--max-noise 0) and stopped when stable (the
-      # default), in the order fixed, stable, stable, fixed so that drift falls on both; the stable
-      # runs make STABILITY_REPEATS passes (default 3), so that compare sees drift between passes.
-      # Then the same with NCCL_MAX_NCHANNELS lowered to each of AB_CHANNELS: a real, small slowdown.
-      # collreport compare stable_1 stable_2 is the A/A test, stable_1 channels_N the A/B.
+      # The CI gate's recipe (ci/gate-sweep.sh) on every GPU, run A, B, A, B, A: A/A pairs (a_1, a_2)
+      # and (a_2, a_3), A/B pairs against real slowdowns measured beside their A runs in this call:
+      # NCCL_MAX_NCHANNELS=20 (a few percent from 64 MiB) and NCCL_PROTO=Simple (small sizes, which
+      # NCCL runs on LL by default). Then every compare.
       d="$work/reports/$machine/stability"
       mkdir -p "$d"
-      standard=(--ops all -b 8 -e 8G -f 2 -g "$doubling" -d float -c 1)
-      passes=(--repeat "${STABILITY_REPEATS:-3}")
-      step stability_fixed_1 "$bin/collbench" "${standard[@]}" --max-noise 0 --csv "$d/fixed_1.csv"
-      step stability_stable_1 "$bin/collbench" "${standard[@]}" "${passes[@]}" --csv "$d/stable_1.csv"
-      step stability_stable_2 "$bin/collbench" "${standard[@]}" "${passes[@]}" --csv "$d/stable_2.csv"
-      step stability_fixed_2 "$bin/collbench" "${standard[@]}" --max-noise 0 --csv "$d/fixed_2.csv"
-      for channels in ${AB_CHANNELS:-16}; do
-        step "stability_channels_$channels" env NCCL_MAX_NCHANNELS="$channels" "$bin/collbench" "${standard[@]}" \
-          "${passes[@]}" --csv "$d/channels_$channels.csv"
+      gate=(env COLLBENCH="$bin/collbench" COLLREPORT="$bin/collreport" bash "$root/ci/gate-sweep.sh")
+      step stability_a_1 "${gate[@]}" "$d/a_1.csv" -g "$gpus"
+      step stability_channels_20 env NCCL_MAX_NCHANNELS=20 "${gate[@]}" "$d/channels_20.csv" -g "$gpus"
+      step stability_a_2 "${gate[@]}" "$d/a_2.csv" -g "$gpus"
+      step stability_proto_simple env NCCL_PROTO=Simple "${gate[@]}" "$d/proto_simple.csv" -g "$gpus"
+      step stability_a_3 "${gate[@]}" "$d/a_3.csv" -g "$gpus"
+      for pair in a_1:a_2 a_2:a_3 a_1:channels_20 a_2:channels_20 a_2:proto_simple a_3:proto_simple; do
+        step "compare_${pair/:/_vs_}" bash -c '"$0" compare "$1" "$2" --all > "$3" 2>&1; echo "exit $?" >> "$3"; head -1 "$3"' \
+          "$bin/collreport" "$d/${pair%:*}.csv" "$d/${pair#*:}.csv" "$d/compare_${pair/:/_vs_}.txt"
       done ;;
+    headline)
+      # The standard sweep twice, back to back, beside the median of three nccl-tests runs (when
+      # NCCL_TESTS_DIR holds its *_perf binaries built for this machine; never committed), one
+      # thread per GPU (-t N -g 1), 5 warm-up and 20 timed iterations, from 64 MiB (the sizes judged).
+      d="$work/reports/$machine/headline"
+      mkdir -p "$d"
+      for run in 1 2; do
+        step "headline_collbench_$run" "$bin/collbench" --ops all -b 8 -e 8G -f 2 -g "$gpus" -d float -c 1 \
+          --csv "$d/collbench_$run.csv"
+      done
+      if [ -n "${NCCL_TESTS_DIR:-}" ]; then
+        for run in 1 2 3; do
+          for op in all_reduce all_gather reduce_scatter broadcast reduce alltoall gather scatter sendrecv; do
+            step "nccltests_${op}_$run" "$NCCL_TESTS_DIR/${op}_perf" -b 64M -e 8G -f 2 -t "$gpus" -g 1 -w 5 -n 20 -c 0
+            cp "$work/logs/nccltests_${op}_$run.log" "$d/nccltests_${op}_$run.txt"
+          done
+        done
+      fi ;;
     diagnose)
       # collbench_diagnose clean three times, then each injected fault, one process and under mpirun:
       # reports/<machine>/diagnosis/<scenario>.json (the JSON's "injected" names the fault).
