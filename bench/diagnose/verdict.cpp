@@ -88,13 +88,18 @@ const std::vector<ThresholdSetting>& threshold_settings() {
   static const std::vector<ThresholdSetting> settings = {
       {"spread_factor", &Thresholds::spread_factor,
        "flag a figure only beyond this many spreads of its kind (log scale), and a late rank "
-       "beyond this many spreads of the others' lateness", 100},
+       "beyond this many spreads of the others' lateness",
+       100},
       {"bandwidth_effect_ratio", &Thresholds::bandwidth_effect_ratio,
-       "and a copy or pair bandwidth only below this share of the median of the others", 1},
+       "and a copy, compute or pair bandwidth only below this share of the median of the others",
+       1},
       {"latency_effect_ratio", &Thresholds::latency_effect_ratio,
-       "and a pair latency only above this multiple of the median of the others", std::numeric_limits<double>::infinity()},
+       "and a pair latency only above this multiple of the median of the others",
+       std::numeric_limits<double>::infinity()},
       {"copy_spread_floor", &Thresholds::copy_spread_floor,
        "the least spread granted to copies (relative)", 1},
+      {"compute_spread_floor", &Thresholds::compute_spread_floor,
+       "the least spread granted to compute throughputs (relative)", 1},
       {"bandwidth_spread_floor", &Thresholds::bandwidth_spread_floor,
        "the least spread granted to pair bandwidths (relative)", 1},
       {"latency_spread_floor", &Thresholds::latency_spread_floor,
@@ -121,7 +126,9 @@ RecheckRequest to_recheck(const Measurements& measurements, const Thresholds& th
   RecheckRequest request;
   for (const GpuJudgement& gpu : judging.gpus) {
     const int rank = gpu.gpu->rank;
-    if (gpu.copy.first.flagged && !is_missing(measurements, rank)) request.gpus.push_back(rank);
+    // A recheck measures both, so that either can be told from the other on the second look.
+    const bool flagged = gpu.copy.first.flagged || gpu.compute.first.flagged;
+    if (flagged && !is_missing(measurements, rank)) request.gpus.push_back(rank);
   }
   for (const PairJudgement& pair : judging.pairs) {
     const int src = pair.pair->src;

@@ -59,6 +59,11 @@ std::string copy_evidence(const JudgedFigure& copy) {
                      judgement_text(copy, "{:.0f}"));
 }
 
+std::string compute_evidence(const JudgedFigure& compute) {
+  return fmt::format("compute {:.1f} TFLOP/s against {:.1f} {}", compute.first.figure,
+                     compute.first.reference, judgement_text(compute, "{:.1f}"));
+}
+
 std::vector<std::string> pair_evidence(const PairJudgement& pair) {
   std::vector<std::string> lines;
   if (pair.bandwidth.suspect()) {

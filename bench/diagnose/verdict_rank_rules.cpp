@@ -1,6 +1,6 @@
-// The rules about one rank: missing ranks, slow GPUs (by their own figures only: the copy, the
-// counters, a late arrival on the GPU while the host was on time), starved hosts, stragglers, and
-// a host whose GPUs are all slow.
+// The rules about one rank: missing ranks, slow GPUs (by their own figures only: the compute, the
+// copy, the counters, a late arrival on the GPU while the host was on time), starved hosts,
+// stragglers, and a host whose GPUs are all slow.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -103,13 +103,21 @@ void add_arrival(const ArrivalJudging* arrival, Suspect& suspect) {
   if (!arrival->recheck) suspect.confirmed = false;
 }
 
+void add_figure(const JudgedFigure& figure, std::string line, Suspect& suspect) {
+  weigh(suspect, figure.latest());
+  suspect.evidence.push_back(std::move(line));
+  note_confirmation(suspect, figure);
+}
+
 std::optional<Suspect> judge_gpu(const Judging& judging, const GpuJudgement& judged) {
   const GpuFigures& gpu = *judged.gpu;
   Suspect suspect = rank_suspect(judging, SuspectKind::slow_gpu, gpu.rank, {});
   if (judged.copy.suspect()) {
-    weigh(suspect, judged.copy.latest());
-    suspect.evidence.push_back(copy_evidence(judged.copy));
-    note_confirmation(suspect, judged.copy);
+    add_figure(judged.copy, copy_evidence(judged.copy), suspect);
+  }
+  // Time slices of another process's kernels, a braked clock: the SMs themselves are short.
+  if (judged.compute.suspect()) {
+    add_figure(judged.compute, compute_evidence(judged.compute), suspect);
   }
   if (gpu.ecc_uncorrected.value_or(0) > 0) {
     suspect.evidence.push_back(fmt::format("{} uncorrected ECC errors", *gpu.ecc_uncorrected));

@@ -14,7 +14,7 @@
 namespace collbench::diagnose {
 
 // The kinds of figure judged against the others of their kind.
-enum class FigureKind { copy, pair_bandwidth, pair_latency };
+enum class FigureKind { copy, compute, pair_bandwidth, pair_latency };
 
 // How one kind is judged: which way is bad, the least spread it is granted, the least effect.
 struct FigureRule {
@@ -59,6 +59,7 @@ struct JudgedFigure {
 struct GpuJudgement {
   const GpuFigures* gpu = nullptr;
   JudgedFigure copy;
+  JudgedFigure compute;
 };
 
 struct PairJudgement {
@@ -120,8 +121,9 @@ void weigh(Suspect& suspect, const Deviation& deviation);
 bool names_rank(const Suspect& suspect, int rank);
 
 // Evidence lines: "copy 745 GB/s against 1490 (0.50×, 34.7 spreads; recheck 750)", or
-// "...; unconfirmed, no recheck)".
+// "...; unconfirmed, no recheck)"; "compute 30.0 TFLOP/s against 60.0 (...)" likewise.
 std::string copy_evidence(const JudgedFigure& copy);
+std::string compute_evidence(const JudgedFigure& compute);
 // "0->1 185 GB/s against 370 (0.50×, 34.7 spreads; recheck 185)" and the latency likewise: only
 // the figures that condemn the pair.
 std::vector<std::string> pair_evidence(const PairJudgement& pair);
@@ -133,7 +135,8 @@ void note_confirmation(Suspect& suspect, const JudgedFigure& figure);
 
 // The rule families, applied by judge() in this order.
 std::vector<Suspect> missing_rank_suspects(const Judging& judging);
-// slow_gpu (its copy, counters, a late GPU), starved_host and straggler (the arrival rule).
+// slow_gpu (its compute, its copy, counters, a late GPU), starved_host and straggler (the
+// arrival rule).
 std::vector<Suspect> rank_suspects(const Judging& judging);
 // Folds every slow GPU of a host into one slow_node suspect.
 void fold_slow_gpus(const Judging& judging, std::vector<Suspect>& suspects);

@@ -208,6 +208,49 @@ TEST(Verdict, ABusyGpuIsASlowGpuFirstAndAlone) {
   }
 }
 
+TEST(Verdict, ComputeSlowAloneIsASlowGpu) {
+  Measurements truth = healthy_machine(1, 4);
+  scale_compute(truth, 2, 0.5);
+  const RecheckRequest request = to_recheck(truth);
+  EXPECT_EQ(request.gpus, std::vector<int>{2});
+  EXPECT_TRUE(request.pairs.empty());
+  const Verdict verdict = diagnose(truth, truth, {}, 1);
+  ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::slow_gpu});
+  const Suspect& gpu = verdict.suspects[0];
+  EXPECT_EQ(gpu.rank, 2);
+  EXPECT_TRUE(gpu.confirmed);
+  EXPECT_EQ(gpu.figure, 30);
+  EXPECT_EQ(gpu.reference, 60);
+  EXPECT_EQ(gpu.evidence,
+            std::vector<std::string>{
+                "compute 30.0 TFLOP/s against 60.0 (0.50×, 34.7 spreads; recheck 30.0)"});
+
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    Measurements noisy = healthy_machine(1, 8);
+    scale_compute(noisy, 5, 0.7);
+    const Verdict verdict =
+        diagnose(noisy, measure(noisy, kRealisticNoise, seed), kRealisticNoise, seed + 9);
+    ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::slow_gpu})
+        << "seed " << seed << ": " << first_line(verdict);
+    EXPECT_EQ(verdict.suspects[0].rank, 5);
+    EXPECT_TRUE(has_line_starting(verdict.suspects[0], "compute ")) << first_line(verdict);
+  }
+}
+
+TEST(Verdict, AComputeFlagWhoseRecheckIsFineIsCleared) {
+  const Measurements truth = healthy_machine(1, 4);
+  Measurements measured = truth;
+  scale_compute(measured, 0, 0.5);
+  const Verdict verdict = diagnose(truth, measured, {}, 1);
+  EXPECT_TRUE(verdict.clean()) << first_line(verdict);
+  ASSERT_EQ(verdict.cleared.size(), 1u);
+  EXPECT_EQ(verdict.cleared[0].figure_kind, "compute");
+  EXPECT_EQ(verdict.cleared[0].ranks, std::vector<int>{0});
+  EXPECT_EQ(verdict.cleared[0].line,
+            "rank 0 compute 30.0 TFLOP/s against 60.0 (34.7 spreads) cleared on recheck: "
+            "60.0 TFLOP/s");
+}
+
 TEST(Verdict, AGpuLateWhileItsHostIsOnTimeIsASlowGpuEvenWithAFineCopy) {
   const Measurements truth = [] {
     Measurements machine = healthy_machine(1, 4);
@@ -589,12 +632,15 @@ TEST(Verdict, ACleanRunGivesItsMarginsInSpreads) {
   scale_latency(measurements, 0, 1, 1.2);
   scale_pair(measurements, 2, 0, 0.95);
   scale_copy(measurements, 3, 0.97);
+  scale_compute(measurements, 1, 0.98);
   arrival_of(measurements, 2).gpu_lateness_us = 14;
   const Verdict verdict = judge(measurements);
   ASSERT_TRUE(verdict.clean()) << first_line(verdict);
   const Margins& margins = verdict.margins;
-  ASSERT_TRUE(margins.copy && margins.pair_bandwidth && margins.pair_latency &&
+  ASSERT_TRUE(margins.copy && margins.compute && margins.pair_bandwidth && margins.pair_latency &&
               margins.collective && margins.arrival);
+  EXPECT_EQ(margins.compute->worst, "rank 1");
+  EXPECT_NEAR(*margins.compute->spreads, -std::log(0.98) / 0.02, 1e-9);
   EXPECT_EQ(margins.pair_latency->worst, "0->1");
   EXPECT_NEAR(margins.pair_latency->ratio, 1.2, 1e-12);
   EXPECT_NEAR(*margins.pair_latency->spreads, std::log(1.2) / kLatencySpread, 1e-9);
@@ -612,7 +658,7 @@ TEST(Verdict, ACleanRunGivesItsMarginsInSpreads) {
 TEST(Verdict, NothingMeasuredLeavesTheMarginsAbsent) {
   const Verdict verdict = judge(Measurements{});
   EXPECT_TRUE(verdict.clean());
-  EXPECT_FALSE(verdict.margins.copy || verdict.margins.pair_bandwidth ||
+  EXPECT_FALSE(verdict.margins.copy || verdict.margins.compute || verdict.margins.pair_bandwidth ||
                verdict.margins.pair_latency || verdict.margins.collective ||
                verdict.margins.arrival);
   EXPECT_TRUE(to_recheck(Measurements{}).empty());
@@ -654,7 +700,7 @@ TEST(Verdict, EveryThresholdHasANameAndHelp) {
     EXPECT_GT(std::string(setting.help).size(), 20u) << setting.name;
     EXPECT_GT(thresholds.*(setting.value), 0) << setting.name;
   }
-  EXPECT_EQ(names.size(), 10u);
+  EXPECT_EQ(names.size(), 11u);
   EXPECT_EQ(thresholds.arrival_rule().spread_factor, thresholds.spread_factor);
 }
 
