@@ -40,6 +40,46 @@ bool is_missing(const Measurements& measurements, int rank) {
                      [&](const MissingRank& missing) { return missing.rank == rank; });
 }
 
+// The suspects of ranks (the copies of `loaded` left to their links), then those of links, which
+// begin at *first_link.
+std::vector<Suspect> rank_and_link_suspects(const Judging& judging, const std::vector<int>& loaded,
+                                            std::size_t* first_link = nullptr) {
+  std::vector<Suspect> suspects = missing_rank_suspects(judging);
+  append(suspects, rank_suspects(judging, loaded));
+  drop_missing_ranks(judging, suspects);
+  fold_slow_gpus(judging, suspects);
+  if (first_link) *first_link = suspects.size();
+  // Pairs are named only where no rank at their ends is already named.
+  link_suspects(judging, suspects);
+  return suspects;
+}
+
+bool named_in(const std::vector<Suspect>& suspects, std::size_t begin, std::size_t end, int rank) {
+  return std::any_of(suspects.begin() + begin, suspects.begin() + end, [&](const Suspect& suspect) {
+    return suspect.kind != SuspectKind::straggler && names_rank(suspect, rank);
+  });
+}
+
+// The ranks whose slow copy is the links' traffic: of those whose copy may be
+// (copies_beside_slow_pairs), the ones a link suspect names when their copies are left to the
+// links, and nothing of their own. A rank whose slow pairs are all another rank's (a loaded
+// sender's, a busy GPU's) is not named by its links: its copy is its own (degraded memory,
+// another program's memory-heavy work), a slow GPU.
+std::vector<int> copies_slowed_by_links(const Judging& judging) {
+  const std::vector<int> held = copies_beside_slow_pairs(judging);
+  if (held.empty()) return held;
+  std::size_t first_link = 0;
+  const std::vector<Suspect> suspects = rank_and_link_suspects(judging, held, &first_link);
+  std::vector<int> loaded;
+  for (int rank : held) {
+    if (!named_in(suspects, 0, first_link, rank) &&
+        named_in(suspects, first_link, suspects.size(), rank)) {
+      loaded.push_back(rank);
+    }
+  }
+  return loaded;
+}
+
 }  // namespace
 
 const char* kind_name(SuspectKind kind) {
@@ -145,12 +185,9 @@ RecheckRequest to_recheck(const Measurements& measurements, const Thresholds& th
 
 Verdict judge(const Measurements& measurements, const Thresholds& thresholds) {
   const Judging judging = judging_of(measurements, thresholds, true);
-  std::vector<Suspect> suspects = missing_rank_suspects(judging);
-  append(suspects, rank_suspects(judging));
-  drop_missing_ranks(judging, suspects);
-  fold_slow_gpus(judging, suspects);
-  // Pairs are named only where no rank at their ends is already named.
-  link_suspects(judging, suspects);
+  const std::vector<int> loaded = copies_slowed_by_links(judging);
+  std::vector<Suspect> suspects = rank_and_link_suspects(judging, loaded);
+  add_link_traffic_copies(judging, loaded, suspects);
   explain_slow_groups(judging, suspects);
 
   std::stable_sort(suspects.begin(), suspects.end(), [](const Suspect& a, const Suspect& b) {

@@ -164,7 +164,9 @@ RecheckRequest to_recheck(const Measurements& measurements, const Thresholds& th
 // Judges the figures, then names the causes from the rank up: missing ranks; slow GPUs (by their
 // own figures only) and starved hosts; slow nodes; link endpoints; slow links; stragglers. The
 // figures of a rank already named are its evidence, not suspects of their own; a slow
-// collective backs up the suspects inside its smallest slow group, or becomes one of its own.
+// collective backs up the suspects inside its smallest slow group, or becomes one of its own. A
+// slow copy beside normal compute and slow pairs is the links' traffic in the GPU's memory: the
+// evidence of the link suspect, not a slow GPU.
 // A flagged figure counts only when its recheck in measurements.rechecks is flagged too (else it
 // is cleared); one never rechecked counts, marked unconfirmed.
 Verdict judge(const Measurements& measurements, const Thresholds& thresholds = {});
