@@ -16,18 +16,26 @@ std::string or_dash(const std::optional<T>& value, const char* format) {
   return value ? fmt::format(fmt::runtime(format), *value) : "-";
 }
 
+// A figure and its spread, or dashes where it was not measured.
+std::string figure_cells(double figure, double spread, const char* format) {
+  if (figure <= 0) return fmt::format("{:>9} {:>7}", "-", "-");
+  return fmt::format("{:>9} {:>6.1f}%", fmt::format(fmt::runtime(format), figure), 100 * spread);
+}
+
 std::string gpu_table(const Measurements& measurements) {
   std::string text =
-      fmt::format("GPUs\n  {:>4}  {:<16} {:<14} {:>9} {:>7}  {:>11}  {:<12}  {}\n", "rank", "host",
-                  "GPU", "copy GB/s", "spread", "SM MHz", "clock events", "other processes");
+      fmt::format("GPUs\n  {:>4}  {:<16} {:<14} {:>9} {:>7}  {:>9} {:>7}  {:>11}  {:<12}  {}\n",
+                  "rank", "host", "GPU", "copy GB/s", "spread", "TFLOP/s", "spread", "SM MHz",
+                  "clock events", "other processes");
   for (const GpuFigures& gpu : measurements.gpus) {
     const RankIdentity* identity = identity_of(measurements, gpu.rank);
     const std::string clock =
         or_dash(gpu.sm_clock_mhz, "{:.0f}") + "/" + or_dash(gpu.max_sm_clock_mhz, "{:.0f}");
     text +=
-        fmt::format("  {:>4}  {:<16} {:<14} {:>9.0f} {:>6.1f}%  {:>11}  {:<12}  {}\n", gpu.rank,
+        fmt::format("  {:>4}  {:<16} {:<14} {}  {}  {:>11}  {:<12}  {}\n", gpu.rank,
                     identity ? identity->host : "?", identity ? identity->pci_bus_id : "?",
-                    gpu.copy_gbps, 100 * gpu.copy_spread, clock,
+                    figure_cells(gpu.copy_gbps, gpu.copy_spread, "{:.0f}"),
+                    figure_cells(gpu.compute_tflops, gpu.compute_spread, "{:.1f}"), clock,
                     or_dash(gpu.clock_event_reasons, "{:#x}"), or_dash(gpu.other_processes, "{}"));
   }
   return text;
@@ -118,6 +126,7 @@ std::string margins_text(const Margins& margins, const Thresholds& thresholds) {
       fmt::format("flagged beyond {:g} spreads and ", thresholds.spread_factor);
   const std::string bandwidth = beyond + ratio_text(thresholds.bandwidth_effect_ratio);
   return margin_line("copy", margins.copy, "its reference", bandwidth) +
+         margin_line("compute", margins.compute, "its reference", bandwidth) +
          margin_line("pair bandwidth", margins.pair_bandwidth, "its reference", bandwidth) +
          margin_line("pair latency", margins.pair_latency, "its reference",
                      beyond + ratio_text(thresholds.latency_effect_ratio)) +

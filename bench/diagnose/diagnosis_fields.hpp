@@ -26,6 +26,8 @@ void visit_fields(GpuFigures& gpu, Visit&& field) {
   field("rank", gpu.rank);
   field("copy_gbps", gpu.copy_gbps);
   field("copy_spread", gpu.copy_spread);
+  field("compute_tflops", gpu.compute_tflops);
+  field("compute_spread", gpu.compute_spread);
   field("other_processes", gpu.other_processes);
   field("sm_clock_mhz", gpu.sm_clock_mhz);
   field("max_sm_clock_mhz", gpu.max_sm_clock_mhz);
@@ -98,6 +100,7 @@ void visit_fields(PairExpectation& pairs, Visit&& field) {
 template <typename Visit>
 void visit_fields(Expectations& expectations, Visit&& field) {
   field("copy_gbps", expectations.copy_gbps);
+  field("compute_tflops", expectations.compute_tflops);
   field("within_host", expectations.within_host);
   field("across_hosts", expectations.across_hosts);
   field("link_peak_gbps", expectations.link_peak_gbps);
@@ -150,6 +153,7 @@ void visit_fields(Margin& margin, Visit&& field) {
 template <typename Visit>
 void visit_fields(Margins& margins, Visit&& field) {
   field("copy", margins.copy);
+  field("compute", margins.compute);
   field("pair_bandwidth", margins.pair_bandwidth);
   field("pair_latency", margins.pair_latency);
   field("collective", margins.collective);

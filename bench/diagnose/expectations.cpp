@@ -48,7 +48,11 @@ Reference reference_of(const std::vector<double>& figures) {
 
 Expectations expectations_of(const Measurements& measurements) {
   std::vector<double> copies;
-  for (const GpuFigures& gpu : measurements.gpus) copies.push_back(gpu.copy_gbps);
+  std::vector<double> computes;
+  for (const GpuFigures& gpu : measurements.gpus) {
+    copies.push_back(gpu.copy_gbps);
+    computes.push_back(gpu.compute_tflops);
+  }
   // Index 0 within hosts, 1 across.
   std::vector<double> bandwidths[2];
   std::vector<double> latencies[2];
@@ -59,6 +63,7 @@ Expectations expectations_of(const Measurements& measurements) {
   }
   Expectations expectations;
   expectations.copy_gbps = reference_of(copies);
+  expectations.compute_tflops = reference_of(computes);
   expectations.within_host = {reference_of(bandwidths[0]), reference_of(latencies[0])};
   expectations.across_hosts = {reference_of(bandwidths[1]), reference_of(latencies[1])};
   expectations.link_peak_gbps = measurements.link_peak_gbps;

@@ -40,6 +40,7 @@ struct PairExpectation {
 // Every kind and class over all its figures: what the report shows as typical of this machine.
 struct Expectations {
   Reference copy_gbps;
+  Reference compute_tflops;
   PairExpectation within_host;
   PairExpectation across_hosts;
   // The link-peak probe's copy-engine peak, reported beside the pairs but not an expectation:

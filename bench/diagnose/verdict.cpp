@@ -40,6 +40,46 @@ bool is_missing(const Measurements& measurements, int rank) {
                      [&](const MissingRank& missing) { return missing.rank == rank; });
 }
 
+// The suspects of ranks (the copies of `loaded` left to their links), then those of links, which
+// begin at *first_link.
+std::vector<Suspect> rank_and_link_suspects(const Judging& judging, const std::vector<int>& loaded,
+                                            std::size_t* first_link = nullptr) {
+  std::vector<Suspect> suspects = missing_rank_suspects(judging);
+  append(suspects, rank_suspects(judging, loaded));
+  drop_missing_ranks(judging, suspects);
+  fold_slow_gpus(judging, suspects);
+  if (first_link) *first_link = suspects.size();
+  // Pairs are named only where no rank at their ends is already named.
+  link_suspects(judging, suspects);
+  return suspects;
+}
+
+bool named_in(const std::vector<Suspect>& suspects, std::size_t begin, std::size_t end, int rank) {
+  return std::any_of(suspects.begin() + begin, suspects.begin() + end, [&](const Suspect& suspect) {
+    return suspect.kind != SuspectKind::straggler && names_rank(suspect, rank);
+  });
+}
+
+// The ranks whose slow copy is the links' traffic: of those whose copy may be
+// (copies_beside_slow_pairs), the ones a link suspect names when their copies are left to the
+// links, and nothing of their own. A rank whose slow pairs are all another rank's (a loaded
+// sender's, a busy GPU's) is not named by its links: its copy is its own (degraded memory,
+// another program's memory-heavy work), a slow GPU.
+std::vector<int> copies_slowed_by_links(const Judging& judging) {
+  const std::vector<int> held = copies_beside_slow_pairs(judging);
+  if (held.empty()) return held;
+  std::size_t first_link = 0;
+  const std::vector<Suspect> suspects = rank_and_link_suspects(judging, held, &first_link);
+  std::vector<int> loaded;
+  for (int rank : held) {
+    if (!named_in(suspects, 0, first_link, rank) &&
+        named_in(suspects, first_link, suspects.size(), rank)) {
+      loaded.push_back(rank);
+    }
+  }
+  return loaded;
+}
+
 }  // namespace
 
 const char* kind_name(SuspectKind kind) {
@@ -88,13 +128,18 @@ const std::vector<ThresholdSetting>& threshold_settings() {
   static const std::vector<ThresholdSetting> settings = {
       {"spread_factor", &Thresholds::spread_factor,
        "flag a figure only beyond this many spreads of its kind (log scale), and a late rank "
-       "beyond this many spreads of the others' lateness", 100},
+       "beyond this many spreads of the others' lateness",
+       100},
       {"bandwidth_effect_ratio", &Thresholds::bandwidth_effect_ratio,
-       "and a copy or pair bandwidth only below this share of the median of the others", 1},
+       "and a copy, compute or pair bandwidth only below this share of the median of the others",
+       1},
       {"latency_effect_ratio", &Thresholds::latency_effect_ratio,
-       "and a pair latency only above this multiple of the median of the others", std::numeric_limits<double>::infinity()},
+       "and a pair latency only above this multiple of the median of the others",
+       std::numeric_limits<double>::infinity()},
       {"copy_spread_floor", &Thresholds::copy_spread_floor,
        "the least spread granted to copies (relative)", 1},
+      {"compute_spread_floor", &Thresholds::compute_spread_floor,
+       "the least spread granted to compute throughputs (relative)", 1},
       {"bandwidth_spread_floor", &Thresholds::bandwidth_spread_floor,
        "the least spread granted to pair bandwidths (relative)", 1},
       {"latency_spread_floor", &Thresholds::latency_spread_floor,
@@ -121,7 +166,9 @@ RecheckRequest to_recheck(const Measurements& measurements, const Thresholds& th
   RecheckRequest request;
   for (const GpuJudgement& gpu : judging.gpus) {
     const int rank = gpu.gpu->rank;
-    if (gpu.copy.first.flagged && !is_missing(measurements, rank)) request.gpus.push_back(rank);
+    // A recheck measures both, so that either can be told from the other on the second look.
+    const bool flagged = gpu.copy.first.flagged || gpu.compute.first.flagged;
+    if (flagged && !is_missing(measurements, rank)) request.gpus.push_back(rank);
   }
   for (const PairJudgement& pair : judging.pairs) {
     const int src = pair.pair->src;
@@ -138,12 +185,9 @@ RecheckRequest to_recheck(const Measurements& measurements, const Thresholds& th
 
 Verdict judge(const Measurements& measurements, const Thresholds& thresholds) {
   const Judging judging = judging_of(measurements, thresholds, true);
-  std::vector<Suspect> suspects = missing_rank_suspects(judging);
-  append(suspects, rank_suspects(judging));
-  drop_missing_ranks(judging, suspects);
-  fold_slow_gpus(judging, suspects);
-  // Pairs are named only where no rank at their ends is already named.
-  link_suspects(judging, suspects);
+  const std::vector<int> loaded = copies_slowed_by_links(judging);
+  std::vector<Suspect> suspects = rank_and_link_suspects(judging, loaded);
+  add_link_traffic_copies(judging, loaded, suspects);
   explain_slow_groups(judging, suspects);
 
   std::stable_sort(suspects.begin(), suspects.end(), [](const Suspect& a, const Suspect& b) {

@@ -40,15 +40,17 @@ struct Thresholds {
   // bad direction (5: normal noise goes that far about once in 3.5 million figures)...
   double spread_factor = 5;
   // ...and only when it is also beyond a minimum effect, so that a run whose figures scatter
-  // little flags no difference too small to matter: a bandwidth (copy, pair) below
-  // bandwidth_effect_ratio x its reference, a latency above latency_effect_ratio x.
+  // little flags no difference too small to matter: a throughput (copy, compute, pair
+  // bandwidth) below bandwidth_effect_ratio x its reference, a latency above
+  // latency_effect_ratio x.
   double bandwidth_effect_ratio = 0.85;
   double latency_effect_ratio = 1.5;
   // The least spread each kind is granted, whatever its figures show (a run of four identical
-  // GPUs would otherwise flag a 1% difference): copies and pair bandwidths repeat within about
-  // 1% on a quiet machine, so 2%; small-message latency moves by microseconds with host and
-  // fabric timing, so 5%.
+  // GPUs would otherwise flag a 1% difference): copies, compute and pair bandwidths repeat
+  // within about 1% on a quiet machine, so 2%; small-message latency moves by microseconds with
+  // host and fabric timing, so 5%.
   double copy_spread_floor = 0.02;
+  double compute_spread_floor = 0.02;
   double bandwidth_spread_floor = 0.02;
   double latency_spread_floor = 0.05;
   // A collective below slow_ratio x its ring bound (what its slowest neighbour pair predicts) is
@@ -100,7 +102,7 @@ struct Suspect {
 // A figure flagged by the first pass whose targeted recheck, judged against the same reference
 // and spread, was fine: noise, not a suspect.
 struct ClearedFigure {
-  std::string figure_kind;  // "copy", "pair_bandwidth", "pair_latency", "arrival"
+  std::string figure_kind;  // "copy", "compute", "pair_bandwidth", "pair_latency", "arrival"
   std::vector<int> ranks;   // the GPU's or the arriving rank, or the pair's src and dst
   double figure = 0;        // as first measured
   double reference = 0;     // for an arrival, its lateness limit
@@ -125,6 +127,7 @@ struct Margin {
 // Absent where nothing of the kind was measured.
 struct Margins {
   std::optional<Margin> copy;
+  std::optional<Margin> compute;
   std::optional<Margin> pair_bandwidth;
   std::optional<Margin> pair_latency;
   std::optional<Margin> collective;
@@ -145,7 +148,8 @@ struct Verdict {
 };
 
 // What a first judgement flagged, to be measured again alone before it may become evidence: GPUs
-// (their copy), directed pairs (bandwidth or latency), and whether the arrival probe runs again.
+// (their copy or compute; a recheck measures both), directed pairs (bandwidth or latency), and
+// whether the arrival probe runs again.
 struct RecheckRequest {
   std::vector<int> gpus;
   std::vector<std::pair<int, int>> pairs;  // (src, dst)
@@ -160,7 +164,9 @@ RecheckRequest to_recheck(const Measurements& measurements, const Thresholds& th
 // Judges the figures, then names the causes from the rank up: missing ranks; slow GPUs (by their
 // own figures only) and starved hosts; slow nodes; link endpoints; slow links; stragglers. The
 // figures of a rank already named are its evidence, not suspects of their own; a slow
-// collective backs up the suspects inside its smallest slow group, or becomes one of its own.
+// collective backs up the suspects inside its smallest slow group, or becomes one of its own. A
+// slow copy beside normal compute and slow pairs is the links' traffic in the GPU's memory: the
+// evidence of the link suspect, not a slow GPU.
 // A flagged figure counts only when its recheck in measurements.rechecks is flagged too (else it
 // is cleared); one never rechecked counts, marked unconfirmed.
 Verdict judge(const Measurements& measurements, const Thresholds& thresholds = {});

@@ -59,6 +59,18 @@ std::string copy_evidence(const JudgedFigure& copy) {
                      judgement_text(copy, "{:.0f}"));
 }
 
+std::string compute_evidence(const JudgedFigure& compute) {
+  return fmt::format("compute {:.1f} TFLOP/s against {:.1f} {}", compute.first.figure,
+                     compute.first.reference, judgement_text(compute, "{:.1f}"));
+}
+
+std::string link_traffic_copy_evidence(int rank, const JudgedFigure& copy) {
+  return fmt::format(
+      "rank {}'s local copy {:.0f} GB/s, {} the others' ({}) while its compute is normal: its "
+      "memory carries the links' traffic too",
+      rank, copy.first.figure, ratio_text(copy.first.ratio()), spreads_text(copy.first.spreads));
+}
+
 std::vector<std::string> pair_evidence(const PairJudgement& pair) {
   std::vector<std::string> lines;
   if (pair.bandwidth.suspect()) {

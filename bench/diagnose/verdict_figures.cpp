@@ -24,21 +24,38 @@ const PairFigures* find_in(const std::vector<PairFigures>& pairs, int src, int d
   return nullptr;
 }
 
+// One figure of every GPU (its value and own spread), judged against the others' and rechecked.
+struct GpuFigure {
+  FigureKind kind;
+  double GpuFigures::*value;
+  double GpuFigures::*spread;
+  JudgedFigure GpuJudgement::*judged;
+};
+constexpr GpuFigure kGpuFigures[] = {
+    {FigureKind::copy, &GpuFigures::copy_gbps, &GpuFigures::copy_spread, &GpuJudgement::copy},
+    {FigureKind::compute, &GpuFigures::compute_tflops, &GpuFigures::compute_spread,
+     &GpuJudgement::compute}};
+
 void judge_gpus(Judging& judging, bool use_rechecks) {
   const Measurements& measurements = judging.measurements;
-  const FigureRule rule = rule_of(FigureKind::copy, judging.thresholds);
   const double factor = judging.thresholds.spread_factor;
-  std::vector<double> copies;
-  for (const GpuFigures& gpu : measurements.gpus) copies.push_back(gpu.copy_gbps);
+  judging.gpus.resize(measurements.gpus.size());
   for (std::size_t i = 0; i < measurements.gpus.size(); ++i) {
-    const GpuFigures& gpu = measurements.gpus[i];
-    GpuJudgement judged{&gpu, {}};
-    judged.copy.first =
-        deviation_of(gpu.copy_gbps, gpu.copy_spread, reference_without(copies, i), rule, factor);
-    const GpuFigures* again =
-        use_rechecks ? find_rank(measurements.rechecks.gpus, gpu.rank) : nullptr;
-    if (again) judged.copy.recheck = recheck_of(judged.copy.first, again->copy_gbps, rule, factor);
-    judging.gpus.push_back(judged);
+    judging.gpus[i].gpu = &measurements.gpus[i];
+  }
+  for (const GpuFigure& kind : kGpuFigures) {
+    const FigureRule rule = rule_of(kind.kind, judging.thresholds);
+    std::vector<double> figures;
+    for (const GpuFigures& gpu : measurements.gpus) figures.push_back(gpu.*kind.value);
+    for (std::size_t i = 0; i < measurements.gpus.size(); ++i) {
+      const GpuFigures& gpu = measurements.gpus[i];
+      JudgedFigure& judged = judging.gpus[i].*kind.judged;
+      judged.first = deviation_of(gpu.*kind.value, gpu.*kind.spread, reference_without(figures, i),
+                                  rule, factor);
+      const GpuFigures* again =
+          use_rechecks ? find_rank(measurements.rechecks.gpus, gpu.rank) : nullptr;
+      if (again) judged.recheck = recheck_of(judged.first, again->*kind.value, rule, factor);
+    }
   }
 }
 
@@ -148,6 +165,8 @@ FigureRule rule_of(FigureKind kind, const Thresholds& thresholds) {
   switch (kind) {
     case FigureKind::copy:
       return {true, thresholds.copy_spread_floor, thresholds.bandwidth_effect_ratio};
+    case FigureKind::compute:
+      return {true, thresholds.compute_spread_floor, thresholds.bandwidth_effect_ratio};
     case FigureKind::pair_bandwidth:
       return {true, thresholds.bandwidth_spread_floor, thresholds.bandwidth_effect_ratio};
     case FigureKind::pair_latency:

@@ -1,6 +1,7 @@
 // The rules about links: slow pairs are the evidence of a rank already named, else grouped from
 // the top, so that one cause is one suspect: a host's crossings (slow_node), one side of one GPU
 // (link_endpoint, two sides sharing their slowest pair merged), then single links (slow_link).
+// A GPU whose copy the links' traffic slowed is named by its links, with its copy as evidence.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -236,7 +237,31 @@ std::vector<Suspect> single_link_suspects(const Judging& judging, const SlowPair
   return links;
 }
 
+// The first suspect naming `rank` for a cause of its own (a straggler's figures are not).
+Suspect* naming(std::vector<Suspect>& suspects, int rank) {
+  for (Suspect& suspect : suspects) {
+    if (suspect.kind != SuspectKind::straggler && names_rank(suspect, rank)) return &suspect;
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+void add_link_traffic_copies(const Judging& judging, const std::vector<int>& loaded,
+                             std::vector<Suspect>& suspects) {
+  for (int rank : loaded) {
+    Suspect* suspect = naming(suspects, rank);
+    // A slow pair of it explained at its other end (that side's endpoint) explains its traffic.
+    for (const PairJudgement& pair : judging.pairs) {
+      if (suspect) break;
+      if (!pair.involves(rank) || !pair.bandwidth.suspect()) continue;
+      suspect = naming(suspects, pair.pair->src == rank ? pair.pair->dst : pair.pair->src);
+    }
+    if (!suspect) continue;
+    suspect->evidence.push_back(
+        link_traffic_copy_evidence(rank, gpu_judgement(judging, rank)->copy));
+  }
+}
 
 void link_suspects(const Judging& judging, std::vector<Suspect>& suspects) {
   // Every suspect so far names ranks whose own figures condemn them; a straggler's do not.

@@ -73,11 +73,17 @@ void add_cleared(std::vector<ClearedFigure>& cleared, const char* kind, std::vec
 
 Margins margins_of(const Judging& judging) {
   const Thresholds& thresholds = judging.thresholds;
-  std::optional<Candidate> copy, bandwidth, latency, collective;
+  std::optional<Candidate> copy, compute, bandwidth, latency, collective;
   for (const GpuJudgement& gpu : judging.gpus) {
-    if (gpu.copy.latest().reference <= 0) continue;
-    keep_closest(copy, figure_candidate(fmt::format("rank {}", gpu.gpu->rank), gpu.copy.latest(),
-                                        rule_of(FigureKind::copy, thresholds), thresholds));
+    const std::string name = fmt::format("rank {}", gpu.gpu->rank);
+    if (gpu.copy.latest().reference > 0) {
+      keep_closest(copy, figure_candidate(name, gpu.copy.latest(),
+                                          rule_of(FigureKind::copy, thresholds), thresholds));
+    }
+    if (gpu.compute.latest().reference > 0) {
+      keep_closest(compute, figure_candidate(name, gpu.compute.latest(),
+                                             rule_of(FigureKind::compute, thresholds), thresholds));
+    }
   }
   for (const PairJudgement& pair : judging.pairs) {
     const std::string name = fmt::format("{}->{}", pair.pair->src, pair.pair->dst);
@@ -100,18 +106,24 @@ Margins margins_of(const Judging& judging) {
                                group.busbw_gbps, expected_gbps, ratio, std::nullopt},
                               std::log(ratio) / std::log(thresholds.slow_ratio)});
   }
-  return {margin_of(copy), margin_of(bandwidth), margin_of(latency), margin_of(collective),
-          arrival_margin(judging)};
+  return {margin_of(copy),    margin_of(compute),    margin_of(bandwidth),
+          margin_of(latency), margin_of(collective), arrival_margin(judging)};
 }
 
 std::vector<ClearedFigure> cleared_figures(const Judging& judging) {
   std::vector<ClearedFigure> cleared;
   for (const GpuJudgement& gpu : judging.gpus) {
     const int rank = gpu.gpu->rank;
-    if (!gpu.copy.cleared()) continue;
-    add_cleared(cleared, "copy", {rank}, gpu.copy,
-                cleared_line(fmt::format("rank {} copy", rank), "GB/s", "{:.0f}", gpu.copy.first,
-                             *gpu.copy.recheck));
+    if (gpu.copy.cleared()) {
+      add_cleared(cleared, "copy", {rank}, gpu.copy,
+                  cleared_line(fmt::format("rank {} copy", rank), "GB/s", "{:.0f}", gpu.copy.first,
+                               *gpu.copy.recheck));
+    }
+    if (gpu.compute.cleared()) {
+      add_cleared(cleared, "compute", {rank}, gpu.compute,
+                  cleared_line(fmt::format("rank {} compute", rank), "TFLOP/s", "{:.1f}",
+                               gpu.compute.first, *gpu.compute.recheck));
+    }
   }
   for (const PairJudgement& pair : judging.pairs) {
     const int src = pair.pair->src;

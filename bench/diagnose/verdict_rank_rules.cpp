@@ -1,6 +1,8 @@
-// The rules about one rank: missing ranks, slow GPUs (by their own figures only: the copy, the
-// counters, a late arrival on the GPU while the host was on time), starved hosts, stragglers, and
-// a host whose GPUs are all slow.
+// The rules about one rank: missing ranks, slow GPUs (by their own figures only: the compute, the
+// copy, the counters, a late arrival on the GPU while the host was on time), starved hosts,
+// stragglers, and a host whose GPUs are all slow. A copy slowed by the links' traffic through the
+// GPU's memory, its compute normal, is no figure of the GPU's own (copies_beside_slow_pairs, and
+// judge() for which of those copies its links take).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -103,13 +105,23 @@ void add_arrival(const ArrivalJudging* arrival, Suspect& suspect) {
   if (!arrival->recheck) suspect.confirmed = false;
 }
 
-std::optional<Suspect> judge_gpu(const Judging& judging, const GpuJudgement& judged) {
+void add_figure(const JudgedFigure& figure, std::string line, Suspect& suspect) {
+  weigh(suspect, figure.latest());
+  suspect.evidence.push_back(std::move(line));
+  note_confirmation(suspect, figure);
+}
+
+// `copy_counts` false: the copy is the links' traffic, not the GPU's.
+std::optional<Suspect> judge_gpu(const Judging& judging, const GpuJudgement& judged,
+                                 bool copy_counts) {
   const GpuFigures& gpu = *judged.gpu;
   Suspect suspect = rank_suspect(judging, SuspectKind::slow_gpu, gpu.rank, {});
-  if (judged.copy.suspect()) {
-    weigh(suspect, judged.copy.latest());
-    suspect.evidence.push_back(copy_evidence(judged.copy));
-    note_confirmation(suspect, judged.copy);
+  if (copy_counts && judged.copy.suspect()) {
+    add_figure(judged.copy, copy_evidence(judged.copy), suspect);
+  }
+  // Time slices of another process's kernels, a braked clock: the SMs themselves are short.
+  if (judged.compute.suspect()) {
+    add_figure(judged.compute, compute_evidence(judged.compute), suspect);
   }
   if (gpu.ecc_uncorrected.value_or(0) > 0) {
     suspect.evidence.push_back(fmt::format("{} uncorrected ECC errors", *gpu.ecc_uncorrected));
@@ -140,10 +152,23 @@ std::vector<Suspect> missing_rank_suspects(const Judging& judging) {
   return suspects;
 }
 
-std::vector<Suspect> rank_suspects(const Judging& judging) {
+std::vector<int> copies_beside_slow_pairs(const Judging& judging) {
+  std::vector<int> ranks;
+  for (const GpuJudgement& gpu : judging.gpus) {
+    const int rank = gpu.gpu->rank;
+    const bool slow_pair = std::any_of(
+        judging.pairs.begin(), judging.pairs.end(),
+        [&](const PairJudgement& pair) { return pair.involves(rank) && pair.bandwidth.suspect(); });
+    if (gpu.copy.suspect() && gpu.compute_normal() && slow_pair) ranks.push_back(rank);
+  }
+  return ranks;
+}
+
+std::vector<Suspect> rank_suspects(const Judging& judging, const std::vector<int>& loaded) {
   std::vector<Suspect> suspects;
   for (const GpuJudgement& gpu : judging.gpus) {
-    if (std::optional<Suspect> suspect = judge_gpu(judging, gpu)) {
+    const bool copy_counts = std::find(loaded.begin(), loaded.end(), gpu.gpu->rank) == loaded.end();
+    if (std::optional<Suspect> suspect = judge_gpu(judging, gpu, copy_counts)) {
       suspects.push_back(std::move(*suspect));
     }
   }

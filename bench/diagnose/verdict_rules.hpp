@@ -14,7 +14,7 @@
 namespace collbench::diagnose {
 
 // The kinds of figure judged against the others of their kind.
-enum class FigureKind { copy, pair_bandwidth, pair_latency };
+enum class FigureKind { copy, compute, pair_bandwidth, pair_latency };
 
 // How one kind is judged: which way is bad, the least spread it is granted, the least effect.
 struct FigureRule {
@@ -59,6 +59,10 @@ struct JudgedFigure {
 struct GpuJudgement {
   const GpuFigures* gpu = nullptr;
   JudgedFigure copy;
+  JudgedFigure compute;
+
+  // Judged (measured, with others to compare) and not a suspect: the SMs are not short of time.
+  bool compute_normal() const { return compute.first.reference > 0 && !compute.suspect(); }
 };
 
 struct PairJudgement {
@@ -120,8 +124,12 @@ void weigh(Suspect& suspect, const Deviation& deviation);
 bool names_rank(const Suspect& suspect, int rank);
 
 // Evidence lines: "copy 745 GB/s against 1490 (0.50×, 34.7 spreads; recheck 750)", or
-// "...; unconfirmed, no recheck)".
+// "...; unconfirmed, no recheck)"; "compute 30.0 TFLOP/s against 60.0 (...)" likewise.
 std::string copy_evidence(const JudgedFigure& copy);
+std::string compute_evidence(const JudgedFigure& compute);
+// "rank 1's local copy 1162 GB/s, 0.78× the others' (12.4 spreads) while its compute is normal:
+// its memory carries the links' traffic too".
+std::string link_traffic_copy_evidence(int rank, const JudgedFigure& copy);
 // "0->1 185 GB/s against 370 (0.50×, 34.7 spreads; recheck 185)" and the latency likewise: only
 // the figures that condemn the pair.
 std::vector<std::string> pair_evidence(const PairJudgement& pair);
@@ -133,8 +141,14 @@ void note_confirmation(Suspect& suspect, const JudgedFigure& figure);
 
 // The rule families, applied by judge() in this order.
 std::vector<Suspect> missing_rank_suspects(const Judging& judging);
-// slow_gpu (its copy, counters, a late GPU), starved_host and straggler (the arrival rule).
-std::vector<Suspect> rank_suspects(const Judging& judging);
+// The ranks whose copy is a suspect while their compute is normal and a pair of theirs is slow
+// by bandwidth: their copy may be the links' traffic in their memory rather than their GPU (link
+// traffic shares a GPU's memory with its copy, not its SMs; another process's kernels take both).
+// judge() leaves it to the links when a link suspect names the rank.
+std::vector<int> copies_beside_slow_pairs(const Judging& judging);
+// slow_gpu (its compute, its copy unless its rank is in `loaded`, counters, a late GPU),
+// starved_host and straggler (the arrival rule).
+std::vector<Suspect> rank_suspects(const Judging& judging, const std::vector<int>& loaded = {});
 // Folds every slow GPU of a host into one slow_node suspect.
 void fold_slow_gpus(const Judging& judging, std::vector<Suspect>& suspects);
 
@@ -152,6 +166,10 @@ void fold_slow_crossings(const Judging& judging, SlowPairs& slow_pairs,
 // every pair crossing from a host (slow_node), one side of one GPU (link_endpoint), one link
 // (slow_link).
 void link_suspects(const Judging& judging, std::vector<Suspect>& suspects);
+// The copy of every rank in `loaded`, as a line of the suspect that names it (else of one that
+// names the other end of a slow pair of it): which links slowed its memory.
+void add_link_traffic_copies(const Judging& judging, const std::vector<int>& loaded,
+                             std::vector<Suspect>& suspects);
 // Slow collectives: evidence for the suspects of their smallest slow group, else suspects.
 void explain_slow_groups(const Judging& judging, std::vector<Suspect>& suspects);
 // The expectation of a collective: its own, else the ring bound of its pairs.

@@ -66,6 +66,13 @@ TEST(DiagnosisJson, WritesTheFormatAndEverySection) {
   EXPECT_EQ(document["gpus"][1]["power_w"], 512.5);
   EXPECT_EQ(document["gpus"][1]["other_processes"], 2);
   EXPECT_EQ(document["gpus"][1]["copy_spread"], kCopySpread);
+  EXPECT_TRUE(document["gpus"][1]["compute_tflops"].is_number());
+  EXPECT_NEAR(document["gpus"][1]["compute_tflops"].get<double>(), kComputeTflops,
+              kComputeTflops * 0.031);
+  EXPECT_EQ(document["gpus"][1]["compute_spread"], kComputeSpread);
+  EXPECT_EQ(document["expectations"]["compute_tflops"]["figures"], 8);
+  EXPECT_EQ(document["thresholds"]["compute_spread_floor"], 0.02);
+  EXPECT_TRUE(document["rechecks"]["gpus"][0]["compute_tflops"].is_number());
   EXPECT_EQ(document["pairs"][0]["latency_spread"], kLatencySpread);
   EXPECT_EQ(document["rechecks"]["gpus"].size(), 1u);
   EXPECT_EQ(document["rechecks"]["gpus"][0]["rank"], 1);
@@ -86,6 +93,7 @@ TEST(DiagnosisJson, WritesTheFormatAndEverySection) {
   EXPECT_EQ(document["cleared"][0]["figure_kind"], "pair_latency");
   EXPECT_EQ(document["cleared"][0]["ranks"], json({4, 5}));
   EXPECT_TRUE(document["margins"]["copy"]["spreads"].is_number());
+  EXPECT_TRUE(document["margins"]["compute"]["spreads"].is_number());
   EXPECT_TRUE(document["margins"]["collective"]["spreads"].is_null());
   EXPECT_EQ(document["margins"]["arrival"]["worst"].get<std::string>().rfind("rank ", 0), 0u);
 }
@@ -101,6 +109,18 @@ TEST(DiagnosisJson, ReadsBackWhatItWrote) {
   EXPECT_FALSE(diagnosis.measurements.gpus[2].clock_event_reasons);
   EXPECT_TRUE(diagnosis.measurements.arrivals[3].host_known);
   EXPECT_EQ(diagnosis.measurements.rechecks.gpus.size(), 1u);
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(diagnosis.measurements.gpus[i].compute_tflops,
+              document["gpus"][i]["compute_tflops"].get<double>());
+    EXPECT_EQ(diagnosis.measurements.gpus[i].compute_spread, kComputeSpread);
+  }
+  EXPECT_EQ(diagnosis.measurements.rechecks.gpus[0].compute_tflops,
+            document["rechecks"]["gpus"][0]["compute_tflops"].get<double>());
+  EXPECT_EQ(diagnosis.verdict.expectations.compute_tflops.figures, 8);
+  EXPECT_EQ(diagnosis.verdict.thresholds.compute_spread_floor, 0.02);
+  ASSERT_TRUE(diagnosis.verdict.margins.compute);
+  EXPECT_EQ(diagnosis.verdict.margins.compute->worst,
+            document["margins"]["compute"]["worst"].get<std::string>());
   EXPECT_EQ(diagnosis.verdict.suspects[2].peer, 3);
   EXPECT_EQ(diagnosis.verdict.suspects[2].kind, SuspectKind::link_endpoint);
   EXPECT_EQ(diagnosis.verdict.suspects[2].direction, "0->3");
@@ -154,6 +174,13 @@ const Breakage kBreakages[] = {
      "no 'expectations.within_host.latency_us.log_spread' field"},
     {"/rechecks/pairs", std::nullopt, "no 'rechecks.pairs' field"},
     {"/rechecks/gpus/0/copy_gbps", nullptr, "'rechecks.gpus[0].copy_gbps' is null, not a number"},
+    {"/gpus/0/compute_tflops", std::nullopt, "no 'gpus[0].compute_tflops' field"},
+    {"/rechecks/gpus/0/compute_spread", "x",
+     "'rechecks.gpus[0].compute_spread' is \"x\", not a number"},
+    {"/expectations/compute_tflops", std::nullopt, "no 'expectations.compute_tflops' field"},
+    {"/thresholds/compute_spread_floor", std::nullopt,
+     "no 'thresholds.compute_spread_floor' field"},
+    {"/margins/compute", 3, "'margins.compute' is 3, not an object"},
     {"/cleared/0/recheck", std::nullopt, "no 'cleared[0].recheck' field"},
     {"/thresholds/spread_factor", std::nullopt, "no 'thresholds.spread_factor' field"},
     {"/margins", json::array(), "'margins' is [], not an object"},
@@ -187,10 +214,12 @@ TEST(ConsoleSummary, ShowsEverySectionAndACleanVerdictWithItsMargins) {
   EXPECT_EQ(
       summary,
       "GPUs\n"
-      "  rank  host             GPU            copy GB/s  spread       SM MHz  clock events  "
-      "other processes\n"
-      "     0  node-a           0000:10:00.0        1490    0.5%    1980/1980  0x0           0\n"
-      "     1  node-a           0000:11:00.0        1490    0.5%    1980/1980  0x0           0\n"
+      "  rank  host             GPU            copy GB/s  spread    TFLOP/s  spread       SM MHz  "
+      "clock events  other processes\n"
+      "     0  node-a           0000:10:00.0        1490    0.5%       60.0    0.5%    1980/1980  "
+      "0x0           0\n"
+      "     1  node-a           0000:11:00.0        1490    0.5%       60.0    0.5%    1980/1980  "
+      "0x0           0\n"
       "\n"
       "Pairs: send/recv GB/s, rows send to columns\n"
       "           0     1\n"
@@ -216,6 +245,8 @@ TEST(ConsoleSummary, ShowsEverySectionAndACleanVerdictWithItsMargins) {
       "Verdict: no suspect; margins:\n"
       "  copy: worst rank 0 1.00× its reference, 0.0 spreads (flagged beyond 5 spreads and "
       "0.85×)\n"
+      "  compute: worst rank 0 1.00× its reference, 0.0 spreads (flagged beyond 5 spreads and "
+      "0.85×)\n"
       "  pair bandwidth: worst 0->1 1.00× its reference, 0.0 spreads (flagged beyond 5 spreads "
       "and 0.85×)\n"
       "  pair latency: worst 0->1 1.00× its reference, 0.0 spreads (flagged beyond 5 spreads and "
@@ -223,6 +254,18 @@ TEST(ConsoleSummary, ShowsEverySectionAndACleanVerdictWithItsMargins) {
       "  collective: worst all_reduce on ranks 0,1 1.00× its ring bound (slow below 0.80×)\n"
       "  arrival: worst rank 0 5 us late, 0.14× its limit of 35 us, -15.0 spreads from it (late "
       "beyond it)\n");
+}
+
+TEST(ConsoleSummary, DashesAComputeNotMeasuredAndLeavesOutItsMargin) {
+  Measurements measurements = healthy_machine(1, 2);
+  for (GpuFigures& gpu : measurements.gpus) gpu.compute_tflops = 0;
+  const std::string summary = console_summary(measurements, judge(measurements));
+  EXPECT_NE(
+      summary.find("     0  node-a           0000:10:00.0        1490    0.5%          -       "
+                   "-    1980/1980  0x0           0\n"),
+      std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("  compute: "), std::string::npos) << summary;
 }
 
 TEST(ConsoleSummary, GivesTheClearedFiguresThenOneLinePerSuspect) {

@@ -32,6 +32,8 @@ GpuFigures healthy_gpu(int rank) {
   gpu.rank = rank;
   gpu.copy_gbps = kCopyGbps;
   gpu.copy_spread = kCopySpread;
+  gpu.compute_tflops = kComputeTflops;
+  gpu.compute_spread = kComputeSpread;
   gpu.other_processes = 0;
   gpu.sm_clock_mhz = 1980;
   gpu.max_sm_clock_mhz = 1980;
@@ -111,11 +113,17 @@ Measurements measure(const Measurements& truth, const Noise& noise, unsigned see
   for (GroupFigures& group : measured.groups) {
     group.busbw_gbps = jitter.bandwidth(group.busbw_gbps);
   }
+  // Last, so that every other figure of a seed stays what it was before compute was measured.
+  for (GpuFigures& gpu : measured.gpus) gpu.compute_tflops = jitter.bandwidth(gpu.compute_tflops);
   return measured;
 }
 
 void scale_copy(Measurements& measurements, int rank, double factor) {
   gpu_of(measurements, rank).copy_gbps *= factor;
+}
+
+void scale_compute(Measurements& measurements, int rank, double factor) {
+  gpu_of(measurements, rank).compute_tflops *= factor;
 }
 
 void scale_pairs_of(Measurements& measurements, int rank, double factor) {
@@ -133,6 +141,7 @@ void scale_latency(Measurements& measurements, int src, int dst, double factor) 
 }
 
 void make_busy_gpu(Measurements& measurements, int rank, double share) {
+  scale_compute(measurements, rank, share);
   scale_copy(measurements, rank, share);
   for (PairFigures& pair : measurements.pairs) {
     if (pair.src != rank && pair.dst != rank) continue;
@@ -217,6 +226,8 @@ Rechecks recheck(const Measurements& truth, const RecheckRequest& request, const
       rechecks.arrivals.push_back(arrival);
     }
   }
+  // Last, as in measure().
+  for (GpuFigures& gpu : rechecks.gpus) gpu.compute_tflops = jitter.bandwidth(gpu.compute_tflops);
   return rechecks;
 }
 

@@ -208,6 +208,73 @@ TEST(Verdict, ABusyGpuIsASlowGpuFirstAndAlone) {
   }
 }
 
+TEST(Verdict, ABusyGpuSlowInComputeAndCopyStaysASlowGpuBesideItsSlowPairs) {
+  // As another process's GEMMs did on an H100: compute 0.5×, copy 0.46×, every pair of it slow,
+  // late on the GPU with its host on time. Its slow pairs do not make its copy the links'.
+  for (int gpus : {4, 8}) {
+    for (unsigned seed = 1; seed <= 10; ++seed) {
+      Measurements truth = healthy_machine(1, gpus);
+      make_busy_gpu(truth, 2);
+      scale_copy(truth, 2, 0.46 / 0.5);
+      const Verdict verdict =
+          diagnose(truth, measure(truth, kRealisticNoise, seed), kRealisticNoise, seed + 50);
+      ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::slow_gpu})
+          << gpus << " GPUs, seed " << seed << ": " << first_line(verdict);
+      const Suspect& gpu = verdict.suspects[0];
+      EXPECT_EQ(gpu.rank, 2);
+      EXPECT_TRUE(gpu.confirmed);
+      EXPECT_TRUE(has_line_starting(gpu, "copy "));
+      EXPECT_TRUE(has_line_starting(gpu, "compute "));
+      EXPECT_TRUE(has_line_containing(gpu, " late on the GPU while its host launched on time"));
+      EXPECT_TRUE(has_line_starting(gpu, "its pairs: "));
+      EXPECT_FALSE(has_line_containing(gpu, "links' traffic"));
+    }
+  }
+}
+
+TEST(Verdict, ComputeSlowAloneIsASlowGpu) {
+  Measurements truth = healthy_machine(1, 4);
+  scale_compute(truth, 2, 0.5);
+  const RecheckRequest request = to_recheck(truth);
+  EXPECT_EQ(request.gpus, std::vector<int>{2});
+  EXPECT_TRUE(request.pairs.empty());
+  const Verdict verdict = diagnose(truth, truth, {}, 1);
+  ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::slow_gpu});
+  const Suspect& gpu = verdict.suspects[0];
+  EXPECT_EQ(gpu.rank, 2);
+  EXPECT_TRUE(gpu.confirmed);
+  EXPECT_EQ(gpu.figure, 30);
+  EXPECT_EQ(gpu.reference, 60);
+  EXPECT_EQ(gpu.evidence,
+            std::vector<std::string>{
+                "compute 30.0 TFLOP/s against 60.0 (0.50×, 34.7 spreads; recheck 30.0)"});
+
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    Measurements noisy = healthy_machine(1, 8);
+    scale_compute(noisy, 5, 0.7);
+    const Verdict verdict =
+        diagnose(noisy, measure(noisy, kRealisticNoise, seed), kRealisticNoise, seed + 9);
+    ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::slow_gpu})
+        << "seed " << seed << ": " << first_line(verdict);
+    EXPECT_EQ(verdict.suspects[0].rank, 5);
+    EXPECT_TRUE(has_line_starting(verdict.suspects[0], "compute ")) << first_line(verdict);
+  }
+}
+
+TEST(Verdict, AComputeFlagWhoseRecheckIsFineIsCleared) {
+  const Measurements truth = healthy_machine(1, 4);
+  Measurements measured = truth;
+  scale_compute(measured, 0, 0.5);
+  const Verdict verdict = diagnose(truth, measured, {}, 1);
+  EXPECT_TRUE(verdict.clean()) << first_line(verdict);
+  ASSERT_EQ(verdict.cleared.size(), 1u);
+  EXPECT_EQ(verdict.cleared[0].figure_kind, "compute");
+  EXPECT_EQ(verdict.cleared[0].ranks, std::vector<int>{0});
+  EXPECT_EQ(verdict.cleared[0].line,
+            "rank 0 compute 30.0 TFLOP/s against 60.0 (34.7 spreads) cleared on recheck: "
+            "60.0 TFLOP/s");
+}
+
 TEST(Verdict, AGpuLateWhileItsHostIsOnTimeIsASlowGpuEvenWithAFineCopy) {
   const Measurements truth = [] {
     Measurements machine = healthy_machine(1, 4);
@@ -300,6 +367,123 @@ TEST(Verdict, LinkLoadFromOneGpuToAnotherIsOneMergedEndpointSuspect) {
               0u)
         << link.evidence[1];
   }
+}
+
+// Another program's peer copies between two GPUs both ways slow their pairs and, through the
+// memory the links' traffic shares, their copies (0.78× on an H100), not their compute.
+Measurements link_load_both_ways(int gpus, int a, int b, double copy_share) {
+  Measurements truth = healthy_machine(1, gpus);
+  load_link(truth, a, b);
+  load_link(truth, b, a);
+  for (int rank : {a, b}) scale_copy(truth, rank, copy_share);
+  return truth;
+}
+
+const std::string kLinkTraffic =
+    " while its compute is normal: its memory carries the links' "
+    "traffic too";
+
+TEST(Verdict, LinkLoadBothWaysNamesOnlyLinksThoughItSlowsTheCopiesOfItsEnds) {
+  for (int gpus : {4, 8}) {
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+      const Measurements truth = link_load_both_ways(gpus, 1, 3, 0.78);
+      const Verdict verdict =
+          diagnose(truth, measure(truth, kRealisticNoise, seed), kRealisticNoise, seed + 7);
+      ASSERT_FALSE(verdict.clean()) << gpus << " GPUs, seed " << seed;
+      for (const Suspect& suspect : verdict.suspects) {
+        EXPECT_TRUE(suspect.kind == SuspectKind::link_endpoint ||
+                    suspect.kind == SuspectKind::slow_link)
+            << gpus << " GPUs, seed " << seed << ": " << kind_name(suspect.kind) << ": "
+            << suspect.evidence.front();
+        const auto names = [&](int rank) {
+          return suspect.rank == rank ||
+                 std::find(suspect.ranks.begin(), suspect.ranks.end(), rank) != suspect.ranks.end();
+        };
+        EXPECT_TRUE(names(1) || names(3)) << gpus << " GPUs, seed " << seed;
+      }
+      for (int rank : {1, 3}) {
+        const std::string start = "rank " + std::to_string(rank) + "'s local copy ";
+        EXPECT_TRUE(std::any_of(verdict.suspects.begin(), verdict.suspects.end(),
+                                [&](const Suspect& suspect) {
+                                  return has_line_starting(suspect, start) &&
+                                         has_line_containing(suspect, kLinkTraffic);
+                                }))
+            << gpus << " GPUs, seed " << seed << ": rank " << rank << ", " << first_line(verdict);
+      }
+    }
+  }
+  // Without noise, on 4 GPUs: the pairs 1->3 and 3->1 alone stand out (their others at 0.6× are
+  // the median), one slow link carrying both copies.
+  const Measurements truth = link_load_both_ways(4, 1, 3, 0.78);
+  const Verdict verdict = diagnose(truth, truth, {}, 1);
+  ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::slow_link});
+  EXPECT_EQ(verdict.suspects[0].ranks, (std::vector<int>{1, 3}));
+  EXPECT_TRUE(verdict.suspects[0].confirmed);
+  const std::vector<std::string>& evidence = verdict.suspects[0].evidence;
+  ASSERT_EQ(evidence.size(), 4u);
+  EXPECT_EQ(evidence[2],
+            "rank 1's local copy 1162 GB/s, 0.78× the others' (12.4 spreads)" + kLinkTraffic);
+  EXPECT_EQ(evidence[3],
+            "rank 3's local copy 1162 GB/s, 0.78× the others' (12.4 spreads)" + kLinkTraffic);
+}
+
+TEST(Verdict, LinkLoadOneWayCarriesTheCopiesOfBothItsEnds) {
+  Measurements truth = healthy_machine(1, 8);
+  load_link(truth, 1, 3);
+  for (int rank : {1, 3}) scale_copy(truth, rank, 0.78);
+  const Verdict verdict = diagnose(truth, truth, {}, 1);
+  ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::link_endpoint})
+      << first_line(verdict);
+  const Suspect& link = verdict.suspects[0];
+  EXPECT_EQ(link.direction, "1->3");
+  EXPECT_TRUE(has_line_starting(link, "rank 1's local copy 1162 GB/s"));
+  EXPECT_TRUE(has_line_starting(link, "rank 3's local copy 1162 GB/s"));
+}
+
+TEST(Verdict, ACopySlowWithComputeNormalAndNoSlowLinkIsASlowGpu) {
+  // Degraded memory, or another program's memory-heavy work: nothing on the links explains it.
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    Measurements truth = healthy_machine(1, 4);
+    for (int rank : {1, 3}) scale_copy(truth, rank, 0.78);
+    const Verdict verdict =
+        diagnose(truth, measure(truth, kRealisticNoise, seed), kRealisticNoise, seed + 7);
+    ASSERT_EQ(kinds(verdict),
+              (std::vector<SuspectKind>{SuspectKind::slow_gpu, SuspectKind::slow_gpu}))
+        << "seed " << seed << ": " << first_line(verdict);
+    for (const Suspect& gpu : verdict.suspects) {
+      EXPECT_TRUE(gpu.rank == 1 || gpu.rank == 3) << gpu.rank;
+      EXPECT_TRUE(gpu.confirmed);
+      ASSERT_EQ(gpu.evidence.size(), 1u);
+      EXPECT_EQ(gpu.evidence[0].rfind("copy ", 0), 0u) << gpu.evidence[0];
+    }
+  }
+}
+
+TEST(Verdict, ACopySlowBesideAnotherRanksLinkLoadIsItsOwn) {
+  // Rank 1's pairs 0->1 and 1->3 are slow, but for ranks 0 and 3: no link suspect names rank 1.
+  Measurements truth = healthy_machine(1, 8);
+  load_link(truth, 0, 3);
+  scale_copy(truth, 1, 0.78);
+  const Verdict verdict = diagnose(truth, truth, {}, 1);
+  ASSERT_EQ(kinds(verdict),
+            (std::vector<SuspectKind>{SuspectKind::slow_gpu, SuspectKind::link_endpoint}))
+      << first_line(verdict);
+  EXPECT_EQ(verdict.suspects[0].rank, 1);
+  EXPECT_EQ(verdict.suspects[0].evidence[0].rfind("copy 1162 GB/s against 1490 (0.78×", 0), 0u)
+      << verdict.suspects[0].evidence[0];
+  EXPECT_EQ(verdict.suspects[1].direction, "0->3");
+  EXPECT_FALSE(has_line_containing(verdict.suspects[1], "links' traffic"));
+}
+
+TEST(Verdict, WithoutAComputeFigureASlowCopyStaysTheGpus) {
+  // A GPU side that measured no compute cannot tell link traffic from time slicing.
+  Measurements truth = link_load_both_ways(4, 1, 3, 0.78);
+  for (GpuFigures& gpu : truth.gpus) gpu.compute_tflops = 0;
+  const Verdict verdict = diagnose(truth, truth, {}, 1);
+  ASSERT_EQ(kinds(verdict),
+            (std::vector<SuspectKind>{SuspectKind::slow_gpu, SuspectKind::slow_gpu}))
+      << first_line(verdict);
+  EXPECT_FALSE(verdict.margins.compute);
 }
 
 TEST(Verdict, EveryPairOfARankBothWaysIsOneEndpointNotASlowGpu) {
@@ -589,12 +773,15 @@ TEST(Verdict, ACleanRunGivesItsMarginsInSpreads) {
   scale_latency(measurements, 0, 1, 1.2);
   scale_pair(measurements, 2, 0, 0.95);
   scale_copy(measurements, 3, 0.97);
+  scale_compute(measurements, 1, 0.98);
   arrival_of(measurements, 2).gpu_lateness_us = 14;
   const Verdict verdict = judge(measurements);
   ASSERT_TRUE(verdict.clean()) << first_line(verdict);
   const Margins& margins = verdict.margins;
-  ASSERT_TRUE(margins.copy && margins.pair_bandwidth && margins.pair_latency &&
+  ASSERT_TRUE(margins.copy && margins.compute && margins.pair_bandwidth && margins.pair_latency &&
               margins.collective && margins.arrival);
+  EXPECT_EQ(margins.compute->worst, "rank 1");
+  EXPECT_NEAR(*margins.compute->spreads, -std::log(0.98) / 0.02, 1e-9);
   EXPECT_EQ(margins.pair_latency->worst, "0->1");
   EXPECT_NEAR(margins.pair_latency->ratio, 1.2, 1e-12);
   EXPECT_NEAR(*margins.pair_latency->spreads, std::log(1.2) / kLatencySpread, 1e-9);
@@ -612,7 +799,7 @@ TEST(Verdict, ACleanRunGivesItsMarginsInSpreads) {
 TEST(Verdict, NothingMeasuredLeavesTheMarginsAbsent) {
   const Verdict verdict = judge(Measurements{});
   EXPECT_TRUE(verdict.clean());
-  EXPECT_FALSE(verdict.margins.copy || verdict.margins.pair_bandwidth ||
+  EXPECT_FALSE(verdict.margins.copy || verdict.margins.compute || verdict.margins.pair_bandwidth ||
                verdict.margins.pair_latency || verdict.margins.collective ||
                verdict.margins.arrival);
   EXPECT_TRUE(to_recheck(Measurements{}).empty());
@@ -654,7 +841,7 @@ TEST(Verdict, EveryThresholdHasANameAndHelp) {
     EXPECT_GT(std::string(setting.help).size(), 20u) << setting.name;
     EXPECT_GT(thresholds.*(setting.value), 0) << setting.name;
   }
-  EXPECT_EQ(names.size(), 10u);
+  EXPECT_EQ(names.size(), 11u);
   EXPECT_EQ(thresholds.arrival_rule().spread_factor, thresholds.spread_factor);
 }
 
