@@ -26,7 +26,7 @@ listed=$("$diagnose" --list 2>&1); status=$?
 [ "$status" -eq 0 ] && [[ "$listed" == *"diagnose/ranks:"* ]]
 check "--list without a GPU" $? "exit $status: $listed"
 
-expect_usage_error "--slow-ratio 1.5 is not between 0 and 1" --slow-ratio 1.5 --list
+expect_usage_error "--slow-ratio 1.5 is not above 0 and at most 1" --slow-ratio 1.5 --list
 expect_usage_error "--inject 'slow_gpu:x'" --inject slow_gpu:x --list
 expect_usage_error "--pair-bytes 4K is less than" --pair-bytes 4K --list
 expect_usage_error "--json '/nonexistent/d.json' cannot be written" --json /nonexistent/d.json
