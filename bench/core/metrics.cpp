@@ -70,9 +70,17 @@ void set_time_columns(report::ReportRow& row, const TimeStats& stats) {
 }
 
 CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us, double link_peak_gbps,
-                         double confidence) {
+                         double confidence, double slowest_rank_mean_us) {
   CaseMetrics metrics;
   metrics.time = time_stats(iteration_us, confidence);
+  if (slowest_rank_mean_us > 0 && metrics.time.mean_us > 0) {
+    const double shift_us = slowest_rank_mean_us - metrics.time.mean_us;
+    metrics.time.mean_us = slowest_rank_mean_us;
+    if (metrics.time.mean_hi_us > 0) {
+      metrics.time.mean_lo_us += shift_us;
+      metrics.time.mean_hi_us += shift_us;
+    }
+  }
   if (metrics.time.mean_us > 0) {
     const int ranks = c.group_ranks();
     const double bytes = algbw_bytes(*c.spec, c.counts, c.type, ranks);

@@ -71,6 +71,8 @@ CommandLine::CommandLine() {
                                                  "are named")
       ->capture_default_str();
   app.add_option("--json", options.json_path, "Write the diagnosis (figures, expectations, suspects) as JSON");
+  app.add_option("--from", options.from_path,
+                 "Judge the measurements of a saved diagnosis (--json) again with these thresholds; no GPU");
   app.add_option("--launcher", options.launcher, kLauncherOptionHelp)->capture_default_str();
   app.add_flag("--list", options.list, "Say what would be probed, without touching a GPU");
   app.add_option("--inject", inject)->group("");  // test-only faults, kept out of --help

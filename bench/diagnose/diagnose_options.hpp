@@ -36,6 +36,7 @@ struct DiagnoseOptions {
   bool rechecks = true;   // every flagged figure is measured again alone before it counts
   double timeout_s = 30;
   std::string json_path;
+  std::string from_path;  // --from: judge a saved diagnosis again, no GPU
   std::string launcher = "auto";
   bool list = false;
   InjectedFault fault;

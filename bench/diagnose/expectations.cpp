@@ -28,22 +28,32 @@ Reference reference_of_kept(const std::vector<double>& kept) {
   return reference;
 }
 
-std::vector<double> measured(const std::vector<double>& figures, std::size_t left_out) {
+std::vector<double> measured(const std::vector<double>& figures, std::size_t left_out,
+                             const HealthyBand* band) {
   std::vector<double> kept;
   for (std::size_t i = 0; i < figures.size(); ++i) {
     if (i != left_out && figures[i] > 0) kept.push_back(figures[i]);
   }
-  return kept;
+  if (!band || kept.empty()) return kept;
+  const double best = band->higher_is_better ? *std::max_element(kept.begin(), kept.end())
+                                             : *std::min_element(kept.begin(), kept.end());
+  const double edge = best * band->effect_ratio;
+  std::vector<double> healthy;
+  for (double figure : kept) {
+    if (band->higher_is_better ? figure >= edge : figure <= edge) healthy.push_back(figure);
+  }
+  return healthy;
 }
 
 }  // namespace
 
-Reference reference_without(const std::vector<double>& figures, std::size_t index) {
-  return reference_of_kept(measured(figures, index));
+Reference reference_without(const std::vector<double>& figures, std::size_t index,
+                            const HealthyBand* band) {
+  return reference_of_kept(measured(figures, index, band));
 }
 
-Reference reference_of(const std::vector<double>& figures) {
-  return reference_of_kept(measured(figures, figures.size()));
+Reference reference_of(const std::vector<double>& figures, const HealthyBand* band) {
+  return reference_of_kept(measured(figures, figures.size(), band));
 }
 
 Expectations expectations_of(const Measurements& measurements) {

@@ -24,11 +24,22 @@ struct Reference {
   int figures = 0;  // how many it was taken from
 };
 
+// The band of healthy figures of a kind: within `effect_ratio` of the best one (a bandwidth at
+// least 0.85x the best, a latency at most 1.5x the best). Figures further from the best are
+// candidate faults, not reference material: when another program loads two GPUs' links both
+// ways, 10 of 4 GPUs' 12 pairs are slow, and a median of all of them is the slow figure.
+struct HealthyBand {
+  bool higher_is_better = true;
+  double effect_ratio = 1;  // < 1 for a bandwidth; > 1 for a latency
+};
+
 // The reference of every figure but figures[index]: what that one is judged against, so that a
-// slow figure does not lower its own expectation. Figures <= 0 (not measured) are left out.
-Reference reference_without(const std::vector<double>& figures, std::size_t index);
+// slow figure does not lower its own expectation: the median (and spread) of the others, of
+// those in `band` when given. Figures <= 0 (not measured) are left out.
+Reference reference_without(const std::vector<double>& figures, std::size_t index,
+                            const HealthyBand* band = nullptr);
 // The reference of all of them, for the report.
-Reference reference_of(const std::vector<double>& figures);
+Reference reference_of(const std::vector<double>& figures, const HealthyBand* band = nullptr);
 
 // Pairs within a host (NVLink, PCIe) and pairs across hosts (the network) are judged apart: a
 // network pair is not slow for falling short of NVLink.

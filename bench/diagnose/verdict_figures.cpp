@@ -50,8 +50,9 @@ void judge_gpus(Judging& judging, bool use_rechecks) {
     for (std::size_t i = 0; i < measurements.gpus.size(); ++i) {
       const GpuFigures& gpu = measurements.gpus[i];
       JudgedFigure& judged = judging.gpus[i].*kind.judged;
-      judged.first = deviation_of(gpu.*kind.value, gpu.*kind.spread, reference_without(figures, i),
-                                  rule, factor);
+      const HealthyBand band = rule.healthy_band();
+      judged.first = deviation_of(gpu.*kind.value, gpu.*kind.spread,
+                                  reference_without(figures, i, &band), rule, factor);
       const GpuFigures* again =
           use_rechecks ? find_rank(measurements.rechecks.gpus, gpu.rank) : nullptr;
       if (again) judged.recheck = recheck_of(judged.first, again->*kind.value, rule, factor);
@@ -68,6 +69,8 @@ void judge_pairs(Judging& judging, bool use_rechecks) {
   std::vector<double> bandwidths[2];
   std::vector<double> latencies[2];
   std::vector<std::size_t> members[2];
+  const HealthyBand bandwidth_band = bandwidth_rule.healthy_band();
+  const HealthyBand latency_band = latency_rule.healthy_band();
   for (std::size_t i = 0; i < measurements.pairs.size(); ++i) {
     const PairFigures& pair = measurements.pairs[i];
     const int crossing = crosses_hosts(measurements, pair.src, pair.dst) ? 1 : 0;
@@ -84,10 +87,12 @@ void judge_pairs(Judging& judging, bool use_rechecks) {
       judged.crossing = crossing == 1;
       judged.bandwidth.first =
           deviation_of(pair.bandwidth_gbps, pair.bandwidth_spread,
-                       reference_without(bandwidths[crossing], k), bandwidth_rule, factor);
+                       reference_without(bandwidths[crossing], k, &bandwidth_band), bandwidth_rule,
+                       factor);
       judged.latency.first =
           deviation_of(pair.latency_us, pair.latency_spread,
-                       reference_without(latencies[crossing], k), latency_rule, factor);
+                       reference_without(latencies[crossing], k, &latency_band), latency_rule,
+                       factor);
       const PairFigures* again =
           use_rechecks ? find_in(measurements.rechecks.pairs, pair.src, pair.dst) : nullptr;
       if (!again) continue;

@@ -21,6 +21,8 @@ struct FigureRule {
   bool lower_is_worse = true;  // a bandwidth; false for a latency
   double spread_floor = 0;
   double effect_ratio = 1;
+  // The figures a reference is taken from: those within the minimum effect of the best.
+  HealthyBand healthy_band() const { return {lower_is_worse, effect_ratio}; }
 };
 FigureRule rule_of(FigureKind kind, const Thresholds& thresholds);
 

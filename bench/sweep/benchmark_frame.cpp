@@ -39,7 +39,8 @@ void run_case(benchmark::State& state, const Case& c, SweepContext& context) {
     return;
   }
   CaseMetrics metrics =
-      case_metrics(c, outcome.iteration_us, context.link_peak_gbps, context.confidence);
+      case_metrics(c, outcome.iteration_us, context.link_peak_gbps, context.confidence,
+                   outcome.slowest_rank_mean_us);
   add_group_metrics(metrics, c, outcome.group_samples_us);
   tally(context.totals, outcome);
   for (auto& sink : context.sinks) sink->on_case(c, outcome, metrics);

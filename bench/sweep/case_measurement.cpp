@@ -413,6 +413,13 @@ void CaseMeasurement::release_and_combine() {
   for (int local = 0; local < set_.size(); ++local) {
     outcome_.local_ranks.push_back(set_.count_rank(local));
     outcome_.local_devices.push_back(set_.contexts()[local].device);
+    const std::vector<double>& durations_us = outcome_.rank_duration_us[local];
+    if (durations_us.empty()) continue;
+    double total_us = 0;
+    for (double us : durations_us) total_us += us;
+    outcome_.slowest_rank_mean_us =
+        std::max(outcome_.slowest_rank_mean_us,
+                 total_us / static_cast<double>(durations_us.size()) / outcome_.ops_per_sample);
   }
   algorithm_->release();
   if (group_) {
@@ -420,6 +427,11 @@ void CaseMeasurement::release_and_combine() {
     wrong = all_reduce_host_values<std::uint64_t>({set_.agreement_contexts().front()}, {wrong},
                                                   ncclSum, [this] { wait(); });
     outcome_.wrong_elements = wrong.front();
+    const std::vector<double> slowest_mean = {outcome_.slowest_rank_mean_us};
+    outcome_.slowest_rank_mean_us = all_reduce_host_values<double>(
+                                        {set_.agreement_contexts().front()}, {slowest_mean}, ncclMax,
+                                        [this] { wait(); })
+                                        .front();
   }
 }
 

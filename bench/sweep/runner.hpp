@@ -33,6 +33,11 @@ struct CaseOutcome {
   // loop timing: per timed loop), each covering `ops_per_sample` operations; why they ended.
   std::vector<double> iteration_us;
   int ops_per_sample = 1;
+  // Per operation, the slowest rank's mean over every timed sample: nccl-tests' time (each rank
+  // times its whole loop, the slowest rank's counts), which the mean of the per-sample slowest
+  // overstates when ranks' samples end at staggered times (rooted ops, sendrecv, alltoall).
+  // The same on every process; 0 when nothing was timed.
+  double slowest_rank_mean_us = 0;
   std::string stop;
   std::uint64_t wrong_elements = 0;
   // Per local rank (its rank number and GPU), each sample's start offset from the case's first

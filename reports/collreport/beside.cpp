@@ -13,6 +13,7 @@
 #include "decision.hpp"
 #include "format.hpp"
 #include "nccl_tests_rows.hpp"
+#include "repeats.hpp"
 
 namespace collbench::collreport {
 namespace {
@@ -177,12 +178,15 @@ Beside beside_reports(const report::Report& collbench, const report::Report& ncc
                       const BesideOptions& options) {
   require_rows_of(collbench, kCollbenchAlgo, "collbench's NCCL rows");
   require_rows_of(nccl_tests, kNcclTestsAlgo, "written by collreport nccl-tests");
+  // Passes of one case (collbench --repeat, nccl-tests run again) are pooled first: their median.
   std::map<report::RowKey, BesideRow> by_key;
-  for (const report::ReportLine& line : collbench.rows) {
-    if (line.row.algo == kCollbenchAlgo) by_key[shared_key(line.row)].collbench = line;
+  for (const PooledCase& pooled : pool_repeats(collbench)) {
+    if (pooled.line.row.algo == kCollbenchAlgo)
+      by_key[shared_key(pooled.line.row)].collbench = pooled.line;
   }
-  for (const report::ReportLine& line : nccl_tests.rows) {
-    if (line.row.algo == kNcclTestsAlgo) by_key[shared_key(line.row)].nccl_tests = line;
+  for (const PooledCase& pooled : pool_repeats(nccl_tests)) {
+    if (pooled.line.row.algo == kNcclTestsAlgo)
+      by_key[shared_key(pooled.line.row)].nccl_tests = pooled.line;
   }
   Beside beside;
   for (auto& [key, row] : by_key) {

@@ -50,6 +50,7 @@ report::ReportRow pool_passes(const std::vector<const report::ReportRow*>& passe
   }
   if (pooled.status != report::kStatusOk) return pooled;
   pooled.time_us_p50 = median_of(passes, &report::ReportRow::time_us_p50);
+  pooled.time_us_mean = median_of(passes, &report::ReportRow::time_us_mean);
   pooled.busbw_gbps = median_of(passes, &report::ReportRow::busbw_gbps);
   pooled.algbw_gbps = median_of(passes, &report::ReportRow::algbw_gbps);
   const bool all_have_intervals =

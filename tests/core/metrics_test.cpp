@@ -161,6 +161,23 @@ TEST(Metrics, BandwidthsFollowTheRegistry) {
   EXPECT_DOUBLE_EQ(case_metrics(c, {}).busbw_gbps, 0);
 }
 
+// nccl-tests' time: the slowest rank's mean over the loop, not the mean of each sample's slowest
+// rank (which overstates it when ranks' samples end at staggered times).
+TEST(Metrics, TheSlowestRanksMeanIsTheReportedTime) {
+  const Case c = gib_all_reduce();
+  const CaseMetrics per_sample = case_metrics(c, one_to_twenty(1000));
+  const CaseMetrics metrics = case_metrics(c, one_to_twenty(1000), 0, kDefaultConfidence, 10000);
+  EXPECT_DOUBLE_EQ(metrics.time.mean_us, 10000);
+  EXPECT_NEAR(metrics.algbw_gbps, 1073741824.0 / 1e-2 / 1e9, 1e-9);
+  EXPECT_NEAR(metrics.busbw_gbps, gib_busbw(10000), 1e-9);
+  // The mean's interval keeps its width around the reported mean.
+  EXPECT_NEAR(metrics.time.mean_hi_us - metrics.time.mean_lo_us,
+              per_sample.time.mean_hi_us - per_sample.time.mean_lo_us, 1e-9);
+  EXPECT_NEAR(metrics.time.mean_lo_us, per_sample.time.mean_lo_us + 10000 - per_sample.time.mean_us, 1e-9);
+  // The median and its interval stay the samples'.
+  EXPECT_DOUBLE_EQ(metrics.time.p50_us, per_sample.time.p50_us);
+}
+
 // --split MOD 2 on 4 GPUs: busbw is that of a group of 2 (factor 2*1/2 = 1), each group has its
 // own figures, and the aggregate is every group's bus bytes over the slowest group's mean time.
 TEST(Metrics, SplitGroupsHaveTheirOwnFiguresAndAnAggregate) {

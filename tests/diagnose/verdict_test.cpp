@@ -3,6 +3,7 @@
 // recheck agrees.
 #include "verdict.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -412,19 +413,27 @@ TEST(Verdict, LinkLoadBothWaysNamesOnlyLinksThoughItSlowsTheCopiesOfItsEnds) {
       }
     }
   }
-  // Without noise, on 4 GPUs: the pairs 1->3 and 3->1 alone stand out (their others at 0.6× are
-  // the median), one slow link carrying both copies.
+  // Without noise, on 4 GPUs: every pair of ranks 1 and 3 is slow, 10 of 12; the reference is
+  // the healthy band (0->2, 2->0), so each end is one suspect, both directions, with its copy.
   const Measurements truth = link_load_both_ways(4, 1, 3, 0.78);
   const Verdict verdict = diagnose(truth, truth, {}, 1);
-  ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::slow_link});
-  EXPECT_EQ(verdict.suspects[0].ranks, (std::vector<int>{1, 3}));
-  EXPECT_TRUE(verdict.suspects[0].confirmed);
-  const std::vector<std::string>& evidence = verdict.suspects[0].evidence;
-  ASSERT_EQ(evidence.size(), 4u);
-  EXPECT_EQ(evidence[2],
-            "rank 1's local copy 1162 GB/s, 0.78× the others' (12.4 spreads)" + kLinkTraffic);
-  EXPECT_EQ(evidence[3],
-            "rank 3's local copy 1162 GB/s, 0.78× the others' (12.4 spreads)" + kLinkTraffic);
+  ASSERT_EQ(kinds(verdict),
+            (std::vector<SuspectKind>{SuspectKind::link_endpoint, SuspectKind::link_endpoint}));
+  for (std::size_t i = 0; i < 2; ++i) {
+    const Suspect& end = verdict.suspects[i];
+    const int rank = i == 0 ? 1 : 3;
+    EXPECT_EQ(end.ranks, std::vector<int>{rank});
+    EXPECT_EQ(end.direction, "both");
+    EXPECT_TRUE(end.confirmed);
+    ASSERT_EQ(end.evidence.size(), 2u);
+    EXPECT_EQ(end.evidence[0], fmt::format("rank {}, both directions: 6 of 6 pairs slow (the slowest "
+                                           "{}->{} 133 GB/s against 370, 0.36×)",
+                                           rank, rank, 4 - rank));
+    EXPECT_EQ(end.evidence[1], fmt::format("rank {}'s local copy 1162 GB/s, 0.78× the others' (12.4 "
+                                           "spreads)",
+                                           rank) +
+                                   kLinkTraffic);
+  }
 }
 
 TEST(Verdict, LinkLoadOneWayCarriesTheCopiesOfBothItsEnds) {
