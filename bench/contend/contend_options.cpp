@@ -104,12 +104,14 @@ void parse_link(const std::string& text, LinkLoadOptions& link) {
 struct RawOptions {
   std::string sm_load, sm_kind = "gemm", link_load, direction = "one";
   bool cpu_starve = false;
-  std::string core, cpu_threads = "4", cpu_policy = "fair", target_rank, target_process, wait_s = "60";
+  std::string core, cpu_threads = "4", cpu_policy = "fair", target_rank, target_process,
+                    wait_s = "60";
   std::string duration_s = "0", truth_path;
 };
 
 struct GivenOptions {
-  CLI::Option *sm_kind, *direction, *core, *cpu_threads, *cpu_policy, *target_rank, *target_process, *wait_s;
+  CLI::Option *sm_kind, *direction, *core, *cpu_threads, *cpu_policy, *target_rank, *target_process,
+      *wait_s;
 };
 
 GivenOptions declare(CLI::App& app, RawOptions& raw) {
@@ -130,11 +132,13 @@ GivenOptions declare(CLI::App& app, RawOptions& raw) {
   given.cpu_threads = app.add_option("--cpu-threads", raw.cpu_threads, "Busy threads")
                           ->type_name("N")
                           ->capture_default_str();
-  given.cpu_policy = app.add_option("--cpu-policy", raw.cpu_policy,
-                                    "fair (ordinary busy threads) or realtime (SCHED_FIFO, 8 ms "
-                                    "busy, 2 ms asleep: the target runs only in the gaps)")
-                         ->type_name("POLICY")
-                         ->capture_default_str();
+  given.cpu_policy =
+      app.add_option("--cpu-policy", raw.cpu_policy,
+                     "fair (ordinary busy threads), nice (and the target at nice 19) "
+                     "or realtime (SCHED_FIFO, 8 ms busy, 2 ms asleep: the target "
+                     "runs only in the gaps; needs CAP_SYS_NICE)")
+          ->type_name("POLICY")
+          ->capture_default_str();
   given.target_rank =
       app.add_option("--target-rank", raw.target_rank, "The rank to starve")->type_name("R");
   given.target_process = app.add_option("--target-process", raw.target_process,
@@ -170,9 +174,8 @@ void refuse_foreign(const GivenOptions& given, Fault fault) {
   if (fault != Fault::sm_load) refuse(given.sm_kind, "--sm-load");
   if (fault != Fault::link_load) refuse(given.direction, "--link-load");
   if (fault != Fault::cpu_starve) {
-    for (const CLI::Option* option :
-         {given.core, given.cpu_threads, given.cpu_policy, given.target_rank, given.target_process,
-          given.wait_s})
+    for (const CLI::Option* option : {given.core, given.cpu_threads, given.cpu_policy,
+                                      given.target_rank, given.target_process, given.wait_s})
       refuse(option, "--cpu-starve");
   }
 }
@@ -185,9 +188,10 @@ void check_cpu_starve(const RawOptions& raw, CpuStarveOptions& cpu) {
   if (cpu.busy_threads < 1 || cpu.busy_threads > kMaxBusyThreads)
     throw UsageError(
         fmt::format("--cpu-threads {}: not a thread count (1 to 1024)", raw.cpu_threads));
-  if (raw.cpu_policy != "fair" && raw.cpu_policy != "realtime")
-    throw UsageError(fmt::format("--cpu-policy {}: not fair or realtime", raw.cpu_policy));
+  if (raw.cpu_policy != "fair" && raw.cpu_policy != "nice" && raw.cpu_policy != "realtime")
+    throw UsageError(fmt::format("--cpu-policy {}: not fair, nice or realtime", raw.cpu_policy));
   cpu.realtime = raw.cpu_policy == "realtime";
+  cpu.lower_target = raw.cpu_policy == "nice";
   if (raw.target_process.find('/') != std::string::npos)
     throw UsageError(
         fmt::format("--target-process {}: a process name, not a path", raw.target_process));

@@ -25,9 +25,11 @@ struct CpuStarveOptions {
   std::optional<int> core;  // absent: the last core this process may run on
   int busy_threads = 4;
   // fair: busy threads under the ordinary scheduler, which lets a waking target in at once most
-  // times. realtime: SCHED_FIFO busy threads that run 8 ms and sleep 2 ms, so the target runs only
-  // in those gaps, as behind a daemon that hogs the core (needs CAP_SYS_NICE).
+  // times. nice: the target's threads also lowered to nice 19 (any process may lower its own
+  // user's), so the busy threads take about 98% of the core. realtime: SCHED_FIFO busy threads
+  // that run 8 ms and sleep 2 ms, so the target runs only in those gaps (needs CAP_SYS_NICE).
   bool realtime = false;
+  bool lower_target = false;
   int target_rank = -1;
   std::string target_process;  // empty: the process of rank target_rank (one process per GPU)
   double wait_s = 60;

@@ -118,7 +118,8 @@ BusyThreads::BusyThreads(int count, int core, bool realtime) {
                                     std::strerror(status)));
       const sched_param priority{1};
       const int policy_status =
-          realtime ? pthread_setschedparam(threads_.back().native_handle(), SCHED_FIFO, &priority) : 0;
+          realtime ? pthread_setschedparam(threads_.back().native_handle(), SCHED_FIFO, &priority)
+                   : 0;
       if (policy_status != 0)
         throw LoadError(fmt::format("pthread_setschedparam(busy thread {}, SCHED_FIFO 1): {}", i,
                                     std::strerror(policy_status)));
