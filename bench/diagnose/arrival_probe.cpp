@@ -1,5 +1,5 @@
-// The arrival probe: barrier, launch, complete, iteration after iteration; then every rank's
-// durations and launch times, summarized by the shared arrival rule.
+// The arrival probe: every rank launches each iteration at the same scheduled moment; then every
+// rank's durations and launch times, summarized by the shared arrival rule.
 #include "arrival_probe.hpp"
 
 #include <fmt/format.h>
@@ -17,6 +17,38 @@ namespace collbench::diagnose {
 namespace {
 
 constexpr int kMaxRecordedIterations = 1000;  // --arrival-iterations' bound
+
+// How far ahead of its proposal the schedule starts (the warm-up runs first), and the least time
+// between two launches: each iteration completes before the next, so nothing queues up.
+constexpr double kScheduleLeadUs = 50'000;
+constexpr double kLeastPeriodUs = 2'000;
+// A conservative bandwidth for the spacing of large iterations: at four times what this gives,
+// an all_reduce of any size completes within its period on any fabric worth diagnosing.
+constexpr double kSlowestBytesPerUs = 5'000;  // 5 GB/s
+
+// A rank's proposal for when the schedule starts, as it travels between processes.
+struct ScheduleRecord {
+  int host = 0;
+  double start_us = 0;
+};
+
+// The schedule's start, the same on every rank of this host: the latest proposal of the host's
+// ranks (they share one steady clock). Ranks on other hosts start by their own host's proposals,
+// so across hosts a rank's lateness holds the hosts' skew leaving the gather too.
+double schedule_start_us(Runner::RankSet& set, int ranks, const ArrivalProbeSettings& settings) {
+  std::vector<ScheduleRecord> proposals;
+  for (int local = 0; local < set.size(); ++local) {
+    proposals.push_back(
+        {set.host_of_rank()[set.count_rank(local)], steady_now_us() + kScheduleLeadUs});
+  }
+  const int here = proposals.front().host;
+  double start_us = 0;
+  for (const ScheduleRecord& record :
+       every_rank(set, proposals, ranks, settings.multi_process, settings.timeout_s)) {
+    if (record.host == here) start_us = std::max(start_us, record.start_us);
+  }
+  return start_us;
+}
 
 // One rank's iterations, as they travel between processes.
 struct ArrivalRecord {
@@ -54,10 +86,13 @@ std::vector<ArrivalFigures> probe_arrivals(Runner::RankSet& set, int ranks,
                       1);
     return true;
   };
-  // Between processes, a gather is the barrier; one process's workers start together anyway.
-  work.barrier = [&] {
-    if (settings.multi_process)
-      every_rank(set, std::vector<int>(locals, 0), ranks, true, settings.timeout_s);
+  // Every rank launches iteration t at the same moment of the host's clock: a barrier would not
+  // do, since the last rank into it (a starved one) is the first out.
+  const double start_us = schedule_start_us(set, ranks, settings);
+  const double period_us =
+      std::max(kLeastPeriodUs, 4 * static_cast<double>(settings.bytes) / kSlowestBytesPerUs);
+  work.launch_at_us = [start_us, period_us](int iteration) {
+    return start_us + iteration * period_us;
   };
   const std::vector<RankTimes> times = time_on_ranks(set, work);
   std::vector<ArrivalRecord> records(locals);

@@ -1,7 +1,8 @@
 // When each rank arrives at a collective: an all_reduce on all ranks, every iteration launched by
-// every rank right after a barrier and completed before the next, so that a host that launches
-// late (CPU starvation) or a GPU that starts late (its SMs busy with other work) shows as it does
-// in a job whose ranks meet every step. Judged by the rule reports/lib/arrival.hpp states.
+// every rank at the same scheduled moment of the host's clock and completed before the next, so
+// that a host that launches late (CPU starvation: its thread wakes late) or a GPU that starts late
+// (its SMs busy with other work) shows as it does in a job whose ranks meet every step. Judged by
+// the rule reports/lib/arrival.hpp states.
 #pragma once
 
 #include <cstddef>

@@ -60,8 +60,20 @@ void await_round(const StartGate& gate, std::uint64_t ticket, Clock::time_point 
   }
 }
 
+// Sleeps until shortly before `when_us` (steady clock), then spins to it: a thread that is not
+// given the CPU when its sleep ends is late by as much, which is what a schedule measures.
+void wait_until_us(double when_us) {
+  const double early_us = when_us - 200;
+  if (steady_now_us() < early_us) {
+    std::this_thread::sleep_for(
+        std::chrono::duration<double, std::micro>(early_us - steady_now_us()));
+  }
+  while (steady_now_us() < when_us) {
+  }
+}
+
 // Rank `local`'s timed iterations [first, last), each between its own events, each a gated round
-// when asked.
+// when asked, each at its scheduled time when there is a schedule.
 void time_rank(Runner::RankSet& set, const TimedWork& work, int local, int first, int last,
                const std::vector<std::uint64_t>& tickets, std::atomic<int>& launched,
                RankTimes& mine, Clock::time_point deadline) {
@@ -69,6 +81,7 @@ void time_rank(Runner::RankSet& set, const TimedWork& work, int local, int first
   std::vector<Event>& events = set.events(local, 2 * work.iterations);
   mine.took_part = true;
   for (int t = first; t < last; ++t) {
+    if (work.launch_at_us) wait_until_us(work.launch_at_us(t));
     if (work.before_launch) work.before_launch(local);
     {
       std::optional<GateArrival> arrival;
@@ -85,8 +98,7 @@ void time_rank(Runner::RankSet& set, const TimedWork& work, int local, int first
   }
 }
 
-// The timed iterations of every taking-part local rank: all at once from each rank's thread, or,
-// behind a barrier, one iteration at a time on every rank.
+// The timed iterations of every taking-part local rank, from each rank's own thread.
 void time_iterations(Runner::RankSet& set, const TimedWork& work,
                      std::vector<std::atomic<int>>& launched, std::vector<RankTimes>& times) {
   // Every process counts every round, taking part or not, so tickets agree across the host.
@@ -97,22 +109,12 @@ void time_iterations(Runner::RankSet& set, const TimedWork& work,
   const Clock::time_point deadline =
       Clock::now() +
       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(work.timeout_s));
-  const auto run = [&](int first, int last) {
-    set.workers().run([&](int local) {
-      if (work.takes_part[local])
-        time_rank(set, work, local, first, last, tickets, launched[local], times[local], deadline);
-    });
-  };
-  if (!work.barrier) {
-    run(0, work.iterations);
-    wait_or_name(set, work, launched, work.warmup + work.iterations);
-  } else {
-    for (int t = 0; t < work.iterations; ++t) {
-      work.barrier();
-      run(t, t + 1);
-      wait_or_name(set, work, launched, work.warmup + t + 1);
-    }
-  }
+  set.workers().run([&](int local) {
+    if (work.takes_part[local])
+      time_rank(set, work, local, 0, work.iterations, tickets, launched[local], times[local],
+                deadline);
+  });
+  wait_or_name(set, work, launched, work.warmup + work.iterations);
   set.gate().check();
 }
 

@@ -62,10 +62,11 @@ struct TimedWork {
   // that every taking-part rank's iteration starts together on the GPUs and when a host launched
   // enters no figure. Every process calls time_on_ranks for it, taking part or not.
   int gated_ranks_on_host = 0;
-  // When set, each timed iteration is launched right after this barrier (every process passes it
-  // together) and completes on every rank before the next: nothing queued hides when a host
-  // launched or when a GPU began, as in a job whose ranks sync every step.
-  std::function<void()> barrier;
+  // When set, timed iteration t is launched at launch_at_us(t) (steady clock, us since its epoch:
+  // one clock on a host) on every rank, far enough apart that each completes before the next: a
+  // host that wakes late (CPU starvation) launches late, a GPU busy with other work starts late,
+  // and nothing queued hides either, as in a job whose ranks meet every step.
+  std::function<double(int iteration)> launch_at_us;
 };
 
 // The test-only faults as the probes apply them (diagnose_options.hpp, InjectedFault).
