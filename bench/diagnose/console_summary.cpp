@@ -89,7 +89,7 @@ std::string collectives(const Measurements& measurements) {
 std::string arrivals(const Measurements& measurements) {
   if (measurements.arrivals.empty()) return "";
   std::string text = fmt::format(
-      "Arrivals: us late, over all_reduce launched after a barrier\n"
+      "Arrivals: us late, over all_reduce launched at the same scheduled moments\n"
       "  {:>4}  {:>9}  {:>9}  {:>9}  {:>9}\n",
       "rank", "GPU late", "spread", "host late", "waited");
   for (const ArrivalFigures& arrival : measurements.arrivals) {

@@ -237,7 +237,7 @@ TEST(ConsoleSummary, ShowsEverySectionAndACleanVerdictWithItsMargins) {
       "  reduce_scatter  ranks 0,1                      busbw    370 GB/s  expected    370  1.00×\n"
       "  alltoall        ranks 0,1                      busbw    370 GB/s  expected    370  1.00×\n"
       "\n"
-      "Arrivals: us late, over all_reduce launched after a barrier\n"
+      "Arrivals: us late, over all_reduce launched at the same scheduled moments\n"
       "  rank   GPU late     spread  host late     waited\n"
       "     0        5.0        2.0        3.0        5.0\n"
       "     1        5.0        2.0        3.0        5.0\n"
