@@ -3,7 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sweep/runner.hpp"
+#include "measure/runner.hpp"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench {
 // The most of 2, 4 and 8 GPUs that are visible (2 when fewer): where a test runs at one rank

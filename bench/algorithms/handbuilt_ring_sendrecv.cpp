@@ -13,6 +13,7 @@
 #include "ring/ring_schedule.hpp"
 #include "runtime/nccl_registration.hpp"
 #include "ring_sendrecv/ring_sendrecv_reduce.hpp"
+#include "algorithms/algorithm_registry.hpp"
 
 namespace collbench {
 namespace {

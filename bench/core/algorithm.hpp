@@ -113,8 +113,6 @@ struct AlgorithmCapabilities {
   // (their own kernels, one clique of every rank) run once on default communicators.
   bool nccl_communicator_variants = false;
 };
-// What an implementation whose every transfer is an NCCL call can do (NCCL's own, ring_sendrecv).
-AlgorithmCapabilities nccl_transfer_capabilities();
 
 // One implementation of one operation, declared once: registration, --algo, --help, the
 // environment overrides and the CSV config column all read this. Made once per set of ranks
@@ -132,14 +130,6 @@ struct AlgorithmEntry {
                                                      const SettingValues& settings)>
       make;
 };
-const std::vector<AlgorithmEntry>& algorithm_registry();
-// The names of the algorithms that implement `op` (always "nccl" first).
-std::vector<std::string> algorithm_names(OpKind op);
-// The first entry called `name` (every entry of one name makes the same algorithm for its op),
-// or null when none is.
-const AlgorithmEntry* find_algorithm(std::string_view name);
-// The entry called `name` that implements `op`, or null when none does.
-const AlgorithmEntry* find_algorithm(std::string_view name, OpKind op);
 
 // One --algo entry resolved against the registry: which implementation, with which settings.
 struct AlgorithmChoice {
@@ -154,13 +144,5 @@ struct AlgorithmChoice {
     return entry->make(ranks, settings);
   }
 };
-// "ring", "ring:ctas=64:slots=4": the named implementation (of `op` when there is one for it,
-// else the first of that name) with its settings' defaults, overridden by their environment
-// variables, overridden by the text. Throws UsageError naming an unknown implementation or a bad
-// setting.
-AlgorithmChoice resolve_algorithm(std::string_view text,
-                                  const EnvironmentLookup& environment = process_environment());
-// Every implementation's settings for --help: name, values, default and environment variable.
-std::string algorithm_settings_help();
 
 }  // namespace collbench

@@ -39,6 +39,16 @@ class GpuError : public std::runtime_error {
   std::string nccl_message_;
 };
 
+// Work did not finish within its deadline (a case, a probe, a gather between processes); the
+// thrower has aborted every communicator that could still be waiting.
+class CaseTimeout : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The longest --timeout: deadlines this far ahead still fit the clocks' 64-bit nanoseconds.
+inline constexpr double kMaxTimeoutS = 1e6;
+
 // The rank whose work the calling thread is doing, named in error messages (-1: none).
 int current_rank();
 void set_current_rank(int rank);

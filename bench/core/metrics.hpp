@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "report_row.hpp"
-#include "sweep/sweep_plan.hpp"
+#include "core/case.hpp"
 
 namespace collbench {
 

@@ -16,9 +16,10 @@
 #include "printable.hpp"
 #include "core/errors.hpp"
 #include "frame/silent_reporter.hpp"
-#include "launch/interrupt.hpp"
+#include "core/interrupt.hpp"
 #include "launch/process_launch.hpp"
-#include "sweep/runner.hpp"
+#include "measure/runner.hpp"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench {
 namespace {

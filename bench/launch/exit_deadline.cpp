@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "sweep/run_settings.hpp"
+#include "core/errors.hpp"
 
 namespace collbench {
 

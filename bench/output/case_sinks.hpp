@@ -13,7 +13,7 @@
 #include "core/metrics.hpp"
 #include "output/row_sinks.hpp"
 #include "telemetry/run_metadata.hpp"
-#include "sweep/runner.hpp"
+#include "measure/runner.hpp"
 
 namespace collbench {
 

@@ -68,4 +68,13 @@ float elapsed_ms(const Event& start, const Event& stop) {
   return ms;
 }
 
+int visible_gpu_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // no driver or no device: zero GPUs, not an error
+    return 0;
+  }
+  return count;
+}
+
 }  // namespace collbench

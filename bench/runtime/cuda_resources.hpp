@@ -112,4 +112,7 @@ using GraphExec = DeviceHandle<cudaGraphExec_t, GraphExecTraits>;
 // Milliseconds between two events recorded on the same device.
 float elapsed_ms(const Event& start, const Event& stop);
 
+// The CUDA GPUs this process sees; 0 without a driver or a device (not an error).
+int visible_gpu_count();
+
 }  // namespace collbench

@@ -10,9 +10,9 @@
 
 #include "runtime/cuda_resources.hpp"
 #include "core/errors.hpp"
-#include "launch/interrupt.hpp"
+#include "core/interrupt.hpp"
 #include "runtime/nccl_group.hpp"
-#include "sweep/runner.hpp"
+#include "core/errors.hpp"
 
 namespace collbench {
 namespace {

@@ -9,7 +9,8 @@
 
 #include "build_info.hpp"
 #include "runtime/nccl_communicator.hpp"
-#include "sweep/runner.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench {
 namespace {

@@ -8,6 +8,7 @@
 
 #include "core/algorithm.hpp"
 #include "core/errors.hpp"
+#include "algorithms/algorithm_registry.hpp"
 
 namespace collbench {
 namespace {

@@ -1,6 +1,6 @@
 // The timeout message: which ranks had not started an operation, which were waiting in it, which
 // finished, and which were absent or unknown; exact lines from the ranks' progress.
-#include "sweep/case_progress.hpp"
+#include "measure/case_progress.hpp"
 
 #include <gtest/gtest.h>
 

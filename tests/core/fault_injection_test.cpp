@@ -1,6 +1,6 @@
 // The hidden --inject-fault: its grammar through the command line, each refusal's exact line, and
 // what a fault asks of each rank of a case.
-#include "sweep/fault_injection.hpp"
+#include "collbench/fault_injection.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "sweep/options.hpp"
+#include "collbench/options.hpp"
 
 namespace collbench {
 namespace {
 
 InjectedFault parse_fault(const std::string& text) {
-  return parse_command_line({"collbench", "--inject-fault", text}).run.fault;
+  return parse_command_line({"collbench", "--inject-fault", text}).fault;
 }
 
 void expect_fault(const std::string& text, FaultKind kind, int rank, double amount) {
@@ -27,7 +27,7 @@ void expect_fault(const std::string& text, FaultKind kind, int rank, double amou
 }
 
 TEST(FaultInjection, GrammarWithDefaults) {
-  EXPECT_EQ(parse_command_line({"collbench"}).run.fault.kind, FaultKind::none);
+  EXPECT_EQ(parse_command_line({"collbench"}).fault.kind, FaultKind::none);
   expect_fault("corrupt_output", FaultKind::corrupt_output, -1, 0);
   expect_fault("fail_allocation", FaultKind::fail_allocation, -1, 0);
   expect_fault("skip_rank", FaultKind::skip_rank, -1, 0);  // the case's last rank

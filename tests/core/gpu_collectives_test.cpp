@@ -25,13 +25,19 @@
 #include "runtime/nccl_registration.hpp"
 #include "runtime/registered_buffer.hpp"
 #include "runtime/cuda_resources.hpp"
-#include "sweep/fault_injection.hpp"
-#include "sweep/runner.hpp"
-#include "sweep/sweep_plan.hpp"
+#include "collbench/fault_injection.hpp"
+#include "measure/runner.hpp"
+#include "collbench/sweep_plan.hpp"
 #include "telemetry/run_metadata.hpp"
+#include "algorithms/algorithm_registry.hpp"
 
 namespace collbench {
 namespace {
+
+// Hooks that make `fault` happen in every case, as collbench's --inject-fault does.
+MeasurementHooksFactory faulty(const InjectedFault& fault) {
+  return [fault](const std::vector<int>& local_ranks, int ranks) { return fault_hooks(fault, local_ranks, ranks); };
+}
 
 RunSettings quick_settings() {
   RunSettings settings;
@@ -288,8 +294,8 @@ TEST(GpuFaults, RepeatedChecksSumTheirWrongElements) {
   RunSettings settings = quick_settings();
   settings.check_iters = 5;
   Runner clean(settings);
-  settings.fault = {FaultKind::corrupt_output};
-  Runner corrupted(settings);
+  const InjectedFault fault = {FaultKind::corrupt_output};
+  Runner corrupted(settings, nullptr, faulty(fault));
   for (const char* op : {"all_reduce", "alltoall", "broadcast", "alltoallv"}) {
     const Case c = cases_for(op, 2, DataType::float32, 4096).front();
     const CaseOutcome good = clean.run(c);
@@ -304,8 +310,8 @@ TEST(GpuFaults, RepeatedChecksSumTheirWrongElements) {
 TEST(GpuFaults, CorruptedOutputIsCountedExactly) {
   SKIP_WITHOUT_GPUS(2);
   RunSettings settings = quick_settings();
-  settings.fault = {FaultKind::corrupt_output};
-  Runner runner(settings);
+  const InjectedFault fault = {FaultKind::corrupt_output};
+  Runner runner(settings, nullptr, faulty(fault));
   for (const char* op : {"all_reduce", "reduce", "alltoall", "alltoallv"}) {
     const Case c = cases_for(op, 2, DataType::float32, 4096).front();
     const CaseOutcome outcome = runner.run(c);
@@ -331,9 +337,9 @@ TEST(GpuFaults, AllocationFailureIsOomAndTheSweepGoesOn) {
 TEST(GpuFaults, SkippedRankEndsInACleanTimeout) {
   SKIP_WITHOUT_GPUS(2);
   RunSettings settings = quick_settings();
-  settings.fault = {FaultKind::skip_rank};
+  const InjectedFault fault = {FaultKind::skip_rank};
   settings.timeout_s = 3;
-  Runner runner(settings);
+  Runner runner(settings, nullptr, faulty(fault));
   const Case c = cases_for("all_reduce", 2, DataType::float32, 1 << 20).front();
   const auto start = std::chrono::steady_clock::now();
   const CaseOutcome outcome = runner.run(c);
@@ -349,9 +355,9 @@ TEST(GpuFaults, SkippedRankEndsInACleanTimeout) {
 TEST(GpuFaults, SkippedRankIsNamedInTheTimeout) {
   SKIP_WITHOUT_GPUS(2);
   RunSettings settings = quick_settings();
-  settings.fault = parse_injected_fault("skip_rank:0");
+  const InjectedFault fault = parse_injected_fault("skip_rank:0");
   settings.timeout_s = 3;
-  Runner runner(settings);
+  Runner runner(settings, nullptr, faulty(fault));
   const Case c = cases_for("all_reduce", 2, DataType::float32, 1 << 18).front();
   const CaseOutcome outcome = runner.run(c);
   ASSERT_EQ(outcome.status, report::kStatusTimeout) << outcome.reason;
@@ -381,8 +387,8 @@ TEST(GpuFaults, SlowRankSlowsTheCollectiveAndStaysCorrect) {
   RunSettings settings = quick_settings();
   settings.iters = 10;
   Runner clean(settings);
-  settings.fault = parse_injected_fault("slow_rank:1");  // half of GPU 1's SMs
-  Runner slowed(settings);
+  const InjectedFault fault = parse_injected_fault("slow_rank:1");  // half of GPU 1's SMs
+  Runner slowed(settings, nullptr, faulty(fault));
   const Case c = cases_for("all_reduce", 2, DataType::float32, (64u << 20) / 4).front();
   const CaseOutcome fast = clean.run(c);
   const CaseOutcome slow = slowed.run(c);
@@ -402,8 +408,8 @@ TEST(GpuFaults, LateRankShowsInItsLateness) {
   RunSettings settings = quick_settings();
   settings.iters = 8;
   settings.keep_rank_samples = true;
-  settings.fault = parse_injected_fault("late_rank:1:2");
-  Runner runner(settings);
+  const InjectedFault fault = parse_injected_fault("late_rank:1:2");
+  Runner runner(settings, nullptr, faulty(fault));
   const Case c = cases_for("all_reduce", 2, DataType::float32, 1 << 18).front();
   const CaseOutcome outcome = runner.run(c);
   ASSERT_EQ(outcome.status, report::kStatusOk) << outcome.reason;

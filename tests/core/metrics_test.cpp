@@ -1,4 +1,5 @@
 // Tests of time statistics and bandwidth metrics.
+#include "collbench/sweep_plan.hpp"
 #include "core/metrics.hpp"
 
 #include <gtest/gtest.h>

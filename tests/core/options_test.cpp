@@ -1,5 +1,5 @@
 // Tests of command-line parsing: defaults, lists, and every bad-input error.
-#include "sweep/options.hpp"
+#include "collbench/options.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 
 #include "core/errors.hpp"
 #include "schema.hpp"
-#include "sweep/sweep_plan.hpp"
+#include "collbench/sweep_plan.hpp"
 
 namespace collbench {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "core/byte_size.hpp"
 #include "core/errors.hpp"
-#include "sweep/options.hpp"
-#include "sweep/sweep_plan.hpp"
+#include "collbench/options.hpp"
+#include "collbench/sweep_plan.hpp"
 
 namespace collbench {
 namespace {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "collbench/sweep_plan.hpp"
 #include "output/case_sinks.hpp"
 #include "report_row.hpp"
 

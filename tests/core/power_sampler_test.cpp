@@ -5,7 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sweep/runner.hpp"
+#include "measure/runner.hpp"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench {
 namespace {

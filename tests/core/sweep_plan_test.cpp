@@ -1,5 +1,5 @@
 // Tests of sweep expansion: sizes, order, and what each case carries.
-#include "sweep/sweep_plan.hpp"
+#include "collbench/sweep_plan.hpp"
 
 #include <gtest/gtest.h>
 

@@ -17,6 +17,7 @@
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "handbuilt_gpu_fixture.hpp"
 #include "peer_flags.cuh"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench::testing {
 namespace {

@@ -13,7 +13,7 @@
 #include "core/collective_registry.hpp"
 #include "core/errors.hpp"
 #include "fill_check.hpp"
-#include "sweep/runner.hpp"
+#include "measure/runner.hpp"
 
 namespace collbench::testing {
 

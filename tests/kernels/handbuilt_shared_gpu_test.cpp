@@ -12,6 +12,7 @@
 
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "handbuilt_gpu_fixture.hpp"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench::testing {
 namespace {

@@ -13,6 +13,7 @@
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "algorithms/handbuilt_peer_group.hpp"
 #include "twoshot/twoshot_all_reduce.hpp"
+#include "algorithms/algorithm_registry.hpp"
 
 namespace collbench {
 namespace {

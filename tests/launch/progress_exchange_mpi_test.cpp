@@ -6,7 +6,7 @@
 #include <string>
 
 #include "launch/mpi_bootstrap.hpp"
-#include "sweep/case_progress.hpp"
+#include "measure/case_progress.hpp"
 
 namespace {
 

@@ -6,7 +6,8 @@
 #include <stdexcept>
 
 #include "link_peak_probe.hpp"
-#include "sweep/runner.hpp"
+#include "measure/runner.hpp"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench::link_peak {
 namespace {

@@ -8,7 +8,8 @@
 #include <string>
 
 #include "telemetry/topology.hpp"
-#include "sweep/runner.hpp"
+#include "measure/runner.hpp"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench {
 namespace {

@@ -19,7 +19,9 @@
 #include "dp_trainer.hpp"
 #include "gpu_test_support.hpp"
 #include "mlp_reference.hpp"
-#include "sweep/runner.hpp"
+#include "measure/runner.hpp"
+#include "algorithms/algorithm_registry.hpp"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench {
 // Readable test parameters in ctest's and gtest's output.

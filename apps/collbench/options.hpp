@@ -1,0 +1,85 @@
+// The collbench command line, parsed into plain values (no GPU is touched here).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/buffer_registration.hpp"
+#include "core/data_type.hpp"
+#include "core/split_rule.hpp"
+#include "core/traffic_matrix.hpp"
+#include "collbench/fault_injection.hpp"
+#include "frame/value_parsers.hpp"
+#include "measure/run_settings.hpp"
+
+namespace collbench {
+
+enum class InPlaceMode { out_of_place, in_place, both };
+
+struct Options {
+  std::vector<std::string> ops = {"all_reduce"};  // registry names; "all" expands
+  std::vector<std::string> algos = {"nccl"};      // "all" expands per op
+  std::size_t min_bytes = 8;
+  std::size_t max_bytes = 128u << 20;
+  double step_factor = 2.0;    // used when step_bytes == 0
+  std::size_t step_bytes = 0;  // -i: arithmetic steps instead of a factor
+  std::string gpus = "all";    // "2,4", "1-4", "all"
+  std::vector<DataType> types = {DataType::float32};
+  std::vector<ReduceOp> reduce_ops = {ReduceOp::sum};
+  std::string roots = "0";  // a rank or "all"
+  InPlaceMode in_place = InPlaceMode::both;
+  // NCCL's communicator variants, swept as a cartesian product for --algo nccl only; "" and 0 are
+  // NCCL's own choice (see core/communicator_settings.hpp).
+  std::vector<std::string> nccl_algos = {""};
+  std::vector<std::string> nccl_protos = {""};
+  std::vector<int> nccl_max_ctas = {0};
+  std::optional<SplitRule> split;  // --split: every GPU count's ranks in concurrent groups
+  std::vector<BufferRegistration> registrations = {BufferRegistration::none};  // --register
+  // alltoallv's traffic: nccl-tests' generated spreads (swept), or a matrix file read and checked
+  // while parsing (then the sizes do not apply to alltoallv: the matrix is its one case).
+  std::vector<double> a2av_spreads = {1.0};
+  std::string a2av_matrix_path;  // as given on the command line
+  std::shared_ptr<const TrafficMatrix> a2av_matrix;
+  RunSettings run;  // -w -n -m -G -c --seed --timeout, the stop rule
+  InjectedFault fault;  // the hidden, test-only --inject-fault
+  int repeats = 1;  // passes of the whole sweep (--repeat)
+  std::string csv_path;
+  std::string json_path;  // every case with every rank's samples (JSON Lines)
+  std::string trace_path;
+  std::string link_peak_path;  // a collbench_linkpeak CSV: rows get peak_fraction
+  bool topology = false;       // print the GPU topology and exit
+  bool list = false;
+  std::string launcher = "auto";  // auto, single, mpi, env (see launch_environment.hpp)
+};
+
+// Parses the arguments Google Benchmark left (args[0] is the program). Throws UsageError with a
+// one-line message naming the bad value.
+Options parse_command_line(const std::vector<std::string>& args);
+// The options' --help text.
+std::string command_line_help();
+
+// Bounds that turn a typo into an error instead of a run that never ends.
+inline constexpr double kMaxStepFactor = 1024;
+inline constexpr int kMaxIterations = 10'000'000;
+inline constexpr int kMaxAggregate = 1024;
+inline constexpr int kMaxRepeats = 1000;
+inline constexpr int kMaxCheckIterations = 1'000'000;
+// --max-time and --min-time: a day per case is beyond any sensible sweep.
+inline constexpr double kMaxCaseSeconds = 86'400;
+// --confidence: rows keep 3 decimals, and a level above this would be written as 100.000, which
+// the report reader refuses.
+inline constexpr double kMaxConfidencePct = 99.999;
+
+// --a2av-spread: comma-separated reals in [0, 1], repeats dropped; throws UsageError naming the
+// entry otherwise.
+std::vector<double> parse_spreads(const std::string& text);
+
+
+
+
+}  // namespace collbench

@@ -1,8 +1,0 @@
-// collbench: sweep GPU collectives over size, GPU count, data type and operation.
-#include "frame/program.hpp"
-#include "sweep/collbench_program.hpp"
-
-int main(int argc, char** argv) {
-  collbench::CollbenchProgram program;
-  return collbench::run_program(argc, argv, program);
-}

@@ -1,0 +1,24 @@
+# Include roots that hold one folder each, so that a target sees only the headers of the folders
+# it (or what it links) was given: the engine's layers and the apps cannot include upward or
+# across. Each root is a folder of the build tree with one link, ROOT/NAME -> the source folder.
+function(collbench_include_root target visibility folder)
+  get_filename_component(name ${folder} NAME)
+  set(root ${PROJECT_BINARY_DIR}/include-roots/${target})
+  file(MAKE_DIRECTORY ${root})
+  if(NOT EXISTS ${root}/${name})
+    file(CREATE_LINK ${folder} ${root}/${name} SYMBOLIC)
+  endif()
+  target_include_directories(${target} ${visibility} ${root})
+endfunction()
+
+# collbench_layer(NAME FOLDER DEPENDS...): one layer of the engine, a static library of the .cpp
+# files of bench/FOLDER, whose headers its users include as "FOLDER/x.hpp". DEPENDS are the layers
+# below it (and outside libraries); its own headers include theirs, so they are passed on to the
+# layers above (PUBLIC), never the other way.
+function(collbench_layer name folder)
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${folder}/*.cpp)
+  add_library(${name} STATIC ${sources})
+  collbench_include_root(${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
+  target_link_libraries(${name} PUBLIC ${ARGN})
+  collbench_warnings(${name})
+endfunction()
