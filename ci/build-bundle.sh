@@ -16,7 +16,7 @@ mkdir -p bundle/bin bundle/lib
 # Every executable the build made (benchmarks, tools, GPU test binaries), without CMake's own and
 # without the CPU-only tests, which CI runs (the carried tree must stay under the device's 64 MiB).
 targets=("$@")
-find "$build" -type f -executable \( -path '*/bench/*' -o -path '*/tests/*' -o -path '*/reports/*' \) \
+find "$build" -type f -executable \( -path '*/bench/*' -o -path '*/apps/*' -o -path '*/tests/*' -o -path '*/reports/*' \) \
   ! -path '*/CMakeFiles/*' ! -name '*.so*' ! -name '*.sh' ! -name '*_unit_tests' ! -name 'collreport_test' \
   ! -name 'collreport_fixtures' -print | while read -r file; do
     # With an explicit target list, ship only those (stale binaries of others stay behind).

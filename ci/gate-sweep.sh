@@ -6,11 +6,11 @@
 # more than any interval shows) and from 1 MiB launched normally; one merged CSV report. Extra
 # arguments go to both collbench runs (e.g. -g 2,4).
 # Usage: ci/gate-sweep.sh OUT.csv [COLLBENCH_ARGS...]   (COLLBENCH, COLLREPORT: the binaries;
-# default build/bench/collbench and build/reports/collreport)
+# default build/apps/collbench/collbench and build/reports/collreport)
 set -euo pipefail
 out=${1:?usage: ci/gate-sweep.sh OUT.csv [COLLBENCH_ARGS...]}
 shift
-collbench=${COLLBENCH:-build/bench/collbench}
+collbench=${COLLBENCH:-build/apps/collbench/collbench}
 collreport=${COLLREPORT:-build/reports/collreport}
 parts=$(mktemp -d)
 trap 'rm -rf "$parts"' EXIT

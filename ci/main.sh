@@ -16,4 +16,4 @@ cmake --preset release >/dev/null
 cmake --build --preset release --target collbench
 counts=all
 if [ "$gpus" -ge 2 ]; then counts="2-$gpus"; fi
-exec build/bench/collbench --ops all -g "$counts" --csv collbench.csv "$@"
+exec build/apps/collbench/collbench --ops all -g "$counts" --csv collbench.csv "$@"
