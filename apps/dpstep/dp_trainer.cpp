@@ -15,14 +15,14 @@
 #include <thread>
 
 #include "core/errors.hpp"
-#include "dp_settings.hpp"
 #include "core/interrupt.hpp"
+#include "dp_settings.hpp"
+#include "measure/runner.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "runtime/graph_memsets.hpp"
 #include "runtime/host_collectives.hpp"
 #include "runtime/stream_capture.hpp"
-#include "measure/runner.hpp"
 #include "telemetry/nvtx.hpp"
-#include "runtime/cuda_resources.hpp"
 
 namespace collbench::dp {
 
@@ -402,7 +402,8 @@ std::vector<GraphExec>& DataParallelTrainer::graphs(StepVariant variant) {
         const std::size_t replaced = memsets_to_kernels(captured[local]);
         if (variant == StepVariant::full && local == 0) full_step_memset_kernels_ = replaced;
       }
-      write_graph_dot(captured[local], config_.graph_dot_dir, variant_name(variant), resources_[local]->rank);
+      write_graph_dot(captured[local], config_.graph_dot_dir, variant_name(variant),
+                      resources_[local]->rank);
     }
     slot = instantiate_with_node_priority(captured);
   }
@@ -488,91 +489,77 @@ void DataParallelTrainer::synchronize(double timeout_s) {
   wait_for_events(waits, timeout_s);
 }
 
-MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int iters,
-                                           bool use_graphs, double timeout_s,
-                                           const PassSettings& settings) {
-  const nvtxDomainHandle_t domain = nvtx3::domain::get<collbench_nvtx_domain>();
+void DataParallelTrainer::launch_step(StepVariant variant, bool use_graphs) {
+  if (!use_graphs) {
+    enqueue(schedule(variant));
+    return;
+  }
   // The labels outlive the attributes, which point at their text.
   static const std::string step_label = "step";
   static const std::string comm_label = "communication only";
   const nvtx3::event_attributes replay =
       range_attributes(variant == StepVariant::comm_only ? comm_label : step_label);
+  const nvtxDomainHandle_t domain = nvtx3::domain::get<collbench_nvtx_domain>();
+  std::vector<GraphExec>& execs = graphs(variant);
+  nvtxDomainRangePushEx(domain, replay.get());
+  for (int local = 0; local < local_ranks(); ++local) {
+    ScopedDevice on(resources_[local]->device, resources_[local]->rank);
+    CB_CUDA_CHECK(cudaGraphLaunch(execs[local].get(), resources_[local]->compute.get()));
+  }
+  nvtxDomainRangePop(domain);
+}
+
+void DataParallelTrainer::warm_up(StepVariant variant, int warmup, bool use_graphs,
+                                  double timeout_s, const PassSettings& settings) {
+  auto range = fixed_range<nvtx_names::warmup>();
+  const auto started = std::chrono::steady_clock::now();
+  for (int step = 0; step < warmup; ++step) launch_step(variant, use_graphs);
+  // Time-based warm-up: more steps, in groups, until the first has been running long enough.
+  constexpr int kWarmupGroup = 10;
+  while (settings.warmup_ms > 0) {
+    synchronize(timeout_s);
+    const std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - started;
+    if (elapsed.count() >= settings.warmup_ms) break;
+    for (int step = 0; step < kWarmupGroup; ++step) launch_step(variant, use_graphs);
+  }
+  if (settings.sample_power) {
+    synchronize(timeout_s);
+    // The drain left every GPU idle, and this thread launches rank after rank (about 0.15 ms
+    // each): without a step ahead, the first timed step would wait at its first collective for
+    // the last rank's launch.
+    launch_step(variant, use_graphs);
+  }
+}
+
+void DataParallelTrainer::ensure_timing_events(int iters) {
   const int locals = local_ranks();
-  auto launch_step = [&] {
-    if (!use_graphs) {
-      enqueue(schedule(variant));
-      return;
-    }
-    std::vector<GraphExec>& execs = graphs(variant);
-    nvtxDomainRangePushEx(domain, replay.get());
-    for (int local = 0; local < locals; ++local) {
-      ScopedDevice on(resources_[local]->device, resources_[local]->rank);
-      CB_CUDA_CHECK(cudaGraphLaunch(execs[local].get(), resources_[local]->compute.get()));
-    }
-    nvtxDomainRangePop(domain);
-  };
-  // Capture the graph before the first replay.
-  if (use_graphs) graphs(variant);
-  {
-    auto range = fixed_range<nvtx_names::warmup>();
-    const auto started = std::chrono::steady_clock::now();
-    for (int step = 0; step < warmup; ++step) launch_step();
-    // Time-based warm-up: more steps, in groups, until the first has been running long enough.
-    constexpr int kWarmupGroup = 10;
-    while (settings.warmup_ms > 0) {
-      synchronize(timeout_s);
-      const std::chrono::duration<double, std::milli> elapsed =
-          std::chrono::steady_clock::now() - started;
-      if (elapsed.count() >= settings.warmup_ms) break;
-      for (int step = 0; step < kWarmupGroup; ++step) launch_step();
-    }
-    if (settings.sample_power) {
-      synchronize(timeout_s);
-      // The drain left every GPU idle, and this thread launches rank after rank (about 0.15 ms
-      // each): without a step ahead, the first timed step would wait at its first collective
-      // for the last rank's launch.
-      launch_step();
-    }
+  if (timing_events_.size() == static_cast<std::size_t>(locals) &&
+      timing_events_.front().size() >= static_cast<std::size_t>(iters) + 1) {
+    return;
   }
-  if (timing_events_.size() != static_cast<std::size_t>(locals) ||
-      timing_events_.front().size() < static_cast<std::size_t>(iters) + 1) {
-    timing_events_.clear();
-    timing_events_.resize(static_cast<std::size_t>(locals));
-    for (int local = 0; local < locals; ++local) {
-      for (int i = 0; i <= iters; ++i) {
-        timing_events_[local].emplace_back(resources_[local]->device);
-      }
-    }
-  }
-  auto record = [&](int index) {
-    for (int local = 0; local < locals; ++local) {
-      ScopedDevice on(resources_[local]->device, resources_[local]->rank);
-      CB_CUDA_CHECK(
-          cudaEventRecord(timing_events_[local][index].get(), resources_[local]->compute.get()));
-    }
-  };
-  std::vector<int> devices;
-  for (const auto& r : resources_) devices.push_back(r->device);
-  std::optional<PowerSampler> sampler;
-  if (settings.sample_power) sampler.emplace(devices, std::chrono::milliseconds(10));
-  {
-    auto range = fixed_range<nvtx_names::timed>();
-    record(0);
-    for (int i = 0; i < iters; ++i) {
-      launch_step();
-      record(i + 1);
-    }
-  }
-  std::vector<const Event*> last;
-  for (int local = 0; local < locals; ++local) last.push_back(&timing_events_[local][iters]);
-  wait_for_events(last, timeout_s);
-  const std::vector<std::optional<PowerSummary>> power =
-      sampler ? sampler->finish() : std::vector<std::optional<PowerSummary>>{};
-  // What the pass takes the largest of over every rank, in one all-reduce: each step's time (a
-  // step takes as long as its slowest rank, in this process or another), the run's mean and,
-  // sampled, the mean power and the mean instantaneous power (0: none).
-  std::vector<std::vector<double>> per_rank_max(static_cast<std::size_t>(locals));
+  timing_events_.clear();
+  timing_events_.resize(static_cast<std::size_t>(locals));
   for (int local = 0; local < locals; ++local) {
+    for (int i = 0; i <= iters; ++i) timing_events_[local].emplace_back(resources_[local]->device);
+  }
+}
+
+void DataParallelTrainer::record_timing_event(int index) {
+  for (int local = 0; local < local_ranks(); ++local) {
+    ScopedDevice on(resources_[local]->device, resources_[local]->rank);
+    CB_CUDA_CHECK(
+        cudaEventRecord(timing_events_[local][index].get(), resources_[local]->compute.get()));
+  }
+}
+
+// What the pass takes the largest of over every rank, in one all-reduce: each step's time (a step
+// takes as long as its slowest rank, in this process or another), the run's mean and, sampled, the
+// mean power and the mean instantaneous power (0: none).
+MeasuredSteps DataParallelTrainer::combine_steps(
+    int iters, const std::vector<std::optional<PowerSummary>>& power, bool sampled_power) {
+  std::vector<std::vector<double>> per_rank_max(static_cast<std::size_t>(local_ranks()));
+  for (int local = 0; local < local_ranks(); ++local) {
     ScopedDevice on(resources_[local]->device, resources_[local]->rank);
     std::vector<double>& values = per_rank_max[local];
     for (int i = 0; i < iters; ++i) {
@@ -580,7 +567,7 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
     }
     values.push_back(1e3 * elapsed_ms(timing_events_[local][0], timing_events_[local][iters]) /
                      iters);
-    if (settings.sample_power) {
+    if (sampled_power) {
       values.push_back(power[local] ? power[local]->power_w : 0.0);
       values.push_back(power[local] ? power[local]->instant_power_w.value_or(0.0) : 0.0);
     }
@@ -589,10 +576,35 @@ MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int 
   MeasuredSteps measured;
   measured.slowest_rank_us.assign(maxima.begin(), maxima.begin() + iters);
   measured.mean_us = maxima[iters];
-  if (settings.sample_power) {
+  if (sampled_power)
     measured.power = slowest_power_state(power, maxima[iters + 1], maxima[iters + 2]);
-  }
   return measured;
+}
+
+MeasuredSteps DataParallelTrainer::measure(StepVariant variant, int warmup, int iters,
+                                           bool use_graphs, double timeout_s,
+                                           const PassSettings& settings) {
+  if (use_graphs) graphs(variant);  // captured before the first replay
+  warm_up(variant, warmup, use_graphs, timeout_s, settings);
+  ensure_timing_events(iters);
+  std::vector<int> devices;
+  for (const auto& r : resources_) devices.push_back(r->device);
+  std::optional<PowerSampler> sampler;
+  if (settings.sample_power) sampler.emplace(devices, std::chrono::milliseconds(10));
+  {
+    auto range = fixed_range<nvtx_names::timed>();
+    record_timing_event(0);
+    for (int i = 0; i < iters; ++i) {
+      launch_step(variant, use_graphs);
+      record_timing_event(i + 1);
+    }
+  }
+  std::vector<const Event*> last;
+  for (int local = 0; local < local_ranks(); ++local) last.push_back(&timing_events_[local][iters]);
+  wait_for_events(last, timeout_s);
+  const std::vector<std::optional<PowerSummary>> power =
+      sampler ? sampler->finish() : std::vector<std::optional<PowerSummary>>{};
+  return combine_steps(iters, power, settings.sample_power);
 }
 
 std::optional<PowerSummary> DataParallelTrainer::slowest_power_state(

@@ -18,13 +18,13 @@
 #include <vector>
 
 #include "compute_lockstep.hpp"
-#include "runtime/cuda_resources.hpp"
 #include "dp_config.hpp"
 #include "dp_report.hpp"
 #include "gradient_sync.hpp"
 #include "model_replica.hpp"
-#include "runtime/nccl_communicator.hpp"
 #include "parameter_layout.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "runtime/nccl_communicator.hpp"
 #include "step_schedule.hpp"
 
 namespace collbench::dp {
@@ -121,6 +121,15 @@ class DataParallelTrainer {
   const StepSchedule& schedule(StepVariant variant) const;
   // The variant's step captured into one graph per local rank, captured on first use.
   std::vector<GraphExec>& graphs(StepVariant variant);
+  // The phases of measure(): one step launched (or its graph replayed), the warm-up, the timing
+  // events, and the combination of every rank's steps.
+  void launch_step(StepVariant variant, bool use_graphs);
+  void warm_up(StepVariant variant, int warmup, bool use_graphs, double timeout_s,
+               const PassSettings& settings);
+  void ensure_timing_events(int iters);
+  void record_timing_event(int index);
+  MeasuredSteps combine_steps(int iters, const std::vector<std::optional<PowerSummary>>& power,
+                              bool sampled_power);
   void wait_for_events(const std::vector<const Event*>& events, double timeout_s);
   void wait_or_throw(const std::vector<const Event*>& events, double timeout_s);
   // The local ranks on their communication streams of `lane` (0: where every NCCL collective and
