@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 shift || true
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
+# Outputs of targets the build no longer has (a binary that moved folders) must not be bundled.
+ninja -C "$build" -t cleandead >/dev/null
 ninja -C "$build" "$@"
 
 rm -rf bundle

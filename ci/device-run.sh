@@ -92,9 +92,13 @@ EOF_PY
 real_diagnoses() {  # real_diagnoses MODE FAULT DIR: CLEAN_RUNS or REAL_RUNS diagnoses
   local mode=$1 fault=$2 d=$3 n name truth load launch
   launcher "$mode"
+  # This machine kind's committed link peak: the reference that shows a link loaded both ways
+  # where no healthy pair is left to compare with (two GPUs).
+  local peak=()
+  [ -f "reports/$machine/link_peak.csv" ] && peak=(--link-peak "reports/$machine/link_peak.csv")
   if [ "$fault" = clean ]; then
     for n in $(seq 1 "${CLEAN_RUNS:-10}"); do
-      STEP_TIMEOUT_S=$real_timeout_s step "real_clean_${mode}_$n" "${launch[@]}" "$bin/collbench_diagnose" --json "$d/clean_${mode}_$n.json"
+      STEP_TIMEOUT_S=$real_timeout_s step "real_clean_${mode}_$n" "${launch[@]}" "$bin/collbench_diagnose" "${peak[@]}" --json "$d/clean_${mode}_$n.json"
     done
     return
   fi
@@ -102,7 +106,7 @@ real_diagnoses() {  # real_diagnoses MODE FAULT DIR: CLEAN_RUNS or REAL_RUNS dia
     name="real_${fault}_${mode}_$n" truth="$work/truth/real_${fault}_${mode}_$n.json"
     contend_load "$fault" "$mode" "$n" collbench_diagnose
     STEP_TIMEOUT_S=$real_timeout_s step "$name" env CONTEND="$bin/collbench_contend" bash "$root/ci/contended.sh" "$truth" "${load[@]}" -- \
-      "${launch[@]}" "$bin/collbench_diagnose" --json "$d/$name.json"
+      "${launch[@]}" "$bin/collbench_diagnose" "${peak[@]}" --json "$d/$name.json"
     add_truth "$d/$name.json" "$truth"
   done
 }

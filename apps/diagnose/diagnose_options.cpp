@@ -53,7 +53,7 @@ CommandLine::CommandLine() {
   app.add_option("--arrival-bytes", arrival_bytes, "Bytes of the all_reduce that times when each rank arrives")
       ->capture_default_str();
   app.add_option("--arrival-iterations", options.arrival_iterations,
-                 "Iterations of the arrival probe, each launched by every rank right after a barrier")
+                 "Iterations of the arrival probe, each launched by every rank at the same scheduled moment")
       ->capture_default_str();
   app.add_option("-n,--iters", options.iterations, "Timed iterations of each large probe (pairs at the small "
                                                    "size: 4 times as many)")
@@ -73,6 +73,9 @@ CommandLine::CommandLine() {
   app.add_option("--json", options.json_path, "Write the diagnosis (figures, expectations, suspects) as JSON");
   app.add_option("--from", options.from_path,
                  "Judge the measurements of a saved diagnosis (--json) again with these thresholds; no GPU");
+  app.add_option("--link-peak", options.link_peak_path,
+                 "collbench_linkpeak CSV of a healthy machine of this kind: a pair bandwidth below "
+                 "--link-peak-share of its peak is slow even when every pair is (two GPUs, one link)");
   app.add_option("--launcher", options.launcher, kLauncherOptionHelp)->capture_default_str();
   app.add_flag("--list", options.list, "Say what would be probed, without touching a GPU");
   app.add_option("--inject", inject)->group("");  // test-only faults, kept out of --help

@@ -37,6 +37,7 @@ struct DiagnoseOptions {
   double timeout_s = 30;
   std::string json_path;
   std::string from_path;  // --from: judge a saved diagnosis again, no GPU
+  std::string link_peak_path;  // --link-peak: a healthy machine's collbench_linkpeak CSV
   std::string launcher = "auto";
   bool list = false;
   InjectedFault fault;

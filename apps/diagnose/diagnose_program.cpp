@@ -18,6 +18,7 @@
 #include "core/interrupt.hpp"
 #include "launch/process_launch.hpp"
 #include "measure/runner.hpp"
+#include "telemetry/link_peak_table.hpp"
 #include "missing_ranks.hpp"
 #include "rank_records.hpp"
 
@@ -129,6 +130,7 @@ void DiagnoseProgram::probe_each_gpu() {
 
 void DiagnoseProgram::probe_pairs_and_groups() {
   measurements_.pairs = probe_pairs(*set_, ranks_, pair_settings());
+  if (!options_.link_peak_path.empty()) measurements_.link_peak_gbps = read_link_peak_gbps(options_.link_peak_path);
   probe_collectives();
   measurements_.arrivals = probe_arrivals(*set_, ranks_, arrival_settings());
   narrow_down_slow_groups();

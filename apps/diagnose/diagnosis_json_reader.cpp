@@ -104,6 +104,16 @@ void check_format(const JsonFields& document) {
   }
 }
 
+// The thresholds a diagnosis was judged with; one that its version did not have yet (a file saved
+// before it was added) reads as its default.
+Thresholds read_thresholds(const JsonFields& fields) {
+  Thresholds thresholds;
+  for (const ThresholdSetting& setting : threshold_settings()) {
+    if (fields.has(setting.name)) thresholds.*(setting.value) = fields.number(setting.name);
+  }
+  return thresholds;
+}
+
 }  // namespace
 
 Diagnosis read_diagnosis_json(const json& document_json) {
@@ -122,7 +132,7 @@ Diagnosis read_diagnosis_json(const json& document_json) {
   Verdict& verdict = diagnosis.verdict;
   verdict.expectations = read_object<Expectations>(document.object("expectations"));
   measurements.link_peak_gbps = verdict.expectations.link_peak_gbps;
-  verdict.thresholds = read_object<Thresholds>(document.object("thresholds"));
+  verdict.thresholds = read_thresholds(document.object("thresholds"));
   verdict.suspects = read_array<Suspect>(document, "suspects");
   verdict.cleared = read_array<ClearedFigure>(document, "cleared");
   verdict.margins = read_object<Margins>(document.object("margins"));

@@ -60,10 +60,11 @@ void await_round(const StartGate& gate, std::uint64_t ticket, Clock::time_point 
   }
 }
 
-// Sleeps until shortly before `when_us` (steady clock), then spins to it: a thread that is not
-// given the CPU when its sleep ends is late by as much, which is what a schedule measures.
+// Sleeps until a millisecond before `when_us` (steady clock), then spins to it: a thread that is
+// not given the CPU for that long is late by as much, which is what a schedule measures, while a
+// sleeping virtual CPU that the hypervisor wakes some tens of microseconds late is not.
 void wait_until_us(double when_us) {
-  const double early_us = when_us - 200;
+  const double early_us = when_us - 1000;
   if (steady_now_us() < early_us) {
     std::this_thread::sleep_for(
         std::chrono::duration<double, std::micro>(early_us - steady_now_us()));

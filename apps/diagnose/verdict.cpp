@@ -146,6 +146,8 @@ const std::vector<ThresholdSetting>& threshold_settings() {
        "the least spread granted to pair latencies (relative)", 1},
       {"slow_ratio", &Thresholds::slow_ratio,
        "a collective is slow below this share of its ring bound", 1},
+      {"link_peak_share", &Thresholds::link_peak_share,
+       "with --link-peak, a pair bandwidth is slow below this share of that link peak", 1},
       {"arrival_floor_us", &Thresholds::arrival_floor_us,
        "a rank is late only beyond this many microseconds", 1e9},
       {"arrival_op_share", &Thresholds::arrival_op_share,

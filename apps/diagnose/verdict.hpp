@@ -56,6 +56,11 @@ struct Thresholds {
   // A collective below slow_ratio x its ring bound (what its slowest neighbour pair predicts) is
   // slow: a collective has one figure, so no spread of its own to judge it by.
   double slow_ratio = 0.8;
+  // With a healthy machine's link peak (--link-peak), a pair bandwidth below link_peak_share x
+  // that peak is slow whatever the other pairs show: on two GPUs whose one link is loaded both
+  // ways, every pair is slow alike and no pair is left to compare with. NCCL's send/recv reaches
+  // about 0.9 of the copy engine's peak on NVLink (2xH100), a loaded link about 0.3.
+  double link_peak_share = 0.6;
   // The arrival rule (reports/lib/arrival.hpp, shared with collreport ranks): a rank is late
   // beyond arrival_floor_us, arrival_op_share x the op time, and spread_factor spreads of the
   // others' lateness; its host is the cause when its host lateness is arrival_host_share of it.

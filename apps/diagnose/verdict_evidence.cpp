@@ -74,8 +74,10 @@ std::string link_traffic_copy_evidence(int rank, const JudgedFigure& copy) {
 std::vector<std::string> pair_evidence(const PairJudgement& pair) {
   std::vector<std::string> lines;
   if (pair.bandwidth.suspect()) {
-    lines.push_back(fmt::format("{} {:.0f} GB/s against {:.0f} {}", pair_name(pair),
-                                pair.bandwidth.first.figure, pair.bandwidth.first.reference,
+    lines.push_back(fmt::format("{} {:.0f} GB/s against {}{:.0f} {}", pair_name(pair),
+                                pair.bandwidth.first.figure,
+                                pair.against_link_peak ? "the link peak " : "",
+                                pair.bandwidth.first.reference,
                                 judgement_text(pair.bandwidth, "{:.0f}")));
   }
   if (pair.latency.suspect()) {
@@ -90,9 +92,12 @@ std::string pair_figure_text(const PairJudgement& pair) {
   const JudgedFigure& worst = pair.worst();
   const bool latency = &worst == &pair.latency;
   const Deviation& latest = worst.latest();
-  return fmt::format(
-      latency ? "{} latency {:.1f} us against {:.1f}, {}" : "{} {:.0f} GB/s against {:.0f}, {}",
-      pair_name(pair), latest.figure, latest.reference, ratio_text(latest.ratio()));
+  // A bandwidth judged against the healthy link peak (--link-peak) says so.
+  const bool against_peak = !latency && pair.against_link_peak;
+  return fmt::format(latency        ? "{} latency {:.1f} us against {:.1f}, {}"
+                     : against_peak ? "{} {:.0f} GB/s against the link peak {:.0f}, {}"
+                                    : "{} {:.0f} GB/s against {:.0f}, {}",
+                     pair_name(pair), latest.figure, latest.reference, ratio_text(latest.ratio()));
 }
 
 void note_confirmation(Suspect& suspect, const JudgedFigure& figure) {

@@ -60,10 +60,20 @@ void judge_gpus(Judging& judging, bool use_rechecks) {
   }
 }
 
+// The rule a pair bandwidth is judged by against the healthy link peak (--link-peak): slow below
+// link_peak_share of it, whatever the other pairs show.
+FigureRule link_peak_rule(const Thresholds& thresholds) {
+  FigureRule rule = rule_of(FigureKind::pair_bandwidth, thresholds);
+  rule.effect_ratio = thresholds.link_peak_share;
+  return rule;
+}
+
 void judge_pairs(Judging& judging, bool use_rechecks) {
   const Measurements& measurements = judging.measurements;
   const FigureRule bandwidth_rule = rule_of(FigureKind::pair_bandwidth, judging.thresholds);
   const FigureRule latency_rule = rule_of(FigureKind::pair_latency, judging.thresholds);
+  const FigureRule peak_rule = link_peak_rule(judging.thresholds);
+  const double link_peak_gbps = measurements.link_peak_gbps;
   const double factor = judging.thresholds.spread_factor;
   // Per class (0 within hosts, 1 across), the figures and which pair each belongs to.
   std::vector<double> bandwidths[2];
@@ -89,6 +99,19 @@ void judge_pairs(Judging& judging, bool use_rechecks) {
           deviation_of(pair.bandwidth_gbps, pair.bandwidth_spread,
                        reference_without(bandwidths[crossing], k, &bandwidth_band), bandwidth_rule,
                        factor);
+      // Flagged against the link peak and not against the other pairs: that reference judges it,
+      // and its recheck too.
+      const FigureRule* pair_rule = &bandwidth_rule;
+      if (link_peak_gbps > 0 && !judged.bandwidth.first.flagged) {
+        const Deviation absolute =
+            deviation_of(pair.bandwidth_gbps, pair.bandwidth_spread,
+                         Reference{link_peak_gbps, 0, 1}, peak_rule, factor);
+        if (absolute.flagged) {
+          judged.bandwidth.first = absolute;
+          judged.against_link_peak = true;
+          pair_rule = &peak_rule;
+        }
+      }
       judged.latency.first =
           deviation_of(pair.latency_us, pair.latency_spread,
                        reference_without(latencies[crossing], k, &latency_band), latency_rule,
@@ -97,7 +120,7 @@ void judge_pairs(Judging& judging, bool use_rechecks) {
           use_rechecks ? find_in(measurements.rechecks.pairs, pair.src, pair.dst) : nullptr;
       if (!again) continue;
       judged.bandwidth.recheck =
-          recheck_of(judged.bandwidth.first, again->bandwidth_gbps, bandwidth_rule, factor);
+          recheck_of(judged.bandwidth.first, again->bandwidth_gbps, *pair_rule, factor);
       judged.latency.recheck =
           recheck_of(judged.latency.first, again->latency_us, latency_rule, factor);
     }

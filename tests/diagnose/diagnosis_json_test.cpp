@@ -178,11 +178,11 @@ const Breakage kBreakages[] = {
     {"/rechecks/gpus/0/compute_spread", "x",
      "'rechecks.gpus[0].compute_spread' is \"x\", not a number"},
     {"/expectations/compute_tflops", std::nullopt, "no 'expectations.compute_tflops' field"},
-    {"/thresholds/compute_spread_floor", std::nullopt,
-     "no 'thresholds.compute_spread_floor' field"},
+    {"/thresholds/compute_spread_floor", "x",
+     "'thresholds.compute_spread_floor' is \"x\", not a number"},
     {"/margins/compute", 3, "'margins.compute' is 3, not an object"},
     {"/cleared/0/recheck", std::nullopt, "no 'cleared[0].recheck' field"},
-    {"/thresholds/spread_factor", std::nullopt, "no 'thresholds.spread_factor' field"},
+    {"/thresholds/spread_factor", nullptr, "'thresholds.spread_factor' is null, not a number"},
     {"/margins", json::array(), "'margins' is [], not an object"},
     {"/margins/copy", 3, "'margins.copy' is 3, not an object"},
     {"/margins/pair_latency/spreads", "2", "'margins.pair_latency.spreads' is \"2\", not a number"},
@@ -206,6 +206,16 @@ TEST(DiagnosisJson, RefusesABrokenDocumentNamingTheField) {
     EXPECT_EQ(refusal(broken), breakage.refusal) << breakage.pointer;
   }
   EXPECT_EQ(refusal(json::array()), "'the diagnosis' is [], not an object");
+}
+
+// A threshold added after a diagnosis was saved reads as its default, so --from judges it.
+TEST(DiagnosisJson, AThresholdTheFileLacksReadsAsItsDefault) {
+  json document = sample_document();
+  document["thresholds"].erase("link_peak_share");
+  document["thresholds"]["slow_ratio"] = 0.7;
+  const Diagnosis diagnosis = read_diagnosis_json(document);
+  EXPECT_EQ(diagnosis.verdict.thresholds.link_peak_share, Thresholds{}.link_peak_share);
+  EXPECT_EQ(diagnosis.verdict.thresholds.slow_ratio, 0.7);
 }
 
 TEST(ConsoleSummary, ShowsEverySectionAndACleanVerdictWithItsMargins) {

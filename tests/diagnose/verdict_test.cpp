@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "simulated_machine.hpp"
 
@@ -436,6 +435,31 @@ TEST(Verdict, LinkLoadBothWaysNamesOnlyLinksThoughItSlowsTheCopiesOfItsEnds) {
   }
 }
 
+// Two GPUs, their one link loaded both ways (2xH100: 118 of 360 GB/s each way): every pair is
+// slow alike, so only a healthy machine's link peak (--link-peak, 396 GB/s there) shows it; a
+// clean run stays clean against it, noise and all.
+TEST(Verdict, TwoGpusLoadedBothWaysShowOnlyAgainstTheLinkPeak) {
+  const double link_peak_gbps = kNvlinkGbps / 0.91;
+  for (unsigned seed = 1; seed <= 200; ++seed) {
+    Measurements clean = healthy_machine(1, 2);
+    clean.link_peak_gbps = link_peak_gbps;
+    EXPECT_TRUE(diagnose(clean, measure(clean, kRealisticNoise, seed), kRealisticNoise, seed + 7)
+                    .clean())
+        << "seed " << seed;
+  }
+  Measurements truth = healthy_machine(1, 2);
+  scale_pair(truth, 0, 1, 0.33);
+  scale_pair(truth, 1, 0, 0.33);
+  EXPECT_TRUE(diagnose(truth, truth, {}, 1).clean());  // nothing to compare with
+  truth.link_peak_gbps = link_peak_gbps;
+  const Verdict verdict = diagnose(truth, truth, {}, 1);
+  ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::slow_link}) << first_line(verdict);
+  EXPECT_EQ(verdict.suspects[0].ranks, (std::vector<int>{0, 1}));
+  EXPECT_TRUE(verdict.suspects[0].confirmed);
+  EXPECT_TRUE(has_line_starting(verdict.suspects[0], "0->1 122 GB/s against the link peak 407"))
+      << first_line(verdict);
+}
+
 TEST(Verdict, LinkLoadOneWayCarriesTheCopiesOfBothItsEnds) {
   Measurements truth = healthy_machine(1, 8);
   load_link(truth, 1, 3);
@@ -850,7 +874,7 @@ TEST(Verdict, EveryThresholdHasANameAndHelp) {
     EXPECT_GT(std::string(setting.help).size(), 20u) << setting.name;
     EXPECT_GT(thresholds.*(setting.value), 0) << setting.name;
   }
-  EXPECT_EQ(names.size(), 11u);
+  EXPECT_EQ(names.size(), 12u);
   EXPECT_EQ(thresholds.arrival_rule().spread_factor, thresholds.spread_factor);
 }
 
