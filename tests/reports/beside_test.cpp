@@ -1,15 +1,15 @@
 // `collreport beside`: matching collbench's NCCL rows with nccl-tests', the verdict at every
 // boundary of every tolerance, what is refused, the output and the exit codes.
-#include "beside.hpp"
+#include "nccl_tests/beside.hpp"
 
 #include <gtest/gtest.h>
 
-#include "beside_output.hpp"
+#include "nccl_tests/beside_output.hpp"
 #include "cli_run.hpp"
-#include "compare.hpp"
+#include "compare/compare.hpp"
 #include "csv_text.hpp"
 #include "fixture_reports.hpp"
-#include "merge.hpp"
+#include "rows/merge.hpp"
 #include "nccl_tests_test_support.hpp"
 
 namespace collbench::collreport {

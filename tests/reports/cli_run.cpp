@@ -3,7 +3,7 @@
 
 #include <sstream>
 
-#include "cli.hpp"
+#include "commands/cli.hpp"
 
 namespace collbench::collreport {
 

@@ -1,5 +1,5 @@
 // The collreport command line: exit codes 0/1/2 and what reaches stdout, stderr and files.
-#include "cli.hpp"
+#include "commands/cli.hpp"
 #include "cli_run.hpp"
 
 #include <gtest/gtest.h>

@@ -3,8 +3,8 @@
 // side has none, and the passes of --repeat pooled.
 #include <gtest/gtest.h>
 
-#include "compare.hpp"
-#include "compare_output.hpp"
+#include "compare/compare.hpp"
+#include "compare/compare_output.hpp"
 #include "compare_run.hpp"
 #include "fixture_reports.hpp"
 

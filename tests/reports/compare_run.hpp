@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
+#include "compare/compare.hpp"
 #include "fixture_reports.hpp"
 
 namespace collbench::collreport {

@@ -1,12 +1,12 @@
 // `collreport compare`: the tolerance rule (on version 1 reports, which have no intervals), what
 // fails the gate whatever the rule, and what is only listed. compare_intervals_test.cpp tests the
 // interval rule.
-#include "compare.hpp"
+#include "compare/compare.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "compare_output.hpp"
+#include "compare/compare_output.hpp"
 #include "compare_run.hpp"
 #include "csv_reader.hpp"
 #include "fixture_reports.hpp"

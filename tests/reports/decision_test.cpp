@@ -1,6 +1,6 @@
 // The interval rule on numbers: each decision, and its edges (exactly the minimum effect,
 // touching intervals, a large change that the intervals cannot confirm).
-#include "decision.hpp"
+#include "compare/decision.hpp"
 
 #include <gtest/gtest.h>
 

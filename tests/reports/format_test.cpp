@@ -1,11 +1,11 @@
 // collreport's number formatting and parsing, and its table renderings.
-#include "format.hpp"
+#include "text/format.hpp"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "table.hpp"
+#include "text/table.hpp"
 
 namespace collbench::collreport {
 namespace {

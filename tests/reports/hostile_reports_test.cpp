@@ -7,7 +7,7 @@
 #include <functional>
 #include <sstream>
 
-#include "cli.hpp"
+#include "commands/cli.hpp"
 #include "cli_run.hpp"
 #include "csv_text.hpp"
 #include "fixture_reports.hpp"

@@ -1,6 +1,6 @@
 // `collreport merge`: concatenation round-trips through the reader; a repeated measurement is
 // refused.
-#include "merge.hpp"
+#include "rows/merge.hpp"
 
 #include <gtest/gtest.h>
 

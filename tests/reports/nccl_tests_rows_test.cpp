@@ -1,12 +1,12 @@
 // `collreport nccl-tests`: nccl-tests' runs as report rows (names, placements, settings, repeats,
 // what is left out), the --config check, and the command line.
-#include "nccl_tests_rows.hpp"
+#include "nccl_tests/nccl_tests_rows.hpp"
 
 #include <gtest/gtest.h>
 
 #include "cli_run.hpp"
 #include "csv_text.hpp"
-#include "merge.hpp"
+#include "rows/merge.hpp"
 #include "nccl_tests_output.hpp"
 #include "nccl_tests_test_support.hpp"
 

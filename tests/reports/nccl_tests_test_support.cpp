@@ -4,7 +4,7 @@
 #include "csv_text.hpp"
 #include "fixture_reports.hpp"
 #include "nccl_tests_output.hpp"
-#include "nccl_tests_rows.hpp"
+#include "nccl_tests/nccl_tests_rows.hpp"
 
 namespace collbench::fixtures {
 

@@ -1,7 +1,7 @@
 // `collreport ranks`: the late rank named (not the ranks that waited), its cause from host and
 // GPU lateness, the naming share over cases, ops not judged, and the command line's output and
 // exit codes.
-#include "ranks.hpp"
+#include "ranks/ranks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "cli_run.hpp"
 #include "csv_text.hpp"
 #include "fixture_reports.hpp"
-#include "ranks_output.hpp"
+#include "ranks/ranks_output.hpp"
 #include "sample_text.hpp"
 #include "statistics.hpp"
 

@@ -1,6 +1,6 @@
 // The passes of --repeat pooled into cases: median of the passes' p50, the hull of their
 // intervals, the worst status, and the spread between passes.
-#include "repeats.hpp"
+#include "rows/repeats.hpp"
 
 #include <gtest/gtest.h>
 

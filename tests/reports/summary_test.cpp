@@ -1,13 +1,13 @@
 // `collreport summary` figures on the known fixture: peak, 50%/90% sizes, latency floor, counts.
-#include "summary.hpp"
+#include "summary/summary.hpp"
 
 #include <gtest/gtest.h>
 
 #include "compare_run.hpp"
 #include "csv_reader.hpp"
 #include "fixture_reports.hpp"
-#include "pass_spread.hpp"
-#include "table.hpp"
+#include "summary/pass_spread.hpp"
+#include "text/table.hpp"
 
 namespace collbench::collreport {
 namespace {
