@@ -12,6 +12,7 @@
 
 #include "compare/decision.hpp"
 #include "rows/repeats.hpp"
+#include "schema.hpp"
 #include "text/format.hpp"
 
 namespace collbench::collreport {
@@ -156,7 +157,7 @@ void judge_matched(RowComparison& c, const PooledCase& base_case, const PooledCa
 }  // namespace
 
 bool is_latency_bound(const report::ReportRow& row, const CompareOptions& options) {
-  return row.op != "dp_step" && row.bytes < options.latency_bound_bytes;
+  return row.op != report::kDpStepOp && row.bytes < options.latency_bound_bytes;
 }
 
 double allowed_change(const report::ReportRow& row, const CompareOptions& options) {
