@@ -94,7 +94,7 @@ report::ReportRow make_report_row(const StepConfig& config, const StepOutcome& o
   row.config = config_string(config);
   const StepMeasurement& m = outcome.measurement;
   // The spread and the interval are of the slowest rank's step times; the mean is the run's.
-  set_time_columns(row, m.step);
+  row.time = m.step;
   const DerivedFigures f = derive_figures(config, m);
   row.algbw_gbps = f.algbw_gbps;
   row.busbw_gbps = f.busbw_gbps;

@@ -55,6 +55,8 @@ inline constexpr double kMaxMeasuredValue = 1e12;
 
 // What a column holds, for formats with types (JSON): its text is always the CSV text.
 enum class ColumnKind { text, integer, real, boolean };
+// Which part of a row holds the column's field: the row itself, its origin or its times.
+enum class RowPart { row, origin, time };
 
 struct Column {
   const char* name;
@@ -70,6 +72,7 @@ struct Column {
   // keep the field's default.
   int since = 1;
   ColumnKind kind = ColumnKind::text;
+  RowPart part = RowPart::row;
 };
 
 inline constexpr std::size_t kColumnCount = 48;

@@ -40,7 +40,7 @@ void apply_tolerance_rule(RowComparison& c, const report::ReportRow& base,
 }
 
 MedianInterval median_interval(const report::ReportRow& row) {
-  return {row.time_us_p50, row.time_us_p50_lo, row.time_us_p50_hi};
+  return {row.time.p50_us, row.time.p50_lo_us, row.time.p50_hi_us};
 }
 
 // The interval rule (decision.hpp) on the median time.
@@ -105,7 +105,7 @@ void judge_measured(RowComparison& c, const PooledCase& base_case, const PooledC
   const report::ReportRow& fresh = fresh_case.line.row;
   c.measured_both = true;
   c.busbw_change = relative_change(base.busbw_gbps, fresh.busbw_gbps);
-  c.p50_change = relative_change(base.time_us_p50, fresh.time_us_p50);
+  c.p50_change = relative_change(base.time.p50_us, fresh.time.p50_us);
   std::vector<std::string> notes;
   if (missing_interval_reason(base).empty() && missing_interval_reason(fresh).empty()) {
     apply_interval_rule(c, base, fresh, options, notes);
@@ -124,7 +124,7 @@ void judge_measured(RowComparison& c, const PooledCase& base_case, const PooledC
 // An ok row without a time cannot be judged; a relative change against 0 would call anything ok.
 void judge_without_time(RowComparison& c, const report::ReportRow& base) {
   c.verdict = Verdict::kNoTime;
-  c.note = base.time_us_p50 <= 0
+  c.note = base.time.p50_us <= 0
                ? "BASE is ok but its p50 time is 0: fix or re-measure the baseline"
                : "NEW is ok but its p50 time is 0";
 }
@@ -134,7 +134,7 @@ void judge_matched(RowComparison& c, const PooledCase& base_case, const PooledCa
   const report::ReportRow& base = c.base->row;
   const report::ReportRow& fresh = c.fresh->row;
   if (base.status == report::kStatusOk && fresh.status == report::kStatusOk) {
-    if (base.time_us_p50 <= 0 || fresh.time_us_p50 <= 0) {
+    if (base.time.p50_us <= 0 || fresh.time.p50_us <= 0) {
       judge_without_time(c, base);
     } else {
       judge_measured(c, base_case, fresh_case, options);
@@ -176,10 +176,10 @@ bool judges_busbw(const report::ReportRow& base_row, const CompareOptions& optio
 
 std::string missing_interval_reason(const report::ReportRow& row) {
   if (row.schema_version < 2) return fmt::format("version {} report", row.schema_version);
-  if (!row.has_interval()) return fmt::format("{} samples", row.samples);
+  if (!row.has_interval()) return fmt::format("{} samples", row.time.samples);
   // A hand edit or a bug; the ratios of the interval rule would mean nothing.
-  if (!(row.time_us_p50_lo > 0 && row.time_us_p50_lo <= row.time_us_p50 &&
-        row.time_us_p50 <= row.time_us_p50_hi)) {
+  if (!(row.time.p50_lo_us > 0 && row.time.p50_lo_us <= row.time.p50_us &&
+        row.time.p50_us <= row.time.p50_hi_us)) {
     return "p50 outside its interval";
   }
   return "";

@@ -39,14 +39,14 @@ std::vector<std::string> comparison_cells(const RowComparison& c) {
     return measured(row) ? format_gbps(row->busbw_gbps) : std::string("-");
   };
   auto p50 = [&](const report::ReportRow* row) {
-    return measured(row) ? format_us(row->time_us_p50) : std::string("-");
+    return measured(row) ? format_us(row->time.p50_us) : std::string("-");
   };
   std::vector<std::string> cells = {verdict_name(c.verdict)};
   add_key_cells(cells, c.key, KeyColumns::kCase);
   cells.insert(
       cells.end(),
       {gbps(base), gbps(fresh), c.busbw_judged ? format_change(c.busbw_change) : "-", p50(base),
-       p50(fresh), c.measured_both && base->time_us_p50 > 0 ? format_change(c.p50_change) : "-",
+       p50(fresh), c.measured_both && base->time.p50_us > 0 ? format_change(c.p50_change) : "-",
        c.rule == Rule::kIntervals ? format_change_range(c.p50_change_lo, c.p50_change_hi) : "-",
        c.measured_both ? format_percent(c.allowed) : "-", c.note});
   return cells;
@@ -73,8 +73,8 @@ std::string confidence_levels(const Comparison& comparison) {
   std::set<double> levels;
   for (const RowComparison& c : comparison.rows) {
     if (c.rule != Rule::kIntervals) continue;
-    levels.insert(c.base->row.confidence_pct);
-    levels.insert(c.fresh->row.confidence_pct);
+    levels.insert(c.base->row.time.confidence_pct);
+    levels.insert(c.fresh->row.time.confidence_pct);
   }
   std::vector<std::string> names;
   for (const double level : levels) names.push_back(format_percent(level / 100));

@@ -32,8 +32,8 @@ std::string unmeasured_reason(const report::ReportRow& collbench,
                               const report::ReportRow& nccl_tests) {
   if (collbench.status != report::kStatusOk) return status_note("collbench", collbench);
   if (nccl_tests.status != report::kStatusOk) return status_note("nccl-tests", nccl_tests);
-  if (!(collbench.time_us_mean > 0)) return "no mean time in collbench";
-  if (!(nccl_tests.time_us_mean > 0)) return "no mean time in nccl-tests";
+  if (!(collbench.time.mean_us > 0)) return "no mean time in collbench";
+  if (!(nccl_tests.time.mean_us > 0)) return "no mean time in nccl-tests";
   return "";
 }
 
@@ -55,8 +55,8 @@ void judge_measured(BesideRow& r, const report::ReportRow& collbench,
                     const report::ReportRow& nccl_tests, const BesideOptions& options,
                     std::vector<std::string>& notes) {
   r.measured_both = true;
-  r.time_difference_us = collbench.time_us_mean - nccl_tests.time_us_mean;
-  r.time_change = relative_change(nccl_tests.time_us_mean, collbench.time_us_mean);
+  r.time_difference_us = collbench.time.mean_us - nccl_tests.time.mean_us;
+  r.time_change = relative_change(nccl_tests.time.mean_us, collbench.time.mean_us);
   r.busbw_change = relative_change(nccl_tests.busbw_gbps, collbench.busbw_gbps);
   bool within = true;
   if (r.key.bytes >= options.busbw_from_bytes) {

@@ -97,7 +97,7 @@ std::string side_only_lines(const std::vector<Curve>& curves, const char* bullet
 
 std::vector<std::string> row_cells(const BesideRow& r) {
   auto time = [](const std::optional<report::ReportLine>& side) {
-    return side && side->row.status == report::kStatusOk ? format_us(side->row.time_us_mean)
+    return side && side->row.status == report::kStatusOk ? format_us(side->row.time.mean_us)
                                                          : std::string("-");
   };
   auto busbw = [](const std::optional<report::ReportLine>& side) {

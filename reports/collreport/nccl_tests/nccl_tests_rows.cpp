@@ -48,13 +48,13 @@ report::ReportRow run_row(const report::NcclTestsRun& run, const report::NcclTes
     gpus.insert(rank.gpu_name);
   }
   report::ReportRow row;
-  row.host = run.ranks.front().host;  // rank 0's, as collbench writes its own host
-  row.gpu_name = join(gpus, "/");
-  row.nccl_version = report::nccl_version_text(run.nccl_library);
+  row.origin.host = run.ranks.front().host;  // rank 0's, as collbench writes its own host
+  row.origin.gpu_name = join(gpus, "/");
+  row.origin.nccl_version = report::nccl_version_text(run.nccl_library);
   const bool one_process =
       run.ranks.size() == static_cast<std::size_t>(run.threads * run.gpus_per_thread);
-  row.launch_mode = one_process ? "single_process" : "mpi";
-  row.nodes = static_cast<int>(hosts.size());
+  row.origin.launch_mode = one_process ? "single_process" : "mpi";
+  row.origin.nodes = static_cast<int>(hosts.size());
   row.op = c.op;
   row.algo = kNcclTestsAlgo;
   row.ranks = static_cast<int>(run.ranks.size());
@@ -63,23 +63,23 @@ report::ReportRow run_row(const report::NcclTestsRun& run, const report::NcclTes
   row.agg_iters = run.agg_iters;
   row.graph = run.graph;
   // A mean over fixed iterations: no per-iteration samples, no interval.
-  row.samples = 0;
+  row.time.samples = 0;
   row.stop = report::kStopFixed;
-  row.confidence_pct = 0;
+  row.time.confidence_pct = 0;
   row.extra = run_extra(run);
   return row;
 }
 
 void set_measurement(report::ReportRow& row, const report::NcclTestsPlacement& placement) {
-  row.time_us_mean = placement.time_us;
+  row.time.mean_us = placement.time_us;
   row.algbw_gbps = placement.algbw_gbps;
   row.busbw_gbps = placement.busbw_gbps;
   row.wrong_elements = placement.wrong_elements.value_or(0);
   if (placement.iterations) {
-    row.time_us_min = placement.iterations->min_us;
-    row.time_us_max = placement.iterations->max_us;
-    row.time_us_p99 = placement.iterations->p99_us;
-    row.time_cv_pct = placement.iterations->cv_pct;
+    row.time.min_us = placement.iterations->min_us;
+    row.time.max_us = placement.iterations->max_us;
+    row.time.p99_us = placement.iterations->p99_us;
+    row.time.cv_pct = placement.iterations->cv_pct;
   }
 }
 

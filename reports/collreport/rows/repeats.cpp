@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <type_traits>
 
 #include "statistics.hpp"
 
@@ -21,10 +22,17 @@ const report::ReportRow* status_source(const std::vector<const report::ReportRow
   return passes.front();
 }
 
-template <typename Field>
-double median_of(const std::vector<const report::ReportRow*>& passes, Field field) {
+// The median over the passes of a field of the row (`Part` ReportRow) or of its times.
+template <typename Part>
+double median_of(const std::vector<const report::ReportRow*>& passes, double Part::*field) {
   std::vector<double> values;
-  for (const report::ReportRow* pass : passes) values.push_back(pass->*field);
+  for (const report::ReportRow* pass : passes) {
+    if constexpr (std::is_same_v<Part, report::TimeStats>) {
+      values.push_back(pass->time.*field);
+    } else {
+      values.push_back(pass->*field);
+    }
+  }
   return stats::median(values);
 }
 
@@ -43,14 +51,14 @@ report::ReportRow pool_passes(const std::vector<const report::ReportRow*>& passe
   pooled.status = status->status;
   pooled.reason = status->reason;
   pooled.wrong_elements = 0;
-  pooled.samples = 0;
+  pooled.time.samples = 0;
   for (const report::ReportRow* pass : passes) {
     pooled.wrong_elements += pass->wrong_elements;
-    pooled.samples += pass->samples;
+    pooled.time.samples += pass->time.samples;
   }
   if (pooled.status != report::kStatusOk) return pooled;
-  pooled.time_us_p50 = median_of(passes, &report::ReportRow::time_us_p50);
-  pooled.time_us_mean = median_of(passes, &report::ReportRow::time_us_mean);
+  pooled.time.p50_us = median_of(passes, &report::TimeStats::p50_us);
+  pooled.time.mean_us = median_of(passes, &report::TimeStats::mean_us);
   pooled.busbw_gbps = median_of(passes, &report::ReportRow::busbw_gbps);
   pooled.algbw_gbps = median_of(passes, &report::ReportRow::algbw_gbps);
   const bool all_have_intervals =
@@ -59,22 +67,22 @@ report::ReportRow pool_passes(const std::vector<const report::ReportRow*>& passe
   // The mean's interval, like the median's, only where every pass has one (version 3 rows).
   const bool all_have_mean_intervals =
       std::all_of(passes.begin(), passes.end(),
-                  [](const report::ReportRow* pass) { return pass->time_us_mean_hi > 0; });
+                  [](const report::ReportRow* pass) { return pass->time.mean_hi_us > 0; });
   if (!all_have_intervals || !all_have_mean_intervals) {
-    pooled.time_us_mean_lo = pooled.time_us_mean_hi = 0;
+    pooled.time.mean_lo_us = pooled.time.mean_hi_us = 0;
   }
   if (!all_have_intervals) {
-    pooled.confidence_pct = 0;
-    pooled.time_us_p50_lo = pooled.time_us_p50_hi = 0;
+    pooled.time.confidence_pct = 0;
+    pooled.time.p50_lo_us = pooled.time.p50_hi_us = 0;
     return pooled;
   }
   for (const report::ReportRow* pass : passes) {
-    pooled.confidence_pct = std::min(pooled.confidence_pct, pass->confidence_pct);
-    pooled.time_us_p50_lo = std::min(pooled.time_us_p50_lo, pass->time_us_p50_lo);
-    pooled.time_us_p50_hi = std::max(pooled.time_us_p50_hi, pass->time_us_p50_hi);
+    pooled.time.confidence_pct = std::min(pooled.time.confidence_pct, pass->time.confidence_pct);
+    pooled.time.p50_lo_us = std::min(pooled.time.p50_lo_us, pass->time.p50_lo_us);
+    pooled.time.p50_hi_us = std::max(pooled.time.p50_hi_us, pass->time.p50_hi_us);
     if (!all_have_mean_intervals) continue;
-    pooled.time_us_mean_lo = std::min(pooled.time_us_mean_lo, pass->time_us_mean_lo);
-    pooled.time_us_mean_hi = std::max(pooled.time_us_mean_hi, pass->time_us_mean_hi);
+    pooled.time.mean_lo_us = std::min(pooled.time.mean_lo_us, pass->time.mean_lo_us);
+    pooled.time.mean_hi_us = std::max(pooled.time.mean_hi_us, pass->time.mean_hi_us);
   }
   return pooled;
 }
@@ -90,8 +98,8 @@ std::vector<PooledCase> pool_repeats(const report::Report& report) {
     PooledCase pooled_case;
     for (const report::ReportLine* line : lines) {
       passes.push_back(&line->row);
-      if (line->row.status == report::kStatusOk && line->row.time_us_p50 > 0) {
-        pooled_case.pass_p50_us.push_back(line->row.time_us_p50);
+      if (line->row.status == report::kStatusOk && line->row.time.p50_us > 0) {
+        pooled_case.pass_p50_us.push_back(line->row.time.p50_us);
       }
     }
     pooled_case.key = key;

@@ -58,7 +58,7 @@ SeriesSummary summarize_series(const report::RowKey& series,
   // Rows without samples (nccl-tests' through `collreport nccl-tests`) have only a mean.
   const report::ReportRow& smallest = *ok_rows.front();
   summary.latency_floor_us =
-      smallest.time_us_p50 > 0 ? smallest.time_us_p50 : smallest.time_us_mean;
+      smallest.time.p50_us > 0 ? smallest.time.p50_us : smallest.time.mean_us;
   summary.latency_floor_bytes = ok_rows.front()->bytes;
   summary.latency_floor_half_width = relative_half_width(*ok_rows.front());
   for (const report::ReportRow* row : ok_rows) {
@@ -85,9 +85,9 @@ std::string latency_floor_cell(const SeriesSummary& s) {
 }  // namespace
 
 double relative_half_width(const report::ReportRow& row) {
-  if (!row.has_interval() || row.time_us_p50 <= 0) return 0;
-  return stats::Interval{row.time_us_p50_lo, row.time_us_p50_hi}.relative_half_width(
-      row.time_us_p50);
+  if (!row.has_interval() || row.time.p50_us <= 0) return 0;
+  return stats::Interval{row.time.p50_lo_us, row.time.p50_hi_us}.relative_half_width(
+      row.time.p50_us);
 }
 
 std::vector<SeriesSummary> summarize(const std::vector<report::ReportRow>& rows) {

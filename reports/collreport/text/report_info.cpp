@@ -24,8 +24,8 @@ std::string describe_origin(const std::vector<report::ReportRow>& rows) {
   std::set<std::string> gpus, nccl_versions, dates;
   int min_ranks = 0, max_ranks = 0;
   for (const report::ReportRow& row : rows) {
-    gpus.insert(row.gpu_name);
-    nccl_versions.insert(row.nccl_version);
+    gpus.insert(row.origin.gpu_name);
+    nccl_versions.insert(row.origin.nccl_version);
     // ISO 8601 timestamps start with the date.
     if (row.timestamp.size() >= 10) dates.insert(row.timestamp.substr(0, 10));
     if (row.ranks > 0) {

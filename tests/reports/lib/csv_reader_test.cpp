@@ -110,11 +110,11 @@ TEST(CsvReader, ReadsAVersionOneReportWithoutIntervals) {
     const ReportRow& row = report.rows[i].row;
     EXPECT_EQ(row.schema_version, 1);
     EXPECT_FALSE(row.has_interval()) << "row " << i;
-    EXPECT_EQ(row.confidence_pct, 0);
-    EXPECT_EQ(row.samples, 0);
+    EXPECT_EQ(row.time.confidence_pct, 0);
+    EXPECT_EQ(row.time.samples, 0);
     EXPECT_EQ(row.repeat, 0);
-    EXPECT_EQ(row.time_us_p50_lo, 0);
-    EXPECT_EQ(row.time_us_p50, rows[i].time_us_p50);  // the version 1 columns are all read
+    EXPECT_EQ(row.time.p50_lo_us, 0);
+    EXPECT_EQ(row.time.p50_us, rows[i].time.p50_us);  // the version 1 columns are all read
     EXPECT_EQ(row.busbw_gbps, rows[i].busbw_gbps);
   }
 }
@@ -126,15 +126,15 @@ TEST(CsvReader, AVersionThreeReportRoundTripsItsIntervals) {
   const ReportRow& row = report.rows[0].row;
   EXPECT_EQ(row.schema_version, 3);
   EXPECT_TRUE(row.has_interval());
-  EXPECT_EQ(row.confidence_pct, 95);
-  EXPECT_EQ(row.samples, 20);
+  EXPECT_EQ(row.time.confidence_pct, 95);
+  EXPECT_EQ(row.time.samples, 20);
   EXPECT_EQ(row.stop, "fixed");
-  EXPECT_LT(row.time_us_p50_lo, row.time_us_p50);
-  EXPECT_GT(row.time_us_p50_hi, row.time_us_p50);
-  EXPECT_LT(row.time_us_mean_lo, row.time_us_mean);
-  EXPECT_GT(row.time_us_mean_hi, row.time_us_mean);
-  EXPECT_EQ(row.time_us_mean_lo, rows[0].time_us_mean_lo);
-  EXPECT_EQ(row.time_us_mean_hi, rows[0].time_us_mean_hi);
+  EXPECT_LT(row.time.p50_lo_us, row.time.p50_us);
+  EXPECT_GT(row.time.p50_hi_us, row.time.p50_us);
+  EXPECT_LT(row.time.mean_lo_us, row.time.mean_us);
+  EXPECT_GT(row.time.mean_hi_us, row.time.mean_us);
+  EXPECT_EQ(row.time.mean_lo_us, rows[0].time.mean_lo_us);
+  EXPECT_EQ(row.time.mean_hi_us, rows[0].time.mean_hi_us);
   EXPECT_EQ(fixtures::to_csv({row}), fixtures::to_csv({rows[0]}));
 }
 
@@ -147,17 +147,17 @@ TEST(CsvReader, ReadsAVersionTwoReportWithoutTheMeansInterval) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ReportRow& row = report.rows[i].row;
     EXPECT_EQ(row.schema_version, 2);
-    EXPECT_EQ(row.time_us_mean_lo, 0) << "row " << i;
-    EXPECT_EQ(row.time_us_mean_hi, 0) << "row " << i;
+    EXPECT_EQ(row.time.mean_lo_us, 0) << "row " << i;
+    EXPECT_EQ(row.time.mean_hi_us, 0) << "row " << i;
     // Every version 2 column is read, the median's interval included.
     EXPECT_EQ(row.has_interval(), rows[i].has_interval()) << "row " << i;
-    EXPECT_EQ(row.time_us_p50_lo, rows[i].time_us_p50_lo);
-    EXPECT_EQ(row.time_us_p50_hi, rows[i].time_us_p50_hi);
+    EXPECT_EQ(row.time.p50_lo_us, rows[i].time.p50_lo_us);
+    EXPECT_EQ(row.time.p50_hi_us, rows[i].time.p50_hi_us);
     EXPECT_EQ(row.busbw_gbps_lo, rows[i].busbw_gbps_lo);
   }
   // Written back, a version 2 row is a version 3 row without the mean's interval.
   ReportRow expected = rows[0];
-  expected.time_us_mean_lo = expected.time_us_mean_hi = 0;
+  expected.time.mean_lo_us = expected.time.mean_hi_us = 0;
   EXPECT_EQ(fixtures::to_csv({report.rows[0].row}), fixtures::to_csv({expected}));
 }
 
@@ -290,12 +290,12 @@ TEST(CsvReader, RowsDifferingInOneIndependentVariableAreNotDuplicates) {
 TEST(CsvReader, WhatTheWriterWritesReadsBackWhateverTheTextFieldsHold) {
   // Found by the fuzz test: unquoted padding was trimmed away on reading.
   ReportRow row = fixtures::measured_row("all_reduce", "nccl", 2, 1024, 1.5, 20.0);
-  row.host = " padded\t";
+  row.origin.host = " padded\t";
   row.reason = "NCCL said:\x1b[31m bad\x01\r\nthing";
   row.extra = "a,\"b\"";
   const Report report = parse_report("written.csv", fixtures::to_csv({row}));
   ASSERT_EQ(report.rows.size(), 1u);
-  EXPECT_EQ(report.rows[0].row.host, " padded\t");
+  EXPECT_EQ(report.rows[0].row.origin.host, " padded\t");
   EXPECT_EQ(report.rows[0].row.reason, "NCCL said: [31m bad   thing");
   EXPECT_EQ(report.rows[0].row.extra, "a,\"b\"");
 }

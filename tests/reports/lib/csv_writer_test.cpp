@@ -88,13 +88,13 @@ TEST(CsvWriter, ColumnsRoundTrip) {
   ReportRow row;
   row.ranks = 4;
   row.in_place = true;
-  row.time_us_p50 = 24.125;
+  row.time.p50_us = 24.125;
   row.status = "oom";
   ReportRow back;
   for (const Column& column : kColumns) column.parse(back, column.format(row));
   EXPECT_EQ(back.ranks, 4);
   EXPECT_TRUE(back.in_place);
-  EXPECT_DOUBLE_EQ(back.time_us_p50, 24.125);
+  EXPECT_DOUBLE_EQ(back.time.p50_us, 24.125);
   EXPECT_EQ(back.status, "oom");
   EXPECT_THROW(kColumns[column_index("ranks")].parse(back, "four"), ColumnParseError);
   EXPECT_THROW(kColumns[column_index("busbw_gbps")].parse(back, "nan"), ColumnParseError);

@@ -21,22 +21,23 @@ using nlohmann::json;
 // measured row (8 GiB: beyond 32 bits) with the columns it leaves at their defaults set.
 ReportRow populated_row() {
   ReportRow row = fixtures::measured_row("broadcast", "nccl", 16, 8589934592ull, 84.626, 100.125);
-  row.nodes = 2;
+  row.origin.launch_mode = "mpi";  // not the default, single_process
+  row.origin.nodes = 2;
   row.root = 3;
   row.in_place = true;
   row.agg_iters = 2;
   row.graph = 5;
   row.repeat = 2;
   row.config = "ring_ctas=32;timing=loop";
-  row.samples = 1234;
+  row.time.samples = 1234;
   row.stop = kStopTimeLimit;
-  row.confidence_pct = 99;
-  row.time_us_stdev = 6.375;
-  row.time_cv_pct = 6.281;
-  row.time_us_p50_lo = 99.5;
-  row.time_us_p50_hi = 100.75;
-  row.time_us_mean_lo = 100.5;
-  row.time_us_mean_hi = 102.125;
+  row.time.confidence_pct = 99;
+  row.time.stdev_us = 6.375;
+  row.time.cv_pct = 6.281;
+  row.time.p50_lo_us = 99.5;
+  row.time.p50_hi_us = 100.75;
+  row.time.mean_lo_us = 100.5;
+  row.time.mean_hi_us = 102.125;
   row.busbw_gbps_lo = 84.25;
   row.busbw_gbps_hi = 85.375;
   row.wrong_elements = 3;
@@ -96,15 +97,15 @@ TEST(JsonRow, RoundTripKeepsEveryColumn) {
   EXPECT_EQ(back.bytes, 8589934592ull);
   EXPECT_EQ(back.root, 3);
   EXPECT_TRUE(back.in_place);
-  EXPECT_EQ(back.time_us_p50, 100.125);
+  EXPECT_EQ(back.time.p50_us, 100.125);
   EXPECT_EQ(back.reason, row.reason);
   // Through text too, as a JSON Lines file carries it.
   EXPECT_EQ(format_row(row_from_json(json::parse(object.dump()))), format_row(row));
   // A default row (no interval, root 0) needs only a valid op, algo, ranks and so on.
   ReportRow plain = populated_row();
   plain.root = -1;
-  plain.confidence_pct = 0;
-  plain.time_us_p50_lo = plain.time_us_p50_hi = 0;
+  plain.time.confidence_pct = 0;
+  plain.time.p50_lo_us = plain.time.p50_hi_us = 0;
   EXPECT_EQ(format_row(row_from_json(row_to_json(plain))), format_row(plain));
 }
 
@@ -117,9 +118,9 @@ TEST(JsonRow, AnOlderRowReadsWithoutTheLaterColumns) {
   object.erase("time_us_mean_hi");
   const ReportRow row = row_from_json(object);
   EXPECT_EQ(row.schema_version, 2);
-  EXPECT_EQ(row.time_us_mean_lo, 0);
-  EXPECT_EQ(row.time_us_mean_hi, 0);
-  EXPECT_EQ(row.time_us_p50_hi, 100.75);
+  EXPECT_EQ(row.time.mean_lo_us, 0);
+  EXPECT_EQ(row.time.mean_hi_us, 0);
+  EXPECT_EQ(row.time.p50_hi_us, 100.75);
   EXPECT_EQ(row.repeat, 2);  // a version 2 column
 
   object["schema_version"] = 1;
@@ -153,6 +154,20 @@ TEST(JsonRow, NumbersAreNumbersAndBooleansBooleans) {
   EXPECT_EQ(object.at("stop"), json("time_limit"));
   EXPECT_EQ(object.at("schema_version"), json(kSchemaVersion));
   EXPECT_EQ(row_to_json(ReportRow{}).at("root"), json(0));
+}
+
+// A sample file's run metadata: the origin's columns, as a row of the run holds them, and no
+// other.
+TEST(JsonRow, OriginIsTheRowsOriginColumns) {
+  const ReportRow row = populated_row();
+  const json origin = origin_to_json(row.origin);
+  const json whole = row_to_json(row);
+  const std::vector<std::string> names = {"host",         "gpu_name",     "driver",
+                                          "cuda_runtime", "nccl_version", "collbench_version",
+                                          "launch_mode",  "nodes"};
+  EXPECT_EQ(origin.size(), names.size()) << origin.dump();
+  for (const std::string& name : names) EXPECT_EQ(origin.at(name), whole.at(name)) << name;
+  EXPECT_EQ(origin.at("nodes"), json(2));
 }
 
 TEST(JsonRow, MissingColumnIsNamed) {

@@ -63,8 +63,8 @@ TEST(SampleFile, ReadsTheRunAndEveryCase) {
   EXPECT_EQ(measured.row.op, "all_reduce");
   EXPECT_EQ(measured.row.ranks, 4);
   EXPECT_EQ(measured.row.bytes, kMiB);
-  EXPECT_EQ(measured.row.samples, 3);
-  EXPECT_DOUBLE_EQ(measured.row.time_us_p50, 34.9);
+  EXPECT_EQ(measured.row.time.samples, 3);
+  EXPECT_DOUBLE_EQ(measured.row.time.p50_us, 34.9);
   EXPECT_EQ(measured.ops_per_sample, 1);
   EXPECT_EQ(measured.samples_us, (std::vector<double>{10.5, 12.25, 11.0}));
   EXPECT_EQ(measured.rank_samples_us, kRankSamples);

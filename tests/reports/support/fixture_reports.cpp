@@ -29,18 +29,18 @@ double busbw_factor(const std::string& op, int ranks) {
 ReportRow machine_row() {
   ReportRow row;
   row.timestamp = "2026-11-22T10:00:00Z";
-  row.host = "fixture-host";
-  row.gpu_name = "NVIDIA H200";
-  row.driver = "580.159.04";
-  row.cuda_runtime = "13.0";
-  row.nccl_version = "2.28.3";
-  row.collbench_version = "0.1.0-fixture";
-  row.launch_mode = "single_process";
+  row.origin.host = "fixture-host";
+  row.origin.gpu_name = "NVIDIA H200";
+  row.origin.driver = "580.159.04";
+  row.origin.cuda_runtime = "13.0";
+  row.origin.nccl_version = "2.28.3";
+  row.origin.collbench_version = "0.1.0-fixture";
+  row.origin.launch_mode = "single_process";
   row.warmup = 5;
   row.iters = 20;
-  row.samples = 20;
+  row.time.samples = 20;
   row.stop = report::kStopFixed;
-  row.confidence_pct = 95;
+  row.time.confidence_pct = 95;
   return row;
 }
 
@@ -49,18 +49,18 @@ ReportRow machine_row() {
 // the mean's +-t(0.975, 19) sd / sqrt(20) = 0.47 sd.
 void set_times(ReportRow& row, double p50_us) {
   const double cv = row.bytes < kMiB ? 0.03 : 0.01;
-  row.time_us_p50 = round3(p50_us);
-  row.time_us_mean = round3(p50_us * 1.01);
-  row.time_us_min = round3(p50_us * 0.98);
-  row.time_us_p99 = round3(p50_us * 1.05);
-  row.time_us_max = round3(p50_us * 1.10);
-  row.time_us_stdev = round3(row.time_us_mean * cv);
-  row.time_cv_pct = p50_us > 0 ? round3(100 * cv) : 0;
-  row.time_us_p50_lo = round3(p50_us * (1 - cv / 2));
-  row.time_us_p50_hi = round3(p50_us * (1 + cv / 2));
-  const double mean_half_width_us = 2.093 * row.time_us_stdev / std::sqrt(20.0);
-  row.time_us_mean_lo = round3(row.time_us_mean - mean_half_width_us);
-  row.time_us_mean_hi = round3(row.time_us_mean + mean_half_width_us);
+  row.time.p50_us = round3(p50_us);
+  row.time.mean_us = round3(p50_us * 1.01);
+  row.time.min_us = round3(p50_us * 0.98);
+  row.time.p99_us = round3(p50_us * 1.05);
+  row.time.max_us = round3(p50_us * 1.10);
+  row.time.stdev_us = round3(row.time.mean_us * cv);
+  row.time.cv_pct = p50_us > 0 ? round3(100 * cv) : 0;
+  row.time.p50_lo_us = round3(p50_us * (1 - cv / 2));
+  row.time.p50_hi_us = round3(p50_us * (1 + cv / 2));
+  const double mean_half_width_us = 2.093 * row.time.stdev_us / std::sqrt(20.0);
+  row.time.mean_lo_us = round3(row.time.mean_us - mean_half_width_us);
+  row.time.mean_hi_us = round3(row.time.mean_us + mean_half_width_us);
 }
 
 // After set_times: busbw comes from the mean time, its interval from the ends of the median's.
@@ -68,9 +68,9 @@ void set_bandwidths(ReportRow& row, double busbw_gbps) {
   row.busbw_gbps = round3(busbw_gbps);
   row.algbw_gbps = round3(busbw_gbps / busbw_factor(row.op, row.ranks));
   row.peak_fraction = round3(busbw_gbps / kLinkPeakGbps);
-  const bool timed = row.time_us_p50_lo > 0;
-  row.busbw_gbps_lo = timed ? round3(busbw_gbps * row.time_us_mean / row.time_us_p50_hi) : 0;
-  row.busbw_gbps_hi = timed ? round3(busbw_gbps * row.time_us_mean / row.time_us_p50_lo) : 0;
+  const bool timed = row.time.p50_lo_us > 0;
+  row.busbw_gbps_lo = timed ? round3(busbw_gbps * row.time.mean_us / row.time.p50_hi_us) : 0;
+  row.busbw_gbps_hi = timed ? round3(busbw_gbps * row.time.mean_us / row.time.p50_lo_us) : 0;
 }
 
 struct AlgorithmModel {
@@ -93,8 +93,8 @@ ReportRow modeled_row(const std::string& op, const AlgorithmModel& model, int ra
 ReportRow not_measured_row(ReportRow row, const char* status, const char* reason) {
   row.status = status;
   row.reason = reason;
-  row.samples = 0;
-  row.confidence_pct = 0;
+  row.time.samples = 0;
+  row.time.confidence_pct = 0;
   set_times(row, 0);
   set_bandwidths(row, 0);
   return row;
@@ -127,7 +127,7 @@ bool is_regression_target(const ReportRow& row, std::uint64_t min_bytes) {
 }
 
 void scale_speed(ReportRow& row, double time_factor) {
-  set_times(row, row.time_us_p50 * time_factor);
+  set_times(row, row.time.p50_us * time_factor);
   set_bandwidths(row, row.busbw_gbps / time_factor);
 }
 

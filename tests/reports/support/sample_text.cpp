@@ -44,7 +44,7 @@ json sample_case_line(report::ReportRow row,
       slowest[s] = std::max(slowest[s], samples[s]);
     }
   }
-  row.samples = static_cast<int>(slowest.size());
+  row.time.samples = static_cast<int>(slowest.size());
   return {{"type", "case"},
           {"name", row.op + "/" + row.algo + "/" + std::to_string(row.ranks) + "/" +
                        std::to_string(row.bytes)},

@@ -168,9 +168,9 @@ TEST(CollreportCli, SummaryOfSeveralPassesListsTheirSpread) {
   for (std::size_t i = 0; i < first_pass; ++i) {
     fixtures::ReportRow pass = rows[i];
     pass.repeat = 1;
-    pass.time_us_p50 *= 1.02;
-    pass.time_us_p50_lo *= 1.02;
-    pass.time_us_p50_hi *= 1.02;
+    pass.time.p50_us *= 1.02;
+    pass.time.p50_lo_us *= 1.02;
+    pass.time.p50_hi_us *= 1.02;
     rows.push_back(pass);
   }
   const std::string path = fixtures::write_temp_file("passes.csv", fixtures::to_csv(rows));

@@ -16,9 +16,9 @@ constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 
 // `row` with its median time `p50_us` and an interval of +-`half_width` (a fraction) around it.
 ReportRow with_median(ReportRow row, double p50_us, double half_width) {
-  row.time_us_p50 = p50_us;
-  row.time_us_p50_lo = p50_us * (1 - half_width);
-  row.time_us_p50_hi = p50_us * (1 + half_width);
+  row.time.p50_us = p50_us;
+  row.time.p50_lo_us = p50_us * (1 - half_width);
+  row.time.p50_hi_us = p50_us * (1 + half_width);
   return row;
 }
 
@@ -150,10 +150,10 @@ TEST(CompareIntervals, AVersionOneBaseIsJudgedByTheFixedToleranceWithANote) {
 
 TEST(CompareIntervals, RowsWithoutAnIntervalInAVersionTwoReportAreJudgedByTheTolerance) {
   std::vector<ReportRow> fresh = sweep(1.0, 0.005);
-  fresh[0].samples = 3;  // too few for a 95% interval
-  fresh[0].confidence_pct = 0;
-  fresh[0].time_us_p50_lo = fresh[0].time_us_p50_hi = 0;
-  fresh[1].time_us_p50_lo = fresh[1].time_us_p50 * 1.01;  // a hand edit: p50 below its interval
+  fresh[0].time.samples = 3;  // too few for a 95% interval
+  fresh[0].time.confidence_pct = 0;
+  fresh[0].time.p50_lo_us = fresh[0].time.p50_hi_us = 0;
+  fresh[1].time.p50_lo_us = fresh[1].time.p50_us * 1.01;  // a hand edit: p50 below its interval
   const Comparison c = compare_rows(sweep(1.0, 0.005), fresh);
   EXPECT_EQ(c.count(Rule::kTolerance), 2u);
   EXPECT_EQ(c.count(Rule::kIntervals), kSweepRows - 2);
@@ -215,7 +215,7 @@ TEST(CompareIntervals, TablesShowTheChangeAndItsRange) {
 
 TEST(CompareIntervals, MarkdownCollapsesInconclusiveRowsApartFromTheOthers) {
   std::vector<ReportRow> fresh = sweep(1.05, 0.005);
-  fresh[0] = with_median(fresh[0], fresh[0].time_us_p50, 0.08);  // too wide to judge
+  fresh[0] = with_median(fresh[0], fresh[0].time.p50_us, 0.08);  // too wide to judge
   const report::Report base_report = as_report("base.csv", sweep(1.0, 0.005));
   const report::Report fresh_report = as_report("new.csv", fresh);
   const Comparison c = compare_reports(base_report, fresh_report, {});

@@ -209,7 +209,7 @@ TEST(Compare, NoMatchingRowIsAnErrorNotAPass) {
   // The same sweep, 10x slower, under another config: no row matches, so nothing may pass.
   for (ReportRow& row : other_config) {
     row.config += row.config.empty() ? "layers=2" : ";layers=2";
-    row.time_us_p50 *= 10;
+    row.time.p50_us *= 10;
   }
   const std::string message = nothing_compared_message(base, other_config);
   EXPECT_EQ(message.rfind(fmt::format("nothing compared: no row of NEW matches a row of BASE ({} "
@@ -236,9 +236,9 @@ TEST(Compare, MatchedRowsThatWereNeverBothMeasuredAreAnError) {
 TEST(Compare, AZeroBaseTimeFailsWithAVerdictOfItsOwn) {
   const ReportRow good = fixtures::measured_row("all_reduce", "nccl", 4, 64 * kMiB, 300, 400);
   ReportRow zero_time = good;
-  zero_time.time_us_p50 = 0;
+  zero_time.time.p50_us = 0;
   ReportRow ten_times_slower = good;
-  ten_times_slower.time_us_p50 *= 10;
+  ten_times_slower.time.p50_us *= 10;
   ten_times_slower.busbw_gbps /= 10;
 
   const Comparison zero_base = compare({zero_time}, {ten_times_slower});

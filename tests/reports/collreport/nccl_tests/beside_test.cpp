@@ -48,7 +48,7 @@ report::Report collbench_like(const report::Report& nccl_tests, double time_scal
   for (const report::ReportLine& line : nccl_tests.rows) {
     ReportRow row = line.row;
     row.algo = "nccl";
-    row.time_us_mean *= time_scale;
+    row.time.mean_us *= time_scale;
     row.busbw_gbps /= time_scale;
     rows.push_back(row);
   }

@@ -44,11 +44,11 @@ TEST(NcclTestsRows, TwoRowsPerDataLineWithTheRunsSettings) {
   EXPECT_EQ(report.rows[0].line, 20u);  // the nccl-tests line, for messages
   EXPECT_EQ(report.rows[1].line, 20u);
   EXPECT_EQ(out_of_place.timestamp, kTimestamp);
-  EXPECT_EQ(out_of_place.host, "gpu-node-07");
-  EXPECT_EQ(out_of_place.gpu_name, "NVIDIA H200");
-  EXPECT_EQ(out_of_place.nccl_version, "2.28.3");
-  EXPECT_EQ(out_of_place.launch_mode, "single_process");
-  EXPECT_EQ(out_of_place.nodes, 1);
+  EXPECT_EQ(out_of_place.origin.host, "gpu-node-07");
+  EXPECT_EQ(out_of_place.origin.gpu_name, "NVIDIA H200");
+  EXPECT_EQ(out_of_place.origin.nccl_version, "2.28.3");
+  EXPECT_EQ(out_of_place.origin.launch_mode, "single_process");
+  EXPECT_EQ(out_of_place.origin.nodes, 1);
   EXPECT_EQ(out_of_place.op, "all_reduce");
   EXPECT_EQ(out_of_place.algo, "nccl-tests");
   EXPECT_EQ(out_of_place.ranks, 8);
@@ -65,19 +65,19 @@ TEST(NcclTestsRows, TwoRowsPerDataLineWithTheRunsSettings) {
   EXPECT_EQ(out_of_place.graph, 0);
   EXPECT_EQ(out_of_place.repeat, 0);
   EXPECT_EQ(out_of_place.config, "register=local");
-  EXPECT_EQ(out_of_place.samples, 0);
+  EXPECT_EQ(out_of_place.time.samples, 0);
   EXPECT_EQ(out_of_place.stop, report::kStopFixed);
-  EXPECT_EQ(out_of_place.confidence_pct, 0);
+  EXPECT_EQ(out_of_place.time.confidence_pct, 0);
   EXPECT_FALSE(out_of_place.has_interval());
-  EXPECT_DOUBLE_EQ(out_of_place.time_us_mean, 17.85);
-  EXPECT_DOUBLE_EQ(in_place.time_us_mean, 17.62);
-  EXPECT_EQ(out_of_place.time_us_p50, 0);  // nccl-tests prints no median
+  EXPECT_DOUBLE_EQ(out_of_place.time.mean_us, 17.85);
+  EXPECT_DOUBLE_EQ(in_place.time.mean_us, 17.62);
+  EXPECT_EQ(out_of_place.time.p50_us, 0);  // nccl-tests prints no median
   EXPECT_EQ(out_of_place.status, report::kStatusOk);
   EXPECT_EQ(out_of_place.extra,
             "nccl_tests=2.19.6;threads=8;gpus_per_thread=1;processes=1;groups=1;validation=1");
   const ReportRow& largest = report.rows[16].row;
   EXPECT_EQ(largest.bytes, 134217728u);
-  EXPECT_DOUBLE_EQ(largest.time_us_mean, 773.5);
+  EXPECT_DOUBLE_EQ(largest.time.mean_us, 773.5);
   EXPECT_DOUBLE_EQ(largest.algbw_gbps, 173.52);
   EXPECT_DOUBLE_EQ(largest.busbw_gbps, 303.66);
   EXPECT_EQ(largest.wrong_elements, 0u);
@@ -90,7 +90,7 @@ TEST(NcclTestsRows, ProcessesUncheckedLinesAndOpsWithoutReduction) {
     EXPECT_EQ(line.row.op, "all_gather");
     EXPECT_EQ(line.row.redop, "none");
     EXPECT_EQ(line.row.wrong_elements, 0u);
-    EXPECT_EQ(line.row.launch_mode, "mpi");
+    EXPECT_EQ(line.row.origin.launch_mode, "mpi");
     EXPECT_EQ(line.row.extra,
               "nccl_tests=2.19.6;threads=1;gpus_per_thread=1;processes=2;groups=1;validation=0");
   }
@@ -106,16 +106,16 @@ TEST(NcclTestsRows, RootsSendrecvRepeatsAndPerIterationTimes) {
   EXPECT_EQ(sendrecv.op, "sendrecv");
   EXPECT_EQ(sendrecv.redop, "none");  // printed "sum"
   EXPECT_EQ(sendrecv.root, -1);
-  EXPECT_DOUBLE_EQ(sendrecv.time_us_mean, 9.81);
-  EXPECT_DOUBLE_EQ(sendrecv.time_us_min, 8.83);
-  EXPECT_DOUBLE_EQ(sendrecv.time_us_max, 13.73);
-  EXPECT_DOUBLE_EQ(sendrecv.time_us_p99, 12.75);
-  EXPECT_DOUBLE_EQ(sendrecv.time_cv_pct, 4.2);
+  EXPECT_DOUBLE_EQ(sendrecv.time.mean_us, 9.81);
+  EXPECT_DOUBLE_EQ(sendrecv.time.min_us, 8.83);
+  EXPECT_DOUBLE_EQ(sendrecv.time.max_us, 13.73);
+  EXPECT_DOUBLE_EQ(sendrecv.time.p99_us, 12.75);
+  EXPECT_DOUBLE_EQ(sendrecv.time.cv_pct, 4.2);
   // The second cycle (-N 2) measures the same cases again: repeat 1.
   std::vector<int> repeats;
   for (std::size_t i = 2; i < report.rows.size(); ++i) repeats.push_back(report.rows[i].row.repeat);
   EXPECT_EQ(repeats, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
-  EXPECT_DOUBLE_EQ(report.rows[6].row.time_us_mean, 9.91);
+  EXPECT_DOUBLE_EQ(report.rows[6].row.time.mean_us, 9.91);
 }
 
 TEST(NcclTestsRows, AlltoallvSplitAndAFileAddedTwice) {
@@ -157,7 +157,7 @@ TEST(NcclTestsRows, WrittenReportReadsBack) {
     ASSERT_EQ(read.rows.size(), converted.rows.size()) << name;
     for (std::size_t i = 0; i < read.rows.size(); ++i) {
       EXPECT_EQ(report::row_key(read.rows[i].row), report::row_key(converted.rows[i].row));
-      EXPECT_DOUBLE_EQ(read.rows[i].row.time_us_mean, converted.rows[i].row.time_us_mean);
+      EXPECT_DOUBLE_EQ(read.rows[i].row.time.mean_us, converted.rows[i].row.time.mean_us);
       EXPECT_EQ(read.rows[i].row.extra, converted.rows[i].row.extra);
     }
   }

@@ -18,7 +18,7 @@ report::Report nccl_tests_fixture_report(const std::string& name, const std::str
 report::ReportRow mean_row(const std::string& algo, std::uint64_t bytes, double time_us_mean,
                            double busbw_gbps) {
   report::ReportRow row = measured_row("all_reduce", algo, 8, bytes, busbw_gbps, time_us_mean);
-  row.time_us_mean = time_us_mean;  // beside reads the mean; measured_row sets it from p50
+  row.time.mean_us = time_us_mean;  // beside reads the mean; measured_row sets it from p50
   row.busbw_gbps = busbw_gbps;
   return row;
 }

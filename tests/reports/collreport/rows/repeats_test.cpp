@@ -15,8 +15,8 @@ using fixtures::ReportRow;
 ReportRow pass(int repeat, double p50_us, double lo_us, double hi_us) {
   ReportRow row = fixtures::measured_row("all_reduce", "nccl", 4, 1 << 20, 100, p50_us);
   row.repeat = repeat;
-  row.time_us_p50_lo = lo_us;
-  row.time_us_p50_hi = hi_us;
+  row.time.p50_lo_us = lo_us;
+  row.time.p50_hi_us = hi_us;
   row.busbw_gbps = 1000 / p50_us;
   return row;
 }
@@ -24,47 +24,47 @@ ReportRow pass(int repeat, double p50_us, double lo_us, double hi_us) {
 TEST(Repeats, OnePassIsItsOwnCase) {
   const ReportRow only = pass(0, 50, 49, 51);
   const ReportRow pooled = pool_passes({&only});
-  EXPECT_EQ(pooled.time_us_p50, 50);
-  EXPECT_EQ(pooled.time_us_p50_lo, 49);
-  EXPECT_EQ(pooled.samples, only.samples);
+  EXPECT_EQ(pooled.time.p50_us, 50);
+  EXPECT_EQ(pooled.time.p50_lo_us, 49);
+  EXPECT_EQ(pooled.time.samples, only.time.samples);
 }
 
 TEST(Repeats, SeveralPassesPoolIntoTheMedianAndTheHullOfTheirIntervals) {
   const ReportRow a = pass(0, 50, 49.5, 50.5), b = pass(1, 54, 53, 55), c = pass(2, 51, 50, 52);
   const ReportRow pooled = pool_passes({&a, &b, &c});
   EXPECT_EQ(pooled.status, "ok");
-  EXPECT_EQ(pooled.time_us_p50, 51);
-  EXPECT_EQ(pooled.time_us_p50_lo, 49.5);
-  EXPECT_EQ(pooled.time_us_p50_hi, 55);
+  EXPECT_EQ(pooled.time.p50_us, 51);
+  EXPECT_EQ(pooled.time.p50_lo_us, 49.5);
+  EXPECT_EQ(pooled.time.p50_hi_us, 55);
   EXPECT_DOUBLE_EQ(pooled.busbw_gbps, 1000.0 / 51);
-  EXPECT_EQ(pooled.samples, 60);
+  EXPECT_EQ(pooled.time.samples, 60);
   EXPECT_TRUE(pooled.has_interval());
   // An even count: the mean of the two middle values.
-  EXPECT_EQ(pool_passes({&a, &b}).time_us_p50, 52);
+  EXPECT_EQ(pool_passes({&a, &b}).time.p50_us, 52);
 }
 
 TEST(Repeats, APassWithoutAnIntervalLeavesTheCaseWithout) {
   const ReportRow a = pass(0, 50, 49, 51);
   ReportRow b = pass(1, 52, 0, 0);
-  b.confidence_pct = 0;
+  b.time.confidence_pct = 0;
   const ReportRow pooled = pool_passes({&a, &b});
   EXPECT_FALSE(pooled.has_interval());
-  EXPECT_EQ(pooled.time_us_mean_lo, 0);
-  EXPECT_EQ(pooled.time_us_mean_hi, 0);
+  EXPECT_EQ(pooled.time.mean_lo_us, 0);
+  EXPECT_EQ(pooled.time.mean_hi_us, 0);
 }
 
 TEST(Repeats, TheMeansIntervalsPoolIntoTheirHull) {
   ReportRow a = pass(0, 50, 49, 51), b = pass(1, 54, 53, 55);
-  a.time_us_mean_lo = 50;
-  a.time_us_mean_hi = 52;
-  b.time_us_mean_lo = 54.5;
-  b.time_us_mean_hi = 57;
+  a.time.mean_lo_us = 50;
+  a.time.mean_hi_us = 52;
+  b.time.mean_lo_us = 54.5;
+  b.time.mean_hi_us = 57;
   const ReportRow pooled = pool_passes({&a, &b});
-  EXPECT_EQ(pooled.time_us_mean_lo, 50);
-  EXPECT_EQ(pooled.time_us_mean_hi, 57);
+  EXPECT_EQ(pooled.time.mean_lo_us, 50);
+  EXPECT_EQ(pooled.time.mean_hi_us, 57);
   // A pass read from a version 2 report has none: nor has the case.
-  b.time_us_mean_lo = b.time_us_mean_hi = 0;
-  EXPECT_EQ(pool_passes({&a, &b}).time_us_mean_hi, 0);
+  b.time.mean_lo_us = b.time.mean_hi_us = 0;
+  EXPECT_EQ(pool_passes({&a, &b}).time.mean_hi_us, 0);
   EXPECT_TRUE(pool_passes({&a, &b}).has_interval());  // the median's stays
 }
 

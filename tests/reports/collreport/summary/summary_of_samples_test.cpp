@@ -23,11 +23,11 @@ std::vector<ReportRow> rows_with_samples(std::vector<json>& lines) {
     std::vector<std::vector<double>> ranks;
     if (row.status == kStatusOk) {
       for (int rank = 0; rank < row.ranks; ++rank) {
-        ranks.push_back({row.time_us_p50, row.time_us_p50 + 0.5, row.time_us_p50 - 0.25});
+        ranks.push_back({row.time.p50_us, row.time.p50_us + 0.5, row.time.p50_us - 0.25});
       }
     }
     lines.push_back(fixtures::sample_case_line(row, ranks));
-    row.samples = static_cast<int>(ranks.empty() ? 0 : 3);
+    row.time.samples = static_cast<int>(ranks.empty() ? 0 : 3);
     rows.push_back(row);
   }
   return rows;

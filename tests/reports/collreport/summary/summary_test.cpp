@@ -59,14 +59,14 @@ TEST(Summary, PeakHalfAndNinetyPercentSizesAndLatencyFloor) {
 TEST(Summary, RowsWithOnlyAMeanTakeItAsTheirLatencyFloor) {
   std::vector<report::ReportRow> rows = known_rows();
   for (report::ReportRow& row : rows) {
-    row.samples = 0;
-    row.time_us_p50 = 0;
+    row.time.samples = 0;
+    row.time.p50_us = 0;
   }
   const SeriesSummary& s = find(summarize(rows), "all_reduce", "nccl", 4);
   double smallest_mean = 0;
   for (const report::ReportRow& row : rows) {
     if (row.op == "all_reduce" && row.algo == "nccl" && row.bytes == s.latency_floor_bytes) {
-      smallest_mean = row.time_us_mean;
+      smallest_mean = row.time.mean_us;
     }
   }
   EXPECT_GT(smallest_mean, 0);
