@@ -7,7 +7,7 @@
 #include <exception>
 #include <stdexcept>
 
-#include "algorithms/handbuilt_algorithms.hpp"
+#include "algorithms/handbuilt_twoshot.hpp"
 #include "core/errors.hpp"
 #include "runtime/cuda_resources.hpp"
 #include "step_schedule.hpp"

@@ -1,6 +1,6 @@
 // The interface every implementation of a collective follows: NCCL itself, and the hand-built
-// all-reduce algorithms (ring, ring_sendrecv, oneshot). The runner owns GPUs, streams,
-// communicators and buffers; an algorithm only prepares its own state and enqueues work.
+// all-reduce algorithms (bench/algorithms/). The runner owns GPUs, streams, communicators and
+// buffers; an algorithm only prepares its own state and enqueues work.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -65,12 +65,13 @@ class CollectiveAlgorithm {
   virtual std::string unsupported_reason(const CaseShape& shape) const = 0;
   // Once per case, before warm-up, outside timing and graph capture: register buffers, exchange
   // handles, size scratch space. `ranks` and `buffers` are this process's ranks, index-aligned.
-  virtual void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
-                       const CaseShape& shape) = 0;
+  virtual void prepare(const std::vector<RankContext>& ranks,
+                       const std::vector<RankBuffers>& buffers, const CaseShape& shape) = 0;
   // Enqueues one iteration on every rank's stream: `aggregate` operations back to back (NCCL:
   // inside one group). Must be capturable into a CUDA graph: no host synchronisation.
-  virtual void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
-                      const CaseShape& shape, int aggregate) = 0;
+  virtual void launch(const std::vector<RankContext>& ranks,
+                      const std::vector<RankBuffers>& buffers, const CaseShape& shape,
+                      int aggregate) = 0;
   // Once per prepared case, after its last launch has completed on this process's ranks: gives
   // back what prepare() took from other processes (CUDA IPC mappings of their memory). Freeing
   // memory another process still maps is undefined, so before any process frees or reallocates
@@ -85,7 +86,9 @@ class CollectiveAlgorithm {
   // At most how many operations one launch(shape, aggregate) enqueues on a rank's stream (kernels,
   // copies, event records; an NCCL group counts each collective of it, which its work queue must
   // hold): a start gate may hold only as much as the launch queue takes. After prepare().
-  virtual int stream_operations(const CaseShape& /*shape*/, int aggregate) const { return 2 * aggregate; }
+  virtual int stream_operations(const CaseShape& /*shape*/, int aggregate) const {
+    return 2 * aggregate;
+  }
   // Whether the prepared case can be launched in parts (launch_part); launch() always works.
   virtual bool launches_in_parts() const { return false; }
   // Enqueues one part of one operation (aggregate 1) of the prepared case on every rank's stream
