@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <stdexcept>
-#include <string_view>
 #include <vector>
 
 #include "algorithms/handbuilt_algorithms.hpp"
@@ -147,17 +146,5 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
   PeerKernelLaunch launch_mode_;
   std::vector<GraphExec> launch_graphs_;  // per local rank; empty: launch the kernel directly
 };
-
-// `algorithm` as the hand-built class `Algorithm` (for callers that launch its kernel themselves);
-// throws std::invalid_argument naming `expected` when it is another.
-template <typename Algorithm, typename Base>
-Algorithm& algorithm_as(Base& algorithm, std::string_view expected) {
-  auto* cast = dynamic_cast<Algorithm*>(&algorithm);
-  if (cast == nullptr) {
-    throw std::invalid_argument(
-        fmt::format("{} is not the {} algorithm", algorithm.name(), expected));
-  }
-  return *cast;
-}
 
 }  // namespace collbench

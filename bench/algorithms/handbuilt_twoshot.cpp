@@ -11,6 +11,7 @@
 #include "algorithms/handbuilt_peer_kernel.hpp"
 #include "algorithms/handbuilt_ring.hpp"
 #include "core/errors.hpp"
+#include "core/fused_update.hpp"
 #include "twoshot/twoshot_all_reduce.hpp"
 
 namespace collbench {
@@ -20,19 +21,22 @@ namespace {
 // however large the buffer (the bound only keeps counts far from wrapping within a launch).
 constexpr int kTwoshotMaxSlices = 1 << 16;
 
+// Its prepared kernel is what the training step's fused update launches (FusedUpdate).
 class TwoshotAlgorithm final
-    : public PeerKernelAlgorithm<kernels::TwoshotRankArgs, kernels::launch_twoshot_all_reduce> {
+    : public PeerKernelAlgorithm<kernels::TwoshotRankArgs, kernels::launch_twoshot_all_reduce>,
+      public FusedUpdate {
  public:
   TwoshotAlgorithm(const std::vector<RankContext>& ranks, const TwoshotTuning& tuning)
       : PeerKernelAlgorithm(ranks, tuning.peer, tuning.launch), tuning_(tuning) {}
   ~TwoshotAlgorithm() override { peers_.request_abort(); }  // see RingAlgorithm
 
   std::string_view name() const override { return "twoshot"; }
-  const kernels::TwoshotRankArgs& arguments_of(int rank) const {
+  FusedUpdate* fused_update() override { return this; }
+  const kernels::TwoshotRankArgs& rank_arguments(int rank) const override {
     return args_.at(peers_.local_index(rank));
   }
   std::vector<std::vector<void*>> peer_table(const std::vector<RankContext>& ranks,
-                                             const std::vector<void*>& pointers) {
+                                             const std::vector<void*>& pointers) override {
     if (args_.empty()) throw std::logic_error("twoshot: peer_table() before prepare()");
     return peers_.exchange(ranks, {pointers}, args_.front().geometry.nranks).front();
   }
@@ -88,17 +92,6 @@ kernels::RingGeometry twoshot_geometry(const CaseShape& shape, const TwoshotTuni
                                        int sm_count) {
   return split_into_pieces(shape, std::min(tuning.ctas, kernels::kTwoshotMaxParts),
                            tuning.min_part_bytes, tuning.slice_bytes, kTwoshotMaxSlices, sm_count);
-}
-
-const kernels::TwoshotRankArgs& twoshot_rank_arguments(const CollectiveAlgorithm& algorithm,
-                                                       int rank) {
-  return algorithm_as<const TwoshotAlgorithm>(algorithm, "twoshot").arguments_of(rank);
-}
-
-std::vector<std::vector<void*>> twoshot_peer_table(CollectiveAlgorithm& algorithm,
-                                                   const std::vector<RankContext>& ranks,
-                                                   const std::vector<void*>& pointers) {
-  return algorithm_as<TwoshotAlgorithm>(algorithm, "twoshot").peer_table(ranks, pointers);
 }
 
 void TwoshotTuning::validate() const {

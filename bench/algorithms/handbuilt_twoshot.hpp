@@ -11,7 +11,6 @@
 #include "algorithms/tuning_settings.hpp"
 #include "core/algorithm.hpp"
 #include "ring/ring_schedule.hpp"
-#include "twoshot/twoshot_all_reduce.hpp"
 
 namespace collbench {
 
@@ -36,20 +35,6 @@ const TuningSettings<TwoshotTuning>& twoshot_settings();
 // most `ctas` parts and slices of about `slice_bytes`.
 kernels::RingGeometry twoshot_geometry(const CaseShape& shape, const TwoshotTuning& tuning,
                                        int sm_count);
-
-// The kernel arguments the twoshot algorithm `algorithm` prepared for local rank `rank`, for a
-// caller that launches the kernel itself with the training step's update sharded into it. Valid
-// until the next prepare() or release(). Throws std::invalid_argument when `algorithm` is not
-// twoshot, std::out_of_range for a rank it does not drive.
-const kernels::TwoshotRankArgs& twoshot_rank_arguments(const CollectiveAlgorithm& algorithm,
-                                                       int rank);
-// Where every rank's entry of `pointers` (one per rank of `ranks`, this process's ranks, as
-// prepare() was given them) appears to each of `ranks`, through twoshot's peer mappings:
-// table[local][rank]. Collective across processes like prepare(), after it; valid until release().
-// Throws std::invalid_argument when `algorithm` is not twoshot.
-std::vector<std::vector<void*>> twoshot_peer_table(CollectiveAlgorithm& algorithm,
-                                                   const std::vector<RankContext>& ranks,
-                                                   const std::vector<void*>& pointers);
 
 // Throws UsageError when `tuning` does not validate.
 std::unique_ptr<HandbuiltAlgorithm> make_twoshot(const std::vector<RankContext>& ranks,

@@ -19,6 +19,8 @@
 
 namespace collbench {
 
+class FusedUpdate;  // core/fused_update.hpp
+
 // One rank driven by this process.
 struct RankContext {
   int rank;    // rank in the communicator
@@ -94,6 +96,10 @@ class CollectiveAlgorithm {
   // Enqueues one part of one operation (aggregate 1) of the prepared case on every rank's stream
   // (rules at LaunchPart). Only when launches_in_parts().
   virtual void launch_part(const std::vector<RankContext>& ranks, LaunchPart part);
+  // The training step's fused update when this algorithm offers it (as its entry's
+  // AlgorithmCapabilities::fused_update says before one is made), else null; it lives as long as
+  // the algorithm.
+  virtual FusedUpdate* fused_update() { return nullptr; }
 };
 
 // What an implementation can do beyond launch(), declared once so that callers (the training step)
@@ -106,7 +112,8 @@ struct AlgorithmCapabilities {
   // Launches in parts (LaunchPart, launch_part) when the prepared case allows it
   // (launches_in_parts): the training step's pipelined schedule. Those without keep their lanes.
   bool launch_in_parts = false;
-  // Runs the training step's SGD update fused into its all-reduce (the last bucket).
+  // Runs the training step's SGD update fused into its all-reduce (the last bucket): its instances
+  // return a FusedUpdate (CollectiveAlgorithm::fused_update).
   bool fused_update = false;
   // Moves data only through NCCL calls, so it runs on NCCL-registered buffers (--register local,
   // symmetric) and gains from them; one that maps its peers' memory itself is skipped there.
@@ -121,7 +128,7 @@ struct AlgorithmCapabilities {
 // environment overrides and the CSV config column all read this. Made once per set of ranks
 // (communicator), so an implementation may keep state such as peer mappings across cases.
 struct AlgorithmEntry {
-  std::string_view name;  // the CSV algo column and --algo's name ("nccl", "ring" ...)
+  std::string_view name;  // the CSV algo column and --algo's name ("nccl", or a descriptor's)
   OpKind op;
   std::string_view summary;  // one line for --help
   std::string_view source;   // where it is written: "kernels/ring/", or "NCCL"

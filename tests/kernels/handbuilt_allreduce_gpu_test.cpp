@@ -15,6 +15,7 @@
 
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "core/errors.hpp"
+#include "core/fused_update.hpp"
 #include "handbuilt_gpu_fixture.hpp"
 #include "peer_flags.cuh"
 #include "runtime/cuda_resources.hpp"
@@ -438,6 +439,17 @@ TEST(AllAlgorithms, MoreRanksThanPeerKernelsTakeAreSkippedWithAReason) {
     auto algorithm = make_handbuilt_algorithm(name, {});
     EXPECT_NE(algorithm->unsupported_reason(shape).find("at most 8 ranks"), std::string::npos)
         << name << ": " << algorithm->unsupported_reason(shape);
+  }
+}
+
+// What a descriptor says of the fused update is what its algorithm offers: the training step
+// checks options against the one and launches through the other.
+TEST(AllAlgorithms, FusedUpdateIsWhatTheDescriptorSays) {
+  SKIP_WITHOUT_GPUS(1);  // the algorithms map an abort word into the GPUs' address space
+  for (const HandbuiltDescriptor* descriptor : handbuilt_descriptors()) {
+    auto algorithm = make_handbuilt_algorithm(descriptor->name, {});
+    EXPECT_EQ(algorithm->fused_update() != nullptr, descriptor->capabilities.fused_update)
+        << descriptor->name;
   }
 }
 
