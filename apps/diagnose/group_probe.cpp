@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "algorithms/nccl_algorithm.hpp"
 #include "core/collective_registry.hpp"
 #include "core/errors.hpp"
-#include "algorithms/nccl_algorithm.hpp"
 #include "figure_text.hpp"
 #include "rank_records.hpp"
 #include "statistics.hpp"
@@ -26,12 +26,14 @@ struct MemberRecord {
 int members_on_host(const Runner::RankSet& set, const std::vector<int>& members) {
   const std::vector<int>& host_of = set.host_of_rank();
   const int here = host_of[set.count_rank(0)];
-  return static_cast<int>(std::count_if(members.begin(), members.end(), [&](int rank) { return host_of[rank] == here; }));
+  return static_cast<int>(std::count_if(members.begin(), members.end(),
+                                        [&](int rank) { return host_of[rank] == here; }));
 }
 
 // Communicators of the group for the local ranks that are in it (by local index; null for the
 // others), split from the world's: collective over every world rank.
-std::vector<std::optional<NcclCommunicator>> split_group(Runner::RankSet& set, const std::vector<int>& members) {
+std::vector<std::optional<NcclCommunicator>> split_group(Runner::RankSet& set,
+                                                         const std::vector<int>& members) {
   const int locals = set.size();
   std::vector<ncclComm_t> comms(locals, nullptr);
   CB_NCCL_CHECK(ncclGroupStart());
@@ -45,54 +47,115 @@ std::vector<std::optional<NcclCommunicator>> split_group(Runner::RankSet& set, c
   std::vector<std::optional<NcclCommunicator>> group(locals);
   for (int local = 0; local < locals; ++local) {
     if (!comms[local]) continue;
-    const int index = static_cast<int>(std::find(members.begin(), members.end(), set.contexts()[local].rank) -
-                                       members.begin());
+    const int index = static_cast<int>(
+        std::find(members.begin(), members.end(), set.contexts()[local].rank) - members.begin());
     group[local].emplace(comms[local], set.contexts()[local].device, index);
   }
   return group;
 }
 
-}  // namespace
-
-std::vector<GroupFigures> probe_group(Runner::RankSet& set, int world_ranks, const std::vector<int>& members,
-                        const GroupProbeSettings& settings) {
-  const int locals = set.size();
-  const int size = static_cast<int>(members.size());
-  const bool everyone = size == world_ranks;
-  // The world's communicators serve the whole group; a subgroup gets its own.
+// The group's view of the local ranks: their contexts on the group's communicators (the world's
+// for the whole world, a split's for a subgroup) and whether each takes part.
+struct GroupRanks {
   std::vector<std::optional<NcclCommunicator>> split;
-  if (!everyone) split = split_group(set, members);
-  std::vector<RankContext> contexts(locals);
-  std::vector<bool> member(locals, false);
+  std::vector<RankContext> contexts;
+  std::vector<bool> member;
+};
+
+GroupRanks group_ranks(Runner::RankSet& set, int world_ranks, const std::vector<int>& members) {
+  const int locals = set.size();
+  const bool everyone = static_cast<int>(members.size()) == world_ranks;
+  GroupRanks group;
+  if (!everyone) group.split = split_group(set, members);
+  group.contexts.resize(locals);
+  group.member.assign(locals, false);
   for (int local = 0; local < locals; ++local) {
-    contexts[local] = set.contexts()[local];
-    member[local] = everyone || split[local].has_value();
-    if (!everyone && split[local]) {
-      contexts[local].comm = split[local]->get();
-      contexts[local].rank = split[local]->rank();
+    group.contexts[local] = set.contexts()[local];
+    group.member[local] = everyone || group.split[local].has_value();
+    if (!everyone && group.split[local]) {
+      group.contexts[local].comm = group.split[local]->get();
+      group.contexts[local].rank = group.split[local]->rank();
     }
   }
+  return group;
+}
+
+// Send and receive buffers of one op on the members (empty on the others).
+struct OpBuffers {
+  std::vector<DeviceBuffer> sends, receives;
+  std::vector<RankBuffers> ranks;
+};
+
+OpBuffers allocate_buffers(const GroupRanks& group, const ElementCounts& counts) {
+  OpBuffers buffers;
+  buffers.ranks.resize(group.contexts.size());
+  for (std::size_t local = 0; local < group.contexts.size(); ++local) {
+    if (!group.member[local]) {
+      buffers.sends.emplace_back();
+      buffers.receives.emplace_back();
+      continue;
+    }
+    const int device = group.contexts[local].device;
+    buffers.sends.emplace_back(device, std::max<std::size_t>(counts.send * sizeof(float), 1));
+    buffers.receives.emplace_back(device, std::max<std::size_t>(counts.recv * sizeof(float), 1));
+    buffers.ranks[local] = {buffers.sends[local].get(), buffers.receives[local].get()};
+  }
+  return buffers;
+}
+
+// Times the work; on failure the world's communicators are aborted, and a subgroup's kernels must
+// end too before its buffers are freed on the way out.
+std::vector<RankTimes> time_group(Runner::RankSet& set, const TimedWork& work, GroupRanks& group) {
+  try {
+    return time_on_ranks(set, work);
+  } catch (...) {
+    for (std::optional<NcclCommunicator>& communicator : group.split) {
+      if (communicator) communicator->abort();
+    }
+    throw;
+  }
+}
+
+// The slowest member's median time (every process's records gathered) and its bus bandwidth.
+GroupFigures slowest_member(Runner::RankSet& set, int world_ranks, const std::vector<int>& members,
+                            const GroupProbeSettings& settings, const GroupRanks& group,
+                            const std::vector<RankTimes>& times) {
+  std::vector<MemberRecord> records(group.contexts.size());
+  for (std::size_t local = 0; local < group.contexts.size(); ++local) {
+    if (!group.member[local]) continue;
+    records[local].rank = set.contexts()[local].rank;
+    records[local].median_us = stats::median(times[local].duration_us);
+  }
+  const std::vector<MemberRecord> all =
+      every_rank(set, records, world_ranks, settings.multi_process, settings.timeout_s);
+  GroupFigures figures;
+  figures.ranks = members;
+  for (int rank : members) figures.time_us = std::max(figures.time_us, all[rank].median_us);
+  return figures;
+}
+
+}  // namespace
+
+std::vector<GroupFigures> probe_group(Runner::RankSet& set, int world_ranks,
+                                      const std::vector<int>& members,
+                                      const GroupProbeSettings& settings) {
+  const int size = static_cast<int>(members.size());
+  GroupRanks group = group_ranks(set, world_ranks, members);
   std::vector<GroupFigures> result;
   for (const std::string& op : settings.ops) {
     const CollectiveSpec& spec = find_collective(op);
     const ElementCounts counts =
         spec.counts(settings.bytes / sizeof(float), sizeof(float), size, nullptr);
-    const CaseShape shape{&spec, counts, DataType::float32, spec.reduces ? ReduceOp::sum : ReduceOp::none,
-                          spec.rooted ? 0 : -1, size, false};
-    std::vector<DeviceBuffer> sends, receives;
-    std::vector<RankBuffers> buffers(locals);
-    for (int local = 0; local < locals; ++local) {
-      if (!member[local]) {
-        sends.emplace_back();
-        receives.emplace_back();
-        continue;
-      }
-      sends.emplace_back(contexts[local].device, std::max<std::size_t>(counts.send * sizeof(float), 1));
-      receives.emplace_back(contexts[local].device, std::max<std::size_t>(counts.recv * sizeof(float), 1));
-      buffers[local] = {sends[local].get(), receives[local].get()};
-    }
+    const CaseShape shape{&spec,
+                          counts,
+                          DataType::float32,
+                          spec.reduces ? ReduceOp::sum : ReduceOp::none,
+                          spec.rooted ? 0 : -1,
+                          size,
+                          false};
+    const OpBuffers buffers = allocate_buffers(group, counts);
     TimedWork work;
-    work.takes_part = member;
+    work.takes_part = group.member;
     work.warmup = settings.warmup;
     work.iterations = std::min(settings.iterations, kMaxGroupIterations);
     work.timeout_s = settings.timeout_s;
@@ -101,38 +164,16 @@ std::vector<GroupFigures> probe_group(Runner::RankSet& set, int world_ranks, con
     settings.faults.apply_to(work);
     work.launch = [&](int local, bool timed) {
       if (timed && settings.faults.skips && settings.faults.skips(local)) return false;
-      launch_nccl_group({contexts[local]}, {buffers[local]}, shape, 1);
+      launch_nccl_group({group.contexts[local]}, {buffers.ranks[local]}, shape, 1);
       return true;
     };
-    std::vector<RankTimes> times;
-    try {
-      times = time_on_ranks(set, work);
-    } catch (...) {
-      // The world's communicators are aborted; a subgroup's kernels must end too before its
-      // buffers are freed on the way out.
-      for (std::optional<NcclCommunicator>& communicator : split) {
-        if (communicator) communicator->abort();
-      }
-      throw;
-    }
-    std::vector<MemberRecord> records(locals);
-    for (int local = 0; local < locals; ++local) {
-      if (!member[local]) continue;
-      MemberRecord& record = records[local];
-      record.rank = set.contexts()[local].rank;
-      record.median_us = stats::median(times[local].duration_us);
-    }
-    const std::vector<MemberRecord> all = every_rank(set, records, world_ranks, settings.multi_process,
-                                                     settings.timeout_s);
-    double slowest_us = 0;
-    for (int rank : members) slowest_us = std::max(slowest_us, all[rank].median_us);
-    GroupFigures figures;
-    figures.ranks = members;
+    const std::vector<RankTimes> times = time_group(set, work, group);
+    GroupFigures figures = slowest_member(set, world_ranks, members, settings, group, times);
     figures.op = op;
-    figures.time_us = slowest_us;
-    figures.busbw_gbps = slowest_us > 0 ? algbw_bytes(spec, counts, DataType::float32, size) / (slowest_us * 1e-6) /
-                                              1e9 * spec.bus_factor(size)
-                                        : 0;
+    const double seconds = figures.time_us * 1e-6;
+    figures.busbw_gbps = figures.time_us > 0 ? algbw_bytes(spec, counts, DataType::float32, size) /
+                                                   seconds / 1e9 * spec.bus_factor(size)
+                                             : 0;
     result.push_back(figures);
   }
   return result;
