@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "core/errors.hpp"
-#include "runtime/host_collectives.hpp"
+#include "runtime/completion_wait.hpp"
 #include "runtime/sm_hog.hpp"
 #include "runtime/start_gate.hpp"
 #include "statistics.hpp"
@@ -25,21 +25,20 @@ void record(const Event& event, cudaStream_t stream) {
 // progress.
 void wait_or_name(Runner::RankSet& set, const TimedWork& work,
                   const std::vector<std::atomic<int>>& launched, int expected) {
-  std::vector<RankContext> taking_part;
+  std::vector<int> taking_part;  // local ranks, in the order of the wait's targets
   for (int local = 0; local < set.size(); ++local) {
-    if (work.takes_part[local]) taking_part.push_back(set.contexts()[local]);
+    if (work.takes_part[local]) taking_part.push_back(local);
   }
+  std::vector<CompletionTarget> streams;
+  for (int local : taking_part) streams.push_back(stream_target(set.contexts()[local]));
   try {
-    wait_for_streams(taking_part, work.timeout_s, work.what);
-  } catch (const CaseTimeout& timeout) {
+    wait_for_completion(streams, WaitDeadline::after(work.timeout_s), work.what);
+  } catch (const CompletionTimeout& timeout) {
     std::vector<RankProgress> progress;
-    for (int local = 0; local < set.size(); ++local) {
-      if (!work.takes_part[local]) continue;
-      const RankContext& rank = set.contexts()[local];
-      ScopedDevice on(rank.device, rank.rank);
-      const bool idle = cudaStreamQuery(rank.stream) == cudaSuccess;
-      progress.push_back(
-          local_rank_progress(rank.rank, rank.device, launched[local].load(), expected, idle));
+    for (std::size_t i = 0; i < taking_part.size(); ++i) {
+      const RankContext& rank = set.contexts()[taking_part[i]];
+      progress.push_back(local_rank_progress(
+          rank.rank, rank.device, launched[taking_part[i]].load(), expected, timeout.done()[i]));
     }
     throw RanksTimedOut(timeout.what(), progress);
   }

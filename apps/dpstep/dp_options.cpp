@@ -8,10 +8,10 @@
 #include <memory>
 #include <string>
 
+#include "algorithms/algorithm_registry.hpp"
 #include "core/algorithm.hpp"
 #include "core/errors.hpp"
 #include "frame/command_line.hpp"
-#include "algorithms/algorithm_registry.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -127,8 +127,8 @@ void require_fusable_last_bucket(const DpOptions& o) {
   });
   if (any_fused && !all_fuse) {
     throw UsageError(
-        "--fuse-last-update 1: needs a --last-bucket-algo that fuses the update (twoshot), in every "
-        "configuration");
+        "--fuse-last-update 1: needs a --last-bucket-algo that fuses the update (twoshot), in "
+        "every configuration");
   }
 }
 
@@ -139,7 +139,7 @@ std::string implementation_knobs(const std::vector<std::string>& implementations
   for (const std::string& implementation : implementations) {
     const std::string config = resolve_algorithm(implementation).config();
     if (config.empty()) continue;
-    // Knobs two implementations share (peer_launch for ring and oneshot) appear once.
+    // Knobs several implementations share (peer_launch) appear once.
     for (std::string& knob : split(config, ';')) {
       if (std::find(knobs.begin(), knobs.end(), knob) == knobs.end())
         knobs.push_back(std::move(knob));

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "dp_settings.hpp"
+#include "schema.hpp"
 
 namespace collbench::dp {
 
@@ -77,7 +78,7 @@ std::string extra_field(const StepConfig& config, const StepOutcome& outcome) {
 report::ReportRow make_report_row(const StepConfig& config, const StepOutcome& outcome,
                                   const RunMetadata& metadata, const RowSettings& settings) {
   report::ReportRow row = row_with_metadata(metadata);
-  row.op = "dp_step";
+  row.op = report::kDpStepOp;
   row.algo = config.algo;
   row.ranks = config.ranks;
   row.dtype = std::string(name_of(config.model.dtype));
@@ -93,7 +94,7 @@ report::ReportRow make_report_row(const StepConfig& config, const StepOutcome& o
   row.config = config_string(config);
   const StepMeasurement& m = outcome.measurement;
   // The spread and the interval are of the slowest rank's step times; the mean is the run's.
-  set_time_columns(row, m.step);
+  row.time = m.step;
   const DerivedFigures f = derive_figures(config, m);
   row.algbw_gbps = f.algbw_gbps;
   row.busbw_gbps = f.busbw_gbps;

@@ -12,12 +12,11 @@
 #include <exception>
 #include <nvtx3/nvtx3.hpp>
 #include <stdexcept>
-#include <thread>
 
 #include "core/errors.hpp"
-#include "core/interrupt.hpp"
 #include "dp_settings.hpp"
 #include "measure/runner.hpp"
+#include "runtime/completion_wait.hpp"
 #include "runtime/cuda_resources.hpp"
 #include "runtime/graph_memsets.hpp"
 #include "runtime/host_collectives.hpp"
@@ -430,30 +429,23 @@ void DataParallelTrainer::wait_for_events(const std::vector<const Event*>& event
 }
 
 void DataParallelTrainer::wait_or_throw(const std::vector<const Event*>& events, double timeout_s) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  std::vector<CompletionTarget> targets;
   for (std::size_t local = 0; local < events.size(); ++local) {
-    ScopedDevice on(events[local]->device(), resources_[local]->rank);
-    while (true) {
-      const cudaError_t status = cudaEventQuery(events[local]->get());
-      if (status == cudaSuccess) break;
-      if (status != cudaErrorNotReady) CB_CUDA_CHECK(status);
-      throw_if_interrupted();
-      if (communicators_->size() > local) (*communicators_)[local].check_async_error();
-      if (std::chrono::steady_clock::now() > deadline) {
-        throw CaseTimeout(fmt::format("{} on {} ranks did not finish within {:g} s",
-                                      config_string(config_), config_.ranks, timeout_s));
-      }
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
-    }
+    const ncclComm_t comm =
+        communicators_->size() > local ? (*communicators_)[local].get() : nullptr;
+    targets.push_back(
+        {events[local]->device(), resources_[local]->rank, events[local]->get(), comm});
   }
+  wait_for_completion(targets, WaitDeadline::after(timeout_s),
+                      fmt::format("{} on {} ranks", config_string(config_), config_.ranks));
   if (sync_) sync_->check_health();
   if (lockstep_) lockstep_->check_health();
 }
 
 void DataParallelTrainer::wait_for_collectives() {
   try {
-    wait_for_streams(
-        comm_contexts(), collective_timeout_s_,
+    wait_for_completion(
+        stream_targets(comm_contexts()), WaitDeadline::after(collective_timeout_s_),
         fmt::format("a collective of {} on {} ranks", config_string(config_), config_.ranks));
   } catch (...) {
     abort_communication();

@@ -7,12 +7,12 @@
 #include <exception>
 #include <stdexcept>
 
-#include "algorithms/handbuilt_algorithms.hpp"
+#include "algorithms/algorithm_registry.hpp"
 #include "core/errors.hpp"
+#include "core/fused_update.hpp"
 #include "runtime/cuda_resources.hpp"
 #include "step_schedule.hpp"
 #include "twoshot_sgd.hpp"
-#include "algorithms/algorithm_registry.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -263,10 +263,12 @@ void GradientSync::launch_part(std::size_t bucket, LaunchPart part, int lane) {
 
 void GradientSync::prepare_fused_update() {
   const std::size_t last = gradient_calls_.size() - 1;
-  if (!gradient_calls_[last].entry->capabilities.fused_update) {
-    throw UnsupportedConfig(fmt::format(
-        "--fuse-last-update: the last bucket's all-reduce ({}) cannot fuse the update (twoshot can)",
-        gradient_calls_[last].entry->name));
+  FusedUpdate* fused = gradient_calls_[last].algorithm->fused_update();
+  if (fused == nullptr) {
+    throw UnsupportedConfig(
+        fmt::format("--fuse-last-update: the last bucket's all-reduce ({}) cannot fuse the update "
+                    "(twoshot can)",
+                    gradient_calls_[last].entry->name));
   }
   std::vector<void*> weights;
   for (std::size_t local = 0; local < ranks().size(); ++local) {
@@ -274,7 +276,8 @@ void GradientSync::prepare_fused_update() {
     weights.push_back(
         replicas_[local]->sgd_target(range.begin, range.state_offset, gradient_scale_).weights);
   }
-  fused_weight_tables_ = twoshot_peer_table(*gradient_calls_[last].algorithm, ranks(), weights);
+  fused_weight_tables_ = fused->peer_table(ranks(), weights);
+  fused_update_ = fused;
 }
 
 void GradientSync::launch(std::size_t bucket, int phase, int lane, bool with_update) {
@@ -284,7 +287,7 @@ void GradientSync::launch(std::size_t bucket, int phase, int lane, bool with_upd
     call.algorithm->launch(ranks, call.buffers, call.shape, 1);
     return;
   }
-  if (phase != 0 || bucket + 1 != gradient_calls_.size() || fused_weight_tables_.empty()) {
+  if (phase != 0 || bucket + 1 != gradient_calls_.size() || fused_update_ == nullptr) {
     throw std::invalid_argument(
         "GradientSync: only the last bucket's gradient all-reduce fuses an update, after "
         "prepare_fused_update()");
@@ -297,8 +300,8 @@ void GradientSync::launch(std::size_t bucket, int phase, int lane, bool with_upd
     const std::vector<void*>& table = fused_weight_tables_.at(local);
     std::copy(table.begin(), table.end(), shared.weights);
     ScopedDevice on(rank.device, rank.rank);
-    kernels::training::launch_twoshot_all_reduce_sgd(
-        twoshot_rank_arguments(*call.algorithm, rank.rank), shared, rank.stream);
+    kernels::training::launch_twoshot_all_reduce_sgd(fused_update_->rank_arguments(rank.rank),
+                                                     shared, rank.stream);
     CB_CHECK_LAUNCH();
   }
 }
@@ -314,10 +317,10 @@ std::vector<GradientSync::OwnedRange> GradientSync::gradient_owners() const {
     }
     return owned;
   }
-  if (fused_weight_tables_.empty()) return owned;
+  if (fused_update_ == nullptr) return owned;
   const std::size_t last = gradient_calls_.size() - 1;
   const kernels::RingGeometry& geometry =
-      twoshot_rank_arguments(*gradient_calls_[last].algorithm, ranks().front().rank).geometry;
+      fused_update_->rank_arguments(ranks().front().rank).geometry;
   const std::uint64_t bucket_begin = layout_.buckets()[last].begin;
   for (int owner = 0; owner < geometry.nranks; ++owner) {
     const kernels::ElementRange chunk = kernels::ring_chunk(geometry, owner);

@@ -69,10 +69,10 @@ class GradientSync {
   // transfers.
   bool own_tail_lane() const { return own_tail_lane_; }
 
-  // Readies the last bucket's twoshot all-reduce to run its SGD update (launch(..., with_update)):
-  // maps every rank's weights of the bucket into every rank's kernel, since each chunk's owner
-  // writes them all. Once, after construction, outside capture; collective across processes.
-  // Throws UnsupportedConfig for any other implementation.
+  // Readies the last bucket's all-reduce to run its SGD update (launch(..., with_update)) through
+  // the algorithm's FusedUpdate (twoshot's): maps every rank's weights of the bucket into every
+  // rank's kernel, since each chunk's owner writes them all. Once, after construction, outside
+  // capture; collective across processes. Throws UnsupportedConfig for an implementation without.
   void prepare_fused_update();
   // Enqueues bucket `bucket`'s collective `phase` (0: gradients, 1: weights) on every local rank,
   // on communication stream `lane` (< lanes()). `with_update` (the last bucket, after
@@ -153,8 +153,9 @@ class GradientSync {
   std::uint64_t gradient_bytes_ = 0;
   double bus_bytes_ = 0;
   bool released_ = false;
-  // prepare_fused_update() for twoshot: every rank's weights at the last bucket's first element,
-  // as each local rank addresses them ([local][rank]).
+  // prepare_fused_update(): the last bucket's all-reduce's fused update, and every rank's weights
+  // at the bucket's first element, as each local rank addresses them ([local][rank]).
+  FusedUpdate* fused_update_ = nullptr;
   std::vector<std::vector<void*>> fused_weight_tables_;
 };
 

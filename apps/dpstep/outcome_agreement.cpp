@@ -4,8 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/host_collectives.hpp"
 #include "process_plan.hpp"
+#include "runtime/completion_wait.hpp"
+#include "runtime/host_collectives.hpp"
 
 namespace collbench::dp {
 
@@ -20,8 +21,8 @@ StepOutcome OutcomeAgreement::agree(const StepOutcome& mine, double timeout_s) {
   const std::vector<RankContext> here = {{rank_, device_, stream_.get(), everyone_->get()}};
   auto wait = [&] {
     try {
-      wait_for_streams(here, timeout_s,
-                       "agreeing on a configuration's outcome with the other processes");
+      wait_for_completion(stream_targets(here), WaitDeadline::after(timeout_s),
+                          "agreeing on a configuration's outcome with the other processes");
     } catch (...) {
       abort();
       throw;

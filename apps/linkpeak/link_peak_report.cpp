@@ -74,10 +74,9 @@ report::ReportRow make_row(const RunMetadata& metadata, const ProbeSettings& set
     row.reason = "no timed iterations";
     return row;
   }
-  const TimeStats stats = time_stats(result.iteration_us);
-  set_time_columns(row, stats);
+  row.time = time_stats(result.iteration_us);
   // The median: one slow round (a clock change, another process) should not set the peak.
-  row.algbw_gbps = gbps(settings.bytes, stats.p50_us);
+  row.algbw_gbps = gbps(settings.bytes, row.time.p50_us);
   row.busbw_gbps = row.algbw_gbps;
   row.wrong_elements = result.wrong_words;
   if (result.wrong_words > 0) {

@@ -22,18 +22,19 @@
 // the copies: the reduce-scatter passes each chunk's partial sum on, and the all-gather forwards
 // each reduced chunk, r to r + 1, until every rank has it. Protocol and ordering:
 // kernels/README.md, "copy_engine".
+#include "algorithms/handbuilt_copy_engine.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <exception>
 #include <stdexcept>
 
-#include "runtime/cuda_resources.hpp"
-#include "core/errors.hpp"
-#include "algorithms/handbuilt_algorithms.hpp"
 #include "algorithms/handbuilt_peer_group.hpp"
 #include "copy_engine/reduce_sources.hpp"
+#include "core/errors.hpp"
 #include "ring/ring_schedule.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "runtime/stream_memops.hpp"
 
 namespace collbench {
@@ -56,11 +57,11 @@ struct CopyEngineFlags {
 
 class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
  public:
-  CopyEngineAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning,
+  CopyEngineAlgorithm(const std::vector<RankContext>& ranks, const CopyEngineTuning& tuning,
                       CopyEngineExchange exchange)
-      : peers_(ranks, tuning.peer_timeout_s, tuning.allow_shared_gpus),
-        round_bytes_(tuning.copy_engine_round_bytes),
-        reduce_blocks_(tuning.copy_engine_reduce_blocks),
+      : peers_(ranks, tuning.peer.timeout_s, tuning.peer.allow_shared_gpus),
+        round_bytes_(tuning.round_bytes),
+        reduce_blocks_(tuning.reduce_blocks),
         exchange_(exchange) {}
   // Queued waits must pass before the buffers they guard are freed.
   ~CopyEngineAlgorithm() override { request_abort(); }
@@ -471,7 +472,7 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
 
   PeerGroup peers_;
   std::size_t round_bytes_;
-  int reduce_blocks_;  // HandbuiltTuning::copy_engine_reduce_blocks
+  int reduce_blocks_;  // CopyEngineTuning::reduce_blocks
   CopyEngineExchange exchange_;
   std::vector<DeviceBuffer> flags_;    // CopyEngineFlags per local rank
   std::vector<DeviceBuffer> staging_;  // per local rank: nranks slots of slot_bytes_
@@ -487,46 +488,67 @@ class CopyEngineAlgorithm final : public HandbuiltAlgorithm {
 
 }  // namespace
 
+RoundSplit equal_rounds(std::uint64_t count, std::uint64_t largest, std::uint64_t unit) {
+  if (count == 0) return {unit, 0};
+  largest = std::max(unit, largest / unit * unit);
+  const std::uint64_t fewest = (count + largest - 1) / largest;
+  const std::uint64_t share = (count + fewest - 1) / fewest;
+  const std::uint64_t elements = (share + unit - 1) / unit * unit;  // <= largest
+  // Rounding the share up to whole units may leave fewer rounds than `fewest`, never more.
+  return {elements, static_cast<int>((count + elements - 1) / elements)};
+}
+
+void CopyEngineTuning::validate() const {
+  if (reduce_blocks < 1) {
+    throw UsageError(fmt::format("ce_reduce_blocks={} is not positive", reduce_blocks));
+  }
+}
+
 std::unique_ptr<HandbuiltAlgorithm> make_copy_engine(const std::vector<RankContext>& ranks,
-                                                     const HandbuiltTuning& tuning,
+                                                     const CopyEngineTuning& tuning,
                                                      CopyEngineExchange exchange) {
+  tuning.validate();
   return std::make_unique<CopyEngineAlgorithm>(ranks, tuning, exchange);
 }
 
-namespace {
-
-// copy_engine and copy_engine_ring take the same settings.
-std::vector<TuningSetting> copy_engine_settings() {
-  return {bytes_setting("ce_round_bytes", &HandbuiltTuning::copy_engine_round_bytes, 4096, std::size_t{1} << 34,
-                        "the buffer moves in equal rounds of at most this many bytes"),
-          integer_setting("ce_reduce_blocks", &HandbuiltTuning::copy_engine_reduce_blocks, 1,
-                          kernels::kReduceSourcesMaxBlocks, "512-thread blocks of each reduction at most"),
-          peer_timeout_setting()};
+const TuningSettings<CopyEngineTuning>& copy_engine_settings() {
+  static const TuningSettings<CopyEngineTuning> settings = {
+      bytes_setting("ce_round_bytes", &CopyEngineTuning::round_bytes, 4096, std::size_t{1} << 34,
+                    "the buffer moves in equal rounds of at most this many bytes"),
+      integer_setting("ce_reduce_blocks", &CopyEngineTuning::reduce_blocks, 1,
+                      kernels::kReduceSourcesMaxBlocks,
+                      "512-thread blocks of each reduction at most"),
+      peer_timeout_setting<CopyEngineTuning>()};
+  return settings;
 }
-
-}  // namespace
 
 const HandbuiltDescriptor& copy_engine_descriptor() {
   static const HandbuiltDescriptor descriptor{
-      "copy_engine", "copy engines move every rank's input to every peer; a small kernel reduces",
-      "kernels/copy_engine/", "ce",
-      copy_engine_settings(),
+      "copy_engine",
+      "copy engines move every rank's input to every peer; a small kernel reduces",
+      "kernels/copy_engine/",
+      "ce",
+      specs_of(copy_engine_settings()),
       {/*concurrent_instances=*/true, /*launch_in_parts=*/true, /*fused_update=*/false},
-      [](const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning) {
-        return make_copy_engine(ranks, tuning, CopyEngineExchange::direct);
-      }};
+      maker_of(copy_engine_settings(),
+               [](const std::vector<RankContext>& ranks, const CopyEngineTuning& tuning) {
+                 return make_copy_engine(ranks, tuning, CopyEngineExchange::direct);
+               })};
   return descriptor;
 }
 
 const HandbuiltDescriptor& copy_engine_ring_descriptor() {
   static const HandbuiltDescriptor descriptor{
-      "copy_engine_ring", "copy engines round a ring (each rank copies to the next only); kernels reduce",
-      "kernels/copy_engine/", "ce",
-      copy_engine_settings(),
+      "copy_engine_ring",
+      "copy engines round a ring (each rank copies to the next only); kernels reduce",
+      "kernels/copy_engine/",
+      "ce",
+      specs_of(copy_engine_settings()),
       {/*concurrent_instances=*/true, /*launch_in_parts=*/false, /*fused_update=*/false},
-      [](const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning) {
-        return make_copy_engine(ranks, tuning, CopyEngineExchange::ring);
-      }};
+      maker_of(copy_engine_settings(),
+               [](const std::vector<RankContext>& ranks, const CopyEngineTuning& tuning) {
+                 return make_copy_engine(ranks, tuning, CopyEngineExchange::ring);
+               })};
   return descriptor;
 }
 

@@ -1,12 +1,15 @@
 // "oneshot": the one-kernel all-reduce for small messages (kernels/oneshot/) as an all_reduce
 // implementation: flags and the low-latency inbox allocated once, the staged kernel's scratch
 // grown as cases need, buffers registered per case.
+#include "algorithms/handbuilt_oneshot.hpp"
+
 #include <fmt/format.h>
 
-#include "core/errors.hpp"
-#include "algorithms/handbuilt_algorithms.hpp"
+#include <algorithm>
+
 #include "algorithms/handbuilt_peer_group.hpp"
 #include "algorithms/handbuilt_peer_kernel.hpp"
+#include "core/errors.hpp"
 #include "oneshot/oneshot_all_reduce.hpp"
 
 namespace collbench {
@@ -22,8 +25,9 @@ std::size_t round_up(std::size_t value, std::size_t multiple) {
 class OneshotAlgorithm final
     : public PeerKernelAlgorithm<kernels::OneshotRankArgs, kernels::launch_oneshot_all_reduce> {
  public:
-  OneshotAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : PeerKernelAlgorithm(ranks, tuning), programmatic_(tuning.oneshot_programmatic) {}
+  OneshotAlgorithm(const std::vector<RankContext>& ranks, const OneshotTuning& tuning)
+      : PeerKernelAlgorithm(ranks, tuning.peer, tuning.launch),
+        programmatic_(tuning.programmatic) {}
   ~OneshotAlgorithm() override { peers_.request_abort(); }  // see RingAlgorithm
 
   std::string_view name() const override { return "oneshot"; }
@@ -119,33 +123,43 @@ class OneshotAlgorithm final
 
 }  // namespace
 
+bool oneshot_is_programmatic(ProgrammaticLaunch mode, int nranks, std::size_t bytes) {
+  if (mode != ProgrammaticLaunch::by_size) return mode == ProgrammaticLaunch::on;
+  return static_cast<std::size_t>(std::max(nranks - 1, 0)) * bytes >=
+         kOneshotProgrammaticMinPeerBytes;
+}
+
 std::unique_ptr<HandbuiltAlgorithm> make_oneshot(const std::vector<RankContext>& ranks,
-                                                 const HandbuiltTuning& tuning) {
+                                                 const OneshotTuning& tuning) {
+  tuning.validate();
   return std::make_unique<OneshotAlgorithm>(ranks, tuning);
 }
 
+const TuningSettings<OneshotTuning>& oneshot_settings() {
+  static const TuningSettings<OneshotTuning> settings = {
+      {choice_setting("oneshot_pdl", {"auto", "on", "off"}, "auto",
+                      "programmatic dependent launch when launched normally: auto (from 96 KiB "
+                      "sent to peers), on or off; always inside a CUDA graph"),
+       [](OneshotTuning& tuning, const SettingValues& values) {
+         const std::string& mode = values.text("oneshot_pdl");
+         tuning.programmatic = mode == "on"    ? ProgrammaticLaunch::on
+                               : mode == "off" ? ProgrammaticLaunch::off
+                                               : ProgrammaticLaunch::by_size;
+       }},
+      peer_launch_setting<OneshotTuning>(),
+      peer_timeout_setting<OneshotTuning>()};
+  return settings;
+}
+
 const HandbuiltDescriptor& oneshot_descriptor() {
-  static const HandbuiltDescriptor descriptor = [] {
-    const SettingSpec programmatic =
-        choice_setting("oneshot_pdl", {"auto", "on", "off"}, "auto",
-                       "programmatic dependent launch when launched normally: auto (from 96 KiB sent to "
-                       "peers), on or off; always inside a CUDA graph");
-    return HandbuiltDescriptor{
-        "oneshot",
-        "small messages: every rank reads every rank's input and reduces it in rank order",
-        "kernels/oneshot/",
-        "oneshot",
-        {{programmatic,
-          [](HandbuiltTuning& tuning, const SettingValues& values) {
-            const std::string& mode = values.text("oneshot_pdl");
-            tuning.oneshot_programmatic = mode == "on"    ? ProgrammaticLaunch::on
-                                          : mode == "off" ? ProgrammaticLaunch::off
-                                                          : ProgrammaticLaunch::by_size;
-          }},
-         peer_launch_setting(), peer_timeout_setting()},
-        {},
-        make_oneshot};
-  }();
+  static const HandbuiltDescriptor descriptor{
+      "oneshot",
+      "small messages: every rank reads every rank's input and reduces it in rank order",
+      "kernels/oneshot/",
+      "oneshot",
+      specs_of(oneshot_settings()),
+      {},
+      maker_of(oneshot_settings(), make_oneshot)};
   return descriptor;
 }
 

@@ -1,19 +1,20 @@
-// What the peer-to-peer hand-built algorithms (ring, oneshot) share: their PeerGroup, one kernel
-// argument block per local rank (filled by the derived prepare_arguments()), the launch loop with
-// its one-kernel graphs, and the hooks that close peer mappings, stop waiting kernels and report a
-// kernel that gave up.
+// What the peer-kernel hand-built algorithms (one kernel per rank reading and writing its peers'
+// memory) share: their PeerGroup, one kernel argument block per local rank (filled by the derived
+// prepare_arguments()), the launch loop with its one-kernel graphs, and the hooks that close peer
+// mappings, stop waiting kernels and report a kernel that gave up.
 #pragma once
 
 #include <fmt/format.h>
 
 #include <stdexcept>
-#include <string_view>
 #include <vector>
 
-#include "runtime/cuda_resources.hpp"
-#include "core/errors.hpp"
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "algorithms/handbuilt_peer_group.hpp"
+#include "algorithms/peer_tuning.hpp"
+#include "core/errors.hpp"
+#include "ring/ring_schedule.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "runtime/stream_capture.hpp"
 
 namespace collbench {
@@ -22,11 +23,9 @@ namespace collbench {
 template <typename RankArgs, void (*kLaunchKernel)(const RankArgs&, cudaStream_t)>
 class PeerKernelAlgorithm : public HandbuiltAlgorithm {
  public:
-  PeerKernelAlgorithm(const std::vector<RankContext>& ranks, const HandbuiltTuning& tuning)
-      : tuning_(tuning), peers_(ranks, tuning.peer_timeout_s, tuning.allow_shared_gpus),
-        launch_mode_(tuning.peer_kernel_launch) {
-    tuning_.validate();
-  }
+  PeerKernelAlgorithm(const std::vector<RankContext>& ranks, const PeerTuning& peer,
+                      PeerKernelLaunch launch)
+      : peers_(ranks, peer.timeout_s, peer.allow_shared_gpus), launch_mode_(launch) {}
 
   void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
                const CaseShape& shape) final {
@@ -80,7 +79,8 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
   struct LocalPointers {
     std::vector<void*> sends, recvs, signals, staging;
   };
-  LocalPointers local_pointers(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
+  LocalPointers local_pointers(const std::vector<RankContext>& ranks,
+                               const std::vector<RankBuffers>& buffers,
                                const std::vector<DeviceBuffer>& signals,
                                const std::vector<DeviceBuffer>* staging) const {
     LocalPointers pointers;
@@ -106,7 +106,6 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
     a.aligned = aligned;
   }
 
-  const HandbuiltTuning tuning_;
   // A base member: destroyed after every buffer of the derived algorithm, whose destructor must
   // call peers_.request_abort() first so that a kernel still waiting on a peer lets them be freed.
   PeerGroup peers_;
@@ -147,17 +146,5 @@ class PeerKernelAlgorithm : public HandbuiltAlgorithm {
   PeerKernelLaunch launch_mode_;
   std::vector<GraphExec> launch_graphs_;  // per local rank; empty: launch the kernel directly
 };
-
-// `algorithm` as the hand-built class `Algorithm` (for callers that launch its kernel themselves);
-// throws std::invalid_argument naming `expected` when it is another.
-template <typename Algorithm, typename Base>
-Algorithm& algorithm_as(Base& algorithm, std::string_view expected) {
-  auto* cast = dynamic_cast<Algorithm*>(&algorithm);
-  if (cast == nullptr) {
-    throw std::invalid_argument(
-        fmt::format("{} is not the {} algorithm", algorithm.name(), expected));
-  }
-  return *cast;
-}
 
 }  // namespace collbench

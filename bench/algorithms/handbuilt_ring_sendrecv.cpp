@@ -1,5 +1,5 @@
-// "ring_sendrecv": the ring schedule of kernels/ring/ring_schedule.hpp on NCCL point-to-point calls,
-// the textbook version: per step one group of ncclSend/ncclRecv over all ranks, then (during
+// "ring_sendrecv": the ring schedule of kernels/ring/ring_schedule.hpp on NCCL point-to-point
+// calls, the textbook version: per step one group of ncclSend/ncclRecv over all ranks, then (during
 // reduce-scatter) a reduction kernel per rank. Needs no peer access and works across processes.
 #include <fmt/format.h>
 
@@ -7,13 +7,13 @@
 #include <atomic>
 #include <stdexcept>
 
-#include "core/errors.hpp"
+#include "algorithms/algorithm_registry.hpp"
 #include "algorithms/handbuilt_algorithms.hpp"
 #include "algorithms/handbuilt_peer_group.hpp"
+#include "core/errors.hpp"
 #include "ring/ring_schedule.hpp"
-#include "runtime/nccl_registration.hpp"
 #include "ring_sendrecv/ring_sendrecv_reduce.hpp"
-#include "algorithms/algorithm_registry.hpp"
+#include "runtime/nccl_registration.hpp"
 
 namespace collbench {
 namespace {
@@ -194,17 +194,17 @@ class RingSendrecvAlgorithm final : public HandbuiltAlgorithm {
 
 }  // namespace
 
-std::unique_ptr<HandbuiltAlgorithm> make_ring_sendrecv(const std::vector<RankContext>&,
-                                                       const HandbuiltTuning&) {
-  return std::make_unique<RingSendrecvAlgorithm>();
-}
-
 const HandbuiltDescriptor& ring_sendrecv_descriptor() {
   static const HandbuiltDescriptor descriptor{
-      "ring_sendrecv", "the same ring on NCCL send/recv, reduced by a kernel of its own", "kernels/ring_sendrecv/",
-      "ring_sendrecv", {},
+      "ring_sendrecv",
+      "the same ring on NCCL send/recv, reduced by a kernel of its own",
+      "kernels/ring_sendrecv/",
+      "ring_sendrecv",
+      {},  // nothing to tune: NCCL's point-to-point calls move the data
       nccl_transfer_capabilities(),
-      make_ring_sendrecv};
+      [](const std::vector<RankContext>&, const SettingValues&) {
+        return std::make_unique<RingSendrecvAlgorithm>();
+      }};
   return descriptor;
 }
 

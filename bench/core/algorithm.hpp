@@ -1,6 +1,6 @@
 // The interface every implementation of a collective follows: NCCL itself, and the hand-built
-// all-reduce algorithms (ring, ring_sendrecv, oneshot). The runner owns GPUs, streams,
-// communicators and buffers; an algorithm only prepares its own state and enqueues work.
+// all-reduce algorithms (bench/algorithms/). The runner owns GPUs, streams, communicators and
+// buffers; an algorithm only prepares its own state and enqueues work.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,6 +18,8 @@
 #include "core/data_type.hpp"
 
 namespace collbench {
+
+class FusedUpdate;  // core/fused_update.hpp
 
 // One rank driven by this process.
 struct RankContext {
@@ -65,12 +67,13 @@ class CollectiveAlgorithm {
   virtual std::string unsupported_reason(const CaseShape& shape) const = 0;
   // Once per case, before warm-up, outside timing and graph capture: register buffers, exchange
   // handles, size scratch space. `ranks` and `buffers` are this process's ranks, index-aligned.
-  virtual void prepare(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
-                       const CaseShape& shape) = 0;
+  virtual void prepare(const std::vector<RankContext>& ranks,
+                       const std::vector<RankBuffers>& buffers, const CaseShape& shape) = 0;
   // Enqueues one iteration on every rank's stream: `aggregate` operations back to back (NCCL:
   // inside one group). Must be capturable into a CUDA graph: no host synchronisation.
-  virtual void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
-                      const CaseShape& shape, int aggregate) = 0;
+  virtual void launch(const std::vector<RankContext>& ranks,
+                      const std::vector<RankBuffers>& buffers, const CaseShape& shape,
+                      int aggregate) = 0;
   // Once per prepared case, after its last launch has completed on this process's ranks: gives
   // back what prepare() took from other processes (CUDA IPC mappings of their memory). Freeing
   // memory another process still maps is undefined, so before any process frees or reallocates
@@ -85,12 +88,18 @@ class CollectiveAlgorithm {
   // At most how many operations one launch(shape, aggregate) enqueues on a rank's stream (kernels,
   // copies, event records; an NCCL group counts each collective of it, which its work queue must
   // hold): a start gate may hold only as much as the launch queue takes. After prepare().
-  virtual int stream_operations(const CaseShape& /*shape*/, int aggregate) const { return 2 * aggregate; }
+  virtual int stream_operations(const CaseShape& /*shape*/, int aggregate) const {
+    return 2 * aggregate;
+  }
   // Whether the prepared case can be launched in parts (launch_part); launch() always works.
   virtual bool launches_in_parts() const { return false; }
   // Enqueues one part of one operation (aggregate 1) of the prepared case on every rank's stream
   // (rules at LaunchPart). Only when launches_in_parts().
   virtual void launch_part(const std::vector<RankContext>& ranks, LaunchPart part);
+  // The training step's fused update when this algorithm offers it (as its entry's
+  // AlgorithmCapabilities::fused_update says before one is made), else null; it lives as long as
+  // the algorithm.
+  virtual FusedUpdate* fused_update() { return nullptr; }
 };
 
 // What an implementation can do beyond launch(), declared once so that callers (the training step)
@@ -103,7 +112,8 @@ struct AlgorithmCapabilities {
   // Launches in parts (LaunchPart, launch_part) when the prepared case allows it
   // (launches_in_parts): the training step's pipelined schedule. Those without keep their lanes.
   bool launch_in_parts = false;
-  // Runs the training step's SGD update fused into its all-reduce (the last bucket).
+  // Runs the training step's SGD update fused into its all-reduce (the last bucket): its instances
+  // return a FusedUpdate (CollectiveAlgorithm::fused_update).
   bool fused_update = false;
   // Moves data only through NCCL calls, so it runs on NCCL-registered buffers (--register local,
   // symmetric) and gains from them; one that maps its peers' memory itself is skipped there.
@@ -118,7 +128,7 @@ struct AlgorithmCapabilities {
 // environment overrides and the CSV config column all read this. Made once per set of ranks
 // (communicator), so an implementation may keep state such as peer mappings across cases.
 struct AlgorithmEntry {
-  std::string_view name;  // the CSV algo column and --algo's name ("nccl", "ring" ...)
+  std::string_view name;  // the CSV algo column and --algo's name ("nccl", or a descriptor's)
   OpKind op;
   std::string_view summary;  // one line for --help
   std::string_view source;   // where it is written: "kernels/ring/", or "NCCL"

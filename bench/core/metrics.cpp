@@ -35,7 +35,7 @@ TimeStats time_stats(const std::vector<double>& iteration_us, double confidence)
   const stats::Moments moments = stats::moments(iteration_us);
   stats.mean_us = moments.mean;
   stats.stdev_us = moments.stdev;
-  stats.cv = moments.cv;
+  stats.cv_pct = moments.cv * 100;
   stats.min_us = sorted.front();
   stats.max_us = sorted.back();
   stats.p50_us = sorted_percentile(sorted, 50);
@@ -43,7 +43,7 @@ TimeStats time_stats(const std::vector<double>& iteration_us, double confidence)
   if (const auto interval = stats::median_interval(sorted, confidence)) {
     stats.p50_lo_us = interval->lo;
     stats.p50_hi_us = interval->hi;
-    stats.confidence = confidence;
+    stats.confidence_pct = confidence * 100;
     // Only beside the median's, so that confidence_pct 0 still means "no interval" for a row.
     if (const auto mean = stats::mean_interval(sorted, confidence)) {  // from 2 samples on
       stats.mean_lo_us = mean->lo;
@@ -51,22 +51,6 @@ TimeStats time_stats(const std::vector<double>& iteration_us, double confidence)
     }
   }
   return stats;
-}
-
-void set_time_columns(report::ReportRow& row, const TimeStats& stats) {
-  row.samples = stats.samples;
-  row.confidence_pct = stats.confidence * 100;
-  row.time_us_mean = stats.mean_us;
-  row.time_us_min = stats.min_us;
-  row.time_us_p50 = stats.p50_us;
-  row.time_us_p99 = stats.p99_us;
-  row.time_us_max = stats.max_us;
-  row.time_us_stdev = stats.stdev_us;
-  row.time_cv_pct = stats.cv * 100;
-  row.time_us_p50_lo = stats.p50_lo_us;
-  row.time_us_p50_hi = stats.p50_hi_us;
-  row.time_us_mean_lo = stats.mean_lo_us;
-  row.time_us_mean_hi = stats.mean_hi_us;
 }
 
 CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us, double link_peak_gbps,

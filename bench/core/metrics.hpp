@@ -12,26 +12,8 @@ namespace collbench {
 
 inline constexpr double kDefaultConfidence = 0.95;
 
-struct TimeStats {
-  double mean_us = 0;
-  double min_us = 0;
-  double p50_us = 0;
-  double p99_us = 0;
-  double max_us = 0;
-  double stdev_us = 0;
-  double cv = 0;  // stdev / mean
-  // The interval of the median at `confidence` (statistics.hpp); 0 and 0 when there are too few
-  // samples for that confidence (fewer than 6 at 95%).
-  double p50_lo_us = 0;
-  double p50_hi_us = 0;
-  // The interval of the mean at the same confidence (Student's t): the uncertainty of busbw,
-  // which comes from the mean; 0 and 0 whenever the median has none.
-  double mean_lo_us = 0;
-  double mean_hi_us = 0;
-  double confidence = 0;  // 0 when there is no interval
-  int samples = 0;
-  bool has_interval() const { return confidence > 0; }
-};
+// The time statistics of a case's samples: a report row's time columns, computed here.
+using report::TimeStats;
 
 // --split: one group's own figures, from its own samples (each its slowest rank's time).
 struct GroupMetrics {
@@ -58,9 +40,6 @@ struct CaseMetrics {
 // (numpy's default). `values` must not be empty.
 double percentile(std::vector<double> values, double q);
 TimeStats time_stats(const std::vector<double>& iteration_us, double confidence = kDefaultConfidence);
-// A row's time columns (mean ... max, stdev, cv, the median's and the mean's intervals, samples,
-// confidence).
-void set_time_columns(report::ReportRow& row, const TimeStats& stats);
 // `link_peak_gbps`: the per-GPU link peak (collbench_linkpeak, --link-peak), or 0. Bandwidths are
 // those of one communicator (a split group's size under --split, as nccl-tests').
 // `slowest_rank_mean_us` (CaseOutcome's): when above 0, the reported mean time, and so algbw and

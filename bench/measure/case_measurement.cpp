@@ -8,14 +8,14 @@
 #include <thread>
 
 #include "core/errors.hpp"
-#include "core/stop_rule.hpp"
 #include "core/interrupt.hpp"
+#include "core/stop_rule.hpp"
 #include "launch/process_group.hpp"
+#include "measure/sample_tables.hpp"
 #include "report_row.hpp"
 #include "runtime/host_collectives.hpp"
 #include "runtime/nccl_registration.hpp"
 #include "runtime/stream_capture.hpp"
-#include "measure/sample_tables.hpp"
 #include "telemetry/nvtx.hpp"
 
 namespace collbench {
@@ -48,7 +48,6 @@ bool nccl_choice_restricted(const Case& c) {
          (std::getenv("NCCL_ALGO") != nullptr || std::getenv("NCCL_PROTO") != nullptr);
 }
 
-
 }  // namespace
 
 CaseMeasurement::CaseMeasurement(Runner::RankSet& set, const Case& c, const RunSettings& settings,
@@ -58,8 +57,7 @@ CaseMeasurement::CaseMeasurement(Runner::RankSet& set, const Case& c, const RunS
       settings_(settings),
       group_(group),
       shape_(c.shape()),
-      deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                   std::chrono::duration<double>(settings.timeout_s))),
+      deadline_(WaitDeadline::after(settings.timeout_s)),
       hooks_(std::move(hooks)),
       launched_(set.size()),
       graph_(settings.graph_replays > 0),
@@ -422,10 +420,10 @@ void CaseMeasurement::release_and_combine() {
                                                   ncclSum, [this] { wait(); });
     outcome_.wrong_elements = wrong.front();
     const std::vector<double> slowest_mean = {outcome_.slowest_rank_mean_us};
-    outcome_.slowest_rank_mean_us = all_reduce_host_values<double>(
-                                        {set_.agreement_contexts().front()}, {slowest_mean}, ncclMax,
-                                        [this] { wait(); })
-                                        .front();
+    outcome_.slowest_rank_mean_us =
+        all_reduce_host_values<double>({set_.agreement_contexts().front()}, {slowest_mean}, ncclMax,
+                                       [this] { wait(); })
+            .front();
   }
 }
 

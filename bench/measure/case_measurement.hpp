@@ -11,19 +11,19 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cuda_resources.hpp"
 #include "measure/case_progress.hpp"
 #include "measure/measurement_hooks.hpp"
 #include "measure/rank_set.hpp"
 #include "measure/runner.hpp"
 #include "measure/sample_tables.hpp"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench {
 
 class CaseMeasurement {
  public:
-  CaseMeasurement(Runner::RankSet& set, const Case& c, const RunSettings& settings, ProcessGroup* group,
-                  std::unique_ptr<MeasurementHooks> hooks);
+  CaseMeasurement(Runner::RankSet& set, const Case& c, const RunSettings& settings,
+                  ProcessGroup* group, std::unique_ptr<MeasurementHooks> hooks);
   // Measures the case; a skip comes back as a row, failures as exceptions (Runner::run turns
   // them into rows).
   CaseOutcome run();
@@ -63,7 +63,7 @@ class CaseMeasurement {
   const RunSettings& settings_;
   ProcessGroup* group_;
   const CaseShape shape_;
-  const Clock::time_point deadline_;
+  const WaitDeadline deadline_;
   std::unique_ptr<MeasurementHooks> hooks_;
   LaunchCounts launched_;
   CollectiveAlgorithm* algorithm_ = nullptr;

@@ -6,10 +6,8 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 
 #include "core/errors.hpp"
-#include "core/interrupt.hpp"
 #include "runtime/nccl_settings.hpp"
 #include "telemetry/nvtx.hpp"
 
@@ -205,28 +203,17 @@ unsigned long long* Runner::RankSet::mismatch_counter(int local_rank) {
 }
 
 void Runner::RankSet::wait_idle(
-    std::chrono::steady_clock::time_point deadline,
+    const WaitDeadline& deadline,
     const std::function<std::string(const std::vector<bool>&)>& timeout_reason) {
-  std::vector<bool> idle(size());
-  for (int polls = 0;; ++polls) {
-    for (int local = 0; local < size(); ++local) {
-      const cudaError_t status = cudaStreamQuery(contexts_[local].stream);
-      idle[local] = status == cudaSuccess;
-      if (status != cudaSuccess && status != cudaErrorNotReady) {
-        ScopedDevice on(contexts_[local].device, contexts_[local].rank);
-        throw_cuda_error(status, "cudaStreamQuery (work of the case)", __FILE__, __LINE__);
-      }
-    }
-    if (std::all_of(idle.begin(), idle.end(), [](bool i) { return i; })) return;
-    throw_if_interrupted();
-    check_async_errors();
-    if (std::chrono::steady_clock::now() > deadline) throw CaseTimeout(timeout_reason(idle));
-    // Spin briefly (small cases finish in microseconds), then back off to spare the CPU.
-    if (polls < 2000) {
-      std::this_thread::yield();
-    } else {
-      std::this_thread::sleep_for(std::chrono::microseconds(100));
-    }
+  // Without their communicators: check_async_errors() watches those and the GPU count's too.
+  std::vector<CompletionTarget> streams;
+  for (const RankContext& rank : contexts_)
+    streams.push_back({rank.device, rank.rank, rank.stream});
+  try {
+    wait_for_completion(streams, deadline, "the work of the case",
+                        [this] { check_async_errors(); });
+  } catch (const CompletionTimeout& timeout) {
+    throw CaseTimeout(timeout_reason(timeout.done()));
   }
 }
 

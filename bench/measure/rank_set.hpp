@@ -4,7 +4,6 @@
 // algorithm objects made for them.
 #pragma once
 
-#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -16,12 +15,13 @@
 #include "core/communicator_settings.hpp"
 #include "launch/process_group.hpp"
 #include "launch/rank_workers.hpp"
+#include "measure/runner.hpp"
+#include "runtime/completion_wait.hpp"
 #include "runtime/cuda_resources.hpp"
 #include "runtime/nccl_communicator.hpp"
 #include "runtime/registered_buffer.hpp"
 #include "runtime/scoped_environment.hpp"
 #include "runtime/start_gate.hpp"
-#include "measure/runner.hpp"
 
 namespace collbench {
 
@@ -60,10 +60,10 @@ class Runner::RankSet {
   // Throws GpuError when NCCL reports an asynchronous error on any of the communicators.
   void check_async_errors() const;
   // Waits until every local rank's stream is idle, watching for NCCL asynchronous errors, signals
-  // and `deadline`. Polling (rather than blocking) is what lets a hang be abandoned: at the
-  // deadline it throws CaseTimeout with `timeout_reason(idle)`, idle[local] telling which local
-  // ranks' streams had finished.
-  void wait_idle(std::chrono::steady_clock::time_point deadline,
+  // and `deadline` (runtime/completion_wait.hpp). Polling (rather than blocking) is what lets a
+  // hang be abandoned: at the deadline it throws CaseTimeout with `timeout_reason(idle)`,
+  // idle[local] telling which local ranks' streams had finished.
+  void wait_idle(const WaitDeadline& deadline,
                  const std::function<std::string(const std::vector<bool>& idle)>& timeout_reason);
 
   // The implementation `choice` makes for these ranks (one per name and settings), made on first

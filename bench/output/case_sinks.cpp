@@ -34,7 +34,7 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
   row.config = c.config();
   if (times_whole_loop(settings)) append_config(row.config, "timing=loop");
   row.stop = outcome.stop.empty() ? report::kStopFixed : outcome.stop;
-  set_time_columns(row, metrics.time);
+  row.time = metrics.time;
   row.algbw_gbps = metrics.algbw_gbps;
   row.busbw_gbps = metrics.busbw_gbps;
   row.busbw_gbps_lo = metrics.busbw_lo_gbps;

@@ -55,15 +55,9 @@ json metadata_json(const RunMetadata& metadata) {
   for (const GpuInfo& gpu : metadata.topology.gpus) {
     gpus.push_back({{"index", gpu.index}, {"name", gpu.name}, {"pci_bus_id", gpu.pci_bus_id}});
   }
-  return {{"host", metadata.host},
-          {"gpu_name", metadata.gpu_name},
-          {"driver", metadata.driver},
-          {"cuda_runtime", metadata.cuda_runtime},
-          {"nccl_version", metadata.nccl_version},
-          {"collbench_version", metadata.collbench_version},
-          {"launch_mode", metadata.launch_mode},
-          {"nodes", metadata.nodes},
-          {"gpus", gpus}};
+  json object = report::origin_to_json(metadata);
+  object["gpus"] = gpus;
+  return object;
 }
 
 }  // namespace

@@ -1,18 +1,14 @@
-// NCCL all-reduces of host values through small device buffers, and the polling wait.
+// NCCL all-reduces of host values through small device buffers.
 #include "runtime/host_collectives.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
-#include <thread>
 
+#include "core/errors.hpp"
 #include "runtime/cuda_resources.hpp"
-#include "core/errors.hpp"
-#include "core/interrupt.hpp"
 #include "runtime/nccl_group.hpp"
-#include "core/errors.hpp"
 
 namespace collbench {
 namespace {
@@ -91,32 +87,5 @@ template std::vector<std::int32_t> all_reduce_host_values(
 template std::vector<std::uint8_t> all_reduce_host_values(
     const std::vector<RankContext>&, const std::vector<std::vector<std::uint8_t>>&, ncclRedOp_t,
     const std::function<void()>&);
-
-void wait_for_streams(const std::vector<RankContext>& ranks, double timeout_s,
-                      std::string_view waiting_for) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  for (const RankContext& rank : ranks) {
-    ScopedDevice on(rank.device, rank.rank);
-    for (;;) {
-      const cudaError_t status = cudaStreamQuery(rank.stream);
-      if (status == cudaSuccess) break;
-      if (status != cudaErrorNotReady)
-        throw_cuda_error(status, "cudaStreamQuery", __FILE__, __LINE__);
-      throw_if_interrupted();
-      if (rank.comm) {
-        ncclResult_t async_error = ncclSuccess;
-        CB_NCCL_CHECK(ncclCommGetAsyncError(rank.comm, &async_error));
-        if (async_error != ncclSuccess && async_error != ncclInProgress) {
-          throw_nccl_error(async_error, "ncclCommGetAsyncError (asynchronous failure)", __FILE__,
-                           __LINE__);
-        }
-      }
-      if (std::chrono::steady_clock::now() > deadline) {
-        throw CaseTimeout(fmt::format("{} did not finish within {:g} s", waiting_for, timeout_s));
-      }
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
-    }
-  }
-}
 
 }  // namespace collbench

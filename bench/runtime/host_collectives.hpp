@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <string_view>
 #include <vector>
 
 #include "core/algorithm.hpp"
@@ -24,11 +23,5 @@ std::vector<Value> all_reduce_host_values(const std::vector<RankContext>& ranks,
                                           const std::vector<std::vector<Value>>& per_rank,
                                           ncclRedOp_t op,
                                           const std::function<void()>& wait_until_done);
-
-// Polls the ranks' streams until they are idle, never blocking, so that a peer that never comes
-// ends in an error rather than a hang: throws CaseTimeout naming `waiting_for` after `timeout_s`,
-// Interrupted on SIGINT/SIGTERM, GpuError on a CUDA error or an NCCL asynchronous error.
-void wait_for_streams(const std::vector<RankContext>& ranks, double timeout_s,
-                      std::string_view waiting_for);
 
 }  // namespace collbench

@@ -33,12 +33,17 @@ void NcclCommunicator::abort() noexcept {
 }
 
 void NcclCommunicator::check_async_error() const {
-  if (!comm_) return;
+  check_nccl_async_error(comm_, device_, rank_);
+}
+
+void check_nccl_async_error(ncclComm_t comm, int device, int rank) {
+  if (!comm) return;
   ncclResult_t async_error = ncclSuccess;
-  CB_NCCL_CHECK(ncclCommGetAsyncError(comm_, &async_error));
+  CB_NCCL_CHECK(ncclCommGetAsyncError(comm, &async_error));
   if (async_error != ncclSuccess && async_error != ncclInProgress) {
-    ScopedDevice on(device_, rank_);
-    throw_nccl_error(async_error, "ncclCommGetAsyncError (asynchronous failure)", __FILE__, __LINE__);
+    ScopedDevice on(device, rank);
+    throw_nccl_error(async_error, "ncclCommGetAsyncError (asynchronous failure)", __FILE__,
+                     __LINE__);
   }
 }
 

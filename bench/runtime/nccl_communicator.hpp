@@ -11,7 +11,8 @@ namespace collbench {
 
 class NcclCommunicator {
  public:
-  NcclCommunicator(ncclComm_t comm, int device, int rank) : comm_(comm), device_(device), rank_(rank) {}
+  NcclCommunicator(ncclComm_t comm, int device, int rank)
+      : comm_(comm), device_(device), rank_(rank) {}
   ~NcclCommunicator();
   NcclCommunicator(NcclCommunicator&& other) noexcept;
   NcclCommunicator& operator=(NcclCommunicator&&) = delete;
@@ -31,6 +32,10 @@ class NcclCommunicator {
   int device_ = -1;
   int rank_ = -1;
 };
+
+// Throws GpuError, naming `rank` and `device`, when NCCL reports an asynchronous error on `comm`;
+// nothing for a null communicator.
+void check_nccl_async_error(ncclComm_t comm, int device, int rank);
 
 // One communicator per device, ranks in `devices` order, from one process: ncclCommInitAll, or
 // with `config` (maxCTAs ...) ncclCommInitRankConfig for every device inside one group.

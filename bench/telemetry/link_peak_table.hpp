@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "report_row.hpp"
+#include "schema.hpp"
 
 namespace collbench {
 
-// The names collbench_linkpeak writes and read_link_peak_gbps looks for.
-inline constexpr const char* kLinkPeakOp = "p2p_peak";
+// The names collbench_linkpeak writes and read_link_peak_gbps looks for; the op is the schema's.
+using report::kLinkPeakOp;
 inline constexpr const char* kCopyEngineAlgo = "copy_engine";  // cudaMemcpyPeerAsync
 inline constexpr const char* kSmCopyAlgo = "sm_copy";          // a kernel pulling from the peer
 

@@ -51,14 +51,7 @@ std::string utc_timestamp() {
 report::ReportRow row_with_metadata(const RunMetadata& metadata) {
   report::ReportRow row;
   row.timestamp = utc_timestamp();
-  row.host = metadata.host;
-  row.gpu_name = metadata.gpu_name;
-  row.driver = metadata.driver;
-  row.cuda_runtime = metadata.cuda_runtime;
-  row.nccl_version = metadata.nccl_version;
-  row.collbench_version = metadata.collbench_version;
-  row.launch_mode = metadata.launch_mode;
-  row.nodes = metadata.nodes;
+  row.origin = metadata;  // the origin part, whole
   return row;
 }
 

@@ -9,15 +9,9 @@
 
 namespace collbench {
 
-struct RunMetadata {
-  std::string host;
-  std::string gpu_name;  // of GPU 0; "none" without a GPU
-  std::string driver;
-  std::string cuda_runtime;
-  std::string nccl_version;
-  std::string collbench_version;
-  std::string launch_mode = "single_process";
-  int nodes = 1;
+// The run's origin is a base so that every report row takes it whole (row.origin = metadata); the
+// topology is for the console header and sample files.
+struct RunMetadata : report::RunOrigin {
   Topology topology;  // GPUs, peer access and NVLinks of this node (empty without a GPU)
 };
 

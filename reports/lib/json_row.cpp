@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "schema.hpp"
 
@@ -11,25 +12,42 @@ namespace collbench::report {
 
 using nlohmann::json;
 
-json row_to_json(const ReportRow& row) {
+namespace {
+
+json column_value(const Column& column, const ReportRow& row) {
+  const std::string text = column.format(row);
+  switch (column.kind) {
+    case ColumnKind::integer:
+    case ColumnKind::real:
+      // The CSV text is a plain decimal (3 decimals at most), so JSON reads it exactly.
+      return json::parse(text);
+    case ColumnKind::boolean:
+      return text == "1";
+    case ColumnKind::text:
+      break;
+  }
+  return text;
+}
+
+// The columns of `row` that lie in `part` (all of them for nullopt).
+json columns_to_json(const ReportRow& row, std::optional<RowPart> part) {
   json object = json::object();
   for (const Column& column : kColumns) {
-    const std::string text = column.format(row);
-    switch (column.kind) {
-      case ColumnKind::integer:
-      case ColumnKind::real:
-        // The CSV text is a plain decimal (3 decimals at most), so JSON reads it exactly.
-        object[column.name] = json::parse(text);
-        break;
-      case ColumnKind::boolean:
-        object[column.name] = text == "1";
-        break;
-      case ColumnKind::text:
-        object[column.name] = text;
-        break;
-    }
+    if (!part || column.part == *part) object[column.name] = column_value(column, row);
   }
   return object;
+}
+
+}  // namespace
+
+json row_to_json(const ReportRow& row) {
+  return columns_to_json(row, std::nullopt);
+}
+
+json origin_to_json(const RunOrigin& origin) {
+  ReportRow row;
+  row.origin = origin;
+  return columns_to_json(row, RowPart::origin);
 }
 
 namespace {

@@ -10,6 +10,9 @@
 namespace collbench::report {
 
 nlohmann::json row_to_json(const ReportRow& row);
+// The origin's columns alone (host, gpu_name, ..., nodes), typed as in a row: a sample file's run
+// metadata.
+nlohmann::json origin_to_json(const RunOrigin& origin);
 // Throws ColumnParseError naming the column when a value is missing, of the wrong JSON type, or
 // outside the column's domain. The row is read as its schema_version says (any this tool reads,
 // as the CSV reader does): an older row lacks the later columns and keeps their defaults.

@@ -27,21 +27,48 @@ inline constexpr const char* kStopFixed = "fixed";          // -n iterations (or
 inline constexpr const char* kStopConverged = "converged";  // the interval got narrow enough
 inline constexpr const char* kStopTimeLimit = "time_limit"; // --max-time came first
 
-struct ReportRow {
-  int schema_version = kSchemaVersion;
-  // Where and with what it was measured.
-  std::string timestamp;  // ISO 8601 UTC, when the row was written
+// Where and with what a run was measured: the same in every row of the run.
+struct RunOrigin {
   std::string host;
-  std::string gpu_name;
+  std::string gpu_name;  // of GPU 0; "none" without a GPU
   std::string driver;
   std::string cuda_runtime;
   std::string nccl_version;
   std::string collbench_version;
-  std::string launch_mode;  // single_process, mpi, env (torchrun/Slurm)
+  std::string launch_mode = "single_process";  // single_process, mpi, env (torchrun/Slurm)
   int nodes = 1;
+};
+
+// How the timed iterations went: per-operation times over `samples` of them (one per iteration,
+// graph replay or timed loop), the slowest rank's in each.
+struct TimeStats {
+  double mean_us = 0;
+  double min_us = 0;
+  double p50_us = 0;
+  double p99_us = 0;
+  double max_us = 0;
+  double stdev_us = 0;
+  double cv_pct = 0;  // stdev / mean, in percent
+  // The confidence interval of the median (order statistics) at `confidence_pct`; 0 and 0 when
+  // there are too few samples for that confidence (fewer than 6 at 95%).
+  double p50_lo_us = 0;
+  double p50_hi_us = 0;
+  // The interval of the mean at the same confidence (Student's t), the uncertainty of busbw, which
+  // comes from the mean; 0 and 0 whenever the median has none.
+  double mean_lo_us = 0;
+  double mean_hi_us = 0;
+  double confidence_pct = 0;  // 0: no interval, as in version 1 reports
+  int samples = 0;
+  bool has_interval() const { return confidence_pct > 0; }
+};
+
+struct ReportRow {
+  int schema_version = kSchemaVersion;
+  std::string timestamp;  // ISO 8601 UTC, when the row was written
+  RunOrigin origin;
   // Independent variables: what was measured.
-  std::string op;    // registry name: all_reduce, ..., or dp_step
-  std::string algo;  // nccl, ring, ring_sendrecv, oneshot
+  std::string op;    // registry name: all_reduce, ..., or an app's op (schema.hpp)
+  std::string algo;  // the implementation: an --algo name, "nccl-tests" (imported), a copy method
   int ranks = 0;
   std::string dtype;
   std::string redop;  // sum, prod, max, min, avg; "none" for ops that do not reduce
@@ -54,27 +81,11 @@ struct ReportRow {
   int agg_iters = 1;
   int graph = 0;       // CUDA graph replays; 0 = launched normally
   int repeat = 0;      // which pass of --repeat measured the row (0 for the first)
-  std::string config;  // key=value;...: dp_step model, a hand-built algorithm's changed knobs, or empty
-  // How the timed iterations went: `samples` per-operation times (one per iteration, graph
-  // replay or timed loop) ended by `stop`; intervals are at `confidence_pct` (0: none, as in
-  // version 1 reports and rows with too few samples).
-  int samples = 0;
-  std::string stop = kStopFixed;
-  double confidence_pct = 0;
-  // Measured values: per-operation time over the timed iterations, slowest rank per iteration.
-  double time_us_mean = 0;
-  double time_us_min = 0;
-  double time_us_p50 = 0;
-  double time_us_p99 = 0;
-  double time_us_max = 0;
-  double time_us_stdev = 0;
-  double time_cv_pct = 0;     // stdev / mean, in percent
-  double time_us_p50_lo = 0;  // the confidence interval of the median time (order statistics)
-  double time_us_p50_hi = 0;
-  // The confidence interval of the mean time (Student's t), the uncertainty of busbw_gbps, which
-  // comes from the mean; 0 and 0 without an interval.
-  double time_us_mean_lo = 0;
-  double time_us_mean_hi = 0;
+  // key=value;...: dp_step model, a hand-built algorithm's changed knobs, or empty.
+  std::string config;
+  std::string stop = kStopFixed;  // why the timed iterations ended
+  // Measured values: the times of the timed iterations, and the bandwidths from them.
+  TimeStats time;
   double algbw_gbps = 0;
   double busbw_gbps = 0;
   // busbw at the ends of the median's interval: the interval of the median iteration's busbw.
@@ -86,7 +97,8 @@ struct ReportRow {
   std::string reason;
   std::string extra;  // key=value;... extra measured values (dp_step: samples_per_s, ...)
 
-  bool has_interval() const { return confidence_pct > 0 && time_us_p50_hi > 0; }
+  // A row read from a file may name a level without holding an interval (a hand edit).
+  bool has_interval() const { return time.has_interval() && time.p50_hi_us > 0; }
 };
 
 }  // namespace collbench::report

@@ -187,9 +187,9 @@ SampleCase parse_case(const json& object, unsigned line) {
   }
   c.ops_per_sample = ops.get<std::int64_t>();
   c.samples_us = times_field(field(object, "samples_us"), "samples_us");
-  if (c.samples_us.size() != static_cast<std::size_t>(c.row.samples)) {
+  if (c.samples_us.size() != static_cast<std::size_t>(c.row.time.samples)) {
     throw LineError(fmt::format("samples_us holds {} samples but row.samples is {}",
-                                c.samples_us.size(), c.row.samples));
+                                c.samples_us.size(), c.row.time.samples));
   }
   c.rank_samples_us = per_rank_field(object, "rank_samples_us");
   check_per_rank(c, "rank_samples_us", c.rank_samples_us);

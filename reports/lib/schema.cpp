@@ -147,46 +147,94 @@ std::string format_double(double value) {
   return fmt::format("{:.3f}", value);
 }
 
-// Column makers: the member pointer names the field once; the lambdas capture nothing, so they
-// decay to the plain function pointers that Column holds.
+// The class and type of the field a member pointer names.
+template <typename>
+struct MemberOf;
+template <typename Part, typename Value>
+struct MemberOf<Value Part::*> {
+  using part = Part;
+  using value = Value;
+};
+
+// The field `Field` names in `row`: a member of the row itself, of its origin or of its times.
+template <auto Field, typename Row>  // Row: ReportRow or const ReportRow
+auto& field_of(Row& row) {
+  using Part = typename MemberOf<decltype(Field)>::part;
+  if constexpr (std::is_same_v<Part, RunOrigin>) {
+    return row.origin.*Field;
+  } else if constexpr (std::is_same_v<Part, TimeStats>) {
+    return row.time.*Field;
+  } else {
+    return row.*Field;
+  }
+}
+
+template <auto Field>
+constexpr RowPart part_of() {
+  using Part = typename MemberOf<decltype(Field)>::part;
+  if constexpr (std::is_same_v<Part, RunOrigin>) return RowPart::origin;
+  if constexpr (std::is_same_v<Part, TimeStats>) return RowPart::time;
+  return RowPart::row;
+}
+
+// Column makers: the member pointer names the field once (and so the part of the row it is in);
+// the lambdas capture nothing, so they decay to the plain function pointers that Column holds.
 template <auto Field, void (*Check)(const std::string&) = any_text>
 Column text_column(const char* name, int since = 1) {
-  return {name, [](const ReportRow& r) { return r.*Field; },
-          [](ReportRow& r, const std::string& t) { r.*Field = t; },
-          [](const ReportRow& r) { Check(r.*Field); }, since};
+  return {name,
+          [](const ReportRow& r) { return field_of<Field>(r); },
+          [](ReportRow& r, const std::string& t) { field_of<Field>(r) = t; },
+          [](const ReportRow& r) { Check(field_of<Field>(r)); },
+          since,
+          ColumnKind::text,
+          part_of<Field>()};
 }
 
 // Integers within [Min, Max]; the limits are far beyond any real run and exist so that a
 // negative or absurd count is caught where it is read, not in some later computation.
 template <auto Field, auto Min, auto Max>
 Column integer_column(const char* name, int since = 1) {
-  using Integer = std::decay_t<decltype(ReportRow{}.*Field)>;
-  return {name, [](const ReportRow& r) { return std::to_string(r.*Field); },
-          [](ReportRow& r, const std::string& t) { r.*Field = parse_integer<Integer>(t); },
-          [](const ReportRow& r) { require_in_range<Integer>(r.*Field, Min, Max); }, since,
-          ColumnKind::integer};
+  using Integer = typename MemberOf<decltype(Field)>::value;
+  return {name,
+          [](const ReportRow& r) { return std::to_string(field_of<Field>(r)); },
+          [](ReportRow& r, const std::string& t) { field_of<Field>(r) = parse_integer<Integer>(t); },
+          [](const ReportRow& r) { require_in_range<Integer>(field_of<Field>(r), Min, Max); },
+          since,
+          ColumnKind::integer,
+          part_of<Field>()};
 }
 
-template <auto Field>
+void any_value(const ReportRow&) {}
+
+template <auto Field, void (*Check)(const ReportRow&) = any_value>
 Column real_column(const char* name, int since = 1) {
-  return {name, [](const ReportRow& r) { return format_double(r.*Field); },
-          [](ReportRow& r, const std::string& t) { r.*Field = parse_measured_value(t); },
-          [](const ReportRow&) {}, since, ColumnKind::real};
+  return {name,
+          [](const ReportRow& r) { return format_double(field_of<Field>(r)); },
+          [](ReportRow& r, const std::string& t) { field_of<Field>(r) = parse_measured_value(t); },
+          Check,
+          since,
+          ColumnKind::real,
+          part_of<Field>()};
 }
 
 // A confidence level in percent: 0 (no interval) or above 0 and below 100.
 void check_confidence(const ReportRow& r) {
-  if (r.confidence_pct != 0 && !(r.confidence_pct > 0 && r.confidence_pct < 100)) {
+  const double level = r.time.confidence_pct;
+  if (level != 0 && !(level > 0 && level < 100)) {
     throw ColumnParseError(
-        fmt::format("'{}' is not 0 (no interval) or a level between 0 and 100", r.confidence_pct));
+        fmt::format("'{}' is not 0 (no interval) or a level between 0 and 100", level));
   }
 }
 
 template <auto Field>
 Column bool_column(const char* name) {
-  return {name, [](const ReportRow& r) { return std::string(r.*Field ? "1" : "0"); },
-          [](ReportRow& r, const std::string& t) { r.*Field = parse_bool(t); },
-          [](const ReportRow&) {}, 1, ColumnKind::boolean};
+  return {name,
+          [](const ReportRow& r) { return std::string(field_of<Field>(r) ? "1" : "0"); },
+          [](ReportRow& r, const std::string& t) { field_of<Field>(r) = parse_bool(t); },
+          any_value,
+          1,
+          ColumnKind::boolean,
+          part_of<Field>()};
 }
 
 constexpr int kIntMax = std::numeric_limits<int>::max();
@@ -203,16 +251,16 @@ const std::array<Column, kColumnCount> kColumns = {{
     // always written in the current version, whatever version they were read from.
     Column{"schema_version", [](const ReportRow&) { return std::to_string(kSchemaVersion); },
            [](ReportRow& r, const std::string& t) { r.schema_version = parse_integer<int>(t); },
-           [](const ReportRow&) {}, 1, ColumnKind::integer},
+           any_value, 1, ColumnKind::integer},
     text_column<&ReportRow::timestamp, check_timestamp>("timestamp"),
-    text_column<&ReportRow::host>("host"),
-    text_column<&ReportRow::gpu_name>("gpu_name"),
-    text_column<&ReportRow::driver>("driver"),
-    text_column<&ReportRow::cuda_runtime>("cuda_runtime"),
-    text_column<&ReportRow::nccl_version>("nccl_version"),
-    text_column<&ReportRow::collbench_version>("collbench_version"),
-    text_column<&ReportRow::launch_mode, check_launch_mode>("launch_mode"),
-    integer_column<&ReportRow::nodes, 1, kMaxRanks>("nodes"),
+    text_column<&RunOrigin::host>("host"),
+    text_column<&RunOrigin::gpu_name>("gpu_name"),
+    text_column<&RunOrigin::driver>("driver"),
+    text_column<&RunOrigin::cuda_runtime>("cuda_runtime"),
+    text_column<&RunOrigin::nccl_version>("nccl_version"),
+    text_column<&RunOrigin::collbench_version>("collbench_version"),
+    text_column<&RunOrigin::launch_mode, check_launch_mode>("launch_mode"),
+    integer_column<&RunOrigin::nodes, 1, kMaxRanks>("nodes"),
     text_column<&ReportRow::op, check_op>("op"),
     text_column<&ReportRow::algo, check_algo>("algo"),
     integer_column<&ReportRow::ranks, 1, kMaxRanks>("ranks"),
@@ -228,22 +276,20 @@ const std::array<Column, kColumnCount> kColumns = {{
     integer_column<&ReportRow::graph, 0, kMaxIterations>("graph"),
     integer_column<&ReportRow::repeat, 0, kMaxIterations>("repeat", 2),
     text_column<&ReportRow::config>("config"),
-    integer_column<&ReportRow::samples, 0, kIntMax>("samples", 2),
+    integer_column<&TimeStats::samples, 0, kIntMax>("samples", 2),
     text_column<&ReportRow::stop, check_stop>("stop", 2),
-    Column{"confidence_pct", [](const ReportRow& r) { return format_double(r.confidence_pct); },
-           [](ReportRow& r, const std::string& t) { r.confidence_pct = parse_measured_value(t); },
-           check_confidence, 2, ColumnKind::real},
-    real_column<&ReportRow::time_us_mean>("time_us_mean"),
-    real_column<&ReportRow::time_us_min>("time_us_min"),
-    real_column<&ReportRow::time_us_p50>("time_us_p50"),
-    real_column<&ReportRow::time_us_p99>("time_us_p99"),
-    real_column<&ReportRow::time_us_max>("time_us_max"),
-    real_column<&ReportRow::time_us_stdev>("time_us_stdev", 2),
-    real_column<&ReportRow::time_cv_pct>("time_cv_pct", 2),
-    real_column<&ReportRow::time_us_p50_lo>("time_us_p50_lo", 2),
-    real_column<&ReportRow::time_us_p50_hi>("time_us_p50_hi", 2),
-    real_column<&ReportRow::time_us_mean_lo>("time_us_mean_lo", 3),
-    real_column<&ReportRow::time_us_mean_hi>("time_us_mean_hi", 3),
+    real_column<&TimeStats::confidence_pct, check_confidence>("confidence_pct", 2),
+    real_column<&TimeStats::mean_us>("time_us_mean"),
+    real_column<&TimeStats::min_us>("time_us_min"),
+    real_column<&TimeStats::p50_us>("time_us_p50"),
+    real_column<&TimeStats::p99_us>("time_us_p99"),
+    real_column<&TimeStats::max_us>("time_us_max"),
+    real_column<&TimeStats::stdev_us>("time_us_stdev", 2),
+    real_column<&TimeStats::cv_pct>("time_cv_pct", 2),
+    real_column<&TimeStats::p50_lo_us>("time_us_p50_lo", 2),
+    real_column<&TimeStats::p50_hi_us>("time_us_p50_hi", 2),
+    real_column<&TimeStats::mean_lo_us>("time_us_mean_lo", 3),
+    real_column<&TimeStats::mean_hi_us>("time_us_mean_hi", 3),
     real_column<&ReportRow::algbw_gbps>("algbw_gbps"),
     real_column<&ReportRow::busbw_gbps>("busbw_gbps"),
     real_column<&ReportRow::busbw_gbps_lo>("busbw_gbps_lo", 2),

@@ -47,9 +47,9 @@ TEST(Metrics, TimeStatsCarrySpreadAndTheIntervals) {
   EXPECT_DOUBLE_EQ(stats.mean_us, 10.5);
   EXPECT_DOUBLE_EQ(stats.p50_us, 10.5);
   EXPECT_DOUBLE_EQ(stats.stdev_us, std::sqrt(35.0));  // 1..n: variance n(n+1)/12
-  EXPECT_DOUBLE_EQ(stats.cv, std::sqrt(35.0) / 10.5);
+  EXPECT_DOUBLE_EQ(stats.cv_pct, 100 * std::sqrt(35.0) / 10.5);
   ASSERT_TRUE(stats.has_interval());
-  EXPECT_EQ(stats.confidence, kDefaultConfidence);
+  EXPECT_DOUBLE_EQ(stats.confidence_pct, 100 * kDefaultConfidence);
   EXPECT_EQ(stats.p50_lo_us, 6);  // order statistics 6 and 15 (statistics_test.cpp)
   EXPECT_EQ(stats.p50_hi_us, 15);
   // The mean's: 10.5 -+ t(0.975, 19) x sqrt(35) / sqrt(20).
@@ -58,7 +58,7 @@ TEST(Metrics, TimeStatsCarrySpreadAndTheIntervals) {
   EXPECT_NEAR(stats.mean_hi_us, 10.5 + half_width_us, 1e-9);
 
   const TimeStats strict = time_stats(one_to_twenty(1), 0.99);
-  EXPECT_EQ(strict.confidence, 0.99);
+  EXPECT_DOUBLE_EQ(strict.confidence_pct, 99);
   EXPECT_EQ(strict.p50_lo_us, 4);
   EXPECT_EQ(strict.p50_hi_us, 17);
 }
@@ -67,7 +67,7 @@ TEST(Metrics, NoIntervalBelowSixSamplesAt95) {
   const TimeStats five = time_stats({5, 1, 4, 2, 3});
   EXPECT_EQ(five.samples, 5);
   EXPECT_FALSE(five.has_interval());
-  EXPECT_EQ(five.confidence, 0);
+  EXPECT_EQ(five.confidence_pct, 0);
   EXPECT_EQ(five.p50_lo_us, 0);
   EXPECT_EQ(five.p50_hi_us, 0);
   // The mean would have one from 2 samples, but confidence_pct 0 must mean no interval at all.
@@ -82,44 +82,6 @@ TEST(Metrics, NoIntervalBelowSixSamplesAt95) {
   EXPECT_EQ(one.stdev_us, 0);
   EXPECT_FALSE(one.has_interval());
   EXPECT_EQ(time_stats({}).samples, 0);
-}
-
-TEST(Metrics, TimeColumnsFillTheRow) {
-  TimeStats stats;
-  stats.samples = 40;
-  stats.mean_us = 11;
-  stats.min_us = 9;
-  stats.p50_us = 10;
-  stats.p99_us = 20;
-  stats.max_us = 21;
-  stats.stdev_us = 2.5;
-  stats.cv = 0.25;
-  stats.p50_lo_us = 9.5;
-  stats.p50_hi_us = 10.5;
-  stats.mean_lo_us = 10.25;
-  stats.mean_hi_us = 11.75;
-  stats.confidence = 0.95;
-  report::ReportRow row;
-  set_time_columns(row, stats);
-  EXPECT_EQ(row.samples, 40);
-  EXPECT_DOUBLE_EQ(row.confidence_pct, 95);
-  EXPECT_EQ(row.time_us_mean, 11);
-  EXPECT_EQ(row.time_us_min, 9);
-  EXPECT_EQ(row.time_us_p50, 10);
-  EXPECT_EQ(row.time_us_p99, 20);
-  EXPECT_EQ(row.time_us_max, 21);
-  EXPECT_EQ(row.time_us_stdev, 2.5);
-  EXPECT_DOUBLE_EQ(row.time_cv_pct, 25);
-  EXPECT_EQ(row.time_us_p50_lo, 9.5);
-  EXPECT_EQ(row.time_us_p50_hi, 10.5);
-  EXPECT_EQ(row.time_us_mean_lo, 10.25);
-  EXPECT_EQ(row.time_us_mean_hi, 11.75);
-  EXPECT_TRUE(row.has_interval());
-
-  report::ReportRow without;
-  set_time_columns(without, time_stats({1, 2, 3}));
-  EXPECT_EQ(without.confidence_pct, 0);
-  EXPECT_FALSE(without.has_interval());
 }
 
 // all_reduce of 1 GiB on 4 GPUs.

@@ -203,7 +203,7 @@ TEST(Options, AcceptedConfidenceLevelsReadBackFromTheReport) {
   const report::Column& column = report::kColumns[report::column_index("confidence_pct")];
   for (const char* level : {"50", "95", "99.9", "99.999"}) {
     report::ReportRow row;
-    row.confidence_pct = parse({"--confidence", level}).run.confidence * 100;
+    row.time.confidence_pct = parse({"--confidence", level}).run.confidence * 100;
     report::ReportRow back;
     EXPECT_NO_THROW(column.parse(back, column.format(row)); column.check(back);) << level;
   }

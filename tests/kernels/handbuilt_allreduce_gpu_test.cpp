@@ -1,5 +1,5 @@
 // The hand-built all-reduce algorithms (ring with its push and pull protocols, ring_sendrecv,
-// oneshot, copy_engine, copy_engine_ring) against NCCL on 2, 3, 4 and 8 GPUs: data types x
+// oneshot, twoshot, copy_engine, copy_engine_ring) against NCCL on 2, 3, 4 and 8 GPUs: data types x
 // reductions x counts (1, 7, a prime, 1M+3) x in/out of place, unaligned buffers, 2000 back-to-back
 // launches, CUDA graph replays, and stopping a kernel whose peer never comes. Skipped, with the
 // reason, when the GPUs are not there.
@@ -13,8 +13,9 @@
 #include <string_view>
 #include <thread>
 
-#include "core/errors.hpp"
 #include "algorithms/handbuilt_algorithms.hpp"
+#include "core/errors.hpp"
+#include "core/fused_update.hpp"
 #include "handbuilt_gpu_fixture.hpp"
 #include "peer_flags.cuh"
 #include "runtime/cuda_resources.hpp"
@@ -36,19 +37,19 @@ std::string describe(const CaseShape& shape, std::string_view algorithm) {
          (shape.in_place ? " in-place" : " out-of-place");
 }
 
-HandbuiltTuning default_tuning() {
-  return HandbuiltTuning{};
+Tunings default_tuning() {
+  return {};
 }
 
 // Many small CTAs and slices even for small buffers, to exercise the ring's pipelining; push
 // refills each of its 2 staging slots many times per launch.
-HandbuiltTuning fine_ring_tuning(kernels::RingProtocol protocol) {
-  HandbuiltTuning tuning;
-  tuning.ring_protocol = protocol;
-  tuning.ring_max_ctas = 7;
-  tuning.ring_min_part_bytes = 64;
-  tuning.ring_slice_bytes = 512;
-  tuning.ring_slots = 2;
+RingTuning fine_ring_tuning(kernels::RingProtocol protocol) {
+  RingTuning tuning;
+  tuning.protocol = protocol;
+  tuning.max_ctas = 7;
+  tuning.min_part_bytes = 64;
+  tuning.slice_bytes = 512;
+  tuning.slots = 2;
   return tuning;
 }
 
@@ -93,7 +94,7 @@ class RingProtocols : public ::testing::TestWithParam<std::string> {
 TEST_P(RingProtocols, FineGeometryManyPartsAndSlices) {
   SKIP_WITHOUT_GPUS(3);
   GpuRanks gpus(3, kLargeCount * 8);
-  auto ring = make_handbuilt_algorithm("ring", gpus.contexts(), fine_ring_tuning(protocol()));
+  auto ring = make_ring(gpus.contexts(), fine_ring_tuning(protocol()));
   for (DataType type : {DataType::float32, DataType::half, DataType::int64}) {
     for (ReduceOp op : {ReduceOp::sum, ReduceOp::avg}) {
       for (std::size_t count :
@@ -113,7 +114,7 @@ TEST_P(RingProtocols, FineGeometryManyPartsAndSlices) {
 TEST_P(RingProtocols, FourRanksTwoSlotsManySlices) {
   SKIP_WITHOUT_GPUS(4);
   GpuRanks gpus(4, kLargeCount * 8);
-  auto ring = make_handbuilt_algorithm("ring", gpus.contexts(), fine_ring_tuning(protocol()));
+  auto ring = make_ring(gpus.contexts(), fine_ring_tuning(protocol()));
   for (bool in_place : {false, true}) {
     const CaseShape shape =
         all_reduce_shape(DataType::int32, ReduceOp::sum, kLargeCount, 4, in_place);
@@ -283,9 +284,9 @@ class PeerKernels : public ::testing::TestWithParam<std::string> {};
 // Only rank 0 launches (`aggregate` times): it waits for rank 1 until the host asks it to stop.
 // Afterwards the next prepare() resets the flags and the algorithm works again.
 void expect_hang_ends_when_aborted(const std::string& name, std::size_t count, int aggregate,
-                                   HandbuiltTuning tuning) {
+                                   Tunings tuning) {
   GpuRanks gpus(2, count * 4);
-  tuning.peer_timeout_s = 0;  // only the abort may end the wait
+  tuning.peer.timeout_s = 0;  // only the abort may end the wait
   auto algorithm = make_algorithm(name, gpus.contexts(), tuning);
   const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, count, 2, false);
   const std::vector<RankBuffers> buffers = gpus.buffers(false);
@@ -308,7 +309,7 @@ void expect_hang_ends_when_aborted(const std::string& name, std::size_t count, i
 
 TEST_P(PeerKernels, HangOnAMissingPeerEndsWhenAborted) {
   SKIP_WITHOUT_GPUS(2);
-  expect_hang_ends_when_aborted(GetParam(), 4096, 1, HandbuiltTuning{});
+  expect_hang_ends_when_aborted(GetParam(), 4096, 1, Tunings{});
 }
 
 // Parameter: "copy_engine" or "copy_engine_ring".
@@ -318,8 +319,8 @@ class CopyEngine : public ::testing::TestWithParam<std::string> {};
 // here 3 launches of 5 rounds each.
 TEST_P(CopyEngine, HangOnAMissingPeerEndsWhenAborted) {
   SKIP_WITHOUT_GPUS(2);
-  HandbuiltTuning tuning;
-  tuning.copy_engine_round_bytes = 64 << 10;
+  Tunings tuning;
+  tuning.copy_engine.round_bytes = 64 << 10;
   expect_hang_ends_when_aborted(GetParam(), 5 * (16 << 10), 3, tuning);
 }
 
@@ -332,8 +333,8 @@ TEST_P(CopyEngine, ManySmallRounds) {
   if (visible_gpu_count() >= 8) rank_counts.push_back(8);
   for (int nranks : rank_counts) {
     GpuRanks gpus(nranks, kLargeCount * 8);
-    HandbuiltTuning tuning;
-    tuning.copy_engine_round_bytes = 4096;
+    Tunings tuning;
+    tuning.copy_engine.round_bytes = 4096;
     auto algorithm = make_algorithm(GetParam(), gpus.contexts(), tuning);
     for (DataType type : {DataType::float32, DataType::bfloat16, DataType::int64}) {
       for (std::size_t count : {std::size_t{1021}, std::size_t{100003}}) {
@@ -358,8 +359,8 @@ TEST_P(CopyEngine, FewReductionBlocks) {
   const int nranks = std::min(visible_gpu_count(), 4);
   GpuRanks gpus(nranks, kLargeCount * 8);
   for (int blocks : {1, 3}) {
-    HandbuiltTuning tuning;
-    tuning.copy_engine_reduce_blocks = blocks;
+    Tunings tuning;
+    tuning.copy_engine.reduce_blocks = blocks;
     auto algorithm = make_algorithm(GetParam(), gpus.contexts(), tuning);
     for (DataType type : {DataType::float32, DataType::bfloat16}) {
       for (bool in_place : {false, true}) {
@@ -375,8 +376,8 @@ TEST_P(CopyEngine, FewReductionBlocks) {
 TEST_P(PeerKernels, HangOnAMissingPeerEndsAtTheTimeout) {
   SKIP_WITHOUT_GPUS(2);
   GpuRanks gpus(2, 4096 * 4);
-  HandbuiltTuning tuning;
-  tuning.peer_timeout_s = 0.2;
+  Tunings tuning;
+  tuning.peer.timeout_s = 0.2;
   auto algorithm = make_algorithm(GetParam(), gpus.contexts(), tuning);
   const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 4096, 2, false);
   const std::vector<RankBuffers> buffers = gpus.buffers(false);
@@ -435,16 +436,27 @@ TEST(AllAlgorithms, MoreRanksThanPeerKernelsTakeAreSkippedWithAReason) {
   const int too_many = kernels::kMaxPeerRanks + 1;
   const CaseShape shape = all_reduce_shape(DataType::float32, ReduceOp::sum, 1024, too_many, false);
   for (const char* name : {"ring", "oneshot", "twoshot", "copy_engine", "copy_engine_ring"}) {
-    auto algorithm = make_handbuilt_algorithm(name, {}, default_tuning());
+    auto algorithm = make_handbuilt_algorithm(name, {});
     EXPECT_NE(algorithm->unsupported_reason(shape).find("at most 8 ranks"), std::string::npos)
         << name << ": " << algorithm->unsupported_reason(shape);
+  }
+}
+
+// What a descriptor says of the fused update is what its algorithm offers: the training step
+// checks options against the one and launches through the other.
+TEST(AllAlgorithms, FusedUpdateIsWhatTheDescriptorSays) {
+  SKIP_WITHOUT_GPUS(1);  // the algorithms map an abort word into the GPUs' address space
+  for (const HandbuiltDescriptor* descriptor : handbuilt_descriptors()) {
+    auto algorithm = make_handbuilt_algorithm(descriptor->name, {});
+    EXPECT_EQ(algorithm->fused_update() != nullptr, descriptor->capabilities.fused_update)
+        << descriptor->name;
   }
 }
 
 TEST(Oneshot, LargeMessagesAreSkippedWithAReason) {
   SKIP_WITHOUT_GPUS(2);
   GpuRanks gpus(2, 16);
-  auto oneshot = make_handbuilt_algorithm("oneshot", gpus.contexts(), default_tuning());
+  auto oneshot = make_handbuilt_algorithm("oneshot", gpus.contexts());
   const std::string why = oneshot->unsupported_reason(
       all_reduce_shape(DataType::float32, ReduceOp::sum, 64u << 20, 2, false));
   EXPECT_NE(why.find("small messages"), std::string::npos) << why;

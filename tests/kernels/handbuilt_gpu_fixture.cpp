@@ -164,28 +164,40 @@ std::vector<std::vector<unsigned char>> GpuRanks::read_references(const CaseShap
 
 std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
                                                    const std::vector<RankContext>& ranks,
-                                                   HandbuiltTuning tuning) {
+                                                   Tunings tunings) {
   constexpr std::string_view kDirect = "_direct";
   if (label.size() > kDirect.size() &&
       label.compare(label.size() - kDirect.size(), kDirect.size(), kDirect) == 0) {
-    tuning.peer_kernel_launch = PeerKernelLaunch::direct;
-    return make_algorithm(label.substr(0, label.size() - kDirect.size()), ranks, tuning);
+    tunings.ring.launch = tunings.oneshot.launch = tunings.twoshot.launch =
+        PeerKernelLaunch::direct;
+    return make_algorithm(label.substr(0, label.size() - kDirect.size()), ranks, tunings);
   }
+  tunings.ring.peer = tunings.oneshot.peer = tunings.twoshot.peer = tunings.copy_engine.peer =
+      tunings.peer;
   if (label == "oneshot_pdl" || label == "oneshot_nopdl") {
-    tuning.oneshot_programmatic =
+    tunings.oneshot.programmatic =
         label == "oneshot_pdl" ? ProgrammaticLaunch::on : ProgrammaticLaunch::off;
-    return make_handbuilt_algorithm("oneshot", ranks, tuning);
+    return make_oneshot(ranks, tunings.oneshot);
   }
   if (label == "twoshot_slices") {
-    tuning.twoshot_ctas = 8;
-    tuning.twoshot_slice_bytes = 4096;
-    return make_handbuilt_algorithm("twoshot", ranks, tuning);
+    tunings.twoshot.ctas = 8;
+    tunings.twoshot.slice_bytes = 4096;
+    return make_twoshot(ranks, tunings.twoshot);
   }
   if (label == "ring_pull") {
-    tuning.ring_protocol = kernels::RingProtocol::pull;
-    return make_handbuilt_algorithm("ring", ranks, tuning);
+    tunings.ring.protocol = kernels::RingProtocol::pull;
+    return make_ring(ranks, tunings.ring);
   }
-  return make_handbuilt_algorithm(label, ranks, tuning);
+  if (label == "ring") return make_ring(ranks, tunings.ring);
+  if (label == "oneshot") return make_oneshot(ranks, tunings.oneshot);
+  if (label == "twoshot") return make_twoshot(ranks, tunings.twoshot);
+  if (label == "copy_engine") {
+    return make_copy_engine(ranks, tunings.copy_engine, CopyEngineExchange::direct);
+  }
+  if (label == "copy_engine_ring") {
+    return make_copy_engine(ranks, tunings.copy_engine, CopyEngineExchange::ring);
+  }
+  return make_handbuilt_algorithm(label, ranks);  // ring_sendrecv: nothing to tune
 }
 
 std::string run_and_compare(GpuRanks& gpus, CollectiveAlgorithm& algorithm, const CaseShape& shape,

@@ -10,10 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "core/algorithm.hpp"
-#include "runtime/cuda_resources.hpp"
-#include "gpu_test_support.hpp"
 #include "algorithms/handbuilt_algorithms.hpp"
+#include "algorithms/handbuilt_copy_engine.hpp"
+#include "algorithms/handbuilt_oneshot.hpp"
+#include "algorithms/handbuilt_ring.hpp"
+#include "algorithms/handbuilt_twoshot.hpp"
+#include "core/algorithm.hpp"
+#include "gpu_test_support.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "runtime/nccl_communicator.hpp"
 #include "test_values.cuh"
 
@@ -63,15 +67,24 @@ class GpuRanks {
 
 constexpr std::uint64_t kSeed = 0x5EED;  // of the inputs' pattern
 
-// An algorithm by test label: "ring" is the ring with its default (push) protocol, "ring_pull"
-// the ring with COLLBENCH_RING_PROTOCOL=pull, "<name>_direct" the algorithm with
-// COLLBENCH_PEER_LAUNCH=direct (a kernel launch instead of its one-kernel graph), "oneshot_pdl"
-// and "oneshot_nopdl" oneshot with COLLBENCH_ONESHOT_PDL=on and off ("oneshot" chooses by size),
-// "twoshot_slices" twoshot with 8 CTAs and 4 KiB slices (many slices per launch, so both staging
-// slots are reused); other labels are algorithm names. `tuning` holds every other knob.
+// Every hand-built algorithm's tuning, for the tests that choose an algorithm by label.
+struct Tunings {
+  PeerTuning peer;  // given to whichever peer algorithm is made, in place of its own `peer`
+  RingTuning ring;
+  OneshotTuning oneshot;
+  TwoshotTuning twoshot;
+  CopyEngineTuning copy_engine;
+};
+
+// An algorithm by test label, made with its tuning of `tunings`: "ring" is the ring with its
+// default (push) protocol, "ring_pull" the ring with COLLBENCH_RING_PROTOCOL=pull, "<name>_direct"
+// the algorithm with COLLBENCH_PEER_LAUNCH=direct (a kernel launch instead of its one-kernel
+// graph), "oneshot_pdl" and "oneshot_nopdl" oneshot with COLLBENCH_ONESHOT_PDL=on and off
+// ("oneshot" chooses by size), "twoshot_slices" twoshot with 8 CTAs and 4 KiB slices (many slices
+// per launch, so both staging slots are reused); other labels are algorithm names.
 std::unique_ptr<HandbuiltAlgorithm> make_algorithm(const std::string& label,
                                                    const std::vector<RankContext>& ranks,
-                                                   HandbuiltTuning tuning);
+                                                   Tunings tunings = {});
 
 // Runs one case once with inputs of `seed` and returns what is wrong with it ("" when nothing):
 // elements off the exact expected value, and, with one rank per GPU, differences from NCCL's

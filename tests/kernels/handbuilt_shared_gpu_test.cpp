@@ -22,16 +22,16 @@ namespace {
 // instead of hanging it should they not be. The label ("ring_pull" ...) is make_algorithm's.
 std::unique_ptr<HandbuiltAlgorithm> make_shared(const std::string& label,
                                                 const std::vector<RankContext>& ranks) {
-  HandbuiltTuning tuning;
-  tuning.allow_shared_gpus = true;
-  tuning.ring_max_ctas = 4;
-  tuning.ring_large_ctas = 4;  // whatever the buffer
-  tuning.ring_min_part_bytes = 256;
-  tuning.ring_slice_bytes = 4096;
-  tuning.ring_slots = 2;
-  tuning.twoshot_ctas = 4;  // twoshot's CTAs of every rank sharing a GPU must fit on it too
-  tuning.twoshot_slice_bytes = 4096;
-  tuning.peer_timeout_s = 20;
+  Tunings tuning;
+  tuning.peer.allow_shared_gpus = true;
+  tuning.peer.timeout_s = 20;
+  tuning.ring.max_ctas = 4;
+  tuning.ring.large_ctas = 4;  // whatever the buffer
+  tuning.ring.min_part_bytes = 256;
+  tuning.ring.slice_bytes = 4096;
+  tuning.ring.slots = 2;
+  tuning.twoshot.ctas = 4;  // twoshot's CTAs of every rank sharing a GPU must fit on it too
+  tuning.twoshot.slice_bytes = 4096;
   return make_algorithm(label, ranks, tuning);
 }
 
@@ -48,10 +48,11 @@ TEST_P(SharedGpus, ExactAndIdenticalAcrossRanks) {
   constexpr std::size_t kMaxCount = 65537;  // above oneshot's low-latency limit for 4-byte types
   GpuRanks gpus(nranks, kMaxCount * 8, gpus_for(nranks));
   auto algorithm = make_shared(label, gpus.contexts());
-  const std::vector<std::tuple<DataType, ReduceOp>> cases = {
-      {DataType::float32, ReduceOp::sum}, {DataType::float32, ReduceOp::avg},
-      {DataType::bfloat16, ReduceOp::max}, {DataType::int32, ReduceOp::prod},
-      {DataType::int64, ReduceOp::min}};
+  const std::vector<std::tuple<DataType, ReduceOp>> cases = {{DataType::float32, ReduceOp::sum},
+                                                             {DataType::float32, ReduceOp::avg},
+                                                             {DataType::bfloat16, ReduceOp::max},
+                                                             {DataType::int32, ReduceOp::prod},
+                                                             {DataType::int64, ReduceOp::min}};
   for (const auto& [type, op] : cases) {
     for (std::size_t count : {std::size_t{1}, std::size_t{7}, std::size_t{1021}, kMaxCount}) {
       for (bool in_place : {false, true}) {

@@ -92,13 +92,13 @@ TEST(LinkPeakRow, BandwidthIsBytesOverMedianTime) {
   EXPECT_EQ(row.warmup, 3);
   EXPECT_EQ(row.iters, 3);
   EXPECT_EQ(row.status, "ok");
-  EXPECT_DOUBLE_EQ(row.time_us_p50, 2750.0);
-  EXPECT_DOUBLE_EQ(row.time_us_min, 2700.0);
-  EXPECT_DOUBLE_EQ(row.time_us_max, 2800.0);
+  EXPECT_DOUBLE_EQ(row.time.p50_us, 2750.0);
+  EXPECT_DOUBLE_EQ(row.time.min_us, 2700.0);
+  EXPECT_DOUBLE_EQ(row.time.max_us, 2800.0);
   EXPECT_NEAR(row.algbw_gbps, 1073741824.0 / 2750.0 / 1e3, 1e-9);  // 390.45 GB/s
   EXPECT_DOUBLE_EQ(row.busbw_gbps, row.algbw_gbps);
-  EXPECT_EQ(row.driver, "580.159.04");
-  EXPECT_EQ(row.launch_mode, "single_process");
+  EXPECT_EQ(row.origin.driver, "580.159.04");
+  EXPECT_EQ(row.origin.launch_mode, "single_process");
 }
 
 TEST(LinkPeakRow, WrongDataIsAnErrorAndUnmeasuredIsSkipped) {

@@ -24,8 +24,8 @@ report::ReportRow peak_row(const std::string& algo, int src, int dst, const std:
                            double gbps, const std::string& status = report::kStatusOk) {
   report::ReportRow row;
   row.timestamp = "2026-11-25T12:00:00Z";  // the reader checks every column's domain
-  row.launch_mode = "single_process";
-  row.nodes = 1;
+  row.origin.launch_mode = "single_process";
+  row.origin.nodes = 1;
   row.op = kLinkPeakOp;
   row.algo = algo;
   row.ranks = 2;
@@ -35,7 +35,7 @@ report::ReportRow peak_row(const std::string& algo, int src, int dst, const std:
   row.bytes = 1u << 30;
   row.count = row.bytes;
   row.config = link_peak_config(src, dst, direction);
-  row.time_us_p50 = static_cast<double>(row.bytes) / gbps / 1e3;
+  row.time.p50_us = static_cast<double>(row.bytes) / gbps / 1e3;
   row.algbw_gbps = gbps;
   row.busbw_gbps = gbps;
   row.status = status;

@@ -78,14 +78,14 @@ TEST(DpReport, RowFollowsTheSchema) {
   EXPECT_EQ(row.warmup, 10);
   EXPECT_EQ(row.iters, 50);
   EXPECT_EQ(row.graph, 50);
-  EXPECT_EQ(row.launch_mode, "single_process");
-  EXPECT_EQ(row.host, "node1");
+  EXPECT_EQ(row.origin.launch_mode, "single_process");
+  EXPECT_EQ(row.origin.host, "node1");
   EXPECT_EQ(row.config,
             "layers=8;width=4096;batch=2048;dtype=bfloat16;sync=overlap;bucket_mib=25;algo=nccl;"
             "optimizer=bf16");
-  EXPECT_DOUBLE_EQ(row.time_us_mean, 3000);
-  EXPECT_DOUBLE_EQ(row.time_us_p50, 2990);
-  EXPECT_DOUBLE_EQ(row.time_us_p99, 3300);
+  EXPECT_DOUBLE_EQ(row.time.mean_us, 3000);
+  EXPECT_DOUBLE_EQ(row.time.p50_us, 2990);
+  EXPECT_DOUBLE_EQ(row.time.p99_us, 3300);
   EXPECT_EQ(row.status, "ok");
   EXPECT_FALSE(row.timestamp.empty());
   EXPECT_EQ(
