@@ -31,7 +31,7 @@ void print_commented(const std::string& text) {
   }
 }
 
-void print_header(const RunMetadata& metadata, const RunSettings& settings, std::size_t cases,
+void print_header(const RunMetadata& metadata, const MeasureSettings& settings, std::size_t cases,
                   const ProcessGroup* group, const LaunchEnvironment& environment) {
   fmt::print("# collbench {} | NCCL {} | CUDA runtime {} | driver {} | host {}\n", metadata.collbench_version,
              metadata.nccl_version, metadata.cuda_runtime, metadata.driver, metadata.host);
@@ -140,7 +140,7 @@ std::size_t CollbenchProgram::start(RunContext& run) {
   start_ = std::chrono::steady_clock::now();
   const double link_peak_gbps = options_.link_peak_path.empty() ? 0 : read_link_peak_gbps(options_.link_peak_path);
   cases_ = build_sweep(options_, run.gpus());
-  const RunSettings& settings = options_.run;
+  const MeasureSettings& settings = options_.run;
   if (run.reporting) {
     print_header(run.metadata, settings, cases_.size(), run.group.get(), run.environment);
   }

@@ -15,7 +15,7 @@
 #include "core/traffic_matrix.hpp"
 #include "collbench/fault_injection.hpp"
 #include "frame/value_parsers.hpp"
-#include "measure/run_settings.hpp"
+#include "measure/measure_settings.hpp"
 
 namespace collbench {
 
@@ -45,7 +45,7 @@ struct Options {
   std::vector<double> a2av_spreads = {1.0};
   std::string a2av_matrix_path;  // as given on the command line
   std::shared_ptr<const TrafficMatrix> a2av_matrix;
-  RunSettings run;  // -w -n -m -G -c --seed --timeout, the stop rule
+  MeasureSettings run;  // -w -n -m -G -c --seed --timeout, the stop rule
   InjectedFault fault;  // the hidden, test-only --inject-fault
   int repeats = 1;  // passes of the whole sweep (--repeat)
   std::string csv_path;

@@ -26,7 +26,7 @@ struct Axis {
 struct DpOptions {
   StepConfig base;         // every setting that is not an axis, applied
   std::vector<Axis> axes;  // in table order
-  RunSettings run;
+  SessionSettings run;
   // The values of axis `name` ("--algo"); std::out_of_range for a setting that is not an axis.
   const std::vector<std::string>& values(const std::string& name) const;
 };

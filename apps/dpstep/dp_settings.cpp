@@ -13,7 +13,7 @@
 #include "launch/launch_environment.hpp"
 #include "step_schedule.hpp"
 #include "frame/value_parsers.hpp"
-#include "measure/run_settings.hpp"
+#include "measure/measure_settings.hpp"
 #include "algorithms/algorithm_registry.hpp"
 
 namespace collbench::dp {
@@ -307,34 +307,34 @@ std::vector<Setting> make_settings() {
             parse_gpu_counts(v, 0);  // throws its own one-line error
             return std::string();
           })
-          .to_run([](RunSettings& r, const std::string& v) {
+          .to_run([](SessionSettings& r, const std::string& v) {
             for (int count : parse_gpu_counts(v, 0)) r.gpu_counts.push_back(count);
           }));
   s.push_back(Setting("--warmup", ValueKind::integer, "10", "untimed steps per measured pass")
                   .with_rule(whole_from(0, INT_MAX, "must not be negative"))
-                  .to_run([](RunSettings& r, const std::string& v) { r.warmup = to_int(v); }));
+                  .to_run([](SessionSettings& r, const std::string& v) { r.warmup = to_int(v); }));
   s.push_back(
       Setting("--warmup-ms", ValueKind::real, "0",
               "untimed steps continue until this many ms have passed, so that the timed "
               "ones run in the GPUs' steady (power-capped) state; 0: --warmup steps only")
           .with_rule(real_where([](double ms) { return ms >= 0 && ms <= kMaxWarmupMs; },
                                 fmt::format("must be from 0 to {:g}", kMaxWarmupMs)))
-          .to_run([](RunSettings& r, const std::string& v) { r.warmup_ms = to_double(v); }));
+          .to_run([](SessionSettings& r, const std::string& v) { r.warmup_ms = to_double(v); }));
   s.push_back(Setting("--iters", ValueKind::integer, "50", "timed steps per measured pass")
                   .with_rule(whole_from(1, INT_MAX, "need at least 1 timed step"))
-                  .to_run([](RunSettings& r, const std::string& v) { r.iters = to_int(v); }));
+                  .to_run([](SessionSettings& r, const std::string& v) { r.iters = to_int(v); }));
   s.push_back(Setting("--csv", ValueKind::text, "",
                       "write rows to this CSV file (each flushed as measured)")
-                  .to_run([](RunSettings& r, const std::string& v) { r.csv_path = v; }));
+                  .to_run([](SessionSettings& r, const std::string& v) { r.csv_path = v; }));
   s.push_back(Setting("-c,--check", ValueKind::flag, "false",
                       "run correctness checks (identical weights, DP gradient = 1-GPU gradient)")
-                  .to_run([](RunSettings& r, const std::string& v) { r.check = to_bool(v); }));
+                  .to_run([](SessionSettings& r, const std::string& v) { r.check = to_bool(v); }));
   s.push_back(Setting("--list", ValueKind::flag, "false",
                       "list the configurations and algorithms, run nothing")
-                  .to_run([](RunSettings& r, const std::string& v) { r.list = to_bool(v); }));
+                  .to_run([](SessionSettings& r, const std::string& v) { r.list = to_bool(v); }));
   s.push_back(Setting("--eager", ValueKind::flag, "false",
                       "launch kernels from the host every step instead of replaying CUDA graphs")
-                  .to_run([](RunSettings& r, const std::string& v) { r.eager = to_bool(v); }));
+                  .to_run([](SessionSettings& r, const std::string& v) { r.eager = to_bool(v); }));
   s.push_back(Setting("--graph-dot", ValueKind::text, "",
                       "write each captured step graph as Graphviz into this folder "
                       "(dp_step_<shape>_rank<r>.dot: the nodes a GPU trace does not show)")
@@ -342,19 +342,19 @@ std::vector<Setting> make_settings() {
   s.push_back(Setting("--allow-skips", ValueKind::flag, "false",
                       "exit 0 even when every configuration was skipped (default: exit 1, so a job on "
                       "the wrong machine fails)")
-                  .to_run([](RunSettings& r, const std::string& v) { r.allow_skips = to_bool(v); }));
+                  .to_run([](SessionSettings& r, const std::string& v) { r.allow_skips = to_bool(v); }));
   s.push_back(
       Setting("--timeout", ValueKind::real, "120",
               "seconds a measured pass may take before it is abandoned")
           .with_rule(real_where([](double s) { return s > 0 && s <= kMaxTimeoutS; },
                                 fmt::format("must be positive, at most {:g} s", kMaxTimeoutS)))
-          .to_run([](RunSettings& r, const std::string& v) { r.timeout_s = to_double(v); }));
+          .to_run([](SessionSettings& r, const std::string& v) { r.timeout_s = to_double(v); }));
   s.push_back(Setting("--launcher", ValueKind::text, "auto", kLauncherOptionHelp)
                   .with_rule([](const std::string& v) {
                     check_launcher_name(v);  // throws its own one-line error
                     return std::string();
                   })
-                  .to_run([](RunSettings& r, const std::string& v) { r.launcher = v; }));
+                  .to_run([](SessionSettings& r, const std::string& v) { r.launcher = v; }));
   return s;
 }
 
@@ -389,7 +389,7 @@ Setting& Setting::to_step(std::function<void(StepConfig&, const std::string&)> s
   apply = std::move(set);
   return *this;
 }
-Setting& Setting::to_run(std::function<void(RunSettings&, const std::string&)> set) {
+Setting& Setting::to_run(std::function<void(SessionSettings&, const std::string&)> set) {
   apply_run = std::move(set);
   return *this;
 }

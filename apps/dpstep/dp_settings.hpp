@@ -17,8 +17,9 @@ namespace collbench::dp {
 // --last-bucket-algo's value for "the bucket's own --algo".
 inline constexpr const char* kSameAlgo = "same";
 
-// What a run does beside the configurations it sweeps.
-struct RunSettings {
+// What the session (DpSession) does beside the configurations it sweeps: GPU counts, passes,
+// checks, outputs, launch.
+struct SessionSettings {
   std::vector<int> gpu_counts;  // empty: 1 and every visible GPU (rank_counts)
   int warmup = 10;
   double warmup_ms = 0;  // PassSettings::warmup_ms of every pass
@@ -54,7 +55,7 @@ struct Setting {
   std::function<std::string(const std::string& value)> rule;
   // How one value applies: to a configuration, or to the run.
   std::function<void(StepConfig&, const std::string& value)> apply;
-  std::function<void(RunSettings&, const std::string& value)> apply_run;
+  std::function<void(SessionSettings&, const std::string& value)> apply_run;
   // An axis that means nothing for some configurations (bucket sizes under sync): those get one
   // configuration, with `unused_value` applied.
   std::function<bool(const StepConfig&)> applies_to;
@@ -70,7 +71,7 @@ struct Setting {
   Setting& or_algorithm(std::string what);
   Setting& with_rule(std::function<std::string(const std::string&)> why_not);
   Setting& to_step(std::function<void(StepConfig&, const std::string&)> set);
-  Setting& to_run(std::function<void(RunSettings&, const std::string&)> set);
+  Setting& to_run(std::function<void(SessionSettings&, const std::string&)> set);
   Setting& only_for(std::function<bool(const StepConfig&)> applies, std::string otherwise);
   Setting& in_config(std::function<std::string(const StepConfig&)> text);
   Setting& in_name(std::function<std::string(const StepConfig&)> text);

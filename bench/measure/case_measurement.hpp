@@ -22,7 +22,7 @@ namespace collbench {
 
 class CaseMeasurement {
  public:
-  CaseMeasurement(Runner::RankSet& set, const Case& c, const RunSettings& settings, ProcessGroup* group,
+  CaseMeasurement(Runner::RankSet& set, const Case& c, const MeasureSettings& settings, ProcessGroup* group,
                   std::unique_ptr<MeasurementHooks> hooks);
   // Measures the case; a skip comes back as a row, failures as exceptions (Runner::run turns
   // them into rows).
@@ -60,7 +60,7 @@ class CaseMeasurement {
 
   Runner::RankSet& set_;
   const Case& case_;
-  const RunSettings& settings_;
+  const MeasureSettings& settings_;
   ProcessGroup* group_;
   const CaseShape shape_;
   const Clock::time_point deadline_;

@@ -197,7 +197,7 @@ TEST_F(RingKnobEnvironment, RowsOfLoopTimingSayItInTheirConfig) {
   setenv("COLLBENCH_RING_CTAS", "32", 1);
   const Case c = build_sweep(options, 2).front();
   unsetenv("COLLBENCH_RING_CTAS");
-  RunSettings settings;
+  MeasureSettings settings;
   const auto config = [&] { return make_report_row({}, settings, c, {}, {}).config; };
   EXPECT_EQ(config(), "ring_ctas=32");
   settings.timing = IterationTiming::loop;
@@ -271,7 +271,7 @@ TEST_F(RingKnobEnvironment, RegistrationModesAreSweptPerRankCount) {
   ASSERT_EQ(ring_symmetric.registration, BufferRegistration::symmetric);
   ASSERT_EQ(ring_symmetric.algo(), "ring");
   EXPECT_EQ(ring_symmetric.config(), "ring_ctas=32;register=symmetric");
-  RunSettings settings;
+  MeasureSettings settings;
   settings.timing = IterationTiming::loop;
   EXPECT_EQ(make_report_row({}, settings, ring_symmetric, {}, {}).config, "ring_ctas=32;register=symmetric;timing=loop");
   // Every name is unique: rows of different modes never mix.
@@ -423,7 +423,7 @@ TEST_F(RingKnobEnvironment, CountThenCommunicatorsThenRegistrationThenOp) {
   split.a2av_spreads = {0.5};
   split.registrations = {BufferRegistration::symmetric};
   const Case all = build_sweep(split, 4).front();
-  RunSettings settings;
+  MeasureSettings settings;
   settings.timing = IterationTiming::loop;
   EXPECT_EQ(make_report_row({}, settings, all, {}, {}).config,
             "a2av_spread=0.5;nccl_algo=Ring;split=MOD 2;groups=2;register=symmetric;timing=loop");
@@ -525,7 +525,7 @@ TEST(SweepPlan, AlltoallvSweepsSpreadsAndSizes) {
 // The traffic part follows the algorithm's settings and precedes what the row adds (timing=loop).
 TEST(SweepPlan, AlltoallvConfigComposesWithTheRest) {
   const Case c = build_sweep(one_size("alltoallv", {"nccl"}, 2, 1 << 20), 2).front();
-  RunSettings settings;
+  MeasureSettings settings;
   settings.timing = IterationTiming::loop;
   const report::ReportRow row = make_report_row({}, settings, c, {}, {});
   EXPECT_EQ(row.config, "a2av_spread=1;timing=loop");
