@@ -57,7 +57,7 @@ Runner& shared_runner() {
 std::vector<Case> cases_for(const std::string& op, int ranks, DataType type, std::size_t elements) {
   Options options;
   options.ops = {op};
-  options.gpus = std::to_string(ranks);
+  options.common.gpu_counts = std::to_string(ranks);
   options.types = {type};
   options.reduce_ops = all_reduce_ops();
   options.roots = "all";
@@ -121,7 +121,7 @@ TEST_P(Alltoallv, SpreadsAndAMatrixFileAreCorrect) {
                                        DataType::bfloat16};
   Options options;
   options.ops = {"alltoallv"};
-  options.gpus = std::to_string(ranks);
+  options.common.gpu_counts = std::to_string(ranks);
   options.types = types;
   options.a2av_spreads = {0.0, 0.5, 1.0};
   options.min_bytes = 1000;
@@ -436,7 +436,7 @@ std::vector<Case> variant_cases(const std::string& op, int ranks, std::size_t el
                                 Configure&& configure) {
   Options options;
   options.ops = {op};
-  options.gpus = std::to_string(ranks);
+  options.common.gpu_counts = std::to_string(ranks);
   options.in_place = InPlaceMode::out_of_place;
   options.min_bytes = options.max_bytes = elements * sizeof(float);
   configure(options);
@@ -632,7 +632,7 @@ std::vector<Case> registered_cases(const std::string& op, int ranks, BufferRegis
                                    std::vector<DataType> types = {DataType::float32, DataType::bfloat16}) {
   Options options;
   options.ops = {op};
-  options.gpus = std::to_string(ranks);
+  options.common.gpu_counts = std::to_string(ranks);
   options.types = std::move(types);
   options.reduce_ops = {ReduceOp::sum, ReduceOp::max};
   options.roots = "all";
