@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ git
   libbenchmark-dev libfmt-dev libfccp-dev libgtest-dev libcli11-dev nlohmann-json3-dev
   libopenmpi-dev openmpi-bin
+  clang-format-14
   python3 python3-matplotlib
   libdw1 libelf1
 )
