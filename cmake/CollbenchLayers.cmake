@@ -11,14 +11,20 @@ function(collbench_include_root target visibility folder)
   target_include_directories(${target} ${visibility} ${root})
 endfunction()
 
-# collbench_layer(NAME FOLDER DEPENDS...): one layer of the engine, a static library of the .cpp
-# files of bench/FOLDER, whose headers its users include as "FOLDER/x.hpp". DEPENDS are the layers
-# below it (and outside libraries); its own headers include theirs, so they are passed on to the
-# layers above (PUBLIC), never the other way.
+# collbench_layer(NAME FOLDER DEPENDS... [APART SOURCES...]): one layer of the engine, a static
+# library of the .cpp files of bench/FOLDER and its subfolders, whose headers its users include as
+# "FOLDER/x.hpp". DEPENDS are the layers below it (and outside libraries); its own headers include
+# theirs, so they are passed on to the layers above (PUBLIC), never the other way. APART names
+# sources of the folder that a library of their own builds (one that needs an outside library that
+# the rest of the layer does not).
 function(collbench_layer name folder)
-  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${folder}/*.cpp)
+  cmake_parse_arguments(ARG "" "" "APART" ${ARGN})
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${folder}/*.cpp)
+  foreach(apart ${ARG_APART})
+    list(REMOVE_ITEM sources ${CMAKE_CURRENT_SOURCE_DIR}/${folder}/${apart})
+  endforeach()
   add_library(${name} STATIC ${sources})
   collbench_include_root(${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
-  target_link_libraries(${name} PUBLIC ${ARGN})
+  target_link_libraries(${name} PUBLIC ${ARG_UNPARSED_ARGUMENTS})
   collbench_warnings(${name})
 endfunction()

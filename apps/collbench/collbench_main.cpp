@@ -1,6 +1,6 @@
 // collbench: sweep GPU collectives over size, GPU count, data type and operation.
-#include "frame/program.hpp"
 #include "collbench/collbench_program.hpp"
+#include "frame/program.hpp"
 
 int main(int argc, char** argv) {
   collbench::CollbenchProgram program;

@@ -2,7 +2,6 @@
 #include "collbench/collbench_program.hpp"
 #include "collbench/fault_injection.hpp"
 
-#include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -31,7 +30,7 @@ void print_commented(const std::string& text) {
   }
 }
 
-void print_header(const RunMetadata& metadata, const RunSettings& settings, std::size_t cases,
+void print_header(const RunMetadata& metadata, const MeasureSettings& settings, std::size_t cases,
                   const ProcessGroup* group, const LaunchEnvironment& environment) {
   fmt::print("# collbench {} | NCCL {} | CUDA runtime {} | driver {} | host {}\n", metadata.collbench_version,
              metadata.nccl_version, metadata.cuda_runtime, metadata.driver, metadata.host);
@@ -86,7 +85,7 @@ nlohmann::json sweep_json(const Options& options) {
                           {"max_bytes", options.max_bytes},
                           {"step_factor", options.step_factor},
                           {"step_bytes", options.step_bytes},
-                          {"gpus", options.gpus},
+                          {"gpus", options.common.gpu_counts},
                           {"dtypes", types},
                           {"redops", reduce_ops},
                           {"roots", options.roots},
@@ -113,13 +112,6 @@ int exit_status(const SweepTotals& totals) {
 
 }  // namespace
 
-std::string CollbenchProgram::help() const {
-  return command_line_help() +
-         "\nImplementations and their settings (--algo NAME:SETTING=VALUE; the environment variable sets the\n"
-         "default for the whole run):\n" +
-         algorithm_settings_help();
-}
-
 std::optional<int> CollbenchProgram::run_without_plan() {
   if (!options_.topology) return std::nullopt;
   if (visible_gpu_count() == 0) {
@@ -130,17 +122,17 @@ std::optional<int> CollbenchProgram::run_without_plan() {
   return kExitOk;
 }
 
-std::vector<ListedCase> CollbenchProgram::list(int gpus) {
+std::vector<ListedCase> CollbenchProgram::list_cases(int gpus) {
   std::vector<ListedCase> listed;
   for (const Case& c : build_sweep(options_, gpus, /*listing=*/true)) listed.push_back({benchmark_name(c), ""});
   return listed;
 }
 
-std::size_t CollbenchProgram::start(RunContext& run) {
+void CollbenchProgram::start(RunContext& run) {
   start_ = std::chrono::steady_clock::now();
   const double link_peak_gbps = options_.link_peak_path.empty() ? 0 : read_link_peak_gbps(options_.link_peak_path);
   cases_ = build_sweep(options_, run.gpus());
-  const RunSettings& settings = options_.run;
+  const MeasureSettings& settings = options_.run;
   if (run.reporting) {
     print_header(run.metadata, settings, cases_.size(), run.group.get(), run.environment);
   }
@@ -160,7 +152,7 @@ std::size_t CollbenchProgram::start(RunContext& run) {
       context_.sinks.push_back(std::move(spreads));
     }
     // Rows are made only when some sink takes them.
-    if (auto row_sinks = open_row_sinks(options_.csv_path); !row_sinks.empty()) {
+    if (auto row_sinks = open_row_sinks(options_.common.csv_path); !row_sinks.empty()) {
       context_.sinks.push_back(std::make_unique<ReportRowSink>(std::move(row_sinks), run.metadata, settings));
     }
     if (!options_.trace_path.empty()) context_.sinks.push_back(std::make_unique<TraceSink>(options_.trace_path));
@@ -169,7 +161,6 @@ std::size_t CollbenchProgram::start(RunContext& run) {
           std::make_unique<JsonSamplesSink>(options_.json_path, run.metadata, settings, sweep_json(options_)));
     }
   }
-  return cases_.size();
 }
 
 void CollbenchProgram::register_cases(std::size_t first, std::size_t count) {

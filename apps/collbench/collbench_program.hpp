@@ -1,5 +1,5 @@
-// collbench as a BenchmarkProgram: its command line, the sweep plan, the header, the runner and
-// its sinks, and the summary line with the exit status.
+// collbench in the frame, its cases run as Google Benchmarks: its command line, the sweep plan,
+// the header, the runner and its sinks, and the summary line with the exit status.
 #pragma once
 
 #include <chrono>
@@ -8,32 +8,34 @@
 #include <string>
 #include <vector>
 
-#include "frame/program.hpp"
 #include "collbench/benchmark_frame.hpp"
 #include "collbench/options.hpp"
-#include "measure/runner.hpp"
 #include "collbench/sweep_plan.hpp"
+#include "frame/google_benchmark_cases.hpp"
+#include "measure/runner.hpp"
 
 namespace collbench {
 
-class CollbenchProgram final : public BenchmarkProgram {
+class CollbenchProgram final : public GoogleBenchmarkProgram {
  public:
   std::string_view name() const override { return "collbench"; }
-  std::string help() const override;
-  void parse(const std::vector<std::string>& args) override { options_ = parse_command_line(args); }
-  bool listing() const override { return options_.list; }
-  std::string launcher() const override { return options_.launcher; }
-  // A case's timeout also bounds the wait for the other processes.
-  double join_timeout_s() const override { return options_.run.timeout_s; }
+  const CommonSettings& common() const override { return options_.common; }
   std::vector<std::pair<std::string, std::string>> output_files() const override {
-    return {{"--csv", options_.csv_path}, {"--json", options_.json_path}, {"--trace", options_.trace_path}};
+    return {{"--json", options_.json_path}, {"--trace", options_.trace_path}};
   }
   std::optional<int> run_without_plan() override;
-  std::vector<ListedCase> list(int gpus) override;
-  std::size_t start(RunContext& run) override;
-  void register_cases(std::size_t first, std::size_t count) override;
+  void start(RunContext& run) override;
   int finish(RunContext& run) override;
   void abort() noexcept override;
+
+ protected:
+  std::string options_help() const override { return command_line_help(); }
+  void parse_options(const std::vector<std::string>& args) override {
+    options_ = parse_command_line(args);
+  }
+  std::vector<ListedCase> list_cases(int gpus) override;
+  std::size_t case_count() const override { return cases_.size(); }
+  void register_cases(std::size_t first, std::size_t count) override;
 
  private:
   Options options_;

@@ -12,6 +12,7 @@
 #include "runtime/cuda_resources.hpp"
 #include "runtime/sm_hog.hpp"
 #include "collbench/options.hpp"
+#include "frame/settings/value_parsers.hpp"
 
 namespace collbench {
 namespace {

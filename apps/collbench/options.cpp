@@ -1,91 +1,64 @@
-// Command-line parsing with CLI11; every rejection is one line naming the bad value.
+// collbench's settings table, the common flags it takes, and the rules between options; every
+// rejection is one line naming the bad value.
 #include "collbench/options.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
-#include <optional>
 #include <cstdlib>
-#include <sstream>
 
+#include "algorithms/algorithm_registry.hpp"
 #include "core/algorithm.hpp"
 #include "core/byte_size.hpp"
 #include "core/collective_registry.hpp"
 #include "core/communicator_settings.hpp"
 #include "core/errors.hpp"
-#include "frame/command_line.hpp"
-#include "frame/value_parsers.hpp"
-#include "launch/launch_environment.hpp"
-#include "collbench/fault_injection.hpp"
-#include "algorithms/algorithm_registry.hpp"
+#include "frame/settings/algorithm_tunings.hpp"
+#include "frame/settings/command_line.hpp"
+#include "frame/settings/value_parsers.hpp"
 
 namespace collbench {
-
-
-
-
 namespace {
 
+using Values = std::vector<std::string>;
 
-
-std::vector<std::string> parse_ops(const std::string& text) {
-  std::vector<std::string> ops;
-  for (const std::string& name : split_list(text, "--ops")) {
-    if (name == "all") {
-      for (const CollectiveSpec& spec : collective_registry()) ops.emplace_back(spec.name);
-    } else {
-      ops.emplace_back(find_collective(name).name);
-    }
-  }
-  return ops;
-}
-
-namespace {
-
-// A comma-separated list of `option`'s names, each parsed by `parse`; "all" stands for `all`.
+// Each of `values` parsed by `parse`; "all" stands for `all`. Repeats dropped.
 template <typename Value, typename Parse>
-std::vector<Value> parse_named_list(const std::string& text, const char* option,
-                                    const std::vector<Value>& all, Parse&& parse) {
-  std::vector<Value> values;
-  for (const std::string& name : split_list(text, option)) {
+std::vector<Value> parse_named_list(const Values& values, const std::vector<Value>& all,
+                                    Parse&& parse) {
+  std::vector<Value> parsed;
+  for (const std::string& name : values) {
     if (name == "all") {
-      values = all;
+      parsed.insert(parsed.end(), all.begin(), all.end());
     } else {
-      values.push_back(parse(name));
+      parsed.push_back(parse(name));
     }
   }
-  return values;
+  dedupe(parsed);
+  return parsed;
 }
 
-}  // namespace
-
-std::vector<DataType> parse_types(const std::string& text) {
-  return parse_named_list(text, "--dtype", all_data_types(), parse_data_type);
-}
-
-std::vector<ReduceOp> parse_reduce_ops(const std::string& text) {
-  return parse_named_list(text, "--redop", all_reduce_ops(), parse_reduce_op);
+std::vector<std::string> parse_ops(const Values& values) {
+  std::vector<std::string> all;
+  for (const CollectiveSpec& spec : collective_registry()) all.emplace_back(spec.name);
+  return parse_named_list(values, all, [](const std::string& name) {
+    return std::string(find_collective(name).name);
+  });
 }
 
 InPlaceMode parse_in_place(const std::string& text) {
   if (text == "out" || text == "0") return InPlaceMode::out_of_place;
   if (text == "in" || text == "1") return InPlaceMode::in_place;
   if (text == "both") return InPlaceMode::both;
-  throw UsageError(fmt::format("--in-place '{}' is not one of out, in, both", text));
-}
-
-std::vector<BufferRegistration> parse_registrations(const std::string& text) {
-  return parse_named_list(text, "--register", all_buffer_registrations(), parse_buffer_registration);
+  throw UsageError(fmt::format("--in-place '{}' is not one of out, in, both", shown_value(text)));
 }
 
 IterationTiming parse_timing(const std::string& text) {
   if (text == "each") return IterationTiming::each;
   if (text == "loop") return IterationTiming::loop;
-  throw UsageError(fmt::format("--timing '{}' is not one of each, loop", text));
+  throw UsageError(fmt::format("--timing '{}' is not one of each, loop", shown_value(text)));
 }
 
 // -c N; "on"/"off" (and true/false) from before -c took a count still mean 1 and 0.
@@ -94,35 +67,32 @@ int parse_check_count(const std::string& text) {
   if (text == "off" || text == "false") return 0;
   const std::optional<long> value = whole_number(text, kMaxCheckIterations);
   if (!value) {
-    throw UsageError(fmt::format("--check '{}' is not a count of checked iterations from 0 to {}", text,
-                                 kMaxCheckIterations));
+    throw UsageError(fmt::format("--check '{}' is not a count of checked iterations from 0 to {}",
+                                 shown_value(text), kMaxCheckIterations));
   }
   return static_cast<int>(*value);
 }
 
-
-}  // namespace
-
-
-std::vector<double> parse_spreads(const std::string& text) {
+// --a2av-spread: reals in [0, 1], repeats dropped.
+std::vector<double> parse_spreads(const Values& values) {
   std::vector<double> spreads;
-  for (const std::string& item : split_list(text, "--a2av-spread")) {
+  for (const std::string& item : values) {
     char* end = nullptr;
     errno = 0;
     const double value = std::strtod(item.c_str(), &end);
-    const bool number = std::isdigit(static_cast<unsigned char>(item.front())) != 0 || item.front() == '.' ||
-                        item.front() == '-' || item.front() == '+';
+    const bool number = std::isdigit(static_cast<unsigned char>(item.front())) != 0 ||
+                        item.front() == '.' || item.front() == '-' || item.front() == '+';
     if (!number || end != item.c_str() + item.size() || errno == ERANGE || !std::isfinite(value)) {
-      throw UsageError(fmt::format("--a2av-spread '{}' is not a number", item));
+      throw UsageError(fmt::format("--a2av-spread '{}' is not a number", shown_value(item)));
     }
-    if (!(value >= 0 && value <= 1)) throw UsageError(fmt::format("--a2av-spread '{}' is outside 0..1", item));
+    if (!(value >= 0 && value <= 1)) {
+      throw UsageError(fmt::format("--a2av-spread '{}' is outside 0..1", shown_value(item)));
+    }
     spreads.push_back(value + 0.0);  // -0 is 0
   }
   dedupe(spreads);
   return spreads;
 }
-
-namespace {
 
 // The registry's names, comma separated, for --help.
 std::string collective_names() {
@@ -133,256 +103,284 @@ std::string collective_names() {
   return names;
 }
 
-// The command line's declaration: every option bound to a field of `options` or to text that
-// parse_command_line() converts.
-struct CommandLine {
-  Options options;
-  std::string ops = "all_reduce", algos = "nccl", types = "float", reduce_ops = "sum";
-  std::string min_bytes = "8", max_bytes = "128M", step_bytes, in_place = "both", check = "1", inject_fault;
-  double confidence_pct = 95;
-  std::string timing = "each";
-  std::string registrations = "none";
-  std::string seed = "0x5eed";
-  std::string a2av_spreads = "1";
-  std::string nccl_algos = "default", nccl_protos = "default", nccl_max_ctas = "default", split;
-  CLI::App app;
-  CommandLine();
-};
+int to_int(const std::string& value) {
+  return std::stoi(value);
+}
+double to_double(const std::string& value) {
+  return std::stod(value);
+}
 
-CommandLine::CommandLine()
-    : app{
-      "collbench: benchmark and check GPU collectives (NCCL and hand-built) with nccl-tests' "
-      "definitions of size, algbw and busbw.",
-      "collbench"} {
-  app.add_option("--ops", ops, "Operations: " + collective_names() + ", or all (comma separated)")
-      ->capture_default_str();
-  app.add_option("--algo", algos,
+// Every collbench setting but the common flags, in --help order.
+std::vector<Setting<Options>> make_settings() {
+  using O = Options;
+  using T = ValueKind;
+  std::vector<Setting<O>> s;
+  s.push_back(Setting<O>("--ops", T::text, "all_reduce",
+                         "Operations: " + collective_names() + ", or all (comma separated)")
+                  .as_list()
+                  .to_all([](O& o, const Values& v) { o.ops = parse_ops(v); }));
+  s.push_back(
+      Setting<O>("--algo", T::text, "nccl",
                  "Implementations, comma separated: nccl, hand-built all_reduce ones with optional "
                  "settings (ring:ctas=32:slots=4; listed below), or all")
-      ->capture_default_str();
-  app.add_option("-b,--min-bytes", min_bytes, "Smallest size (K/M/G suffixes)")->capture_default_str();
-  app.add_option("-e,--max-bytes", max_bytes, "Largest size")->capture_default_str();
-  app.add_option("-f,--step-factor", options.step_factor, "Multiply the size by this each step")
-      ->capture_default_str();
-  app.add_option("-i,--step-bytes", step_bytes, "Add this many bytes each step (instead of -f)");
-  app.add_option("-g,--gpus", options.gpus, "GPU counts to sweep: 2,4 or 1-4 or all")->capture_default_str();
-  app.add_option("-d,--dtype", types, "Data types: int8, uint8, int32, uint32, int64, uint64, half, float, "
-                                      "double, bfloat16, or all")
-      ->capture_default_str();
-  app.add_option("-o,--redop", reduce_ops, "Reductions: sum, prod, max, min, avg, or all")->capture_default_str();
-  app.add_option("-r,--root", options.roots, "Root rank of rooted operations, or all")->capture_default_str();
-  app.add_option("--in-place", in_place, "out, in or both")->capture_default_str();
-  app.add_option("--register", registrations,
-                 "NCCL buffer registration, swept: none, local (ncclCommRegister), symmetric (ncclMemAlloc and "
-                 "symmetric windows, NCCL >= 2.27), or all")
-      ->capture_default_str();
-  app.add_option("--a2av-spread", a2av_spreads,
-                 "alltoallv: nccl-tests' generated traffic, from 0 (uniform) to 1 (by forward distance); "
-                 "a comma-separated list is swept")
-      ->capture_default_str();
-  app.add_option("--a2av-matrix", options.a2av_matrix_path,
-                 "alltoallv: a square matrix file of the bytes rank i sends rank j (row i, column j); "
-                 "its bytes replace the size sweep");
-  app.add_option(
-         "--nccl-algo", nccl_algos,
-         "NCCL algorithms (NCCL_ALGO, set while each combination's communicators live), comma "
-         "separated: Ring, Tree, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT, default (NCCL's "
-         "choice, or NCCL_ALGO as already set, which rows then name). With --nccl-proto and "
-         "--nccl-max-ctas a cartesian product, for --algo nccl only (hand-built algorithms run "
-         "once, on default communicators); a combination NCCL refuses is skipped")
-      ->capture_default_str();
-  app.add_option("--nccl-proto", nccl_protos,
-                 "NCCL protocols (NCCL_PROTO): LL, LL128, Simple, default (or NCCL_PROTO as set)")
-      ->capture_default_str();
-  app.add_option(
-         "--nccl-max-ctas", nccl_max_ctas,
-         "NCCL's CTA (channel) limit per collective (ncclConfig_t maxCTAs), 1 to 64 or default "
-         "(or NCCL_MAX_CTAS as set)")
-      ->capture_default_str();
-  app.add_option(
-      "--split", split,
-      "Split each GPU count's ranks into concurrent groups by an NCCL_TESTS_SPLIT rule (AND 0x7, "
-      "MOD 2, DIV 4, OR 1; color of rank r, ncclCommSplit): every group runs the case at once, "
-      "sizes and busbw per group; --algo nccl only (hand-built algorithms are skipped)");
-  app.add_option("-w,--warmup", options.run.warmup_iters, "Warm-up iterations per case")->capture_default_str();
-  app.add_option("-n,--iters", options.run.iters,
-                 "Timed iterations per batch (the whole case with --max-noise 0; captured in the graph with -G)")
-      ->capture_default_str();
-  app.add_option("-m,--agg-iters", options.run.agg_iters, "Operations grouped in one ncclGroupStart/End per iteration")
-      ->capture_default_str();
-  app.add_option("-G,--graph", options.run.graph_replays,
-                 "Capture the timed iterations in a CUDA graph and replay it this many times per batch (0: no graph)")
-      ->capture_default_str();
-  app.add_option(
-         "--timing", timing,
-         "Iterations launched normally: each (an event between iterations: p50, p99) or loop "
-         "(nccl-tests: events around the whole loop, mean only)")
-      ->capture_default_str();
-  app.add_option(
-         "--max-noise", options.run.stop.max_noise_pct,
-         "Stop when stable: run batches (-n iterations or -G replays) until the median's "
-         "confidence interval is within this many percent of it (and the mean's within "
-         "--max-mean-noise), or --max-time; 0: one batch (fixed iterations)")
-      ->capture_default_str();
-  app.add_option("--max-mean-noise", options.run.stop.max_mean_noise_pct,
-                 "With --max-noise: the mean's confidence interval (busbw comes from the mean) must "
-                 "be within this many percent of it too")
-      ->capture_default_str();
-  app.add_option("--min-iters", options.run.stop.min_samples,
-                 "With --max-noise: samples (iterations, replays or loops) before a case may stop")
-      ->capture_default_str();
-  app.add_option("--min-time", options.run.stop.min_time_s,
-                 "With --max-noise: seconds of timed GPU work before a case may stop")
-      ->capture_default_str();
-  app.add_option("--max-time", options.run.stop.max_time_s,
-                 "With --max-noise: seconds of timed GPU work after which a case stops unconverged")
-      ->capture_default_str();
-  app.add_option("--confidence", confidence_pct, "Confidence level (%) of the intervals in every row")
-      ->capture_default_str();
-  app.add_option("--repeat", options.repeats,
-                 "Run the whole sweep this many times (the rows' repeat column; the spread between passes "
-                 "shows drifts that one pass cannot)")
-      ->capture_default_str();
-  app.add_option("-c,--check", check, "Checked iterations after the timed ones, each with fresh inputs (0: none)")
-      ->capture_default_str();
-  app.add_option("--seed", seed, "Seed of the input pattern (decimal or 0x hex, 64 bits)")->capture_default_str();
-  app.add_option("--timeout", options.run.timeout_s, "Seconds a case may take before every communicator is aborted")
-      ->capture_default_str();
-  app.add_option("--csv", options.csv_path, "Write one CSV row per case to this file");
-  app.add_option("--json", options.json_path,
-                 "Write every case with every rank's per-iteration samples to this file (JSON Lines)");
-  app.add_option("--trace", options.trace_path, "Write a Chrome/Perfetto trace of the timed iterations (JSON)");
-  app.add_option("--link-peak", options.link_peak_path,
-                 "collbench_linkpeak CSV of this machine: each row gets peak_fraction = busbw / link peak");
-  app.add_flag("--topology", options.topology, "Print the GPUs, peer access and NVLinks, then exit");
-  // Test-only fault injection; the empty group keeps it out of --help.
-  app.add_option("--inject-fault", inject_fault)->group("");
-  app.add_option("--launcher", options.launcher, kLauncherOptionHelp)->capture_default_str();
-  app.add_flag("--list", options.list, "List the cases this command line would run, without touching a GPU");
-  app.footer("Implementations and their settings (--algo NAME:SETTING=VALUE; the environment variable sets\n"
-             "the default for the whole run):\n" +
-             algorithm_settings_help());
-
+          .as_list()
+          .to_all([](O& o, const Values& v) {
+            // Names and settings are checked now, before anything is planned (the environment's
+            // too).
+            for (const std::string& algo : v) {
+              if (algo != "all") resolve_algorithm(algo);
+            }
+            o.algos = v;
+          }));
+  s.push_back(Setting<O>("-b,--min-bytes", T::text, "8", "Smallest size (K/M/G suffixes)")
+                  .to([](O& o, const std::string& v) { o.min_bytes = parse_byte_size(v, "--min-bytes"); }));
+  s.push_back(Setting<O>("-e,--max-bytes", T::text, "128M", "Largest size")
+                  .to([](O& o, const std::string& v) { o.max_bytes = parse_byte_size(v, "--max-bytes"); }));
+  s.push_back(Setting<O>("-f,--step-factor", T::real, "2", "Multiply the size by this each step")
+                  .above(1, kMaxStepFactor)
+                  .to([](O& o, const std::string& v) { o.step_factor = to_double(v); }));
+  s.push_back(Setting<O>("-i,--step-bytes", T::text, "", "Add this many bytes each step (instead of -f)")
+                  .to([](O& o, const std::string& v) { o.step_bytes = parse_byte_size(v, "--step-bytes"); }));
+  s.push_back(Setting<O>("-d,--dtype", T::text, "float",
+                         "Data types: int8, uint8, int32, uint32, int64, uint64, half, float, "
+                         "double, bfloat16, or all")
+                  .as_list()
+                  .to_all([](O& o, const Values& v) {
+                    o.types = parse_named_list(v, all_data_types(), parse_data_type);
+                  }));
+  s.push_back(Setting<O>("-o,--redop", T::text, "sum", "Reductions: sum, prod, max, min, avg, or all")
+                  .as_list()
+                  .to_all([](O& o, const Values& v) {
+                    o.reduce_ops = parse_named_list(v, all_reduce_ops(), parse_reduce_op);
+                  }));
+  s.push_back(Setting<O>("-r,--root", T::text, "0", "Root rank of rooted operations, or all")
+                  .to([](O& o, const std::string& v) {
+                    if (v != "all") parse_non_negative_int(v, "--root");
+                    o.roots = v;
+                  }));
+  s.push_back(Setting<O>("--in-place", T::text, "both", "out, in or both")
+                  .to([](O& o, const std::string& v) { o.in_place = parse_in_place(v); }));
+  s.push_back(Setting<O>("--register", T::text, "none",
+                         "NCCL buffer registration, swept: none, local (ncclCommRegister), "
+                         "symmetric (ncclMemAlloc and symmetric windows, NCCL >= 2.27), or all")
+                  .as_list()
+                  .to_all([](O& o, const Values& v) {
+                    o.registrations =
+                        parse_named_list(v, all_buffer_registrations(), parse_buffer_registration);
+                  }));
+  s.push_back(Setting<O>("--a2av-spread", T::text, "1",
+                         "alltoallv: nccl-tests' generated traffic, from 0 (uniform) to 1 (by "
+                         "forward distance); a comma-separated list is swept")
+                  .as_list()
+                  .to_all([](O& o, const Values& v) { o.a2av_spreads = parse_spreads(v); }));
+  s.push_back(Setting<O>("--a2av-matrix", T::text, "",
+                         "alltoallv: a square matrix file of the bytes rank i sends rank j (row i, "
+                         "column j); its bytes replace the size sweep")
+                  // Read once the rules between options hold (read_a2av_matrix).
+                  .to([](O& o, const std::string& v) { o.a2av_matrix_path = v; }));
+  s.push_back(
+      Setting<O>("--nccl-algo", T::text, "default",
+                 "NCCL algorithms (NCCL_ALGO, set while each combination's communicators live), "
+                 "comma separated: Ring, Tree, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT, "
+                 "default (NCCL's choice, or NCCL_ALGO as already set, which rows then name). With "
+                 "--nccl-proto and --nccl-max-ctas a cartesian product, for --algo nccl only "
+                 "(hand-built algorithms run once, on default communicators); a combination NCCL "
+                 "refuses is skipped")
+          // core's parser takes the whole list ("default" entries, NCCL's spellings).
+          .to([](O& o, const std::string& v) { o.nccl_algos = parse_nccl_algo_list(v); }));
+  s.push_back(Setting<O>("--nccl-proto", T::text, "default",
+                         "NCCL protocols (NCCL_PROTO): LL, LL128, Simple, default (or NCCL_PROTO "
+                         "as set)")
+                  .to([](O& o, const std::string& v) { o.nccl_protos = parse_nccl_proto_list(v); }));
+  s.push_back(Setting<O>("--nccl-max-ctas", T::text, "default",
+                         "NCCL's CTA (channel) limit per collective (ncclConfig_t maxCTAs), 1 to "
+                         "64 or default (or NCCL_MAX_CTAS as set)")
+                  .to([](O& o, const std::string& v) { o.nccl_max_ctas = parse_nccl_max_ctas_list(v); }));
+  s.push_back(Setting<O>("--split", T::text, "",
+                         "Split each GPU count's ranks into concurrent groups by an "
+                         "NCCL_TESTS_SPLIT rule (AND 0x7, MOD 2, DIV 4, OR 1; color of rank r, "
+                         "ncclCommSplit): every group runs the case at once, sizes and busbw per "
+                         "group; --algo nccl only (hand-built algorithms are skipped)")
+                  .to([](O& o, const std::string& v) {
+                    if (!v.empty()) o.split = parse_split_rule(v);
+                  }));
+  s.push_back(Setting<O>("-w,--warmup", T::integer, "5", "Warm-up iterations per case")
+                  .within(0, kMaxIterations)
+                  .to([](O& o, const std::string& v) { o.run.warmup_iters = to_int(v); }));
+  s.push_back(Setting<O>("-n,--iters", T::integer, "20",
+                         "Timed iterations per batch (the whole case with --max-noise 0; captured "
+                         "in the graph with -G)")
+                  .within(1, kMaxIterations)
+                  .to([](O& o, const std::string& v) { o.run.iters = to_int(v); }));
+  s.push_back(Setting<O>("-m,--agg-iters", T::integer, "1",
+                         "Operations grouped in one ncclGroupStart/End per iteration")
+                  .within(1, kMaxAggregate)
+                  .to([](O& o, const std::string& v) { o.run.agg_iters = to_int(v); }));
+  s.push_back(Setting<O>("-G,--graph", T::integer, "0",
+                         "Capture the timed iterations in a CUDA graph and replay it this many "
+                         "times per batch (0: no graph)")
+                  .within(0, kMaxIterations)
+                  .to([](O& o, const std::string& v) { o.run.graph_replays = to_int(v); }));
+  s.push_back(Setting<O>("--timing", T::text, "each",
+                         "Iterations launched normally: each (an event between iterations: p50, "
+                         "p99) or loop (nccl-tests: events around the whole loop, mean only)")
+                  .to([](O& o, const std::string& v) { o.run.timing = parse_timing(v); }));
+  s.push_back(Setting<O>("--max-noise", T::real, "1",
+                         "Stop when stable: run batches (-n iterations or -G replays) until the "
+                         "median's confidence interval is within this many percent of it (and the "
+                         "mean's within --max-mean-noise), or --max-time; 0: one batch (fixed "
+                         "iterations)")
+                  .within(0, 100, "a percentage from 0 (fixed iterations) to 100")
+                  .to([](O& o, const std::string& v) { o.run.stop.max_noise_pct = to_double(v); }));
+  s.push_back(Setting<O>("--max-mean-noise", T::real, "3",
+                         "With --max-noise: the mean's confidence interval (busbw comes from the "
+                         "mean) must be within this many percent of it too")
+                  .above(0, 100, "a percentage above 0 and at most 100")
+                  .to([](O& o, const std::string& v) { o.run.stop.max_mean_noise_pct = to_double(v); }));
+  s.push_back(Setting<O>("--min-iters", T::integer, "20",
+                         "With --max-noise: samples (iterations, replays or loops) before a case "
+                         "may stop")
+                  .within(1, kMaxIterations)
+                  .to([](O& o, const std::string& v) { o.run.stop.min_samples = to_int(v); }));
+  s.push_back(Setting<O>("--min-time", T::real, "0",
+                         "With --max-noise: seconds of timed GPU work before a case may stop")
+                  .within(0, kMaxCaseSeconds, fmt::format("from 0 to {} seconds", kMaxCaseSeconds))
+                  .to([](O& o, const std::string& v) { o.run.stop.min_time_s = to_double(v); }));
+  s.push_back(Setting<O>("--max-time", T::real, "0.1",
+                         "With --max-noise: seconds of timed GPU work after which a case stops "
+                         "unconverged")
+                  .within(0, kMaxCaseSeconds, fmt::format("from 0 to {} seconds", kMaxCaseSeconds))
+                  .to([](O& o, const std::string& v) { o.run.stop.max_time_s = to_double(v); }));
+  s.push_back(Setting<O>("--confidence", T::real, "95", "Confidence level (%) of the intervals in every row")
+                  .within(50, kMaxConfidencePct, fmt::format("a percentage from 50 to {}", kMaxConfidencePct))
+                  .to([](O& o, const std::string& v) { o.run.confidence = to_double(v) / 100; }));
+  s.push_back(Setting<O>("--repeat", T::integer, "1",
+                         "Run the whole sweep this many times (the rows' repeat column; the spread "
+                         "between passes shows drifts that one pass cannot)")
+                  .within(1, kMaxRepeats)
+                  .to([](O& o, const std::string& v) { o.repeats = to_int(v); }));
+  s.push_back(Setting<O>("-c,--check", T::text, "1",
+                         "Checked iterations after the timed ones, each with fresh inputs (0: none)")
+                  .to([](O& o, const std::string& v) { o.run.check_iters = parse_check_count(v); }));
+  s.push_back(Setting<O>("--json", T::text, "",
+                         "Write every case with every rank's per-iteration samples to this file "
+                         "(JSON Lines)")
+                  .to([](O& o, const std::string& v) {
+                    o.json_path = v;
+                    o.run.keep_rank_samples = !v.empty();
+                  }));
+  s.push_back(Setting<O>("--trace", T::text, "",
+                         "Write a Chrome/Perfetto trace of the timed iterations (JSON)")
+                  .to([](O& o, const std::string& v) { o.trace_path = v; }));
+  s.push_back(Setting<O>("--link-peak", T::text, "",
+                         "collbench_linkpeak CSV of this machine: each row gets peak_fraction = "
+                         "busbw / link peak")
+                  .to([](O& o, const std::string& v) { o.link_peak_path = v; }));
+  s.push_back(Setting<O>("--topology", T::flag, "", "Print the GPUs, peer access and NVLinks, then exit")
+                  .to([](O& o, const std::string& v) { o.topology = v == "true"; }));
+  // Test-only fault injection: no help keeps it out of --help.
+  s.push_back(Setting<O>("--inject-fault", T::text, "", "")
+                  .to([](O& o, const std::string& v) { o.fault = parse_injected_fault(v); }));
+  return s;
 }
 
-}  // namespace
-
-std::string command_line_help() {
-  return CommandLine().app.help();
+const std::vector<Setting<Options>>& collbench_settings() {
+  static const std::vector<Setting<Options>> settings = make_settings();
+  return settings;
 }
 
-Options parse_command_line(const std::vector<std::string>& args) {
-  CommandLine line;
-  parse_arguments(line.app, args);
-  Options& options = line.options;
-  const std::string &ops = line.ops, &algos = line.algos, &types = line.types, &reduce_ops = line.reduce_ops;
-  const std::string &min_bytes = line.min_bytes, &max_bytes = line.max_bytes, &step_bytes = line.step_bytes;
-  const std::string &in_place = line.in_place, &check = line.check, &inject_fault = line.inject_fault;
-  const std::string& timing = line.timing;
-  options.run.seed = parse_seed(line.seed);
+const CommonFlags& collbench_common_flags() {
+  static const CommonFlags flags = {
+      {CommonFlag::gpu_counts, "all", "GPU counts to sweep: 2,4 or 1-4 or all"},
+      {CommonFlag::seed, "0x5eed", "Seed of the input pattern (decimal or 0x hex, 64 bits)"},
+      {CommonFlag::timeout, "300", "Seconds a case may take before every communicator is aborted"},
+      {CommonFlag::csv, "", "Write one CSV row per case to this file"},
+      {CommonFlag::launcher, "", ""},
+      {CommonFlag::list, "", "List the cases this command line would run, without touching a GPU"},
+  };
+  return flags;
+}
 
-  options.ops = parse_ops(ops);
-  dedupe(options.ops);
-  options.algos = split_list(algos, "--algo");
-  // Names and settings are checked now, before anything is planned (the environment's too).
-  for (const std::string& algo : options.algos) {
-    if (algo != "all") resolve_algorithm(algo);
+void declare(CommandLine& line, Options& options) {
+  line.add(collbench_settings(), options);
+  line.add(common_settings(collbench_common_flags()), options.common, "Run and output");
+  line.add_footer(algorithm_tunings_help());
+}
+
+// The rules between options, checked once every option has applied; each throws UsageError.
+void sizes_ascend(const Options& o, const CommandLine& line) {
+  if (o.min_bytes > o.max_bytes) {
+    throw UsageError(fmt::format("--min-bytes {} is larger than --max-bytes {}",
+                                 line.values("--min-bytes").front(), line.values("--max-bytes").front()));
   }
-  options.types = parse_types(types);
-  dedupe(options.types);
-  options.reduce_ops = parse_reduce_ops(reduce_ops);
-  dedupe(options.reduce_ops);
-  options.min_bytes = parse_byte_size(min_bytes, "--min-bytes");
-  options.max_bytes = parse_byte_size(max_bytes, "--max-bytes");
-  if (!step_bytes.empty()) options.step_bytes = parse_byte_size(step_bytes, "--step-bytes");
-  options.in_place = parse_in_place(in_place);
-  options.registrations = parse_registrations(line.registrations);
-  dedupe(options.registrations);
-  options.nccl_algos = parse_nccl_algo_list(line.nccl_algos);
-  options.nccl_protos = parse_nccl_proto_list(line.nccl_protos);
-  options.nccl_max_ctas = parse_nccl_max_ctas_list(line.nccl_max_ctas);
-  // NCCL applies NCCL_MAX_CTAS after ncclConfig_t (src/init.cc), so the sweep would not be what it
-  // says.
-  if (const char* environment = std::getenv("NCCL_MAX_CTAS");
-      environment != nullptr && options.nccl_max_ctas != std::vector<int>{0}) {
+}
+void stop_times_ascend(const Options& o, const CommandLine& line) {
+  if (o.run.stop.adaptive() && o.run.stop.min_time_s > o.run.stop.max_time_s) {
+    throw UsageError(fmt::format("--min-time {} is longer than --max-time {}",
+                                 line.values("--min-time").front(), line.values("--max-time").front()));
+  }
+}
+void loop_timing_without_graph(const Options& o, const CommandLine&) {
+  if (o.run.timing == IterationTiming::loop && o.run.graph_replays > 0) {
+    throw UsageError("--timing loop with --graph: graph replays are timed per replay already");
+  }
+}
+void spreads_or_matrix(const Options&, const CommandLine& line) {
+  if (line.given("--a2av-matrix") && line.given("--a2av-spread")) {
+    throw UsageError("--a2av-spread and --a2av-matrix exclude each other (the matrix is the traffic)");
+  }
+}
+// NCCL applies NCCL_MAX_CTAS after ncclConfig_t (src/init.cc), so the sweep would not be what it
+// says.
+void max_ctas_not_in_the_environment(const Options& o, const CommandLine&) {
+  const char* environment = std::getenv("NCCL_MAX_CTAS");
+  if (environment != nullptr && o.nccl_max_ctas != std::vector<int>{0}) {
     throw UsageError(fmt::format(
         "--nccl-max-ctas with NCCL_MAX_CTAS={} in the environment: NCCL would apply the "
         "variable instead; unset it",
-        environment));
+        shown_value(environment)));
   }
-  // What the user's NCCL_* variables already choose is what a "default" entry runs: the rows say so.
+}
+constexpr void (*kRules[])(const Options&, const CommandLine&) = {
+    sizes_ascend, stop_times_ascend, loop_timing_without_graph, spreads_or_matrix,
+    max_ctas_not_in_the_environment};
+
+// What follows from the options once the rules hold: the matrix file read, the user's NCCL_*
+// variables, and the common flags the measurement takes.
+void complete(Options& o, const CommandLine& line) {
+  if (line.given("--a2av-matrix")) {
+    if (o.a2av_matrix_path.empty()) throw UsageError("--a2av-matrix '' names no file");
+    o.a2av_matrix = std::make_shared<const TrafficMatrix>(read_traffic_matrix(o.a2av_matrix_path));
+  }
+  // What the user's NCCL_* variables already choose is what a "default" entry runs: the rows say
+  // so.
   const auto variable = [](const char* name) {
     const char* value = std::getenv(name);
     return value ? std::optional<std::string>(value) : std::nullopt;
   };
   apply_environment_defaults({variable("NCCL_ALGO"), variable("NCCL_PROTO"), variable("NCCL_MAX_CTAS")},
-                             options.nccl_algos, options.nccl_protos, options.nccl_max_ctas);
-  if (!line.split.empty()) options.split = parse_split_rule(line.split);
-  options.run.check_iters = parse_check_count(check);
-  options.run.keep_rank_samples = !options.json_path.empty();
-  options.run.timing = parse_timing(timing);
-  options.fault = parse_injected_fault(inject_fault);
-  options.a2av_spreads = parse_spreads(line.a2av_spreads);
-  if (line.app.count("--a2av-matrix") > 0) {
-    if (line.app.count("--a2av-spread") > 0) {
-      throw UsageError("--a2av-spread and --a2av-matrix exclude each other (the matrix is the traffic)");
-    }
-    if (options.a2av_matrix_path.empty()) throw UsageError("--a2av-matrix '' names no file");
-    options.a2av_matrix = std::make_shared<const TrafficMatrix>(read_traffic_matrix(options.a2av_matrix_path));
-  }
+                             o.nccl_algos, o.nccl_protos, o.nccl_max_ctas);
+  o.run.seed = o.common.seed;
+  o.run.timeout_s = o.common.timeout_s;
+}
 
-  if (options.min_bytes > options.max_bytes) {
-    throw UsageError(fmt::format("--min-bytes {} is larger than --max-bytes {}", min_bytes, max_bytes));
-  }
-  if (!(options.step_factor > 1.0) || !std::isfinite(options.step_factor) || options.step_factor > kMaxStepFactor) {
-    throw UsageError(fmt::format("--step-factor {} must be greater than 1 and at most {:g}", options.step_factor,
-                                 kMaxStepFactor));
-  }
-  const auto check_range = [](std::string_view option, int value, int low, int high) {
-    if (value < low || value > high) throw UsageError(fmt::format("{} {} is not from {} to {}", option, value, low, high));
-  };
-  check_range("--warmup", options.run.warmup_iters, 0, kMaxIterations);
-  check_range("--iters", options.run.iters, 1, kMaxIterations);
-  check_range("--agg-iters", options.run.agg_iters, 1, kMaxAggregate);
-  check_range("--graph", options.run.graph_replays, 0, kMaxIterations);
-  if (!(options.run.timeout_s > 0)) throw UsageError(fmt::format("--timeout {} must be positive", options.run.timeout_s));
-  if (options.run.timeout_s > kMaxTimeoutS) {
-    throw UsageError(
-        fmt::format("--timeout {} is more than {:g} s", options.run.timeout_s, kMaxTimeoutS));
-  }
-  const StopRule& stop = options.run.stop;
-  const auto check_seconds = [](std::string_view option, double value) {
-    if (!(value >= 0) || value > kMaxCaseSeconds) {
-      throw UsageError(fmt::format("{} {} is not from 0 to {:g} seconds", option, value, kMaxCaseSeconds));
-    }
-  };
-  if (!(stop.max_noise_pct >= 0 && stop.max_noise_pct <= 100)) {
-    throw UsageError(fmt::format("--max-noise {} is not a percentage from 0 (fixed iterations) to 100",
-                                 stop.max_noise_pct));
-  }
-  if (!(stop.max_mean_noise_pct > 0 && stop.max_mean_noise_pct <= 100)) {
-    throw UsageError(fmt::format("--max-mean-noise {} is not a percentage above 0 and at most 100",
-                                 stop.max_mean_noise_pct));
-  }
-  check_range("--min-iters", stop.min_samples, 1, kMaxIterations);
-  check_seconds("--min-time", stop.min_time_s);
-  check_seconds("--max-time", stop.max_time_s);
-  if (stop.adaptive() && stop.min_time_s > stop.max_time_s) {
-    throw UsageError(fmt::format("--min-time {} is longer than --max-time {}", stop.min_time_s, stop.max_time_s));
-  }
-  if (!(line.confidence_pct >= 50 && line.confidence_pct <= kMaxConfidencePct)) {
-    throw UsageError(fmt::format("--confidence {} is not a percentage from 50 to {:g}",
-                                 line.confidence_pct, kMaxConfidencePct));
-  }
-  options.run.confidence = line.confidence_pct / 100;
-  check_range("--repeat", options.repeats, 1, kMaxRepeats);
-  if (options.run.timing == IterationTiming::loop && options.run.graph_replays > 0) {
-    throw UsageError("--timing loop with --graph: graph replays are timed per replay already");
-  }
-  parse_gpu_counts(options.gpus, 1);  // syntax only; counts are checked against the GPUs later
-  if (options.roots != "all") parse_non_negative_int(options.roots, "--root");
-  check_launcher_name(options.launcher);
-  return std::move(options);
+const CommandLineDeclaration<Options> kCommandLine = {
+    "collbench",
+    "collbench: benchmark and check GPU collectives (NCCL and hand-built) with nccl-tests' "
+    "definitions of size, algbw and busbw.",
+    declare};
+
+}  // namespace
+
+std::string command_line_help() {
+  return kCommandLine.help();
+}
+
+Options parse_command_line(const std::vector<std::string>& args) {
+  return kCommandLine.parse(args, [](Options& options, const CommandLine& line) {
+    for (const auto rule : kRules) rule(options, line);
+    complete(options, line);
+  });
 }
 
 }  // namespace collbench

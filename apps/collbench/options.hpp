@@ -1,26 +1,27 @@
-// The collbench command line, parsed into plain values (no GPU is touched here).
+// The collbench command line, parsed into plain values (no GPU is touched here): one table of
+// settings (options.cpp), the common flags it takes, and the rules between options.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "collbench/fault_injection.hpp"
 #include "core/buffer_registration.hpp"
 #include "core/data_type.hpp"
 #include "core/split_rule.hpp"
 #include "core/traffic_matrix.hpp"
-#include "collbench/fault_injection.hpp"
-#include "frame/value_parsers.hpp"
-#include "measure/run_settings.hpp"
+#include "frame/settings/common_flags.hpp"
+#include "measure/measure_settings.hpp"
 
 namespace collbench {
 
 enum class InPlaceMode { out_of_place, in_place, both };
 
+// The defaults here are the table's (a test holds them equal), so that code building Options
+// without a command line gets what `collbench` alone runs.
 struct Options {
   std::vector<std::string> ops = {"all_reduce"};  // registry names; "all" expands
   std::vector<std::string> algos = {"nccl"};      // "all" expands per op
@@ -28,7 +29,6 @@ struct Options {
   std::size_t max_bytes = 128u << 20;
   double step_factor = 2.0;    // used when step_bytes == 0
   std::size_t step_bytes = 0;  // -i: arithmetic steps instead of a factor
-  std::string gpus = "all";    // "2,4", "1-4", "all"
   std::vector<DataType> types = {DataType::float32};
   std::vector<ReduceOp> reduce_ops = {ReduceOp::sum};
   std::string roots = "0";  // a rank or "all"
@@ -45,16 +45,16 @@ struct Options {
   std::vector<double> a2av_spreads = {1.0};
   std::string a2av_matrix_path;  // as given on the command line
   std::shared_ptr<const TrafficMatrix> a2av_matrix;
-  RunSettings run;  // -w -n -m -G -c --seed --timeout, the stop rule
+  MeasureSettings run;  // -w -n -m -G --timing -c, the stop rule; --seed and --timeout from common
   InjectedFault fault;  // the hidden, test-only --inject-fault
-  int repeats = 1;  // passes of the whole sweep (--repeat)
-  std::string csv_path;
-  std::string json_path;  // every case with every rank's samples (JSON Lines)
+  int repeats = 1;      // passes of the whole sweep (--repeat)
+  std::string json_path;       // every case with every rank's samples (JSON Lines)
   std::string trace_path;
   std::string link_peak_path;  // a collbench_linkpeak CSV: rows get peak_fraction
   bool topology = false;       // print the GPU topology and exit
-  bool list = false;
-  std::string launcher = "auto";  // auto, single, mpi, env (see launch_environment.hpp)
+  // -g (the GPU counts to sweep), --seed, --timeout, --csv, --launcher, --list: their defaults
+  // are only the table's (code building Options sets common.gpu_counts).
+  CommonSettings common;
 };
 
 // Parses the arguments Google Benchmark left (args[0] is the program). Throws UsageError with a
@@ -74,12 +74,5 @@ inline constexpr double kMaxCaseSeconds = 86'400;
 // --confidence: rows keep 3 decimals, and a level above this would be written as 100.000, which
 // the report reader refuses.
 inline constexpr double kMaxConfidencePct = 99.999;
-
-// --a2av-spread: comma-separated reals in [0, 1], repeats dropped; throws UsageError naming the
-// entry otherwise.
-std::vector<double> parse_spreads(const std::string& text);
-
-
-
 
 }  // namespace collbench

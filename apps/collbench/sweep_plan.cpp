@@ -12,6 +12,7 @@
 #include "core/byte_size.hpp"
 #include "core/config_column.hpp"
 #include "core/errors.hpp"
+#include "frame/settings/value_parsers.hpp"
 #include "algorithms/algorithm_registry.hpp"
 
 namespace collbench {
@@ -260,7 +261,7 @@ std::vector<std::size_t> sweep_sizes(const Options& options) {
 }
 
 std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool listing) {
-  const std::vector<int> gpu_counts = parse_gpu_counts(options.gpus, visible_gpus);
+  const std::vector<int> gpu_counts = parse_gpu_counts(options.common.gpu_counts, visible_gpus);
   if (!listing) {
     for (int n : gpu_counts) {
       if (n > visible_gpus) {

@@ -1,7 +1,6 @@
-// collbench_diagnose's options through CLI11.
+// collbench_diagnose's settings table, the common flags it takes, and its test-only faults.
 #include "diagnose_options.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,8 +10,7 @@
 
 #include "core/byte_size.hpp"
 #include "core/errors.hpp"
-#include "frame/command_line.hpp"
-#include "launch/launch_environment.hpp"
+#include "frame/settings/command_line.hpp"
 
 namespace collbench::diagnose {
 namespace {
@@ -22,70 +20,117 @@ constexpr int kMaxArrivalIterations = 1000;
 // Each gated latency sample enqueues two launches per round trip: the launch queue (about a
 // thousand) must hold them before the gate opens.
 constexpr int kMaxRoundTrips = 50;
-
-struct CommandLine {
-  DiagnoseOptions options;
-  std::string copy_bytes = "256M", pair_bytes = "256M", latency_bytes = "8", collective_bytes = "256M",
-              arrival_bytes = "1M";
-  bool no_rechecks = false;
-  std::string inject;
-  CLI::App app{
-      "collbench_diagnose: find the slow GPU, the slow link or node, the straggling or missing rank. Each GPU "
-      "alone, every pair of ranks through NCCL send/recv, the collectives on all ranks and on halves of a slow "
-      "group, and when each rank arrives at a collective. Every figure is judged against the others of its kind on "
-      "this machine and their spread, and a flagged one is measured again alone before it names a suspect. "
-      "Exit status 0: no suspect, 1: suspects.",
-      "collbench_diagnose"};
-  CommandLine();
-};
-
-CommandLine::CommandLine() {
-  app.add_option("--copy-bytes", copy_bytes, "Bytes of each GPU's local copy")->capture_default_str();
-  app.add_option("--copy-window-ms", options.copy_window_ms,
-                 "The local copy runs back to back for at least this long (another process's time slices count)")
-      ->capture_default_str();
-  app.add_option("--pair-bytes", pair_bytes, "Bytes of the pair bandwidth transfer")->capture_default_str();
-  app.add_option("--latency-bytes", latency_bytes, "Bytes of the pair latency transfer")->capture_default_str();
-  app.add_option("--latency-round-trips", options.latency_round_trips,
-                 "Round trips back to back in one gated launch, per latency sample")
-      ->capture_default_str();
-  app.add_option("--collective-bytes", collective_bytes, "Bytes of the collectives")->capture_default_str();
-  app.add_option("--arrival-bytes", arrival_bytes, "Bytes of the all_reduce that times when each rank arrives")
-      ->capture_default_str();
-  app.add_option("--arrival-iterations", options.arrival_iterations,
-                 "Iterations of the arrival probe, each launched by every rank at the same scheduled moment")
-      ->capture_default_str();
-  app.add_option("-n,--iters", options.iterations, "Timed iterations of each large probe (pairs at the small "
-                                                   "size: 4 times as many)")
-      ->capture_default_str();
-  for (const ThresholdSetting& setting : threshold_settings()) {
-    std::string name = std::string("--") + setting.name;
-    std::replace(name.begin(), name.end(), '_', '-');
-    std::string help = setting.help;
-    help[0] = static_cast<char>(std::toupper(help[0]));
-    app.add_option(name, options.thresholds.*setting.value, help)->capture_default_str();
-  }
-  app.add_flag("--no-rechecks", no_rechecks,
-               "Do not measure a flagged figure again alone before it names a suspect (faster, less sure)");
-  app.add_option("--timeout", options.timeout_s, "Seconds a probe may take before the ranks that did not come "
-                                                 "are named")
-      ->capture_default_str();
-  app.add_option("--json", options.json_path, "Write the diagnosis (figures, expectations, suspects) as JSON");
-  app.add_option("--from", options.from_path,
-                 "Judge the measurements of a saved diagnosis (--json) again with these thresholds; no GPU");
-  app.add_option("--link-peak", options.link_peak_path,
-                 "collbench_linkpeak CSV of a healthy machine of this kind: a pair bandwidth below "
-                 "--link-peak-share of its peak is slow even when every pair is (two GPUs, one link)");
-  app.add_option("--launcher", options.launcher, kLauncherOptionHelp)->capture_default_str();
-  app.add_flag("--list", options.list, "Say what would be probed, without touching a GPU");
-  app.add_option("--inject", inject)->group("");  // test-only faults, kept out of --help
-}
+// A probe that may wait longer than a day for a rank waits on a typo.
+constexpr double kMaxProbeTimeoutS = 86'400;
 
 std::size_t parse_size(const std::string& text, const char* option, std::size_t minimum) {
   const std::size_t bytes = parse_byte_size(text, option);
-  if (bytes < minimum) throw UsageError(fmt::format("{} {} is less than {} B", option, text, minimum));
+  if (bytes < minimum) {
+    throw UsageError(fmt::format("{} {} is less than {} B", option, shown_value(text), minimum));
+  }
   return bytes;
 }
+
+// A byte size of at least `minimum`, into `field`.
+Setting<DiagnoseOptions> bytes_setting(const char* option, const char* default_value, const char* help,
+                                       std::size_t minimum, std::size_t DiagnoseOptions::*field) {
+  return Setting<DiagnoseOptions>(option, ValueKind::text, default_value, help)
+      .to([option, minimum, field](DiagnoseOptions& o, const std::string& v) {
+        o.*field = parse_size(v, option, minimum);
+      });
+}
+
+// A threshold of the verdict (verdict.hpp), above 0 and at most the largest value that makes sense.
+Setting<DiagnoseOptions> threshold_setting(const ThresholdSetting& threshold) {
+  std::string option = std::string("--") + threshold.name;
+  std::replace(option.begin(), option.end(), '_', '-');
+  std::string help = threshold.help;
+  help[0] = static_cast<char>(std::toupper(help[0]));
+  return Setting<DiagnoseOptions>(option, ValueKind::real, fmt::format("{}", Thresholds{}.*threshold.value), help)
+      .above(0, threshold.most)
+      .to([value = threshold.value](DiagnoseOptions& o, const std::string& v) {
+        o.thresholds.*value = std::stod(v);
+      });
+}
+
+std::vector<Setting<DiagnoseOptions>> make_settings() {
+  using O = DiagnoseOptions;
+  using T = ValueKind;
+  std::vector<Setting<O>> s;
+  s.push_back(bytes_setting("--copy-bytes", "256M", "Bytes of each GPU's local copy", 1 << 20, &O::copy_bytes));
+  s.push_back(Setting<O>("--copy-window-ms", T::real, "50",
+                         "The local copy runs back to back for at least this long (another "
+                         "process's time slices count)")
+                  .above(0, 60'000)
+                  .to([](O& o, const std::string& v) { o.copy_window_ms = std::stod(v); }));
+  s.push_back(bytes_setting("--pair-bytes", "256M", "Bytes of the pair bandwidth transfer", 1 << 20, &O::pair_bytes));
+  s.push_back(bytes_setting("--latency-bytes", "8", "Bytes of the pair latency transfer", 1, &O::latency_bytes));
+  s.push_back(Setting<O>("--latency-round-trips", T::integer, "20",
+                         "Round trips back to back in one gated launch, per latency sample")
+                  .within(1, kMaxRoundTrips)
+                  .to([](O& o, const std::string& v) { o.latency_round_trips = std::stoi(v); }));
+  s.push_back(bytes_setting("--collective-bytes", "256M", "Bytes of the collectives", 1 << 20,
+                            &O::collective_bytes));
+  s.push_back(bytes_setting("--arrival-bytes", "1M",
+                            "Bytes of the all_reduce that times when each rank arrives", 4, &O::arrival_bytes));
+  s.push_back(Setting<O>("--arrival-iterations", T::integer, "30",
+                         "Iterations of the arrival probe, each launched by every rank at the same scheduled moment")
+                  .within(3, kMaxArrivalIterations)
+                  .to([](O& o, const std::string& v) { o.arrival_iterations = std::stoi(v); }));
+  s.push_back(Setting<O>("-n,--iters", T::integer, "5",
+                         "Timed iterations of each large probe (pairs at the small size: 4 times as many)")
+                  .within(1, kMaxIterations)
+                  .to([](O& o, const std::string& v) { o.iterations = std::stoi(v); }));
+  for (const ThresholdSetting& threshold : threshold_settings()) s.push_back(threshold_setting(threshold));
+  s.push_back(Setting<O>("--no-rechecks", T::flag, "",
+                         "Do not measure a flagged figure again alone before it names a suspect "
+                         "(faster, less sure)")
+                  .to([](O& o, const std::string& v) { o.rechecks = v != "true"; }));
+  s.push_back(Setting<O>("--json", T::text, "", "Write the diagnosis (figures, expectations, suspects) as JSON")
+                  .to([](O& o, const std::string& v) { o.json_path = v; }));
+  s.push_back(Setting<O>("--from", T::text, "",
+                         "Judge the measurements of a saved diagnosis (--json) again with these "
+                         "thresholds; no GPU")
+                  .to([](O& o, const std::string& v) { o.from_path = v; }));
+  s.push_back(Setting<O>("--link-peak", T::text, "",
+                         "collbench_linkpeak CSV of a healthy machine of this kind: a pair bandwidth "
+                         "below --link-peak-share of its peak is slow even when every pair is (two "
+                         "GPUs, one link)")
+                  .to([](O& o, const std::string& v) { o.link_peak_path = v; }));
+  // Test-only faults: no help keeps them out of --help.
+  s.push_back(Setting<O>("--inject", T::text, "", "")
+                  .to([](O& o, const std::string& v) { o.fault = parse_injected_fault(v); }));
+  return s;
+}
+
+const std::vector<Setting<DiagnoseOptions>>& diagnose_settings() {
+  static const std::vector<Setting<DiagnoseOptions>> settings = make_settings();
+  return settings;
+}
+
+const CommonFlags& diagnose_common_flags() {
+  static const CommonFlags flags = {
+      {CommonFlag::timeout, "30", "Seconds a probe may take before the ranks that did not come are named",
+       number_above(0, kMaxProbeTimeoutS, fmt::format("above 0 and at most {} seconds", kMaxProbeTimeoutS))},
+      {CommonFlag::launcher, "", ""},
+      {CommonFlag::list, "", "Say what would be probed, without touching a GPU"},
+  };
+  return flags;
+}
+
+void declare(CommandLine& line, DiagnoseOptions& options) {
+  line.add(diagnose_settings(), options);
+  line.add(common_settings(diagnose_common_flags()), options.common, "Run and output");
+}
+
+const CommandLineDeclaration<DiagnoseOptions> kCommandLine = {
+    "collbench_diagnose",
+    "collbench_diagnose: find the slow GPU, the slow link or node, the straggling or missing "
+    "rank. Each GPU alone, every pair of ranks through NCCL send/recv, the collectives on all "
+    "ranks and on halves of a slow group, and when each rank arrives at a collective. Every figure "
+    "is judged against the others of its kind on this machine and their spread, and a flagged one "
+    "is measured again alone before it names a suspect. Exit status 0: no suspect, 1: suspects.",
+    declare};
 
 }  // namespace
 
@@ -131,47 +176,11 @@ InjectedFault parse_injected_fault(const std::string& text) {
 }
 
 std::string diagnose_help() {
-  return CommandLine().app.help();
+  return kCommandLine.help();
 }
 
 DiagnoseOptions parse_diagnose_options(const std::vector<std::string>& args) {
-  CommandLine line;
-  parse_arguments(line.app, args);
-  DiagnoseOptions& options = line.options;
-  options.copy_bytes = parse_size(line.copy_bytes, "--copy-bytes", 1 << 20);
-  options.pair_bytes = parse_size(line.pair_bytes, "--pair-bytes", 1 << 20);
-  options.latency_bytes = parse_size(line.latency_bytes, "--latency-bytes", 1);
-  options.collective_bytes = parse_size(line.collective_bytes, "--collective-bytes", 1 << 20);
-  options.arrival_bytes = parse_size(line.arrival_bytes, "--arrival-bytes", 4);
-  options.rechecks = !line.no_rechecks;
-  if (!(options.copy_window_ms > 0 && options.copy_window_ms <= 60'000)) {
-    throw UsageError(fmt::format("--copy-window-ms {} is not from 0 to 60000", options.copy_window_ms));
-  }
-  if (options.latency_round_trips < 1 || options.latency_round_trips > kMaxRoundTrips) {
-    throw UsageError(fmt::format("--latency-round-trips {} is not from 1 to {}", options.latency_round_trips,
-                                 kMaxRoundTrips));
-  }
-  if (options.arrival_iterations < 3 || options.arrival_iterations > kMaxArrivalIterations) {
-    throw UsageError(fmt::format("--arrival-iterations {} is not from 3 to {}", options.arrival_iterations,
-                                 kMaxArrivalIterations));
-  }
-  for (const ThresholdSetting& setting : threshold_settings()) {
-    const double value = options.thresholds.*setting.value;
-    if (!(value > 0 && value <= setting.most)) {
-      std::string name = setting.name;
-      std::replace(name.begin(), name.end(), '_', '-');
-      throw UsageError(fmt::format("--{} {} is not above 0 and at most {:g}", name, value, setting.most));
-    }
-  }
-  if (options.iterations < 1 || options.iterations > kMaxIterations) {
-    throw UsageError(fmt::format("--iters {} is not from 1 to {}", options.iterations, kMaxIterations));
-  }
-  if (!(options.timeout_s > 0 && options.timeout_s <= 86400)) {
-    throw UsageError(fmt::format("--timeout {} is not from 0 to 86400 seconds", options.timeout_s));
-  }
-  check_launcher_name(options.launcher);
-  options.fault = parse_injected_fault(line.inject);
-  return std::move(options);
+  return kCommandLine.parse(args);
 }
 
 }  // namespace collbench::diagnose

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "frame/settings/common_flags.hpp"
 #include "verdict.hpp"
 
 namespace collbench::diagnose {
@@ -34,17 +35,15 @@ struct DiagnoseOptions {
   int iterations = 5;
   Thresholds thresholds;  // each a --option of its own (verdict.hpp, threshold_settings)
   bool rechecks = true;   // every flagged figure is measured again alone before it counts
-  double timeout_s = 30;
   std::string json_path;
   std::string from_path;  // --from: judge a saved diagnosis again, no GPU
   std::string link_peak_path;  // --link-peak: a healthy machine's collbench_linkpeak CSV
-  std::string launcher = "auto";
-  bool list = false;
   InjectedFault fault;
+  CommonSettings common;  // --timeout (a probe's), --launcher, --list
 };
 
-// Parses the arguments Google Benchmark left (args[0] is the program); throws UsageError with one
-// line naming the bad value.
+// Parses the arguments (args[0] is the program); throws UsageError with one line naming the bad
+// value.
 DiagnoseOptions parse_diagnose_options(const std::vector<std::string>& args);
 std::string diagnose_help();
 // "slow_gpu:1", "slow_gpu:1:0.8", "late_rank:0:5", "missing_rank:1".

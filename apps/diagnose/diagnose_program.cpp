@@ -1,7 +1,6 @@
 // The diagnosis's phases, in order, and its report.
 #include "diagnose_program.hpp"
 
-#include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <fstream>
@@ -21,6 +20,7 @@
 #include "telemetry/link_peak_table.hpp"
 #include "missing_ranks.hpp"
 #include "rank_records.hpp"
+#include "rejudge.hpp"
 
 namespace collbench::diagnose {
 namespace {
@@ -43,6 +43,11 @@ constexpr double kCollectiveShareOfSlowestLink = 0.6;
 
 }  // namespace
 
+std::optional<int> DiagnoseProgram::run_without_plan() {
+  if (options_.from_path.empty()) return std::nullopt;
+  return rejudge(options_.from_path, options_);
+}
+
 std::vector<ListedCase> DiagnoseProgram::list(int gpus) {
   // Without a GPU (a listing anywhere), the count is the one the launch will have.
   const std::string ranks = gpus > 0 ? std::to_string(gpus) : "N";
@@ -52,7 +57,7 @@ std::vector<ListedCase> DiagnoseProgram::list(int gpus) {
                        ranks)}};
 }
 
-std::size_t DiagnoseProgram::start(RunContext& run) {
+void DiagnoseProgram::start(RunContext& run) {
   run_ = &run;
   ranks_ = run.gpus();
   if (run.reporting) {
@@ -64,19 +69,10 @@ std::size_t DiagnoseProgram::start(RunContext& run) {
   }
   throw_if_interrupted();
   set_ = run.group ? std::make_unique<Runner::RankSet>(*run.group, ranks_) : std::make_unique<Runner::RankSet>(ranks_);
-  return 1;
 }
 
-void DiagnoseProgram::register_cases(std::size_t, std::size_t) {
-  benchmark::RegisterBenchmark(fmt::format("diagnose/ranks:{}", ranks_).c_str(),
-                               [this](benchmark::State& state) {
-                                 for (auto _ : state) {
-                                   diagnose();
-                                   state.SetIterationTime(1e-6);
-                                 }
-                               })
-      ->UseManualTime()
-      ->Iterations(1);
+void DiagnoseProgram::run_plan(RunContext&) {
+  diagnose();
 }
 
 std::vector<RankIdentity> DiagnoseProgram::identify_ranks() {
@@ -93,7 +89,7 @@ std::vector<RankIdentity> DiagnoseProgram::identify_ranks() {
   }
   std::vector<RankIdentity> identities;
   run_pids_.clear();
-  for (const IdentityRecord& record : every_rank(*set_, local, ranks_, run_->group != nullptr, options_.timeout_s)) {
+  for (const IdentityRecord& record : every_rank(*set_, local, ranks_, run_->group != nullptr, options_.common.timeout_s)) {
     identities.push_back({record.rank, record.host, record.local_gpu, record.pci_bus_id});
     run_pids_.push_back(record.pid);
   }
@@ -125,7 +121,7 @@ void DiagnoseProgram::diagnose() {
 
 void DiagnoseProgram::probe_each_gpu() {
   measurements_.gpus = every_rank(*set_, probe_local_gpus(*set_, gpu_settings()), ranks_, run_->group != nullptr,
-                                  options_.timeout_s);
+                                  options_.common.timeout_s);
 }
 
 void DiagnoseProgram::probe_pairs_and_groups() {
@@ -149,7 +145,7 @@ void DiagnoseProgram::recheck_flagged() {
     GpuProbeSettings settings = gpu_settings();
     settings.window_ms *= 2;  // alone now, and for longer
     for (const GpuFigures& gpu :
-         every_rank(*set_, probe_local_gpus(*set_, settings, probed), ranks_, multi_process, options_.timeout_s)) {
+         every_rank(*set_, probe_local_gpus(*set_, settings, probed), ranks_, multi_process, options_.common.timeout_s)) {
       if (gpu.rank >= 0) measurements_.rechecks.gpus.push_back(gpu);
     }
   }
@@ -167,7 +163,7 @@ GpuProbeSettings DiagnoseProgram::gpu_settings() const {
   GpuProbeSettings settings;
   settings.bytes = options_.copy_bytes;
   settings.window_ms = options_.copy_window_ms;
-  settings.timeout_s = options_.timeout_s;
+  settings.timeout_s = options_.common.timeout_s;
   settings.run_pids = run_pids_;
   settings.faults = probe_faults();
   return settings;
@@ -179,7 +175,7 @@ PairProbeSettings DiagnoseProgram::pair_settings() const {
   settings.latency_bytes = options_.latency_bytes;
   settings.bandwidth_iterations = options_.iterations;
   settings.latency_round_trips = options_.latency_round_trips;
-  settings.timeout_s = options_.timeout_s;
+  settings.timeout_s = options_.common.timeout_s;
   settings.multi_process = run_->group != nullptr;
   settings.faults = probe_faults();
   return settings;
@@ -189,7 +185,7 @@ ArrivalProbeSettings DiagnoseProgram::arrival_settings() const {
   ArrivalProbeSettings settings;
   settings.bytes = options_.arrival_bytes;
   settings.iterations = options_.arrival_iterations;
-  settings.timeout_s = options_.timeout_s;
+  settings.timeout_s = options_.common.timeout_s;
   settings.multi_process = run_->group != nullptr;
   settings.faults = probe_faults();
   return settings;
@@ -216,7 +212,7 @@ void DiagnoseProgram::probe_collectives() {
   GroupProbeSettings settings;
   settings.bytes = options_.collective_bytes;
   settings.iterations = options_.iterations;
-  settings.timeout_s = options_.timeout_s;
+  settings.timeout_s = options_.common.timeout_s;
   settings.multi_process = run_->group != nullptr;
   settings.faults = probe_faults();
   std::vector<int> everyone(ranks_);
@@ -238,7 +234,7 @@ void DiagnoseProgram::narrow_down_slow_groups() {
   settings.faults = probe_faults();
   settings.bytes = options_.collective_bytes;
   settings.iterations = options_.iterations;
-  settings.timeout_s = options_.timeout_s;
+  settings.timeout_s = options_.common.timeout_s;
   settings.multi_process = run_->group != nullptr;
   // Halves follow nodes: ranks ordered by host, then rank.
   std::vector<int> ordered(ranks_);
@@ -258,7 +254,7 @@ void DiagnoseProgram::narrow_down_slow_groups() {
 }
 
 int DiagnoseProgram::finish(RunContext& run) {
-  if (!verdict_) return kExitFailed;  // the benchmark did not run (a signal)
+  if (!verdict_) return kExitFailed;  // the diagnosis did not run (a signal)
   if (run.reporting) {
     fmt::print("{}", console_summary(measurements_, *verdict_));
     if (!options_.json_path.empty()) {

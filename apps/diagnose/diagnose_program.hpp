@@ -1,6 +1,6 @@
-// collbench_diagnose in the shared frame: one benchmark, the whole diagnosis (each GPU alone,
-// every pair, the collectives, bisection of a slow group), then the verdict on the console and
-// in JSON, and the exit status (0: no suspect, 1: suspects).
+// collbench_diagnose in the shared frame: its plan is the whole diagnosis (each GPU alone, every
+// pair, the collectives, bisection of a slow group), then the verdict on the console and in JSON,
+// and the exit status (0: no suspect, 1: suspects).
 #pragma once
 
 #include <chrono>
@@ -21,20 +21,20 @@
 
 namespace collbench::diagnose {
 
-class DiagnoseProgram final : public BenchmarkProgram {
+class DiagnoseProgram final : public Program {
  public:
   std::string_view name() const override { return "collbench_diagnose"; }
   std::string help() const override { return diagnose_help(); }
   void parse(const std::vector<std::string>& args) override { options_ = parse_diagnose_options(args); }
-  bool listing() const override { return options_.list; }
-  std::string launcher() const override { return options_.launcher; }
-  double join_timeout_s() const override { return options_.timeout_s; }
+  const CommonSettings& common() const override { return options_.common; }
   std::vector<std::pair<std::string, std::string>> output_files() const override {
     return {{"--json", options_.json_path}};
   }
+  // --from FILE: the saved measurements judged again, with no GPU and no launch.
+  std::optional<int> run_without_plan() override;
   std::vector<ListedCase> list(int gpus) override;
-  std::size_t start(RunContext& run) override;
-  void register_cases(std::size_t first, std::size_t count) override;
+  void start(RunContext& run) override;
+  void run_plan(RunContext& run) override;
   int finish(RunContext& run) override;
   void abort() noexcept override;
 

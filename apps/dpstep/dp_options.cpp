@@ -1,17 +1,16 @@
-// collbench_dpstep's CLI11 parser, presets and sweep expansion, all from the settings table.
+// collbench_dpstep's command line and sweep expansion, both from the settings tables.
 #include "dp_options.hpp"
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
-#include <memory>
 #include <string>
 
 #include "algorithms/algorithm_registry.hpp"
 #include "core/algorithm.hpp"
 #include "core/errors.hpp"
-#include "frame/command_line.hpp"
+#include "frame/settings/algorithm_tunings.hpp"
+#include "frame/settings/value_parsers.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -28,92 +27,12 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return parts;
 }
 
-std::vector<std::string> deduplicated(const std::vector<std::string>& values) {
-  std::vector<std::string> unique;
-  for (const std::string& v : values) {
-    if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(v);
-  }
-  return unique;
-}
-
-const char* type_name(ValueKind kind) {
-  switch (kind) {
-    case ValueKind::integer:
-      return "INT";
-    case ValueKind::real:
-      return "FLOAT";
-    default:
-      return "TEXT";
-  }
-}
-
-// The preset named `name`; a UsageError naming it and the known ones otherwise.
-const Preset& find_preset(const std::string& name) {
-  std::vector<std::string> known;
-  for (const Preset& preset : presets()) {
-    if (preset.name == name) return preset;
-    known.push_back(preset.name);
-  }
-  throw UsageError(
-      fmt::format("--preset {}: unknown preset (known: {})", name, fmt::join(known, ", ")));
-}
-
-// "Presets (...):" and one line per preset with the options it sets.
-std::string preset_help() {
-  std::string text = "Presets (--preset NAME; options given on the command line override them):";
-  for (const Preset& preset : presets()) {
-    std::string options;
-    for (const auto& [option, value] : preset.values)
-      options += fmt::format("{}{} {}", options.empty() ? "" : " ", option, value);
-    text += fmt::format("\n  {}: {}{}{}", preset.name, preset.description,
-                        options.empty() ? "" : ": ", options);
-  }
-  return text;
-}
-
-// What the command line gave each setting, bound to CLI11 by table index.
-struct CommandLine {
-  explicit CommandLine(std::size_t settings)
-      : options(settings), single(settings), lists(settings), flags(new bool[settings]()) {}
-  std::vector<CLI::Option*> options;
-  std::vector<std::string> single;
-  std::vector<std::vector<std::string>> lists;
-  std::unique_ptr<bool[]> flags;
-  std::string preset = "default";
-};
-
-void add_options(CLI::App& app, CommandLine& given) {
-  const std::vector<Setting>& settings = dp_settings();
-  for (std::size_t i = 0; i < settings.size(); ++i) {
-    const Setting& s = settings[i];
-    if (s.kind == ValueKind::flag) {
-      given.options[i] = app.add_flag(s.option, given.flags[i], s.help);
-      continue;
-    }
-    CLI::Option* option = s.list ? app.add_option(s.option, given.lists[i], s.help)->delimiter(',')
-                                 : app.add_option(s.option, given.single[i], s.help);
-    option->type_name(type_name(s.kind));
-    if (!s.default_value.empty()) option->default_str(s.default_value);
-    given.options[i] = option;
-  }
-  app.add_option("--preset", given.preset, "a named set of defaults (below)")
-      ->capture_default_str();
-  app.footer(preset_help());
-}
-
-// Setting `i`'s values as typed: the command line's, else the preset's, else the default.
-std::vector<std::string> values_of(std::size_t i, const CommandLine& given, const Preset& preset) {
-  const Setting& s = dp_settings()[i];
-  if (given.options[i]->count() > 0) {
-    if (s.kind == ValueKind::flag) return {given.flags[i] ? "true" : "false"};
-    return s.list ? given.lists[i] : std::vector<std::string>{given.single[i]};
-  }
-  std::string text = s.default_value;
-  for (const auto& [option, value] : preset.values) {
-    if (option == s.long_name()) text = value;
-  }
-  if (text.empty()) return {};
-  return s.list ? split(text, ',') : std::vector<std::string>{text};
+void declare(CommandLine& line, DpOptions& options) {
+  line.add(step_settings(), options.base);
+  line.add(session_settings(), options.session);
+  line.add(common_settings(dp_common_flags()), options.common, "Run and output");
+  line.add_presets(presets());
+  line.add_footer(algorithm_tunings_help());
 }
 
 void require_fusable_last_bucket(const DpOptions& o) {
@@ -131,6 +50,10 @@ void require_fusable_last_bucket(const DpOptions& o) {
         "every configuration");
   }
 }
+
+const CommandLineDeclaration<DpOptions> kCommandLine = {
+    "collbench_dpstep",
+    "collbench_dpstep: data-parallel training-step benchmark (MLP, gradient all-reduce)", declare};
 
 }  // namespace
 
@@ -155,42 +78,27 @@ const std::vector<std::string>& DpOptions::values(const std::string& name) const
   throw std::out_of_range(name + " is not an axis of the sweep");
 }
 
-DpOptions parse_dp_options(const std::vector<std::string>& args,
-                           const std::vector<std::string>& known_algorithms) {
-  const std::vector<Setting>& settings = dp_settings();
-  CommandLine given(settings.size());
-  CLI::App app{"collbench_dpstep: data-parallel training-step benchmark (MLP, gradient all-reduce)",
-               "collbench_dpstep"};
-  add_options(app, given);
-  try {
-    parse_arguments(app, args);
-  } catch (const CLI::CallForHelp&) {
-    throw HelpRequested(app.help());
-  }
+std::string dp_options_help() {
+  return kCommandLine.help();
+}
 
-  const Preset& preset = find_preset(given.preset);
-  DpOptions o;
-  for (std::size_t i = 0; i < settings.size(); ++i) {
-    const Setting& s = settings[i];
-    const std::vector<std::string> values = deduplicated(values_of(i, given, preset));
-    for (const std::string& value : values) check_value(s, value, known_algorithms);
-    if (s.is_axis()) {
-      if (values.empty()) throw UsageError(fmt::format("{}: give at least one", s.long_name()));
-      o.axes.push_back({&s, values});
-    } else {
-      for (const std::string& value : values) {
-        if (s.apply) s.apply(o.base, value);
-        if (s.apply_run) s.apply_run(o.run, value);
-      }
+DpOptions parse_dp_options(const std::vector<std::string>& args) {
+  return kCommandLine.parse(args, [](DpOptions& o, const CommandLine& line) {
+    for (const StepSetting& setting : step_settings()) {
+      if (!setting.is_axis()) continue;
+      const std::vector<std::string>& values = line.values(setting.long_name());
+      if (values.empty()) throw UsageError(fmt::format("{}: give at least one", setting.long_name()));
+      o.axes.push_back({&setting, values});
     }
-  }
-  require_fusable_last_bucket(o);
-  return o;
+    o.base.model.seed = o.common.seed;
+    require_fusable_last_bucket(o);
+  });
 }
 
 std::vector<int> rank_counts(const DpOptions& options, int visible_gpus) {
-  std::vector<int> counts = options.run.gpu_counts;
-  if (counts.empty()) counts = {1, std::max(1, visible_gpus)};
+  std::vector<int> counts = options.common.gpu_counts.empty()
+                                ? std::vector<int>{1, std::max(1, visible_gpus)}
+                                : parse_gpu_counts(options.common.gpu_counts, visible_gpus);
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   return counts;
@@ -199,7 +107,7 @@ std::vector<int> rank_counts(const DpOptions& options, int visible_gpus) {
 std::vector<StepConfig> expand_plan(const DpOptions& options, int visible_gpus) {
   std::vector<StepConfig> plan = {options.base};
   for (const Axis& axis : options.axes) {
-    const Setting& setting = *axis.setting;
+    const StepSetting& setting = *axis.setting;
     std::vector<StepConfig> expanded;
     for (const StepConfig& config : plan) {
       const bool applies = !setting.applies_to || setting.applies_to(config);

@@ -4,12 +4,12 @@
 // measured before the configs that are compared with it.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "dp_config.hpp"
 #include "dp_settings.hpp"
+#include "frame/settings/command_line.hpp"
 
 namespace collbench::dp {
 
@@ -19,29 +19,24 @@ std::string implementation_knobs(const std::vector<std::string>& implementations
 
 // One axis of the sweep: a list-valued setting and its values as typed, each once.
 struct Axis {
-  const Setting* setting;
+  const StepSetting* setting;
   std::vector<std::string> values;
 };
 
 struct DpOptions {
   StepConfig base;         // every setting that is not an axis, applied
   std::vector<Axis> axes;  // in table order
-  RunSettings run;
+  SessionSettings session;
+  CommonSettings common;  // -g, --seed, --timeout, --csv, --launcher, --list
   // The values of axis `name` ("--algo"); std::out_of_range for a setting that is not an axis.
   const std::vector<std::string>& values(const std::string& name) const;
 };
 
-// --help was given: `text` is the help to print; exit 0.
-class HelpRequested : public std::runtime_error {
- public:
-  explicit HelpRequested(const std::string& text) : std::runtime_error(text) {}
-};
-
 // Parses the arguments Google Benchmark left (args[0] is the program). Throws UsageError with a
-// one-line message for a bad option or value, HelpRequested for --help. `known_algorithms` are
-// the all-reduce implementations the registry offers.
-DpOptions parse_dp_options(const std::vector<std::string>& args,
-                           const std::vector<std::string>& known_algorithms);
+// one-line message for a bad option or value, HelpRequested for --help.
+DpOptions parse_dp_options(const std::vector<std::string>& args);
+// The options' --help text.
+std::string dp_options_help();
 
 // 1 and `visible_gpus` (deduplicated) when no -g was given. With one process per GPU,
 // `visible_gpus` is the number of processes.

@@ -35,7 +35,7 @@ DpSession::DpSession(const DpOptions& options, RunMetadata metadata, ProcessGrou
   } else {
     processes_ = {true, 0, 1, visible_gpu_count()};
   }
-  if (table_) row_sinks_ = open_row_sinks(options.run.csv_path);
+  if (table_) row_sinks_ = open_row_sinks(options.common.csv_path);
 }
 
 void DpSession::print_header(const std::vector<StepConfig>& plan,
@@ -60,8 +60,8 @@ void DpSession::print_header(const std::vector<StepConfig>& plan,
       "pass, %s\n",
       metadata_.gpu_name.c_str(), static_cast<std::size_t>(visible_gpu_count()),
       metadata_.driver.c_str(), metadata_.cuda_runtime.c_str(), metadata_.nccl_version.c_str(),
-      plan.size(), options_.run.warmup, options_.run.iters,
-      options_.run.eager ? "eager launches" : "CUDA graphs");
+      plan.size(), options_.session.warmup, options_.session.iters,
+      options_.session.eager ? "eager launches" : "CUDA graphs");
   if (!processes.empty()) {
     std::fprintf(table_, "# %s; a step's time is the slowest process's\n", processes.c_str());
   }
@@ -106,30 +106,30 @@ StepOutcome DpSession::measure(const StepConfig& config,
                                std::vector<NcclCommunicator>& communicators) {
   StepOutcome outcome;
   StepMeasurement& m = outcome.measurement;
-  DataParallelTrainer trainer(config, communicators, single_rank_device(), options_.run.timeout_s);
+  DataParallelTrainer trainer(config, communicators, single_rank_device(), options_.common.timeout_s);
   // One step launched from the host first: NCCL connects and cuBLASLt loads its kernels outside
   // graph capture and timing.
   trainer.run_eager(1);
-  trainer.synchronize(options_.run.timeout_s);
-  const bool graphs = !options_.run.eager;
-  const PassSettings full_pass{options_.run.warmup_ms, true};
-  const PassSettings other_pass{options_.run.warmup_ms, false};
+  trainer.synchronize(options_.common.timeout_s);
+  const bool graphs = !options_.session.eager;
+  const PassSettings full_pass{options_.session.warmup_ms, true};
+  const PassSettings other_pass{options_.session.warmup_ms, false};
   const MeasuredSteps steps =
-      trainer.measure(StepVariant::full, options_.run.warmup, options_.run.iters, graphs,
-                      options_.run.timeout_s, full_pass);
+      trainer.measure(StepVariant::full, options_.session.warmup, options_.session.iters, graphs,
+                      options_.common.timeout_s, full_pass);
   m.power = steps.power;
   m.step = run_time_stats(steps);
   m.step_slowest_rank_mean_us = time_stats(steps.slowest_rank_us).mean_us;
   m.loss = trainer.loss();
   // Checked here, before the compute-only pass (ps and sharded replicas drift apart without
   // their weight collectives).
-  if (options_.run.check) outcome.wrong_elements = trainer.differing_weight_elements();
-  m.compute = run_time_stats(trainer.measure(StepVariant::compute_only, options_.run.warmup,
-                                             options_.run.iters, graphs, options_.run.timeout_s,
+  if (options_.session.check) outcome.wrong_elements = trainer.differing_weight_elements();
+  m.compute = run_time_stats(trainer.measure(StepVariant::compute_only, options_.session.warmup,
+                                             options_.session.iters, graphs, options_.common.timeout_s,
                                              other_pass));
   if (config.ranks > 1) {
-    m.comm = run_time_stats(trainer.measure(StepVariant::comm_only, options_.run.warmup,
-                                            options_.run.iters, graphs, options_.run.timeout_s,
+    m.comm = run_time_stats(trainer.measure(StepVariant::comm_only, options_.session.warmup,
+                                            options_.session.iters, graphs, options_.common.timeout_s,
                                             other_pass));
   }
   m.gradient_bytes = trainer.gradient_bytes();
@@ -147,7 +147,7 @@ std::string DpSession::run_checks(const StepConfig& config,
                                   std::vector<NcclCommunicator>& communicators) {
   const StepConfig small = small_check_config(config);
   const SmallModelReport report =
-      run_small_model_check(small, communicators, 10, options_.run.timeout_s, single_rank_device());
+      run_small_model_check(small, communicators, 10, options_.common.timeout_s, single_rank_device());
   if (table_) {
     std::fprintf(table_, "      check %s %s %d ranks: %s\n",
                  std::string(name_of(config.scheme)).c_str(), config.algo.c_str(), config.ranks,
@@ -168,7 +168,7 @@ StepOutcome DpSession::attempt(const StepConfig& config, bool& took_part) {
     if (!placement.takes_part) return outcome;
     took_part = true;
     outcome = measure(config, comms);
-    if (options_.run.check) {
+    if (options_.session.check) {
       const std::string failure = run_checks(config, comms);
       if (outcome.wrong_elements > 0) {
         outcome.status = report::kStatusError;
@@ -204,7 +204,7 @@ void DpSession::run(const StepConfig& config, benchmark::State& state) {
     bool took_part = false;
     outcome = attempt(config, took_part);
     if (agreement_) {
-      outcome = agreement_->agree(outcome, kAgreementWaitInTimeouts * options_.run.timeout_s);
+      outcome = agreement_->agree(outcome, kAgreementWaitInTimeouts * options_.common.timeout_s);
     }
     // After a failure the communicators may be aborted or mid-collective: new ones next time.
     if (failed(outcome)) drop_communicators(config.ranks);
@@ -243,7 +243,7 @@ void DpSession::report(const StepConfig& config, const StepOutcome& outcome) {
   std::fflush(table_);
   if (row_sinks_.empty()) return;
   const report::ReportRow row =
-      make_report_row(config, outcome, metadata_, {options_.run.warmup, options_.run.iters, !options_.run.eager});
+      make_report_row(config, outcome, metadata_, {options_.session.warmup, options_.session.iters, !options_.session.eager});
   for (const auto& sink : row_sinks_) sink->write(row);
 }
 

@@ -1,105 +1,50 @@
-// Every collbench_dpstep setting, declared once: its option, type, default, allowed values, help,
-// how it applies, and how it shows in the CSV config string and the benchmark name. Parsing,
-// validation, sweep expansion, --help, config_string and benchmark_name all read this table, so
-// adding a setting is adding one entry. List-valued settings that apply to a configuration are
-// the sweep's axes (as nvbench's): the plan is their cartesian product, nested in table order.
+// Every collbench_dpstep setting, declared once in the frame's settings tables
+// (frame/settings/setting.hpp): a configuration's (its option, type, default, allowed values,
+// help, how it applies, how it shows in the CSV config string and the benchmark name), the
+// session's, and the common flags it takes. Parsing, validation, sweep expansion, --help,
+// config_string and benchmark_name all read these tables, so adding a setting is adding one
+// entry. List-valued settings of a configuration are the sweep's axes (as nvbench's): the plan is
+// their cartesian product, nested in table order.
 #pragma once
 
-#include <functional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "dp_config.hpp"
+#include "frame/settings/common_flags.hpp"
+#include "frame/settings/setting.hpp"
 
 namespace collbench::dp {
 
 // --last-bucket-algo's value for "the bucket's own --algo".
 inline constexpr const char* kSameAlgo = "same";
 
-// What a run does beside the configurations it sweeps.
-struct RunSettings {
-  std::vector<int> gpu_counts;  // empty: 1 and every visible GPU (rank_counts)
+// What the session (DpSession) does beside the configurations it sweeps: passes, checks, graphs
+// or eager launches. The GPU counts, seed, timeout, CSV, launcher and --list are the common flags
+// (frame/settings/common_flags.hpp).
+struct SessionSettings {
   int warmup = 10;
   double warmup_ms = 0;  // PassSettings::warmup_ms of every pass
   int iters = 50;
-  std::string csv_path;
   bool check = false;
-  bool list = false;
-  bool eager = false;  // launch every kernel from the host instead of replaying CUDA graphs
+  bool eager = false;        // launch every kernel from the host instead of replaying CUDA graphs
   bool allow_skips = false;  // a run in which every configuration was skipped still exits 0
-  double timeout_s = 120;
-  std::string launcher = "auto";  // auto, single, mpi, env (launch_environment.hpp)
 };
 
-// How a value is typed: "INT", "FLOAT", "TEXT" in --help; a flag takes no value.
-enum class ValueKind { integer, real, text, flag };
+using StepSetting = Setting<StepConfig>;
+using SessionSetting = Setting<SessionSettings>;
 
-struct Setting {
-  Setting(std::string option, ValueKind kind, std::string default_value, std::string help);
-
-  // The option as CLI11 takes it: "--bucket-mib", "-g,--gpus", "--master-weights,!--no-..."
-  std::string option;
-  ValueKind kind;
-  std::string default_value;  // as typed ("sync,overlap"); "" for none
-  std::string help;
-  // Takes a comma-separated list; applied to a configuration, that makes it an axis.
-  bool list = false;
-  // Text: the values allowed, named `noun` in the error ("unknown sync mode 'x' (expected ...)");
-  // with `algorithm`, also every all-reduce implementation of the registry.
-  std::vector<std::string> choices;
-  bool algorithm = false;
-  std::string noun = "value";
-  // Why a value (of the right type and among the choices) is not allowed; "" when it is.
-  std::function<std::string(const std::string& value)> rule;
-  // How one value applies: to a configuration, or to the run.
-  std::function<void(StepConfig&, const std::string& value)> apply;
-  std::function<void(RunSettings&, const std::string& value)> apply_run;
-  // An axis that means nothing for some configurations (bucket sizes under sync): those get one
-  // configuration, with `unused_value` applied.
-  std::function<bool(const StepConfig&)> applies_to;
-  std::string unused_value;
-  // The config string's "key=value" for a configuration ("" leaves it out), and the benchmark
-  // name's part ("/key:value", "" for none).
-  std::function<std::string(const StepConfig&)> config_text;
-  std::function<std::string(const StepConfig&)> name_text;
-
-  // Builders, so that each table entry reads as a sentence.
-  Setting& as_list();
-  Setting& one_of(std::vector<std::string> allowed, std::string what);
-  Setting& or_algorithm(std::string what);
-  Setting& with_rule(std::function<std::string(const std::string&)> why_not);
-  Setting& to_step(std::function<void(StepConfig&, const std::string&)> set);
-  Setting& to_run(std::function<void(RunSettings&, const std::string&)> set);
-  Setting& only_for(std::function<bool(const StepConfig&)> applies, std::string otherwise);
-  Setting& in_config(std::function<std::string(const StepConfig&)> text);
-  Setting& in_name(std::function<std::string(const StepConfig&)> text);
-
-  // The long option name ("--gpus" for "-g,--gpus", "--master-weights" for the flag pair).
-  std::string long_name() const;
-  bool is_axis() const { return list && static_cast<bool>(apply); }
-};
-
-// A named set of setting values (--preset NAME): defaults that options given on the command line
-// override, each option as a whole (a given --algo replaces the preset's list).
-struct Preset {
-  std::string name;
-  std::string description;
-  std::vector<std::pair<std::string, std::string>> values;  // long option name, value as typed
-};
 // Every preset, "default" (the plain defaults) first.
 const std::vector<Preset>& presets();
 
-// Every setting, in the order of --help, the config string, the benchmark name and the sweep's
-// nesting (the GPU counts, innermost, come after every axis).
-const std::vector<Setting>& dp_settings();
-// The setting whose long name is `name` ("--algo"); std::out_of_range for none.
-const Setting& find_setting(const std::string& name);
-
-// Throws UsageError, one line naming the value, when `value` is not a valid value of `setting`
-// (`known_algorithms`: the registry's all-reduce implementations).
-void check_value(const Setting& setting, const std::string& value,
-                 const std::vector<std::string>& known_algorithms);
+// The settings of a configuration, in the order of --help, the config string, the benchmark name
+// and the sweep's nesting (the GPU counts, innermost, come after every axis).
+const std::vector<StepSetting>& step_settings();
+// The session's settings, and the common flags collbench_dpstep takes.
+const std::vector<SessionSetting>& session_settings();
+const CommonFlags& dp_common_flags();
+// The configuration's setting whose long name is `name` ("--algo"); std::out_of_range for none.
+const StepSetting& find_setting(const std::string& name);
 
 // Throws UsageError naming the first value of `model` that its setting's rules refuse: for models
 // built in code rather than parsed.

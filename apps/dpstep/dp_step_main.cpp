@@ -1,6 +1,6 @@
 // collbench_dpstep: the data-parallel training-step benchmark, run in the shared frame: its
-// command line, the configurations it expands to (one Google Benchmark each) and the session that
-// measures them and prints one aligned table (world rank 0 only).
+// command line, the configurations it expands to (one Google Benchmark each, through the frame's
+// adapter) and the session that measures them and prints one aligned table (world rank 0 only).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -8,39 +8,47 @@
 
 #include <benchmark/benchmark.h>
 
-#include "core/algorithm.hpp"
 #include "dp_options.hpp"
 #include "dp_session.hpp"
-#include "frame/program.hpp"
+#include "frame/google_benchmark_cases.hpp"
 #include "launch/process_launch.hpp"
-#include "algorithms/algorithm_registry.hpp"
 
 namespace collbench::dp {
 namespace {
 
-class DpStepProgram final : public BenchmarkProgram {
+class DpStepProgram final : public GoogleBenchmarkProgram {
  public:
   std::string_view name() const override { return "collbench_dpstep"; }
-  std::string help() const override {
-    try {
-      parse_dp_options({"collbench_dpstep", "--help"}, algorithm_names(OpKind::all_reduce));
-    } catch (const HelpRequested& text) {
-      return text.what();
-    }
-    return {};
-  }
-  void parse(const std::vector<std::string>& args) override {
-    options_ = parse_dp_options(args, algorithm_names(OpKind::all_reduce));
-  }
-  bool listing() const override { return options_.run.list; }
-  std::string launcher() const override { return options_.run.launcher; }
-  std::vector<std::pair<std::string, std::string>> output_files() const override {
-    return {{"--csv", options_.run.csv_path}};
-  }
-  // A pass's timeout also bounds the wait for the other processes.
-  double join_timeout_s() const override { return options_.run.timeout_s; }
+  const CommonSettings& common() const override { return options_.common; }
 
-  std::vector<ListedCase> list(int gpus) override {
+  void start(RunContext& run) override {
+    plan_ = expand_plan(options_, run.gpus());
+    // With --benchmark_format the benchmark's own output owns stdout; the table goes to stderr.
+    std::FILE* table = !run.reporting ? nullptr : google_benchmark_output() ? stderr : stdout;
+    session_ = std::make_unique<DpSession>(options_, run.metadata, run.group.get(), table);
+    session_->print_header(plan_, run.group ? describe_processes(*run.group, run.environment) : std::string());
+  }
+
+  int finish(RunContext& run) override {
+    if (session_->exit_code() != kExitOk) return session_->exit_code();
+    // A CI job on the wrong machine must not pass on rows that are all skipped.
+    if (session_->measured() == 0 && !options_.session.allow_skips) {
+      if (run.reporting) {
+        std::fprintf(stderr, "collbench_dpstep: error: every configuration was skipped (--allow-skips accepts that)\n");
+      }
+      return kExitFailed;
+    }
+    return kExitOk;
+  }
+  void abort() noexcept override {
+    if (session_) session_->abort_all();
+  }
+
+ protected:
+  std::string options_help() const override { return dp_options_help(); }
+  void parse_options(const std::vector<std::string>& args) override { options_ = parse_dp_options(args); }
+
+  std::vector<ListedCase> list_cases(int gpus) override {
     std::vector<ListedCase> listed;
     for (const StepConfig& config : expand_plan(options_, gpus)) {
       listed.push_back({benchmark_name(config), config_string(config)});
@@ -48,14 +56,7 @@ class DpStepProgram final : public BenchmarkProgram {
     return listed;
   }
 
-  std::size_t start(RunContext& run) override {
-    plan_ = expand_plan(options_, run.gpus());
-    // With --benchmark_format the benchmark's own output owns stdout; the table goes to stderr.
-    std::FILE* table = !run.reporting ? nullptr : run.google_benchmark_output ? stderr : stdout;
-    session_ = std::make_unique<DpSession>(options_, run.metadata, run.group.get(), table);
-    session_->print_header(plan_, run.group ? describe_processes(*run.group, run.environment) : std::string());
-    return plan_.size();
-  }
+  std::size_t case_count() const override { return plan_.size(); }
 
   void register_cases(std::size_t first, std::size_t count) override {
     DpSession* session = session_.get();
@@ -67,21 +68,6 @@ class DpStepProgram final : public BenchmarkProgram {
           ->Iterations(1)
           ->Unit(benchmark::kMillisecond);
     }
-  }
-
-  int finish(RunContext& run) override {
-    if (session_->exit_code() != kExitOk) return session_->exit_code();
-    // A CI job on the wrong machine must not pass on rows that are all skipped.
-    if (session_->measured() == 0 && !options_.run.allow_skips) {
-      if (run.reporting) {
-        std::fprintf(stderr, "collbench_dpstep: error: every configuration was skipped (--allow-skips accepts that)\n");
-      }
-      return kExitFailed;
-    }
-    return kExitOk;
-  }
-  void abort() noexcept override {
-    if (session_) session_->abort_all();
   }
 
  private:

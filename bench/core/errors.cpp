@@ -19,7 +19,9 @@ std::string where(const char* file, int line) {
   return place;
 }
 
-std::string escape_control_characters(const std::string& text) {
+}  // namespace
+
+std::string escape_control_characters(std::string_view text) {
   std::string escaped;
   for (unsigned char c : text) {
     if (c == '\n') {
@@ -37,9 +39,13 @@ std::string escape_control_characters(const std::string& text) {
   return escaped;
 }
 
-}  // namespace
-
 UsageError::UsageError(const std::string& message) : std::runtime_error(escape_control_characters(message)) {}
+
+std::string shown_value(std::string_view value) {
+  if (value.size() <= kShownValueChars) return escape_control_characters(value);
+  return fmt::format("{}… ({} characters)", escape_control_characters(value.substr(0, kShownValueChars)),
+                     value.size());
+}
 
 int current_rank() { return thread_rank; }
 void set_current_rank(int rank) { thread_rank = rank; }

@@ -5,8 +5,10 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace collbench {
@@ -17,6 +19,14 @@ class UsageError : public std::runtime_error {
  public:
   explicit UsageError(const std::string& message);
 };
+
+// A user's value as an error message shows it: whole up to kShownValueChars characters, else its
+// start and its length ("xxxx… (100000 characters)"), so that a pasted file cannot flood the
+// one line. Control characters are escaped, as UsageError does.
+inline constexpr std::size_t kShownValueChars = 60;
+std::string shown_value(std::string_view value);
+// `text` with its control characters written as escapes (a line break as \n): one line.
+std::string escape_control_characters(std::string_view text);
 
 // A CUDA or NCCL call failed. `out_of_memory` lets the runner record status oom and go on; a
 // failed NCCL call also carries its result and NCCL's own message (ncclGetLastError), so that the

@@ -1,7 +1,9 @@
-// The frame every benchmark binary runs in (collbench, collbench_dpstep): one main that answers
-// --help and --version, hands Google Benchmark its flags and checks them, lists the plan without
-// a GPU, joins the processes of a launch, runs the registered benchmarks and turns every failure
-// into one line and an exit status. A binary supplies a BenchmarkProgram.
+// The frame every binary runs in (collbench, collbench_dpstep, collbench_diagnose,
+// collbench_linkpeak): one main that answers --help and --version, parses the command line, lists
+// the plan without a GPU, checks that the outputs can be written, joins the processes of a
+// launch, runs the plan and turns every failure and interrupt into one line and an exit status.
+// A binary supplies a Program; those that run their cases as Google Benchmarks derive it from
+// GoogleBenchmarkProgram (frame/google_benchmark_cases.hpp).
 #pragma once
 
 #include <memory>
@@ -11,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "frame/settings/common_flags.hpp"
 #include "launch/launch_environment.hpp"
 #include "launch/process_group.hpp"
 #include "telemetry/run_metadata.hpp"
@@ -26,7 +29,7 @@ inline constexpr int kExitNoGpu = 4;    // no CUDA GPU is visible (a listing nee
 // 128 + signal after SIGINT (130) or SIGTERM (143), rows measured so far intact.
 std::string exit_status_help();
 
-// One line of a listing: a case's benchmark name and what it measures beyond it ("" for nothing).
+// One line of a listing: a case's name and what it measures beyond it ("" for nothing).
 struct ListedCase {
   std::string name;
   std::string description;
@@ -37,49 +40,43 @@ struct RunContext {
   LaunchEnvironment environment;
   std::unique_ptr<ProcessGroup> group;  // one process per GPU; null when this one drives every GPU
   RunMetadata metadata;                 // with the launch recorded
-  bool reporting = true;                // the only process, or world rank 0: prints and writes reports
-  bool google_benchmark_output = false;  // --benchmark_format was given: Google Benchmark owns stdout
+  bool reporting = true;  // the only process, or world rank 0: prints and writes reports
   // GPUs the plan may use: the processes of a launch, or the GPUs this process sees.
   int gpus() const;
 };
 
-class BenchmarkProgram {
+class Program {
  public:
-  virtual ~BenchmarkProgram() = default;
+  virtual ~Program() = default;
   virtual std::string_view name() const = 0;
-  // The program's own help; the frame adds Google Benchmark's flags and the exit statuses.
+  // The help from the program's settings tables; the frame adds the exit statuses.
   virtual std::string help() const = 0;
-  // Parses the arguments Google Benchmark left (args[0] is the program). Throws UsageError.
+  // Parses the arguments (args[0] is the program). Throws UsageError.
   virtual void parse(const std::vector<std::string>& args) = 0;
-  virtual bool listing() const = 0;
-  virtual std::string launcher() const = 0;  // --launcher
-  virtual double join_timeout_s() const = 0;  // how long the processes of a launch may take to meet
-  // The files the run will write, as (option, path); the frame checks that each can be written
-  // before anything runs (a typo in a directory is bad input, not an error after the sweep).
+  // What the common flags gave (after parse): --list, --launcher, --timeout (which also bounds
+  // the wait for the processes of a launch to meet) and --csv.
+  virtual const CommonSettings& common() const = 0;
+  // The files the run will write besides --csv, as (option, path); the frame checks that each
+  // can be written before anything runs (a typo in a directory is bad input, not an error after
+  // the sweep).
   virtual std::vector<std::pair<std::string, std::string>> output_files() const { return {}; }
   // Work that needs no plan and no other process (collbench --topology): its exit status, or none.
   virtual std::optional<int> run_without_plan() { return std::nullopt; }
-  // The plan for `gpus` GPUs (or processes) without touching a GPU: what --list prints.
-  virtual std::vector<ListedCase> list(int gpus) = 0;
-  // Plans for run.gpus() and prints its header where run.reporting; returns the number of cases.
-  virtual std::size_t start(RunContext& run) = 0;
-  // Registers one Google Benchmark per case for cases [first, first + count) of the plan
-  // (RegisterBenchmark, fixed iterations, manual time). The frame registers and runs the plan in
-  // batches: Google Benchmark's run takes time quadratic in the benchmarks registered at once.
-  virtual void register_cases(std::size_t first, std::size_t count) = 0;
-  // After the benchmarks ran (or a signal stopped them) on every process: the summary where
+  // The plan for `gpus` GPUs (or processes) without touching a GPU: what --list prints (for a
+  // binary that takes --list).
+  virtual std::vector<ListedCase> list(int /*gpus*/) { return {}; }
+  // Plans for run.gpus() and prints its header where run.reporting.
+  virtual void start(RunContext& run) = 0;
+  // Runs the plan, stopping between its cases once a signal came (interrupt_signal()).
+  virtual void run_plan(RunContext& run) = 0;
+  // After the plan ran (or a signal stopped it) on every process: the summary where
   // run.reporting, and the status.
   virtual int finish(RunContext& run) = 0;
-  // Something escaped the benchmarks: end what could leave another process waiting forever.
+  // Something escaped the plan: end what could leave another process waiting forever.
   virtual void abort() noexcept = 0;
 };
 
-// The whole main of a benchmark binary.
-int run_program(int argc, char** argv, BenchmarkProgram& program);
-
-// Whether `name` passes Google Benchmark's --benchmark_filter (a regular expression; a leading '-'
-// negates it; empty or "all" keeps everything). Throws UsageError for a filter that is not a
-// regular expression.
-bool passes_benchmark_filter(const std::string& name, const std::string& filter);
+// The whole main of a binary.
+int run_program(int argc, char** argv, Program& program);
 
 }  // namespace collbench

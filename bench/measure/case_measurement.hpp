@@ -22,8 +22,8 @@ namespace collbench {
 
 class CaseMeasurement {
  public:
-  CaseMeasurement(Runner::RankSet& set, const Case& c, const RunSettings& settings,
-                  ProcessGroup* group, std::unique_ptr<MeasurementHooks> hooks);
+  CaseMeasurement(Runner::RankSet& set, const Case& c, const MeasureSettings& settings, ProcessGroup* group,
+                  std::unique_ptr<MeasurementHooks> hooks);
   // Measures the case; a skip comes back as a row, failures as exceptions (Runner::run turns
   // them into rows).
   CaseOutcome run();
@@ -60,7 +60,7 @@ class CaseMeasurement {
 
   Runner::RankSet& set_;
   const Case& case_;
-  const RunSettings& settings_;
+  const MeasureSettings& settings_;
   ProcessGroup* group_;
   const CaseShape shape_;
   const WaitDeadline deadline_;

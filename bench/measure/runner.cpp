@@ -10,7 +10,7 @@
 
 namespace collbench {
 
-Runner::Runner(const RunSettings& settings, ProcessGroup* group, MeasurementHooksFactory hooks)
+Runner::Runner(const MeasureSettings& settings, ProcessGroup* group, MeasurementHooksFactory hooks)
     : settings_(settings), group_(group), hooks_(std::move(hooks)) {}
 
 Runner::~Runner() {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "measure/measurement_hooks.hpp"
-#include "measure/run_settings.hpp"
+#include "measure/measure_settings.hpp"
 #include "core/case.hpp"
 
 namespace collbench {
@@ -46,7 +46,7 @@ struct CaseOutcome {
   // (its slowest rank's); complete on every process.
   std::vector<std::vector<double>> group_samples_us;
   // Per rank of the case (index = rank number), that rank's own per-operation time of every
-  // sample; with RunSettings::keep_rank_samples only, and then complete on every process.
+  // sample; with MeasureSettings::keep_rank_samples only, and then complete on every process.
   std::vector<std::vector<double>> rank_samples_us;
   // Alike, each sample's arrival skew: when the rank's worker launched the sample's first
   // operation (host steady_clock, from an origin every process takes just after agreeing to
@@ -63,7 +63,7 @@ class Runner {
   // `group`: the processes of a multi-process run (one GPU each), or null when this process
   // drives every GPU itself.
   // `hooks`: where test-only faults enter each case (measurement_hooks.hpp); none by default.
-  explicit Runner(const RunSettings& settings, ProcessGroup* group = nullptr,
+  explicit Runner(const MeasureSettings& settings, ProcessGroup* group = nullptr,
                   MeasurementHooksFactory hooks = {});
   ~Runner();
   Runner(const Runner&) = delete;
@@ -88,7 +88,7 @@ class Runner {
   RankSet& rank_set(const Case& c);
   CaseOutcome measure(RankSet& set, const Case& c);
 
-  RunSettings settings_;
+  MeasureSettings settings_;
   ProcessGroup* group_;
   MeasurementHooksFactory hooks_;
   // By GPU count, communicator_config() and pass of --repeat: one at a time (the plan groups

@@ -12,7 +12,7 @@
 
 namespace collbench {
 
-report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings& settings, const Case& c,
+report::ReportRow make_report_row(const RunMetadata& metadata, const MeasureSettings& settings, const Case& c,
                                   const CaseOutcome& outcome, const CaseMetrics& metrics) {
   report::ReportRow row = row_with_metadata(metadata);
   row.op = std::string(c.spec->name);
@@ -55,7 +55,7 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings
 }
 
 ReportRowSink::ReportRowSink(std::vector<std::unique_ptr<RowSink>> sinks, const RunMetadata& metadata,
-                             const RunSettings& settings)
+                             const MeasureSettings& settings)
     : sinks_(std::move(sinks)), metadata_(metadata), settings_(settings) {}
 
 void ReportRowSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {

@@ -24,20 +24,20 @@ class CaseSink {
 };
 
 // The CSV row for a case (the one place a Case and its outcome become a ReportRow).
-report::ReportRow make_report_row(const RunMetadata& metadata, const RunSettings& settings, const Case& c,
+report::ReportRow make_report_row(const RunMetadata& metadata, const MeasureSettings& settings, const Case& c,
                                   const CaseOutcome& outcome, const CaseMetrics& metrics);
 
 // Each case as a report row (make_report_row), handed to the row sinks (the CSV report ...).
 class ReportRowSink final : public CaseSink {
  public:
   ReportRowSink(std::vector<std::unique_ptr<RowSink>> sinks, const RunMetadata& metadata,
-                const RunSettings& settings);
+                const MeasureSettings& settings);
   void on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) override;
 
  private:
   std::vector<std::unique_ptr<RowSink>> sinks_;
   RunMetadata metadata_;
-  RunSettings settings_;
+  MeasureSettings settings_;
 };
 
 // A Chrome/Perfetto trace: each rank's timed iterations as complete events (main thread only).

@@ -16,12 +16,12 @@ namespace {
 
 using nlohmann::json;
 
-const char* timing_name(const RunSettings& settings) {
+const char* timing_name(const MeasureSettings& settings) {
   if (settings.graph_replays > 0) return "graph_replay";
   return times_whole_loop(settings) ? "loop" : "each";
 }
 
-json settings_json(const RunSettings& settings) {
+json settings_json(const MeasureSettings& settings) {
   return {{"warmup", settings.warmup_iters},
           {"iters", settings.iters},
           {"agg_iters", settings.agg_iters},
@@ -62,7 +62,7 @@ json metadata_json(const RunMetadata& metadata) {
 
 }  // namespace
 
-JsonSamplesSink::JsonSamplesSink(const std::string& path, const RunMetadata& metadata, const RunSettings& settings,
+JsonSamplesSink::JsonSamplesSink(const std::string& path, const RunMetadata& metadata, const MeasureSettings& settings,
                                  const json& sweep)
     : path_(path), file_(std::fopen(path.c_str(), "w")), metadata_(metadata), settings_(settings) {
   if (!file_) throw std::runtime_error(fmt::format("cannot open JSON file '{}': {}", path, std::strerror(errno)));

@@ -18,7 +18,7 @@ namespace collbench {
 class JsonSamplesSink final : public CaseSink {
  public:
   // Opens (truncates) `path` and writes the run line; throws std::runtime_error naming the path.
-  JsonSamplesSink(const std::string& path, const RunMetadata& metadata, const RunSettings& settings,
+  JsonSamplesSink(const std::string& path, const RunMetadata& metadata, const MeasureSettings& settings,
                   const nlohmann::json& sweep);
   void on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) override;
 
@@ -30,7 +30,7 @@ class JsonSamplesSink final : public CaseSink {
   std::string path_;
   std::unique_ptr<std::FILE, FileCloser> file_;
   RunMetadata metadata_;
-  RunSettings settings_;
+  MeasureSettings settings_;
 };
 
 }  // namespace collbench

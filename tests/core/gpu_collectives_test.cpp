@@ -39,8 +39,8 @@ MeasurementHooksFactory faulty(const InjectedFault& fault) {
   return [fault](const std::vector<int>& local_ranks, int ranks) { return fault_hooks(fault, local_ranks, ranks); };
 }
 
-RunSettings quick_settings() {
-  RunSettings settings;
+MeasureSettings quick_settings() {
+  MeasureSettings settings;
   settings.warmup_iters = 1;
   settings.iters = 3;
   settings.stop.max_noise_pct = 0;  // fixed: exactly 3 samples
@@ -57,7 +57,7 @@ Runner& shared_runner() {
 std::vector<Case> cases_for(const std::string& op, int ranks, DataType type, std::size_t elements) {
   Options options;
   options.ops = {op};
-  options.gpus = std::to_string(ranks);
+  options.common.gpu_counts = std::to_string(ranks);
   options.types = {type};
   options.reduce_ops = all_reduce_ops();
   options.roots = "all";
@@ -121,7 +121,7 @@ TEST_P(Alltoallv, SpreadsAndAMatrixFileAreCorrect) {
                                        DataType::bfloat16};
   Options options;
   options.ops = {"alltoallv"};
-  options.gpus = std::to_string(ranks);
+  options.common.gpu_counts = std::to_string(ranks);
   options.types = types;
   options.a2av_spreads = {0.0, 0.5, 1.0};
   options.min_bytes = 1000;
@@ -203,7 +203,7 @@ TEST(AlltoallvCheck, CountsWrongSegmentsAndWritesPastTheReceivedTotal) {
 
 TEST(GpuModes, GraphReplayAndAggregationAreCorrectAndTimed) {
   SKIP_WITHOUT_GPUS(2);
-  RunSettings settings = quick_settings();
+  MeasureSettings settings = quick_settings();
   settings.graph_replays = 3;
   settings.agg_iters = 4;
   Runner runner(settings);
@@ -223,7 +223,7 @@ TEST(GpuModes, GraphReplayAndAggregationAreCorrectAndTimed) {
 // algorithm alike; the results are still checked.
 TEST(GpuModes, LoopTimingGivesOneCheckedSampleOfTheWholeLoop) {
   SKIP_WITHOUT_GPUS(2);
-  RunSettings settings = quick_settings();
+  MeasureSettings settings = quick_settings();
   settings.timing = IterationTiming::loop;
   settings.agg_iters = 2;
   Runner runner(settings);
@@ -252,7 +252,7 @@ TEST(GpuModes, LoopTimingGivesOneCheckedSampleOfTheWholeLoop) {
 TEST(GpuModes, StopWhenStableConvergesOrHitsTheTimeLimitInEveryMode) {
   SKIP_WITHOUT_GPUS(2);
   for (const char* mode : {"each", "loop", "graph"}) {
-    RunSettings settings = quick_settings();
+    MeasureSettings settings = quick_settings();
     settings.iters = std::string(mode) == "each" ? 4 : 8;
     settings.timing = std::string(mode) == "loop" ? IterationTiming::loop : IterationTiming::each;
     settings.graph_replays = std::string(mode) == "graph" ? 3 : 0;
@@ -291,7 +291,7 @@ TEST(GpuModes, StopWhenStableConvergesOrHitsTheTimeLimitInEveryMode) {
 // is wrong, and a clean run of N checks finds none.
 TEST(GpuFaults, RepeatedChecksSumTheirWrongElements) {
   SKIP_WITHOUT_GPUS(2);
-  RunSettings settings = quick_settings();
+  MeasureSettings settings = quick_settings();
   settings.check_iters = 5;
   Runner clean(settings);
   const InjectedFault fault = {FaultKind::corrupt_output};
@@ -309,7 +309,7 @@ TEST(GpuFaults, RepeatedChecksSumTheirWrongElements) {
 
 TEST(GpuFaults, CorruptedOutputIsCountedExactly) {
   SKIP_WITHOUT_GPUS(2);
-  RunSettings settings = quick_settings();
+  MeasureSettings settings = quick_settings();
   const InjectedFault fault = {FaultKind::corrupt_output};
   Runner runner(settings, nullptr, faulty(fault));
   for (const char* op : {"all_reduce", "reduce", "alltoall", "alltoallv"}) {
@@ -336,7 +336,7 @@ TEST(GpuFaults, AllocationFailureIsOomAndTheSweepGoesOn) {
 
 TEST(GpuFaults, SkippedRankEndsInACleanTimeout) {
   SKIP_WITHOUT_GPUS(2);
-  RunSettings settings = quick_settings();
+  MeasureSettings settings = quick_settings();
   const InjectedFault fault = {FaultKind::skip_rank};
   settings.timeout_s = 3;
   Runner runner(settings, nullptr, faulty(fault));
@@ -354,7 +354,7 @@ TEST(GpuFaults, SkippedRankEndsInACleanTimeout) {
 // one never finds a peer; the reason names rank 0 as not having started it and rank 1 as waiting.
 TEST(GpuFaults, SkippedRankIsNamedInTheTimeout) {
   SKIP_WITHOUT_GPUS(2);
-  RunSettings settings = quick_settings();
+  MeasureSettings settings = quick_settings();
   const InjectedFault fault = parse_injected_fault("skip_rank:0");
   settings.timeout_s = 3;
   Runner runner(settings, nullptr, faulty(fault));
@@ -384,7 +384,7 @@ double median_of(std::vector<double> values) {
 // still right.
 TEST(GpuFaults, SlowRankSlowsTheCollectiveAndStaysCorrect) {
   SKIP_WITHOUT_GPUS(2);
-  RunSettings settings = quick_settings();
+  MeasureSettings settings = quick_settings();
   settings.iters = 10;
   Runner clean(settings);
   const InjectedFault fault = parse_injected_fault("slow_rank:1");  // half of GPU 1's SMs
@@ -405,7 +405,7 @@ TEST(GpuFaults, SlowRankSlowsTheCollectiveAndStaysCorrect) {
 // sample at least 2 ms after rank 0, which launches first every time (lateness exactly 0).
 TEST(GpuFaults, LateRankShowsInItsLateness) {
   SKIP_WITHOUT_GPUS(2);
-  RunSettings settings = quick_settings();
+  MeasureSettings settings = quick_settings();
   settings.iters = 8;
   settings.keep_rank_samples = true;
   const InjectedFault fault = parse_injected_fault("late_rank:1:2");
@@ -436,7 +436,7 @@ std::vector<Case> variant_cases(const std::string& op, int ranks, std::size_t el
                                 Configure&& configure) {
   Options options;
   options.ops = {op};
-  options.gpus = std::to_string(ranks);
+  options.common.gpu_counts = std::to_string(ranks);
   options.in_place = InPlaceMode::out_of_place;
   options.min_bytes = options.max_bytes = elements * sizeof(float);
   configure(options);
@@ -542,7 +542,7 @@ TEST(GpuCommunicatorVariants, RefusedCombinationIsSkippedAndTheNextCaseRuns) {
 // --split on `ranks` GPUs: every group runs each op at once, checked with group ranks and size;
 // each group's samples are its slowest rank's, and the row's sample is the slowest group's.
 void expect_split_groups_correct(int ranks, const char* rule) {
-  RunSettings settings = quick_settings();
+  MeasureSettings settings = quick_settings();
   settings.keep_rank_samples = true;
   Runner runner(settings);
   int checked = 0;
@@ -632,7 +632,7 @@ std::vector<Case> registered_cases(const std::string& op, int ranks, BufferRegis
                                    std::vector<DataType> types = {DataType::float32, DataType::bfloat16}) {
   Options options;
   options.ops = {op};
-  options.gpus = std::to_string(ranks);
+  options.common.gpu_counts = std::to_string(ranks);
   options.types = std::move(types);
   options.reduce_ops = {ReduceOp::sum, ReduceOp::max};
   options.roots = "all";
@@ -685,7 +685,7 @@ INSTANTIATE_TEST_SUITE_P(
 // replay.
 TEST(GpuRegistration, GraphReplaysOnRegisteredBuffersAreCorrect) {
   SKIP_WITHOUT_GPUS(2);
-  RunSettings settings = quick_settings();
+  MeasureSettings settings = quick_settings();
   settings.graph_replays = 3;
   settings.agg_iters = 2;
   Runner runner(settings);
@@ -752,7 +752,7 @@ std::vector<BufferRegistration> switching_modes() {
 // algorithm object, so its scratch is made again each time; a hang fails at the deadline.
 TEST(GpuRegistration, RingSendrecvScratchIsRegisteredLikeTheCaseBuffers) {
   SKIP_WITHOUT_GPUS(2);
-  RunSettings settings = quick_settings();
+  MeasureSettings settings = quick_settings();
   settings.timeout_s = 60;
   Runner runner(settings);
   const std::vector<BufferRegistration> modes = switching_modes();

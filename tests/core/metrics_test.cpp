@@ -88,7 +88,7 @@ TEST(Metrics, NoIntervalBelowSixSamplesAt95) {
 Case gib_all_reduce() {
   Options options;
   options.ops = {"all_reduce"};
-  options.gpus = "4";
+  options.common.gpu_counts = "4";
   options.min_bytes = options.max_bytes = 1 << 30;
   options.in_place = InPlaceMode::out_of_place;
   return build_sweep(options, 4).front();
@@ -175,7 +175,7 @@ TEST(Metrics, SplitGroupsHaveTheirOwnFiguresAndAnAggregate) {
 TEST(Metrics, AlltoallvBandwidthsAreTheBusiestRanks) {
   Options options;
   options.ops = {"alltoallv"};
-  options.gpus = "4";
+  options.common.gpu_counts = "4";
   options.min_bytes = options.max_bytes = 1000;
   options.a2av_spreads = {0.5};
   const Case spread = build_sweep(options, 4).front();
@@ -184,7 +184,7 @@ TEST(Metrics, AlltoallvBandwidthsAreTheBusiestRanks) {
   EXPECT_NEAR(spread_metrics.algbw_gbps, 0.464, 1e-12);
   EXPECT_NEAR(spread_metrics.busbw_gbps, 0.348, 1e-12);
 
-  options.gpus = "2";
+  options.common.gpu_counts = "2";
   options.a2av_matrix_path = "m.txt";
   options.a2av_matrix = std::make_shared<const TrafficMatrix>(parse_traffic_matrix("m.txt", "0 1K\n4K 256\n"));
   const Case matrix = build_sweep(options, 2).front();

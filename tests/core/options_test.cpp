@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "schema.hpp"
 #include "collbench/sweep_plan.hpp"
+#include "frame/settings/value_parsers.hpp"
 
 namespace collbench {
 namespace {
@@ -55,6 +56,65 @@ TEST(Options, DefaultsMatchTheReadme) {
   EXPECT_EQ(options.run.timing, IterationTiming::each);
   EXPECT_EQ(parse({"--timing", "loop"}).run.timing, IterationTiming::loop);
   EXPECT_EQ(options.registrations, std::vector<BufferRegistration>{BufferRegistration::none});
+}
+
+// Code that builds Options without a command line (tests, tools) gets what `collbench` alone runs:
+// the struct's defaults are the settings table's.
+TEST(Options, TheTablesDefaultsAreTheStructs) {
+  const Options parsed = parse({});
+  const Options built;
+  EXPECT_EQ(parsed.ops, built.ops);
+  EXPECT_EQ(parsed.algos, built.algos);
+  EXPECT_EQ(parsed.min_bytes, built.min_bytes);
+  EXPECT_EQ(parsed.max_bytes, built.max_bytes);
+  EXPECT_EQ(parsed.step_factor, built.step_factor);
+  EXPECT_EQ(parsed.step_bytes, built.step_bytes);
+  EXPECT_EQ(parsed.types, built.types);
+  EXPECT_EQ(parsed.reduce_ops, built.reduce_ops);
+  EXPECT_EQ(parsed.roots, built.roots);
+  EXPECT_EQ(parsed.in_place, built.in_place);
+  EXPECT_EQ(parsed.nccl_algos, built.nccl_algos);
+  EXPECT_EQ(parsed.nccl_protos, built.nccl_protos);
+  EXPECT_EQ(parsed.nccl_max_ctas, built.nccl_max_ctas);
+  EXPECT_EQ(parsed.registrations, built.registrations);
+  EXPECT_EQ(parsed.a2av_spreads, built.a2av_spreads);
+  EXPECT_EQ(parsed.repeats, built.repeats);
+  const MeasureSettings &a = parsed.run, &b = built.run;
+  EXPECT_EQ(a.warmup_iters, b.warmup_iters);
+  EXPECT_EQ(a.iters, b.iters);
+  EXPECT_EQ(a.agg_iters, b.agg_iters);
+  EXPECT_EQ(a.graph_replays, b.graph_replays);
+  EXPECT_EQ(a.timing, b.timing);
+  EXPECT_EQ(a.stop.max_noise_pct, b.stop.max_noise_pct);
+  EXPECT_EQ(a.stop.max_mean_noise_pct, b.stop.max_mean_noise_pct);
+  EXPECT_EQ(a.stop.min_samples, b.stop.min_samples);
+  EXPECT_EQ(a.stop.min_time_s, b.stop.min_time_s);
+  EXPECT_EQ(a.stop.max_time_s, b.stop.max_time_s);
+  EXPECT_DOUBLE_EQ(a.confidence, b.confidence);
+  EXPECT_EQ(a.check_iters, b.check_iters);
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.timeout_s, b.timeout_s);
+  EXPECT_EQ(parsed.common.gpu_counts, "all");
+  EXPECT_EQ(parsed.common.launcher, "auto");
+}
+
+// A value pasted whole (a file's contents) is echoed by its start and its length, whichever check
+// refuses it.
+TEST(Options, LongBadValuesAreShortenedInTheError) {
+  const std::string pasted(100000, 'x');
+  for (const std::string& option : std::vector<std::string>{"--ops", "-b", "-d", "--seed", "-n", "--algo",
+                                                            "--launcher", "--split", "--inject-fault",
+                                                            "--bogus" + pasted}) {
+    SCOPED_TRACE(option.substr(0, 20));
+    try {
+      parse({option, pasted});
+      ADD_FAILURE() << "accepted";
+    } catch (const UsageError& error) {
+      const std::string message = error.what();
+      EXPECT_LT(message.size(), 300u) << message.substr(0, 300);
+      EXPECT_NE(message.find("xxx… (100000 characters)"), std::string::npos) << message.substr(0, 300);
+    }
+  }
 }
 
 TEST(Options, RegisterIsAListOfModes) {
@@ -106,11 +166,11 @@ TEST(Options, RejectsBadValuesWithOneLine) {
 // Hostile values: each is refused in one line that names it, before any plan is made.
 TEST(Options, HostileValuesAreBounded) {
   const UsageErrorTable table = {
-      {{"-f", "1.0"}, "--step-factor 1 "},
+      {{"-f", "1.0"}, "--step-factor 1.0 is not above 1 and at most 1024"},
       {{"-f", "0.5"}, "--step-factor 0.5"},
       {{"-f", "inf"}, "--step-factor inf"},
       {{"-f", "nan"}, "--step-factor nan"},
-      {{"-f", "1e308"}, "--step-factor 1e+308"},
+      {{"-f", "1e308"}, "--step-factor 1e308 "},
       {{"--seed", "-1"}, "--seed '-1'"},
       {{"--seed", "18446744073709551616"}, "--seed '18446744073709551616'"},
       {{"--seed", "0x1ffffffffffffffff"}, "--seed '0x1ffffffffffffffff'"},
@@ -119,7 +179,7 @@ TEST(Options, HostileValuesAreBounded) {
       {{"-w", "100000000"}, "--warmup 100000000"},
       {{"-m", "5000"}, "--agg-iters 5000"},
       {{"-G", "100000000"}, "--graph 100000000"},
-      {{"--timeout", "1e9"}, "--timeout 1000000000"},
+      {{"--timeout", "1e9"}, "--timeout 1e9 is not above 0 and at most 1000000 seconds"},
       {{"--algo", "ring:ctas=0"}, "ring_ctas=0"},
       {{"--algo", "ring:"}, "'' is not SETTING=VALUE"},
   };
@@ -180,13 +240,13 @@ TEST(Options, RejectsBadStopRuleRepeatAndCheckValues) {
   const UsageErrorTable table = {
       {{"--max-noise", "-1"}, "--max-noise -1 "},
       {{"--max-noise", "101"}, "--max-noise 101 "},
-      {{"--max-noise", "nan"}, "--max-noise nan "},
+      {{"--max-noise", "nan"}, "--max-noise nan: not a number"},
       {{"--confidence", "100"}, "--confidence 100 "},
       {{"--confidence", "40"}, "--confidence 40 "},
       {{"--min-time", "2", "--max-time", "1", "--max-noise", "1"},
        "--min-time 2 is longer than --max-time 1"},
       {{"--min-time", "-1"}, "--min-time -1 "},
-      {{"--max-time", "1e9"}, "--max-time 1000000000 "},
+      {{"--max-time", "1e9"}, "--max-time 1e9 is not from 0 to 86400 seconds"},
       {{"--min-iters", "0"}, "--min-iters 0 "},
       {{"--repeat", "0"}, "--repeat 0 "},
       {{"--repeat", "1001"}, "--repeat 1001 "},

@@ -34,7 +34,7 @@ void feed(PassSpreadSummary& summary, const Case& c, int pass, double p50_us, co
 
 TEST(PassSpreadSummary, NamesTheMedianAndTheWidestSpreads) {
   Options options;
-  options.gpus = "2";
+  options.common.gpu_counts = "2";
   options.min_bytes = 1024;
   options.max_bytes = 4096;
   options.in_place = InPlaceMode::out_of_place;

@@ -23,7 +23,7 @@ Options one_size(const std::string& op, std::vector<std::string> algos, int gpus
   Options options;
   options.ops = {op};
   options.algos = std::move(algos);
-  options.gpus = std::to_string(gpus);
+  options.common.gpu_counts = std::to_string(gpus);
   options.min_bytes = options.max_bytes = bytes;
   options.in_place = InPlaceMode::out_of_place;
   return options;
@@ -50,7 +50,7 @@ TEST(SweepPlan, SizesByFactorAndByStep) {
 TEST(SweepPlan, ExpandsEveryDimensionGroupedByRankCount) {
   Options options;
   options.ops = {"all_reduce", "broadcast"};
-  options.gpus = "2,4";
+  options.common.gpu_counts = "2,4";
   options.types = {DataType::float32, DataType::int32};
   options.reduce_ops = {ReduceOp::sum, ReduceOp::max};
   options.roots = "all";
@@ -87,7 +87,7 @@ TEST(SweepPlan, RecordsTheBytesActuallyMoved) {
 TEST(SweepPlan, SizesThatRoundToTheSameCountsAreMeasuredOnce) {
   Options options;
   options.ops = {"all_gather", "all_reduce"};
-  options.gpus = "2";
+  options.common.gpu_counts = "2";
   options.min_bytes = 8;
   options.max_bytes = 64;
   options.in_place = InPlaceMode::out_of_place;
@@ -104,7 +104,7 @@ TEST(SweepPlan, SizesThatRoundToTheSameCountsAreMeasuredOnce) {
 TEST(SweepPlan, RepeatReplicatesTheWholeSweepInPassOrder) {
   Options options;
   options.ops = {"all_reduce", "broadcast"};
-  options.gpus = "2,4";
+  options.common.gpu_counts = "2,4";
   options.min_bytes = 1024;
   options.max_bytes = 4096;
   const std::vector<Case> once = build_sweep(options, 4);
@@ -197,7 +197,7 @@ TEST_F(RingKnobEnvironment, RowsOfLoopTimingSayItInTheirConfig) {
   setenv("COLLBENCH_RING_CTAS", "32", 1);
   const Case c = build_sweep(options, 2).front();
   unsetenv("COLLBENCH_RING_CTAS");
-  RunSettings settings;
+  MeasureSettings settings;
   const auto config = [&] { return make_report_row({}, settings, c, {}, {}).config; };
   EXPECT_EQ(config(), "ring_ctas=32");
   settings.timing = IterationTiming::loop;
@@ -244,7 +244,7 @@ TEST(SweepPlan, NcclAxesAreACartesianProductForNcclOnly) {
 // and display names; plain cases stay as before.
 TEST_F(RingKnobEnvironment, RegistrationModesAreSweptPerRankCount) {
   Options options = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
-  options.gpus = "1,2";
+  options.common.gpu_counts = "1,2";
   options.max_bytes = 2048;
   options.registrations = {BufferRegistration::none, BufferRegistration::symmetric, BufferRegistration::local};
   setenv("COLLBENCH_RING_CTAS", "32", 1);
@@ -271,7 +271,7 @@ TEST_F(RingKnobEnvironment, RegistrationModesAreSweptPerRankCount) {
   ASSERT_EQ(ring_symmetric.registration, BufferRegistration::symmetric);
   ASSERT_EQ(ring_symmetric.algo(), "ring");
   EXPECT_EQ(ring_symmetric.config(), "ring_ctas=32;register=symmetric");
-  RunSettings settings;
+  MeasureSettings settings;
   settings.timing = IterationTiming::loop;
   EXPECT_EQ(make_report_row({}, settings, ring_symmetric, {}, {}).config, "ring_ctas=32;register=symmetric;timing=loop");
   // Every name is unique: rows of different modes never mix.
@@ -287,7 +287,7 @@ TEST(SweepPlan, CasesAreGroupedByGpuCountThenCommunicators) {
   Options options;
   options.ops = {"all_reduce", "all_gather"};
   options.algos = {"nccl", "ring"};
-  options.gpus = "2,4";
+  options.common.gpu_counts = "2,4";
   options.nccl_protos = {"LL", "Simple"};
   options.min_bytes = 1024;
   options.max_bytes = 4096;
@@ -377,7 +377,7 @@ TEST_F(RingKnobEnvironment, CountThenCommunicatorsThenRegistrationThenOp) {
   Options options;
   options.ops = {"all_reduce", "alltoallv"};
   options.algos = {"nccl", "ring"};
-  options.gpus = "2,4";
+  options.common.gpu_counts = "2,4";
   options.min_bytes = 1024;
   options.max_bytes = 2048;
   options.in_place = InPlaceMode::out_of_place;
@@ -423,7 +423,7 @@ TEST_F(RingKnobEnvironment, CountThenCommunicatorsThenRegistrationThenOp) {
   split.a2av_spreads = {0.5};
   split.registrations = {BufferRegistration::symmetric};
   const Case all = build_sweep(split, 4).front();
-  RunSettings settings;
+  MeasureSettings settings;
   settings.timing = IterationTiming::loop;
   EXPECT_EQ(make_report_row({}, settings, all, {}, {}).config,
             "a2av_spread=0.5;nccl_algo=Ring;split=MOD 2;groups=2;register=symmetric;timing=loop");
@@ -453,7 +453,7 @@ TEST(SweepPlan, SplitAlltoallvTrafficIsPerGroup) {
   EXPECT_EQ(split.counts.param, 124u);
 
   // A 2x2 matrix: fits the groups of MOD 2 on 4 GPUs, not the groups of 1 on 2 GPUs.
-  options.gpus = "2,4";
+  options.common.gpu_counts = "2,4";
   options.a2av_matrix_path = "m.txt";
   options.a2av_matrix = std::make_shared<const TrafficMatrix>(parse_traffic_matrix("m.txt", "0 1K\n4K 256\n"));
   const std::vector<Case> cases = build_sweep(options, 4);
@@ -463,7 +463,7 @@ TEST(SweepPlan, SplitAlltoallvTrafficIsPerGroup) {
   EXPECT_EQ(cases[1].ranks, 4);
   EXPECT_TRUE(cases[1].skip_reason.empty());
   EXPECT_EQ(cases[1].config(), "a2av_matrix=m.txt;split=MOD 2;groups=2");
-  options.gpus = "2";
+  options.common.gpu_counts = "2";
   try {
     build_sweep(options, 4);
     ADD_FAILURE() << "a 2x2 matrix accepted for groups of 1";
@@ -525,7 +525,7 @@ TEST(SweepPlan, AlltoallvSweepsSpreadsAndSizes) {
 // The traffic part follows the algorithm's settings and precedes what the row adds (timing=loop).
 TEST(SweepPlan, AlltoallvConfigComposesWithTheRest) {
   const Case c = build_sweep(one_size("alltoallv", {"nccl"}, 2, 1 << 20), 2).front();
-  RunSettings settings;
+  MeasureSettings settings;
   settings.timing = IterationTiming::loop;
   const report::ReportRow row = make_report_row({}, settings, c, {}, {});
   EXPECT_EQ(row.config, "a2av_spread=1;timing=loop");
@@ -545,7 +545,7 @@ TEST(SweepPlan, AlltoallvMatrixIsOneCaseOfItsOwnBytes) {
   Options options = one_size("alltoallv", {"nccl"}, 2, 8);
   options.ops = {"alltoallv", "all_reduce"};
   options.max_bytes = 64;
-  options.gpus = "2,4";
+  options.common.gpu_counts = "2,4";
   options.types = {DataType::float32, DataType::float64};
   options.a2av_matrix_path = "m.txt";
   options.a2av_matrix = matrix_of("0 1K\n4K 256\n");
@@ -576,7 +576,7 @@ TEST(SweepPlan, AlltoallvMatrixIsOneCaseOfItsOwnBytes) {
 
 TEST(SweepPlan, AlltoallvMatrixThatFitsNoRankCountOrTypeIsAnError) {
   Options options = one_size("alltoallv", {"nccl"}, 4, 8);
-  options.gpus = "1,4";
+  options.common.gpu_counts = "1,4";
   options.a2av_matrix_path = "m.txt";
   options.a2av_matrix = matrix_of("0 1K\n4K 256\n");
   try {
@@ -590,7 +590,7 @@ TEST(SweepPlan, AlltoallvMatrixThatFitsNoRankCountOrTypeIsAnError) {
   EXPECT_NO_THROW(build_sweep(options, 4));
   // Entries that are not whole elements of a swept type.
   options.ops = {"alltoallv"};
-  options.gpus = "2";
+  options.common.gpu_counts = "2";
   options.types = {DataType::int8, DataType::float64};
   options.a2av_matrix = matrix_of("0 12\n4 0\n");
   try {

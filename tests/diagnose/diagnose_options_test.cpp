@@ -48,7 +48,7 @@ TEST(DiagnoseOptions, DefaultsAndValues) {
   EXPECT_FALSE(set.rechecks);
   EXPECT_EQ(set.arrival_iterations, 50);
   EXPECT_EQ(set.json_path, "d.json");
-  EXPECT_DOUBLE_EQ(set.timeout_s, 12);
+  EXPECT_DOUBLE_EQ(set.common.timeout_s, 12);
 }
 
 TEST(DiagnoseOptions, BadValuesAreOneLineNamingThem) {
@@ -58,9 +58,10 @@ TEST(DiagnoseOptions, BadValuesAreOneLineNamingThem) {
   expect_usage_error({"--slow-ratio", "1.5"}, "--slow-ratio 1.5 is not above 0 and at most 1");
   expect_usage_error({"--spread-factor", "0"}, "--spread-factor 0 is not above 0 and at most 100");
   expect_usage_error({"--arrival-iterations", "2"}, "--arrival-iterations 2 is not from 3 to 1000");
-  expect_usage_error({"--copy-window-ms", "0"}, "--copy-window-ms 0 is not from 0 to 60000");
+  expect_usage_error({"--copy-window-ms", "0"}, "--copy-window-ms 0 is not above 0 and at most 60000");
   expect_usage_error({"--latency-round-trips", "0"}, "--latency-round-trips 0 is not from 1 to 50");
-  expect_usage_error({"--timeout", "0"}, "--timeout 0 is not from 0 to 86400 seconds");
+  expect_usage_error({"--timeout", "0"}, "--timeout 0 is not above 0 and at most 86400 seconds");
+  expect_usage_error({"--timeout", "100000"}, "--timeout 100000 is not above 0 and at most 86400 seconds");
   expect_usage_error({"--launcher", "slurmish"}, "slurmish");
 }
 

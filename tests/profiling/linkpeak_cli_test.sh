@@ -21,7 +21,7 @@ check 2 "--iters 0 is not from 1" --iters 0
 check 2 "--warmup 5000000 is not from 0" --warmup 5000000
 check 2 "--gpus -1 is not from 0" --gpus -1
 check 2 "'0'" --bytes 0
-check 2 "'sideways'" --directions sideways
+check 2 "--directions sideways: unknown direction" --directions sideways
 check 2 "--bogus" --bogus
 if [ "$(bash "$(dirname "$0")/../../ci/gpu-count.sh")" -eq 0 ]; then
   check 4 "no CUDA GPU is visible" --iters 1

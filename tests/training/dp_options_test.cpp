@@ -6,14 +6,13 @@
 #include <cmath>
 
 #include "core/errors.hpp"
-#include "frame/program.hpp"
+#include "frame/google_benchmark_cases.hpp"
+#include "frame/settings/algorithm_tunings.hpp"
 
 namespace collbench::dp {
 namespace {
 
 using Values = std::vector<std::string>;
-
-const std::vector<std::string> kAlgorithms = {"nccl", "ring", "twoshot", "copy_engine"};
 
 // The config string of a default StepConfig (4 ranks or any other count).
 const std::string kDefaultConfig =
@@ -22,7 +21,7 @@ const std::string kDefaultConfig =
 
 DpOptions parse(std::vector<std::string> args) {
   args.insert(args.begin(), "collbench_dpstep");
-  return parse_dp_options(args, kAlgorithms);
+  return parse_dp_options(args);
 }
 
 // A bad value gives a UsageError whose one-line message names it.
@@ -46,8 +45,8 @@ TEST(DpOptions, DefaultsMatchTheTargetConfiguration) {
   EXPECT_EQ(o.values("--sync"), (Values{"sync", "overlap"}));
   EXPECT_EQ(o.values("--bucket-mib"), Values{"25"});
   EXPECT_EQ(o.values("--algo"), Values{"nccl"});
-  EXPECT_TRUE(o.run.gpu_counts.empty());
-  EXPECT_FALSE(o.run.check);
+  EXPECT_TRUE(o.common.gpu_counts.empty());
+  EXPECT_FALSE(o.session.check);
   // The axes, in table order; the GPU counts are the run's, swept innermost.
   std::vector<std::string> axes;
   for (const Axis& axis : o.axes) axes.push_back(axis.setting->long_name());
@@ -97,13 +96,13 @@ TEST(DpOptions, ParsesListsAndValues) {
   EXPECT_EQ(o.values("--sync"), (Values{"overlap", "ps", "sharded"}));
   EXPECT_EQ(o.values("--bucket-mib"), (Values{"4", "25", "100"}));
   EXPECT_EQ(o.values("--algo"), (Values{"nccl", "ring"}));
-  EXPECT_EQ(o.run.gpu_counts, (std::vector<int>{4, 1, 2}));
-  EXPECT_EQ(o.run.warmup, 2);
-  EXPECT_EQ(o.run.iters, 7);
-  EXPECT_EQ(o.run.csv_path, "out.csv");
-  EXPECT_TRUE(o.run.check);
+  EXPECT_EQ(o.common.gpu_counts, "4,1,2");
+  EXPECT_EQ(o.session.warmup, 2);
+  EXPECT_EQ(o.session.iters, 7);
+  EXPECT_EQ(o.common.csv_path, "out.csv");
+  EXPECT_TRUE(o.session.check);
   EXPECT_FLOAT_EQ(o.base.model.learning_rate, 0.5f);
-  EXPECT_TRUE(o.run.eager);
+  EXPECT_TRUE(o.session.eager);
   EXPECT_EQ(o.base.model.epilogue, EpilogueMode::unfused);
   EXPECT_FALSE(o.base.model.master_weights);
   EXPECT_TRUE(parse({"--master-weights"}).base.model.master_weights);
@@ -120,7 +119,7 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--bucket-mib", "-4"}, "--bucket-mib -4");
   expect_usage_error({"-g", "0"}, "--gpus '0' is not a positive integer");
   expect_usage_error({"-g", "4-2"}, "--gpus range '4-2' runs backwards");
-  expect_usage_error({"-g", "all"}, "-g all: give counts");
+  expect_usage_error({"-g", "all"}, "--gpus all: give counts");
   expect_usage_error({"--seed", "-1"}, "--seed '-1'");
   expect_usage_error({"--seed", "18446744073709551616"}, "--seed '18446744073709551616'");
   try {
@@ -146,7 +145,7 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   expect_usage_error({"--comm-schedule", "deferred"}, "--comm-schedule deferred: unknown");
   expect_usage_error({"--layers", "many"}, "--layers many: not a whole number");
   expect_usage_error({"--bucket-mib", "big"}, "--bucket-mib big: not a number");
-  expect_usage_error({"--timeout", "0"}, "--timeout 0: must be positive");
+  expect_usage_error({"--timeout", "0"}, "--timeout 0 is not above 0 and at most 1000000 seconds");
   expect_usage_error({"--nccl-max-ctas", "-1"}, "--nccl-max-ctas -1: must not be negative");
   expect_usage_error({"--bogus"}, "--bogus");
 }
@@ -215,28 +214,40 @@ TEST(DpOptions, HelpListsThePresetsAndWhatTheySet) {
   }
 }
 
-// --help comes from the table: every setting with its default; each default passes its checks.
-TEST(DpOptions, HelpAndDefaultsComeFromTheSettingsTable) {
+// What --help must say of `setting`: its name, the start of its help and its type and default.
+void expect_in_help(const std::string& help, const SettingDeclaration& setting) {
+  EXPECT_NE(help.find(setting.long_name()), std::string::npos) << setting.long_name();
+  EXPECT_NE(help.find(setting.help.substr(0, 20)), std::string::npos) << setting.long_name();
+  if (setting.kind != ValueKind::flag && !setting.default_value.empty()) {
+    EXPECT_NE(help.find(setting.long_name() + " " +
+                        (setting.kind == ValueKind::integer ? "INT"
+                         : setting.kind == ValueKind::real  ? "FLOAT"
+                                                            : "TEXT") +
+                        "=" + setting.default_value),
+              std::string::npos)
+        << setting.long_name();
+  }
+}
+
+// --help comes from the tables: every setting with its default; each default passes its checks.
+TEST(DpOptions, HelpAndDefaultsComeFromTheSettingsTables) {
   std::string help;
   try {
     parse({"--help"});
   } catch (const HelpRequested& text) {
     help = text.what();
   }
-  for (const Setting& setting : dp_settings()) {
-    EXPECT_NE(help.find(setting.long_name()), std::string::npos) << setting.long_name();
-    EXPECT_NE(help.find(setting.help.substr(0, 20)), std::string::npos) << setting.long_name();
-    if (setting.kind != ValueKind::flag && !setting.default_value.empty()) {
-      EXPECT_NE(help.find(setting.long_name() + " " +
-                          (setting.kind == ValueKind::integer ? "INT"
-                           : setting.kind == ValueKind::real  ? "FLOAT"
-                                                              : "TEXT") +
-                          "=" + setting.default_value),
-                std::string::npos)
-          << setting.long_name();
-    }
+  for (const StepSetting& setting : step_settings()) {
+    expect_in_help(help, setting);
     EXPECT_EQ(&find_setting(setting.long_name()), &setting);
   }
+  for (const SessionSetting& setting : session_settings()) expect_in_help(help, setting);
+  for (const Setting<CommonSettings>& setting : common_settings(dp_common_flags())) {
+    expect_in_help(help, setting);
+  }
+  // --algo takes the implementations' tunings as collbench's does, and lists them as it does.
+  EXPECT_NE(help.find(algorithm_tunings_help()), std::string::npos);
+  EXPECT_NE(help.find("ctas=1..128, default 64 (COLLBENCH_RING_CTAS)"), std::string::npos);
   EXPECT_THROW(find_setting("--wgrad-split"), std::out_of_range);
 }
 
@@ -259,7 +270,7 @@ TEST(DpConfig, ModelsBuiltInCodeMeetTheSettingsRules) {
   expect_refused(model, "--layers 0: need at least 1 layer");
   model = ModelConfig{};
   model.dtype = DataType::int32;
-  expect_refused(model, "-d int32: unknown model data type");
+  expect_refused(model, "--dtype int32: unknown model data type");
   model = ModelConfig{};
   model.learning_rate = std::nanf("");
   expect_refused(model, "--lr nan: not a number");
@@ -269,9 +280,9 @@ TEST(DpConfig, ModelsBuiltInCodeMeetTheSettingsRules) {
 }
 
 TEST(DpOptions, LauncherIsCheckedWhileParsing) {
-  EXPECT_EQ(parse({}).run.launcher, "auto");
+  EXPECT_EQ(parse({}).common.launcher, "auto");
   for (const char* launcher : {"auto", "single", "mpi", "env"}) {
-    EXPECT_EQ(parse({"--launcher", launcher}).run.launcher, launcher);
+    EXPECT_EQ(parse({"--launcher", launcher}).common.launcher, launcher);
   }
   // Rejected before anything reads the environment, as one line naming the value.
   expect_usage_error({"--launcher", "srun"}, "--launcher 'srun'");
@@ -367,8 +378,8 @@ TEST(DpOptions, GraphMemsetsSweepEachWithItsOwnBaseline) {
   EXPECT_EQ(config_string(plan[0]), config_string(plan[1]));
   EXPECT_NE(config_string(plan[1]), config_string(plan[3]));
   EXPECT_EQ(parse({}).values("--graph-memsets"), Values{"memset"});
-  EXPECT_EQ(parse({"--warmup-ms", "1500"}).run.warmup_ms, 1500.0);
-  EXPECT_EQ(parse({}).run.warmup_ms, 0.0);
+  EXPECT_EQ(parse({"--warmup-ms", "1500"}).session.warmup_ms, 1500.0);
+  EXPECT_EQ(parse({}).session.warmup_ms, 0.0);
   expect_usage_error({"--warmup-ms=-1"}, "--warmup-ms -1: must be from 0 to 3.6e+06");
   expect_usage_error({"--warmup-ms", "4e6"}, "--warmup-ms 4e6: must be from 0 to 3.6e+06");
   expect_usage_error({"--graph-memsets", "copy"},
@@ -539,8 +550,8 @@ TEST(DpConfig, SettingsShowOnlyWhenNotTheDefault) {
 
 // collbench's conventions: -c checks, -d takes a list of types (each a row of its own), -g ranges.
 TEST(DpOptions, SharesCollbenchsConventions) {
-  EXPECT_TRUE(parse({"-c"}).run.check);
-  EXPECT_FALSE(parse({"--check=0"}).run.check);
+  EXPECT_TRUE(parse({"-c"}).session.check);
+  EXPECT_FALSE(parse({"--check=0"}).session.check);
   const std::vector<StepConfig> plan = expand_plan(parse({"-d", "bfloat16,float", "--sync", "sync", "-g", "1-2"}), 2);
   ASSERT_EQ(plan.size(), 4u);
   EXPECT_NE(benchmark_name(plan[0]), benchmark_name(plan[2]));

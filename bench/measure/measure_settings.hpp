@@ -16,8 +16,9 @@ enum class IterationTiming {
   loop,
 };
 
-
-struct RunSettings {
+// How every case of a run is measured (collbench's -w -n -m -G --timing, the stop rule, -c, --seed,
+// --timeout); the runner and the sinks read it.
+struct MeasureSettings {
   int warmup_iters = 5;
   int iters = 20;  // a batch: iterations launched normally, or captured in the graph
   int agg_iters = 1;
@@ -33,7 +34,7 @@ struct RunSettings {
 };
 
 // Whether the timed iterations are timed as one loop (--timing loop, graph replays aside).
-inline bool times_whole_loop(const RunSettings& settings) {
+inline bool times_whole_loop(const MeasureSettings& settings) {
   return settings.timing == IterationTiming::loop && settings.graph_replays == 0;
 }
 

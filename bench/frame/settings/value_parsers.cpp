@@ -1,5 +1,5 @@
 // The shared value parsers.
-#include "frame/value_parsers.hpp"
+#include "frame/settings/value_parsers.hpp"
 
 #include <fmt/format.h>
 
@@ -25,18 +25,19 @@ std::optional<long> whole_number(const std::string& text, long max) {
   return value;
 }
 
-
 int parse_non_negative_int(const std::string& text, std::string_view what) {
   const std::optional<long> value = whole_number(text, 1'000'000);
   if (!value) {
-    throw UsageError(fmt::format("{} '{}' is not a non-negative integer", what, text));
+    throw UsageError(fmt::format("{} '{}' is not a non-negative integer", what, shown_value(text)));
   }
   return static_cast<int>(*value);
 }
 
 int parse_positive_int(const std::string& text, std::string_view what) {
   const int value = parse_non_negative_int(text, what);
-  if (value < 1) throw UsageError(fmt::format("{} '{}' is not a positive integer", what, text));
+  if (value < 1) {
+    throw UsageError(fmt::format("{} '{}' is not a positive integer", what, shown_value(text)));
+  }
   return value;
 }
 
@@ -45,11 +46,15 @@ std::vector<std::string> split_list(const std::string& text, std::string_view wh
   std::stringstream stream(text);
   std::string item;
   while (std::getline(stream, item, ',')) {
-    if (item.empty()) throw UsageError(fmt::format("{} '{}' has an empty entry", what, text));
+    if (item.empty()) {
+      throw UsageError(fmt::format("{} '{}' has an empty entry", what, shown_value(text)));
+    }
     items.push_back(item);
   }
   if (items.empty()) throw UsageError(fmt::format("{} is empty", what));
-  if (text.back() == ',') throw UsageError(fmt::format("{} '{}' has an empty entry", what, text));
+  if (text.back() == ',') {
+    throw UsageError(fmt::format("{} '{}' has an empty entry", what, shown_value(text)));
+  }
   return items;
 }
 
@@ -65,7 +70,9 @@ std::uint64_t parse_seed(const std::string& text) {
     value = std::strtoull(digits.c_str(), nullptr, hex ? 16 : 10);
     valid = errno != ERANGE;
   }
-  if (!valid) throw UsageError(fmt::format("--seed '{}' is not a 64-bit unsigned number", text));
+  if (!valid) {
+    throw UsageError(fmt::format("--seed '{}' is not a 64-bit unsigned number", shown_value(text)));
+  }
   return value;
 }
 
@@ -84,7 +91,9 @@ std::vector<int> parse_gpu_counts(const std::string& text, int visible) {
     }
     const int first = parse_positive_int(item.substr(0, dash), "--gpus range start");
     const int last = parse_positive_int(item.substr(dash + 1), "--gpus range end");
-    if (first > last) throw UsageError(fmt::format("--gpus range '{}' runs backwards", item));
+    if (first > last) {
+      throw UsageError(fmt::format("--gpus range '{}' runs backwards", shown_value(item)));
+    }
     for (int n = first; n <= last; ++n) counts.push_back(n);
   }
   dedupe(counts);
