@@ -32,7 +32,7 @@ import sys
 
 # ---------------------------------------------------------------------------------------------
 # What the profile must contain. Keep in sync with bench/telemetry/nvtx.hpp (range names),
-# apps/collbench/sweep_plan.cpp display_name() (case names) and apps/dpstep/step_schedule.cpp.
+# apps/collbench/sweep_plan.cpp display_name() (case names) and apps/dpstep/schedule/step_schedule.cpp.
 # ---------------------------------------------------------------------------------------------
 DOMAIN = "collbench"
 CASE_CHILD_RANGES = ("warmup", "timed", "check")  # each at least once per ok case

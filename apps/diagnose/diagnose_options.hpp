@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "frame/settings/common_flags.hpp"
-#include "verdict.hpp"
+#include "verdict/verdict.hpp"
 
 namespace collbench::diagnose {
 

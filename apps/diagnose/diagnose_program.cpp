@@ -9,18 +9,18 @@
 
 #include <unistd.h>
 
-#include "bisection.hpp"
-#include "diagnosis_json.hpp"
-#include "expectations.hpp"
-#include "console_summary.hpp"
-#include "group_probe.hpp"
+#include "probes/bisection.hpp"
+#include "report/diagnosis_json.hpp"
+#include "verdict/expectations.hpp"
+#include "report/console_summary.hpp"
+#include "probes/group_probe.hpp"
 #include "core/interrupt.hpp"
 #include "launch/process_launch.hpp"
 #include "measure/runner.hpp"
 #include "telemetry/link_peak_table.hpp"
-#include "missing_ranks.hpp"
-#include "rank_records.hpp"
-#include "rejudge.hpp"
+#include "probes/missing_ranks.hpp"
+#include "probes/rank_records.hpp"
+#include "verdict/rejudge.hpp"
 
 namespace collbench::diagnose {
 namespace {

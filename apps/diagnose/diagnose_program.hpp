@@ -9,15 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "arrival_probe.hpp"
+#include "probes/arrival_probe.hpp"
 #include "diagnose_options.hpp"
-#include "figures.hpp"
-#include "gpu_probe.hpp"
-#include "pair_probe.hpp"
+#include "verdict/figures.hpp"
+#include "probes/gpu_probe.hpp"
+#include "probes/pair_probe.hpp"
 #include "frame/program.hpp"
-#include "rank_timing.hpp"
+#include "probes/rank_timing.hpp"
 #include "measure/rank_set.hpp"
-#include "verdict.hpp"
+#include "verdict/verdict.hpp"
 
 namespace collbench::diagnose {
 

@@ -8,7 +8,7 @@
 
 #include "algorithms/algorithm_registry.hpp"
 #include "core/errors.hpp"
-#include "step_schedule.hpp"
+#include "schedule/step_schedule.hpp"
 
 namespace collbench::dp {
 namespace {

@@ -9,7 +9,7 @@
 #include <benchmark/benchmark.h>
 
 #include "dp_options.hpp"
-#include "dp_session.hpp"
+#include "session/dp_session.hpp"
 #include "frame/google_benchmark_cases.hpp"
 #include "launch/process_launch.hpp"
 

@@ -1,5 +1,5 @@
 // Bisection of a slow group on simulated groups: where it stops, and how often it measures.
-#include "bisection.hpp"
+#include "probes/bisection.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,14 +1,14 @@
 // The diagnosis document: what is written reads back the same, a test harness's "truth" is let
 // be, and a broken document is refused with one line naming the field. Also the console
 // summary's sections.
-#include "diagnosis_json.hpp"
+#include "report/diagnosis_json.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <optional>
 
-#include "console_summary.hpp"
+#include "report/console_summary.hpp"
 #include "simulated_machine.hpp"
 
 namespace collbench::diagnose {

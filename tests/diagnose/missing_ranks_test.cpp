@@ -1,7 +1,7 @@
 // Naming the ranks that stopped a probe, from the progress each process saw at the deadline.
 #include <gtest/gtest.h>
 
-#include "missing_ranks.hpp"
+#include "probes/missing_ranks.hpp"
 
 namespace collbench::diagnose {
 namespace {

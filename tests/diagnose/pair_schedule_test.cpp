@@ -1,5 +1,5 @@
 // The pair schedule: every ordered pair once, no rank twice in a round, O(N) rounds.
-#include "pair_schedule.hpp"
+#include "probes/pair_schedule.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "expectations.hpp"
+#include "verdict/expectations.hpp"
 
 namespace collbench::diagnose::simulated {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "figures.hpp"
-#include "verdict.hpp"
+#include "verdict/figures.hpp"
+#include "verdict/verdict.hpp"
 
 namespace collbench::diagnose::simulated {
 

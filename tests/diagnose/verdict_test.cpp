@@ -1,7 +1,7 @@
 // The verdict's rules on simulated figures: clean runs with realistic noise come out clean, each
 // fault other programs make comes out as the one suspect it is, and a flag counts only when its
 // recheck agrees.
-#include "verdict.hpp"
+#include "verdict/verdict.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The pass/fail rules of the correctness checks: they must fail on the errors they exist for.
-#include "check_rules.hpp"
+#include "checks/check_rules.hpp"
 
 #include <gtest/gtest.h>
 

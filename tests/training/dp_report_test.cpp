@@ -1,5 +1,5 @@
 // Derived figures, the CSV row of a measured configuration, and the console line.
-#include "dp_report.hpp"
+#include "session/dp_report.hpp"
 
 #include <gtest/gtest.h>
 

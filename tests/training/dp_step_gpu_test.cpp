@@ -12,11 +12,11 @@
 #include <thread>
 #include <vector>
 
-#include "communicators.hpp"
+#include "session/communicators.hpp"
 #include "core/algorithm.hpp"
-#include "correctness_checks.hpp"
+#include "checks/correctness_checks.hpp"
 #include "dp_settings.hpp"
-#include "dp_trainer.hpp"
+#include "session/dp_trainer.hpp"
 #include "gpu_test_support.hpp"
 #include "mlp_reference.hpp"
 #include "measure/runner.hpp"

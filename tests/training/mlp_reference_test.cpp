@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "check_rules.hpp"
+#include "checks/check_rules.hpp"
 
 namespace collbench::dp::reference {
 namespace {

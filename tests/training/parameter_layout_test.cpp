@@ -1,6 +1,6 @@
 // Parameter placement, bucket assignment (reverse layer order, caps, split layers, padding) and
 // sharding arithmetic.
-#include "parameter_layout.hpp"
+#include "model/parameter_layout.hpp"
 
 #include <gtest/gtest.h>
 

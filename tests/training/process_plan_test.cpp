@@ -1,6 +1,6 @@
 // The multi-process rules of the training step: which configurations a process takes part in,
 // and how the processes' outcomes of a configuration become the one they all report.
-#include "process_plan.hpp"
+#include "session/process_plan.hpp"
 
 #include <gtest/gtest.h>
 

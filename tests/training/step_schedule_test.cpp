@@ -1,7 +1,7 @@
 // The step schedule's ordering rules: every collective waits for its gradients, every update
 // for its collective and for the last reader of the weights, weight collectives for the update,
 // the compute stream joins the others, and the variants drop or keep the right operations.
-#include "step_schedule.hpp"
+#include "schedule/step_schedule.hpp"
 
 #include <gtest/gtest.h>
 
