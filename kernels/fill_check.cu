@@ -36,8 +36,8 @@ __device__ double to_double(T value) {
 template <typename T>
 __global__ void fill_kernel(T* data, std::uint64_t count, PatternParams params, int rank) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < count;
-       i += stride) {
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+       i < count; i += stride) {
     data[i] = from_double<T>(input_value(params, rank, i));
   }
 }
@@ -69,15 +69,16 @@ __global__ void count_mismatches_kernel(const T* data, std::uint64_t count, Patt
                                         OutputRule rule, int rank, unsigned long long* mismatches) {
   unsigned long long local = 0;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t j = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; j < count;
-       j += stride) {
+  for (std::uint64_t j = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+       j < count; j += stride) {
     const bool right = beyond_received(params, rule, j)
                            ? holds_poison(data[j], poison_byte(params.type))
                            : matches(data[j], expected_value(params, rule, rank, j), params);
     if (!right) ++local;
   }
   // Warp-level sum first so a mostly-wrong buffer does not serialise on one atomic.
-  for (int offset = 16; offset > 0; offset /= 2) local += __shfl_down_sync(0xffffffffu, local, offset);
+  for (int offset = 16; offset > 0; offset /= 2)
+    local += __shfl_down_sync(0xffffffffu, local, offset);
   if ((threadIdx.x & 31) == 0 && local > 0) atomicAdd(mismatches, local);
 }
 
@@ -98,16 +99,36 @@ unsigned blocks_for(std::uint64_t count) {
 template <typename Body>
 void with_element_type(ElementType type, Body&& body) {
   switch (type) {
-    case ElementType::int8: body(std::int8_t{}); break;
-    case ElementType::uint8: body(std::uint8_t{}); break;
-    case ElementType::int32: body(std::int32_t{}); break;
-    case ElementType::uint32: body(std::uint32_t{}); break;
-    case ElementType::int64: body(std::int64_t{}); break;
-    case ElementType::uint64: body(std::uint64_t{}); break;
-    case ElementType::half: body(__half{}); break;
-    case ElementType::float32: body(float{}); break;
-    case ElementType::float64: body(double{}); break;
-    case ElementType::bfloat16: body(__nv_bfloat16{}); break;
+    case ElementType::int8:
+      body(std::int8_t{});
+      break;
+    case ElementType::uint8:
+      body(std::uint8_t{});
+      break;
+    case ElementType::int32:
+      body(std::int32_t{});
+      break;
+    case ElementType::uint32:
+      body(std::uint32_t{});
+      break;
+    case ElementType::int64:
+      body(std::int64_t{});
+      break;
+    case ElementType::uint64:
+      body(std::uint64_t{});
+      break;
+    case ElementType::half:
+      body(__half{});
+      break;
+    case ElementType::float32:
+      body(float{});
+      break;
+    case ElementType::float64:
+      body(double{});
+      break;
+    case ElementType::bfloat16:
+      body(__nv_bfloat16{});
+      break;
   }
 }
 
@@ -118,7 +139,8 @@ void launch_fill(void* data, std::uint64_t count, const PatternParams& params, i
   if (count == 0) return;
   with_element_type(params.type, [&](auto tag) {
     using T = decltype(tag);
-    fill_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(data), count, params, rank);
+    fill_kernel<T>
+        <<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(data), count, params, rank);
   });
 }
 

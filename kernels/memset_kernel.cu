@@ -1,8 +1,8 @@
 // The memset kernel node (memset_kernel.hpp).
-#include "memset_kernel.hpp"
-
 #include <algorithm>
 #include <cstdint>
+
+#include "memset_kernel.hpp"
 
 namespace collbench::kernels {
 namespace {

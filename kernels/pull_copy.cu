@@ -50,5 +50,4 @@ cudaError_t pull_copy_blocks_per_sm(int* blocks) {
   return status;
 }
 
-
 }  // namespace collbench::kernels

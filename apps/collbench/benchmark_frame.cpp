@@ -38,9 +38,8 @@ void run_case(benchmark::State& state, const Case& c, SweepContext& context) {
     state.SkipWithError("this process holds none of the case's ranks");
     return;
   }
-  CaseMetrics metrics =
-      case_metrics(c, outcome.iteration_us, context.link_peak_gbps, context.confidence,
-                   outcome.slowest_rank_mean_us);
+  CaseMetrics metrics = case_metrics(c, outcome.iteration_us, context.link_peak_gbps,
+                                     context.confidence, outcome.slowest_rank_mean_us);
   add_group_metrics(metrics, c, outcome.group_samples_us);
   tally(context.totals, outcome);
   for (auto& sink : context.sinks) sink->on_case(c, outcome, metrics);
@@ -53,7 +52,8 @@ void run_case(benchmark::State& state, const Case& c, SweepContext& context) {
   if (!metrics.groups.empty())
     state.counters["aggregate_busbw_gbps"] = metrics.aggregate_busbw_gbps;
   state.counters["wrong"] = static_cast<double>(outcome.wrong_elements);
-  if (outcome.status != report::kStatusOk) state.SkipWithError((outcome.status + ": " + outcome.reason).c_str());
+  if (outcome.status != report::kStatusOk)
+    state.SkipWithError((outcome.status + ": " + outcome.reason).c_str());
 }
 
 }  // namespace
@@ -61,8 +61,9 @@ void run_case(benchmark::State& state, const Case& c, SweepContext& context) {
 void register_case_benchmarks(const Case* cases, std::size_t count, SweepContext& context) {
   for (std::size_t i = 0; i < count; ++i) {
     const Case& c = cases[i];
-    benchmark::RegisterBenchmark(benchmark_name(c).c_str(),
-                                 [c, &context](benchmark::State& state) { run_case(state, c, context); })
+    benchmark::RegisterBenchmark(
+        benchmark_name(c).c_str(),
+        [c, &context](benchmark::State& state) { run_case(state, c, context); })
         ->UseManualTime()
         ->Iterations(1)  // one benchmark iteration = one measured case (warm-up + timed iterations)
         ->Unit(benchmark::kMicrosecond);

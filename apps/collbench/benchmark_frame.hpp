@@ -1,6 +1,6 @@
-// collbench's cases as Google Benchmarks: one benchmark registered per case, manual (GPU) time, a fixed
-// iteration count, bandwidths as counters. The benchmark body asks the runner for the case and
-// hands the outcome to the sinks.
+// collbench's cases as Google Benchmarks: one benchmark registered per case, manual (GPU) time, a
+// fixed iteration count, bandwidths as counters. The benchmark body asks the runner for the case
+// and hands the outcome to the sinks.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -9,8 +9,8 @@
 #include <memory>
 #include <vector>
 
-#include "output/case_sinks.hpp"
 #include "measure/runner.hpp"
+#include "output/case_sinks.hpp"
 
 namespace collbench {
 
@@ -26,7 +26,7 @@ struct SweepTotals {
 };
 
 struct SweepContext {
-  Runner* runner = nullptr;  // null when only listing
+  Runner* runner = nullptr;   // null when only listing
   double link_peak_gbps = 0;  // for peak_fraction; 0 when unknown
   double confidence = 0.95;   // of the intervals
   std::vector<std::unique_ptr<CaseSink>> sinks;

@@ -8,11 +8,11 @@
 #include <thread>
 #include <vector>
 
+#include "collbench/options.hpp"
 #include "core/errors.hpp"
+#include "frame/settings/value_parsers.hpp"
 #include "runtime/cuda_resources.hpp"
 #include "runtime/sm_hog.hpp"
-#include "collbench/options.hpp"
-#include "frame/settings/value_parsers.hpp"
 
 namespace collbench {
 namespace {
@@ -115,11 +115,13 @@ namespace {
 // The injected fault as hooks: each rank asks rank_fault() once, when the case starts.
 class InjectedFaultHooks final : public MeasurementHooks {
  public:
-  InjectedFaultHooks(FaultKind kind, std::vector<RankFault> faults) : kind_(kind), faults_(std::move(faults)) {}
+  InjectedFaultHooks(FaultKind kind, std::vector<RankFault> faults)
+      : kind_(kind), faults_(std::move(faults)) {}
 
   void before_allocation() override {
     if (kind_ == FaultKind::fail_allocation) {
-      throw GpuError("cudaMalloc failed (cudaErrorMemoryAllocation): injected out-of-memory fault", true);
+      throw GpuError("cudaMalloc failed (cudaErrorMemoryAllocation): injected out-of-memory fault",
+                     true);
     }
   }
 
@@ -141,16 +143,17 @@ class InjectedFaultHooks final : public MeasurementHooks {
 
   // Injected skip_rank: the rank leaves out one collective of the first timed batch, in its
   // middle, so the others wait forever.
-  bool skips_launch(int local, std::size_t batch, std::size_t sample, std::size_t samples, int launch,
-                    int launches) override {
+  bool skips_launch(int local, std::size_t batch, std::size_t sample, std::size_t samples,
+                    int launch, int launches) override {
     if (!faults_[local].skips_one || batch != 0) return false;
     return launches > 1 ? sample == 0 && launch == launches / 2 : sample == samples / 2;
   }
 
   // Injected corrupt_output: element 0 of the first checked rank's output changes after the first
   // checked collective.
-  void after_checked_launch(int check, const std::vector<RankContext>& ranks, const std::vector<void*>& outputs,
-                            std::uint64_t count, const kernels::PatternParams& params, bool root_only,
+  void after_checked_launch(int check, const std::vector<RankContext>& ranks,
+                            const std::vector<void*>& outputs, std::uint64_t count,
+                            const kernels::PatternParams& params, bool root_only,
                             int root) override {
     if (kind_ != FaultKind::corrupt_output || check != 0 || count == 0) return;
     for (std::size_t local = 0; local < ranks.size(); ++local) {
@@ -169,8 +172,8 @@ class InjectedFaultHooks final : public MeasurementHooks {
 
 }  // namespace
 
-std::unique_ptr<MeasurementHooks> fault_hooks(const InjectedFault& fault, const std::vector<int>& local_ranks,
-                                              int ranks) {
+std::unique_ptr<MeasurementHooks> fault_hooks(const InjectedFault& fault,
+                                              const std::vector<int>& local_ranks, int ranks) {
   if (fault.kind == FaultKind::none) return std::make_unique<MeasurementHooks>();
   std::vector<RankFault> faults;
   for (int rank : local_ranks) faults.push_back(rank_fault(fault, rank, ranks));

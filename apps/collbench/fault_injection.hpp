@@ -29,7 +29,6 @@ struct InjectedFault {
   double amount = 0;  // slow_rank: share of the SMs, (0, 1]; late_rank: milliseconds, >= 0
 };
 
-
 // KIND[:RANK[:AMOUNT]]; empty: no fault. corrupt_output, fail_allocation, skip_rank[:R] (the
 // case's last rank without R), slow_rank:R[:FRACTION] (0.5 of the SMs), late_rank:R[:MS] (2 ms).
 // Throws UsageError, one line naming the text: unknown kind, bad rank, fraction outside (0, 1],
@@ -54,7 +53,7 @@ RankFault rank_fault(const InjectedFault& fault, int rank, int ranks);
 
 // The hooks that make `fault` happen in a case of `ranks` ranks, of which this process drives
 // those numbered `local_ranks` (by local index); hooks that do nothing when there is no fault.
-std::unique_ptr<MeasurementHooks> fault_hooks(const InjectedFault& fault, const std::vector<int>& local_ranks,
-                                              int ranks);
+std::unique_ptr<MeasurementHooks> fault_hooks(const InjectedFault& fault,
+                                              const std::vector<int>& local_ranks, int ranks);
 
 }  // namespace collbench

@@ -43,9 +43,8 @@ std::vector<Value> parse_named_list(const Values& values, const std::vector<Valu
 std::vector<std::string> parse_ops(const Values& values) {
   std::vector<std::string> all;
   for (const CollectiveSpec& spec : collective_registry()) all.emplace_back(spec.name);
-  return parse_named_list(values, all, [](const std::string& name) {
-    return std::string(find_collective(name).name);
-  });
+  return parse_named_list(
+      values, all, [](const std::string& name) { return std::string(find_collective(name).name); });
 }
 
 InPlaceMode parse_in_place(const std::string& text) {
@@ -132,15 +131,20 @@ std::vector<Setting<Options>> make_settings() {
             }
             o.algos = v;
           }));
-  s.push_back(Setting<O>("-b,--min-bytes", T::text, "8", "Smallest size (K/M/G suffixes)")
-                  .to([](O& o, const std::string& v) { o.min_bytes = parse_byte_size(v, "--min-bytes"); }));
-  s.push_back(Setting<O>("-e,--max-bytes", T::text, "128M", "Largest size")
-                  .to([](O& o, const std::string& v) { o.max_bytes = parse_byte_size(v, "--max-bytes"); }));
+  s.push_back(
+      Setting<O>("-b,--min-bytes", T::text, "8", "Smallest size (K/M/G suffixes)")
+          .to([](O& o, const std::string& v) { o.min_bytes = parse_byte_size(v, "--min-bytes"); }));
+  s.push_back(
+      Setting<O>("-e,--max-bytes", T::text, "128M", "Largest size")
+          .to([](O& o, const std::string& v) { o.max_bytes = parse_byte_size(v, "--max-bytes"); }));
   s.push_back(Setting<O>("-f,--step-factor", T::real, "2", "Multiply the size by this each step")
                   .above(1, kMaxStepFactor)
                   .to([](O& o, const std::string& v) { o.step_factor = to_double(v); }));
-  s.push_back(Setting<O>("-i,--step-bytes", T::text, "", "Add this many bytes each step (instead of -f)")
-                  .to([](O& o, const std::string& v) { o.step_bytes = parse_byte_size(v, "--step-bytes"); }));
+  s.push_back(
+      Setting<O>("-i,--step-bytes", T::text, "", "Add this many bytes each step (instead of -f)")
+          .to([](O& o, const std::string& v) {
+            o.step_bytes = parse_byte_size(v, "--step-bytes");
+          }));
   s.push_back(Setting<O>("-d,--dtype", T::text, "float",
                          "Data types: int8, uint8, int32, uint32, int64, uint64, half, float, "
                          "double, bfloat16, or all")
@@ -148,11 +152,12 @@ std::vector<Setting<Options>> make_settings() {
                   .to_all([](O& o, const Values& v) {
                     o.types = parse_named_list(v, all_data_types(), parse_data_type);
                   }));
-  s.push_back(Setting<O>("-o,--redop", T::text, "sum", "Reductions: sum, prod, max, min, avg, or all")
-                  .as_list()
-                  .to_all([](O& o, const Values& v) {
-                    o.reduce_ops = parse_named_list(v, all_reduce_ops(), parse_reduce_op);
-                  }));
+  s.push_back(
+      Setting<O>("-o,--redop", T::text, "sum", "Reductions: sum, prod, max, min, avg, or all")
+          .as_list()
+          .to_all([](O& o, const Values& v) {
+            o.reduce_ops = parse_named_list(v, all_reduce_ops(), parse_reduce_op);
+          }));
   s.push_back(Setting<O>("-r,--root", T::text, "0", "Root rank of rooted operations, or all")
                   .to([](O& o, const std::string& v) {
                     if (v != "all") parse_non_negative_int(v, "--root");
@@ -188,14 +193,16 @@ std::vector<Setting<Options>> make_settings() {
                  "refuses is skipped")
           // core's parser takes the whole list ("default" entries, NCCL's spellings).
           .to([](O& o, const std::string& v) { o.nccl_algos = parse_nccl_algo_list(v); }));
-  s.push_back(Setting<O>("--nccl-proto", T::text, "default",
-                         "NCCL protocols (NCCL_PROTO): LL, LL128, Simple, default (or NCCL_PROTO "
-                         "as set)")
-                  .to([](O& o, const std::string& v) { o.nccl_protos = parse_nccl_proto_list(v); }));
-  s.push_back(Setting<O>("--nccl-max-ctas", T::text, "default",
-                         "NCCL's CTA (channel) limit per collective (ncclConfig_t maxCTAs), 1 to "
-                         "64 or default (or NCCL_MAX_CTAS as set)")
-                  .to([](O& o, const std::string& v) { o.nccl_max_ctas = parse_nccl_max_ctas_list(v); }));
+  s.push_back(
+      Setting<O>("--nccl-proto", T::text, "default",
+                 "NCCL protocols (NCCL_PROTO): LL, LL128, Simple, default (or NCCL_PROTO "
+                 "as set)")
+          .to([](O& o, const std::string& v) { o.nccl_protos = parse_nccl_proto_list(v); }));
+  s.push_back(
+      Setting<O>("--nccl-max-ctas", T::text, "default",
+                 "NCCL's CTA (channel) limit per collective (ncclConfig_t maxCTAs), 1 to "
+                 "64 or default (or NCCL_MAX_CTAS as set)")
+          .to([](O& o, const std::string& v) { o.nccl_max_ctas = parse_nccl_max_ctas_list(v); }));
   s.push_back(Setting<O>("--split", T::text, "",
                          "Split each GPU count's ranks into concurrent groups by an "
                          "NCCL_TESTS_SPLIT rule (AND 0x7, MOD 2, DIV 4, OR 1; color of rank r, "
@@ -232,11 +239,12 @@ std::vector<Setting<Options>> make_settings() {
                          "iterations)")
                   .within(0, 100, "a percentage from 0 (fixed iterations) to 100")
                   .to([](O& o, const std::string& v) { o.run.stop.max_noise_pct = to_double(v); }));
-  s.push_back(Setting<O>("--max-mean-noise", T::real, "3",
-                         "With --max-noise: the mean's confidence interval (busbw comes from the "
-                         "mean) must be within this many percent of it too")
-                  .above(0, 100, "a percentage above 0 and at most 100")
-                  .to([](O& o, const std::string& v) { o.run.stop.max_mean_noise_pct = to_double(v); }));
+  s.push_back(
+      Setting<O>("--max-mean-noise", T::real, "3",
+                 "With --max-noise: the mean's confidence interval (busbw comes from the "
+                 "mean) must be within this many percent of it too")
+          .above(0, 100, "a percentage above 0 and at most 100")
+          .to([](O& o, const std::string& v) { o.run.stop.max_mean_noise_pct = to_double(v); }));
   s.push_back(Setting<O>("--min-iters", T::integer, "20",
                          "With --max-noise: samples (iterations, replays or loops) before a case "
                          "may stop")
@@ -251,17 +259,20 @@ std::vector<Setting<Options>> make_settings() {
                          "unconverged")
                   .within(0, kMaxCaseSeconds, fmt::format("from 0 to {} seconds", kMaxCaseSeconds))
                   .to([](O& o, const std::string& v) { o.run.stop.max_time_s = to_double(v); }));
-  s.push_back(Setting<O>("--confidence", T::real, "95", "Confidence level (%) of the intervals in every row")
-                  .within(50, kMaxConfidencePct, fmt::format("a percentage from 50 to {}", kMaxConfidencePct))
+  s.push_back(Setting<O>("--confidence", T::real, "95",
+                         "Confidence level (%) of the intervals in every row")
+                  .within(50, kMaxConfidencePct,
+                          fmt::format("a percentage from 50 to {}", kMaxConfidencePct))
                   .to([](O& o, const std::string& v) { o.run.confidence = to_double(v) / 100; }));
   s.push_back(Setting<O>("--repeat", T::integer, "1",
                          "Run the whole sweep this many times (the rows' repeat column; the spread "
                          "between passes shows drifts that one pass cannot)")
                   .within(1, kMaxRepeats)
                   .to([](O& o, const std::string& v) { o.repeats = to_int(v); }));
-  s.push_back(Setting<O>("-c,--check", T::text, "1",
-                         "Checked iterations after the timed ones, each with fresh inputs (0: none)")
-                  .to([](O& o, const std::string& v) { o.run.check_iters = parse_check_count(v); }));
+  s.push_back(
+      Setting<O>("-c,--check", T::text, "1",
+                 "Checked iterations after the timed ones, each with fresh inputs (0: none)")
+          .to([](O& o, const std::string& v) { o.run.check_iters = parse_check_count(v); }));
   s.push_back(Setting<O>("--json", T::text, "",
                          "Write every case with every rank's per-iteration samples to this file "
                          "(JSON Lines)")
@@ -276,11 +287,13 @@ std::vector<Setting<Options>> make_settings() {
                          "collbench_linkpeak CSV of this machine: each row gets peak_fraction = "
                          "busbw / link peak")
                   .to([](O& o, const std::string& v) { o.link_peak_path = v; }));
-  s.push_back(Setting<O>("--topology", T::flag, "", "Print the GPUs, peer access and NVLinks, then exit")
-                  .to([](O& o, const std::string& v) { o.topology = v == "true"; }));
+  s.push_back(
+      Setting<O>("--topology", T::flag, "", "Print the GPUs, peer access and NVLinks, then exit")
+          .to([](O& o, const std::string& v) { o.topology = v == "true"; }));
   // Test-only fault injection: no help keeps it out of --help.
-  s.push_back(Setting<O>("--inject-fault", T::text, "", "")
-                  .to([](O& o, const std::string& v) { o.fault = parse_injected_fault(v); }));
+  s.push_back(Setting<O>("--inject-fault", T::text, "", "").to([](O& o, const std::string& v) {
+    o.fault = parse_injected_fault(v);
+  }));
   return s;
 }
 
@@ -311,13 +324,15 @@ void declare(CommandLine& line, Options& options) {
 void sizes_ascend(const Options& o, const CommandLine& line) {
   if (o.min_bytes > o.max_bytes) {
     throw UsageError(fmt::format("--min-bytes {} is larger than --max-bytes {}",
-                                 line.values("--min-bytes").front(), line.values("--max-bytes").front()));
+                                 line.values("--min-bytes").front(),
+                                 line.values("--max-bytes").front()));
   }
 }
 void stop_times_ascend(const Options& o, const CommandLine& line) {
   if (o.run.stop.adaptive() && o.run.stop.min_time_s > o.run.stop.max_time_s) {
     throw UsageError(fmt::format("--min-time {} is longer than --max-time {}",
-                                 line.values("--min-time").front(), line.values("--max-time").front()));
+                                 line.values("--min-time").front(),
+                                 line.values("--max-time").front()));
   }
 }
 void loop_timing_without_graph(const Options& o, const CommandLine&) {
@@ -327,7 +342,8 @@ void loop_timing_without_graph(const Options& o, const CommandLine&) {
 }
 void spreads_or_matrix(const Options&, const CommandLine& line) {
   if (line.given("--a2av-matrix") && line.given("--a2av-spread")) {
-    throw UsageError("--a2av-spread and --a2av-matrix exclude each other (the matrix is the traffic)");
+    throw UsageError(
+        "--a2av-spread and --a2av-matrix exclude each other (the matrix is the traffic)");
   }
 }
 // NCCL applies NCCL_MAX_CTAS after ncclConfig_t (src/init.cc), so the sweep would not be what it
@@ -358,8 +374,9 @@ void complete(Options& o, const CommandLine& line) {
     const char* value = std::getenv(name);
     return value ? std::optional<std::string>(value) : std::nullopt;
   };
-  apply_environment_defaults({variable("NCCL_ALGO"), variable("NCCL_PROTO"), variable("NCCL_MAX_CTAS")},
-                             o.nccl_algos, o.nccl_protos, o.nccl_max_ctas);
+  apply_environment_defaults(
+      {variable("NCCL_ALGO"), variable("NCCL_PROTO"), variable("NCCL_MAX_CTAS")}, o.nccl_algos,
+      o.nccl_protos, o.nccl_max_ctas);
   o.run.seed = o.common.seed;
   o.run.timeout_s = o.common.timeout_s;
 }

@@ -48,7 +48,7 @@ struct Options {
   MeasureSettings run;  // -w -n -m -G --timing -c, the stop rule; --seed and --timeout from common
   InjectedFault fault;  // the hidden, test-only --inject-fault
   int repeats = 1;      // passes of the whole sweep (--repeat)
-  std::string json_path;       // every case with every rank's samples (JSON Lines)
+  std::string json_path;  // every case with every rank's samples (JSON Lines)
   std::string trace_path;
   std::string link_peak_path;  // a collbench_linkpeak CSV: rows get peak_fraction
   bool topology = false;       // print the GPU topology and exit

@@ -8,12 +8,12 @@
 #include <map>
 #include <optional>
 
+#include "algorithms/algorithm_registry.hpp"
 #include "core/algorithm.hpp"
 #include "core/byte_size.hpp"
 #include "core/config_column.hpp"
 #include "core/errors.hpp"
 #include "frame/settings/value_parsers.hpp"
-#include "algorithms/algorithm_registry.hpp"
 
 namespace collbench {
 namespace {
@@ -125,7 +125,8 @@ std::vector<AlgorithmChoice> resolve_algorithms(const std::vector<std::string>& 
 
 // The choices that implement `spec`'s operation; a name known only for other ops means "not
 // for this op".
-std::vector<AlgorithmChoice> algos_for(const CollectiveSpec& spec, const std::vector<AlgorithmChoice>& choices) {
+std::vector<AlgorithmChoice> algos_for(const CollectiveSpec& spec,
+                                       const std::vector<AlgorithmChoice>& choices) {
   std::vector<AlgorithmChoice> algos;
   for (const AlgorithmChoice& choice : choices) {
     const AlgorithmEntry* entry = find_algorithm(choice.name(), spec.kind);
@@ -138,9 +139,12 @@ std::vector<AlgorithmChoice> algos_for(const CollectiveSpec& spec, const std::ve
 std::vector<bool> in_place_variants(const CollectiveSpec& spec, InPlaceMode mode) {
   const bool can_be_in_place = spec.in_place != InPlaceLayout::unsupported;
   switch (mode) {
-    case InPlaceMode::out_of_place: return {false};
-    case InPlaceMode::in_place: return can_be_in_place ? std::vector<bool>{true} : std::vector<bool>{};
-    default: return can_be_in_place ? std::vector<bool>{false, true} : std::vector<bool>{false};
+    case InPlaceMode::out_of_place:
+      return {false};
+    case InPlaceMode::in_place:
+      return can_be_in_place ? std::vector<bool>{true} : std::vector<bool>{};
+    default:
+      return can_be_in_place ? std::vector<bool>{false, true} : std::vector<bool>{false};
   }
 }
 
@@ -149,10 +153,10 @@ std::vector<bool> in_place_variants(const CollectiveSpec& spec, InPlaceMode mode
 // are then made once per communicator and only grow, instead of being thrown away between cases
 // (modes cannot share buffers: NCCL finds registrations by address).
 std::vector<Case> expand_registrations(const std::vector<Case>& cases,
-                                      const std::vector<BufferRegistration>& modes) {
+                                       const std::vector<BufferRegistration>& modes) {
   const auto same_communicators = [](const Case& a, const Case& b) {
-    return a.ranks == b.ranks &&
-           communicator_config(a.communicator, a.ranks) == communicator_config(b.communicator, b.ranks);
+    return a.ranks == b.ranks && communicator_config(a.communicator, a.ranks) ==
+                                     communicator_config(b.communicator, b.ranks);
   };
   std::vector<Case> expanded;
   expanded.reserve(cases.size() * modes.size());
@@ -170,29 +174,32 @@ std::vector<Case> expand_registrations(const std::vector<Case>& cases,
   return expanded;
 }
 
-
 // --a2av-matrix's traffic for each element size of the swept types, made once and shared by the
 // cases; none without a matrix or an op that takes traffic. Throws UsageError when no
 // communicator's ranks (a --gpus count, or its --split groups') are the matrix's dimension, or
 // naming the file when an entry is not a whole number of elements of a swept type.
 using MatrixTraffics = std::map<std::size_t, std::shared_ptr<const PeerTraffic>>;
 MatrixTraffics matrix_traffics(const Options& options, const std::vector<int>& gpu_counts) {
-  const auto takes_traffic = [](const std::string& op) { return find_collective(op).takes_traffic; };
-  if (!options.a2av_matrix || std::none_of(options.ops.begin(), options.ops.end(), takes_traffic)) return {};
+  const auto takes_traffic = [](const std::string& op) {
+    return find_collective(op).takes_traffic;
+  };
+  if (!options.a2av_matrix || std::none_of(options.ops.begin(), options.ops.end(), takes_traffic))
+    return {};
   const int dimension = options.a2av_matrix->ranks;
   std::vector<int> sizes;
   for (int n : gpu_counts) sizes.push_back(communicator_ranks(options, n));
   if (std::find(sizes.begin(), sizes.end(), dimension) == sizes.end()) {
     std::string counts;
     for (int n : sizes) counts += fmt::format("{}{}", counts.empty() ? "" : ",", n);
-    throw UsageError(fmt::format("--a2av-matrix {} is for {} ranks, and {} {}", options.a2av_matrix_path,
-                                 dimension, options.split ? "the --split groups have" : "--gpus gives",
-                                 counts));
+    throw UsageError(
+        fmt::format("--a2av-matrix {} is for {} ranks, and {} {}", options.a2av_matrix_path,
+                    dimension, options.split ? "the --split groups have" : "--gpus gives", counts));
   }
   MatrixTraffics traffics;
   for (DataType type : options.types) {
     std::shared_ptr<const PeerTraffic>& traffic = traffics[size_of(type)];
-    if (!traffic) traffic = matrix_traffic(*options.a2av_matrix, options.a2av_matrix_path, size_of(type));
+    if (!traffic)
+      traffic = matrix_traffic(*options.a2av_matrix, options.a2av_matrix_path, size_of(type));
   }
   return traffics;
 }
@@ -205,20 +212,22 @@ Case matrix_case(Case stem, const MatrixTraffics& traffics, const std::string& p
   stem.requested_bytes = stem.bytes();
   const int ranks = stem.group_ranks();
   if (stem.traffic->ranks() != ranks && stem.skip_reason.empty()) {
-    stem.skip_reason = fmt::format("the traffic matrix {} is for {} ranks, not {}{}", path,
-                                   stem.traffic->ranks(), ranks,
-                                   ranks == stem.ranks ? "" : " (each --split group's)");
+    stem.skip_reason =
+        fmt::format("the traffic matrix {} is for {} ranks, not {}{}", path, stem.traffic->ranks(),
+                    ranks, ranks == stem.ranks ? "" : " (each --split group's)");
   }
   return stem;
 }
 
-// `stem` (op, algo, ranks, communicators, dtype, redop and root set) at every size, for alltoallv at every
+// `stem` (op, algo, ranks, communicators, dtype, redop and root set) at every size, for alltoallv
+// at every
 // --a2av-spread and size, or with --a2av-matrix in its one case. Sizes that round to the same
 // counts (8 B and 16 B of all_gather on 2 ranks both move nothing) are one case, measured once.
-std::vector<Case> sized_cases(const Case& stem, const Options& options, const std::vector<std::size_t>& sizes,
-                              const MatrixTraffics& matrix) {
+std::vector<Case> sized_cases(const Case& stem, const Options& options,
+                              const std::vector<std::size_t>& sizes, const MatrixTraffics& matrix) {
   const CollectiveSpec& spec = *stem.spec;
-  if (spec.takes_traffic && !matrix.empty()) return {matrix_case(stem, matrix, options.a2av_matrix_path)};
+  if (spec.takes_traffic && !matrix.empty())
+    return {matrix_case(stem, matrix, options.a2av_matrix_path)};
   std::vector<std::optional<double>> spreads = {std::nullopt};
   if (spec.takes_traffic) spreads.assign(options.a2av_spreads.begin(), options.a2av_spreads.end());
   const std::size_t element_bytes = size_of(stem.type);
@@ -246,14 +255,16 @@ std::vector<std::size_t> sweep_sizes(const Options& options) {
   std::size_t size = options.min_bytes;
   while (size <= options.max_bytes) {
     if (sizes.size() == kMaxSizes) {
-      throw UsageError(fmt::format("-b {} -e {} with this step gives more than {} sizes; use a larger step",
-                                   options.min_bytes, options.max_bytes, kMaxSizes));
+      throw UsageError(
+          fmt::format("-b {} -e {} with this step gives more than {} sizes; use a larger step",
+                      options.min_bytes, options.max_bytes, kMaxSizes));
     }
     sizes.push_back(size);
     // A factor too small to move a small size still advances it by a byte (the size cap above
     // ends a sweep that would crawl); a step past the largest size ends the sweep.
-    const double next = options.step_bytes > 0 ? static_cast<double>(size) + static_cast<double>(options.step_bytes)
-                                               : std::floor(static_cast<double>(size) * options.step_factor);
+    const double next = options.step_bytes > 0
+                            ? static_cast<double>(size) + static_cast<double>(options.step_bytes)
+                            : std::floor(static_cast<double>(size) * options.step_factor);
     if (!(next <= static_cast<double>(options.max_bytes))) break;
     size = std::max(size + 1, static_cast<std::size_t>(next));
   }
@@ -283,7 +294,8 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
     const int group_ranks = communicator_ranks(options, ranks);
     for (const std::string& op_name : options.ops) {
       const CollectiveSpec& spec = find_collective(op_name);
-      const std::vector<ReduceOp> reduce_ops = spec.reduces ? options.reduce_ops : std::vector<ReduceOp>{ReduceOp::none};
+      const std::vector<ReduceOp> reduce_ops =
+          spec.reduces ? options.reduce_ops : std::vector<ReduceOp>{ReduceOp::none};
       for (const AlgorithmChoice& choice : algos_for(spec, choices)) {
         for (const CommunicatorSettings& communicator : communicator_variants(options, choice)) {
           for (DataType type : options.types) {
@@ -309,10 +321,12 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
   const std::size_t total =
       cases.size() * options.registrations.size() * static_cast<std::size_t>(options.repeats);
   if (total > kMaxCases) {
-    throw UsageError(fmt::format("the command line selects {} cases (more than {}); narrow it", total, kMaxCases));
+    throw UsageError(fmt::format("the command line selects {} cases (more than {}); narrow it",
+                                 total, kMaxCases));
   }
   cases = expand_registrations(cases, options.registrations);
-  if (cases.empty()) throw UsageError("the command line selects no case (check --algo against --ops)");
+  if (cases.empty())
+    throw UsageError("the command line selects no case (check --algo against --ops)");
   const std::size_t one_pass = cases.size();
   for (int pass = 1; pass < options.repeats; ++pass) {
     for (std::size_t i = 0; i < one_pass; ++i) {

@@ -11,7 +11,6 @@
 
 namespace collbench {
 
-
 // Limits that turn a typo (-f 1.0001, -i 1) into an error instead of an endless sweep.
 inline constexpr std::size_t kMaxSizes = 10'000;
 inline constexpr std::size_t kMaxCases = 1'000'000;

@@ -32,8 +32,9 @@ std::size_t parse_size(const std::string& text, const char* option, std::size_t 
 }
 
 // A byte size of at least `minimum`, into `field`.
-Setting<DiagnoseOptions> bytes_setting(const char* option, const char* default_value, const char* help,
-                                       std::size_t minimum, std::size_t DiagnoseOptions::*field) {
+Setting<DiagnoseOptions> bytes_setting(const char* option, const char* default_value,
+                                       const char* help, std::size_t minimum,
+                                       std::size_t DiagnoseOptions::*field) {
   return Setting<DiagnoseOptions>(option, ValueKind::text, default_value, help)
       .to([option, minimum, field](DiagnoseOptions& o, const std::string& v) {
         o.*field = parse_size(v, option, minimum);
@@ -46,7 +47,8 @@ Setting<DiagnoseOptions> threshold_setting(const ThresholdSetting& threshold) {
   std::replace(option.begin(), option.end(), '_', '-');
   std::string help = threshold.help;
   help[0] = static_cast<char>(std::toupper(help[0]));
-  return Setting<DiagnoseOptions>(option, ValueKind::real, fmt::format("{}", Thresholds{}.*threshold.value), help)
+  return Setting<DiagnoseOptions>(option, ValueKind::real,
+                                  fmt::format("{}", Thresholds{}.*threshold.value), help)
       .above(0, threshold.most)
       .to([value = threshold.value](DiagnoseOptions& o, const std::string& v) {
         o.thresholds.*value = std::stod(v);
@@ -57,14 +59,17 @@ std::vector<Setting<DiagnoseOptions>> make_settings() {
   using O = DiagnoseOptions;
   using T = ValueKind;
   std::vector<Setting<O>> s;
-  s.push_back(bytes_setting("--copy-bytes", "256M", "Bytes of each GPU's local copy", 1 << 20, &O::copy_bytes));
+  s.push_back(bytes_setting("--copy-bytes", "256M", "Bytes of each GPU's local copy", 1 << 20,
+                            &O::copy_bytes));
   s.push_back(Setting<O>("--copy-window-ms", T::real, "50",
                          "The local copy runs back to back for at least this long (another "
                          "process's time slices count)")
                   .above(0, 60'000)
                   .to([](O& o, const std::string& v) { o.copy_window_ms = std::stod(v); }));
-  s.push_back(bytes_setting("--pair-bytes", "256M", "Bytes of the pair bandwidth transfer", 1 << 20, &O::pair_bytes));
-  s.push_back(bytes_setting("--latency-bytes", "8", "Bytes of the pair latency transfer", 1, &O::latency_bytes));
+  s.push_back(bytes_setting("--pair-bytes", "256M", "Bytes of the pair bandwidth transfer", 1 << 20,
+                            &O::pair_bytes));
+  s.push_back(bytes_setting("--latency-bytes", "8", "Bytes of the pair latency transfer", 1,
+                            &O::latency_bytes));
   s.push_back(Setting<O>("--latency-round-trips", T::integer, "20",
                          "Round trips back to back in one gated launch, per latency sample")
                   .within(1, kMaxRoundTrips)
@@ -72,34 +77,41 @@ std::vector<Setting<DiagnoseOptions>> make_settings() {
   s.push_back(bytes_setting("--collective-bytes", "256M", "Bytes of the collectives", 1 << 20,
                             &O::collective_bytes));
   s.push_back(bytes_setting("--arrival-bytes", "1M",
-                            "Bytes of the all_reduce that times when each rank arrives", 4, &O::arrival_bytes));
+                            "Bytes of the all_reduce that times when each rank arrives", 4,
+                            &O::arrival_bytes));
   s.push_back(Setting<O>("--arrival-iterations", T::integer, "30",
-                         "Iterations of the arrival probe, each launched by every rank at the same scheduled moment")
+                         "Iterations of the arrival probe, each launched by every rank at the same "
+                         "scheduled moment")
                   .within(3, kMaxArrivalIterations)
                   .to([](O& o, const std::string& v) { o.arrival_iterations = std::stoi(v); }));
-  s.push_back(Setting<O>("-n,--iters", T::integer, "5",
-                         "Timed iterations of each large probe (pairs at the small size: 4 times as many)")
-                  .within(1, kMaxIterations)
-                  .to([](O& o, const std::string& v) { o.iterations = std::stoi(v); }));
-  for (const ThresholdSetting& threshold : threshold_settings()) s.push_back(threshold_setting(threshold));
+  s.push_back(
+      Setting<O>("-n,--iters", T::integer, "5",
+                 "Timed iterations of each large probe (pairs at the small size: 4 times as many)")
+          .within(1, kMaxIterations)
+          .to([](O& o, const std::string& v) { o.iterations = std::stoi(v); }));
+  for (const ThresholdSetting& threshold : threshold_settings())
+    s.push_back(threshold_setting(threshold));
   s.push_back(Setting<O>("--no-rechecks", T::flag, "",
                          "Do not measure a flagged figure again alone before it names a suspect "
                          "(faster, less sure)")
                   .to([](O& o, const std::string& v) { o.rechecks = v != "true"; }));
-  s.push_back(Setting<O>("--json", T::text, "", "Write the diagnosis (figures, expectations, suspects) as JSON")
+  s.push_back(Setting<O>("--json", T::text, "",
+                         "Write the diagnosis (figures, expectations, suspects) as JSON")
                   .to([](O& o, const std::string& v) { o.json_path = v; }));
   s.push_back(Setting<O>("--from", T::text, "",
                          "Judge the measurements of a saved diagnosis (--json) again with these "
                          "thresholds; no GPU")
                   .to([](O& o, const std::string& v) { o.from_path = v; }));
-  s.push_back(Setting<O>("--link-peak", T::text, "",
-                         "collbench_linkpeak CSV of a healthy machine of this kind: a pair bandwidth "
-                         "below --link-peak-share of its peak is slow even when every pair is (two "
-                         "GPUs, one link)")
-                  .to([](O& o, const std::string& v) { o.link_peak_path = v; }));
+  s.push_back(
+      Setting<O>("--link-peak", T::text, "",
+                 "collbench_linkpeak CSV of a healthy machine of this kind: a pair bandwidth "
+                 "below --link-peak-share of its peak is slow even when every pair is (two "
+                 "GPUs, one link)")
+          .to([](O& o, const std::string& v) { o.link_peak_path = v; }));
   // Test-only faults: no help keeps them out of --help.
-  s.push_back(Setting<O>("--inject", T::text, "", "")
-                  .to([](O& o, const std::string& v) { o.fault = parse_injected_fault(v); }));
+  s.push_back(Setting<O>("--inject", T::text, "", "").to([](O& o, const std::string& v) {
+    o.fault = parse_injected_fault(v);
+  }));
   return s;
 }
 
@@ -110,8 +122,10 @@ const std::vector<Setting<DiagnoseOptions>>& diagnose_settings() {
 
 const CommonFlags& diagnose_common_flags() {
   static const CommonFlags flags = {
-      {CommonFlag::timeout, "30", "Seconds a probe may take before the ranks that did not come are named",
-       number_above(0, kMaxProbeTimeoutS, fmt::format("above 0 and at most {} seconds", kMaxProbeTimeoutS))},
+      {CommonFlag::timeout, "30",
+       "Seconds a probe may take before the ranks that did not come are named",
+       number_above(0, kMaxProbeTimeoutS,
+                    fmt::format("above 0 and at most {} seconds", kMaxProbeTimeoutS))},
       {CommonFlag::launcher, "", ""},
       {CommonFlag::list, "", "Say what would be probed, without touching a GPU"},
   };
@@ -161,15 +175,18 @@ InjectedFault parse_injected_fault(const std::string& text) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == 0 || used != parts[1].size() || fault.rank < 0) throw bad("the rank is not a non-negative integer");
+  if (used == 0 || used != parts[1].size() || fault.rank < 0)
+    throw bad("the rank is not a non-negative integer");
   if (parts.size() == 3) {
     if (fault.kind == InjectedFault::Kind::missing_rank) throw bad("missing_rank takes no amount");
     char* end = nullptr;
     fault.amount = std::strtod(parts[2].c_str(), &end);
     const bool share = fault.kind == InjectedFault::Kind::slow_gpu;
-    const bool valid = end && *end == '\0' && !parts[2].empty() && std::isfinite(fault.amount) &&
-                       (share ? fault.amount > 0 && fault.amount <= 1 : fault.amount > 0 && fault.amount <= 1000);
-    if (!valid) throw bad(share ? "the SM share is not in (0, 1]" : "the delay is not in (0, 1000] ms");
+    const bool valid =
+        end && *end == '\0' && !parts[2].empty() && std::isfinite(fault.amount) &&
+        (share ? fault.amount > 0 && fault.amount <= 1 : fault.amount > 0 && fault.amount <= 1000);
+    if (!valid)
+      throw bad(share ? "the SM share is not in (0, 1]" : "the delay is not in (0, 1000] ms");
   }
   fault.text = text;
   return fault;

@@ -18,7 +18,7 @@ struct InjectedFault {
   // slow_gpu: share of the SMs taken (0.5: with 0.9 NCCL's cluster-launched kernels found no room
   // on H200 and hung); late_rank: milliseconds (2).
   double amount = 0;
-  std::string text;   // as given, for the report's "injected" field ("" when none)
+  std::string text;  // as given, for the report's "injected" field ("" when none)
 };
 
 struct DiagnoseOptions {
@@ -36,7 +36,7 @@ struct DiagnoseOptions {
   Thresholds thresholds;  // each a --option of its own (verdict.hpp, threshold_settings)
   bool rechecks = true;   // every flagged figure is measured again alone before it counts
   std::string json_path;
-  std::string from_path;  // --from: judge a saved diagnosis again, no GPU
+  std::string from_path;       // --from: judge a saved diagnosis again, no GPU
   std::string link_peak_path;  // --link-peak: a healthy machine's collbench_linkpeak CSV
   InjectedFault fault;
   CommonSettings common;  // --timeout (a probe's), --launcher, --list

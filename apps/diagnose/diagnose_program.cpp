@@ -2,24 +2,23 @@
 #include "diagnose_program.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <optional>
 #include <thread>
 
-#include <unistd.h>
-
-#include "probes/bisection.hpp"
-#include "report/diagnosis_json.hpp"
-#include "verdict/expectations.hpp"
-#include "report/console_summary.hpp"
-#include "probes/group_probe.hpp"
 #include "core/interrupt.hpp"
 #include "launch/process_launch.hpp"
 #include "measure/runner.hpp"
-#include "telemetry/link_peak_table.hpp"
+#include "probes/bisection.hpp"
+#include "probes/group_probe.hpp"
 #include "probes/missing_ranks.hpp"
 #include "probes/rank_records.hpp"
+#include "report/console_summary.hpp"
+#include "report/diagnosis_json.hpp"
+#include "telemetry/link_peak_table.hpp"
+#include "verdict/expectations.hpp"
 #include "verdict/rejudge.hpp"
 
 namespace collbench::diagnose {
@@ -40,7 +39,6 @@ struct IdentityRecord {
 // the bound times this share, so only a real shortfall falls under it.
 constexpr double kCollectiveShareOfSlowestLink = 0.6;
 
-
 }  // namespace
 
 std::optional<int> DiagnoseProgram::run_without_plan() {
@@ -51,10 +49,11 @@ std::optional<int> DiagnoseProgram::run_without_plan() {
 std::vector<ListedCase> DiagnoseProgram::list(int gpus) {
   // Without a GPU (a listing anywhere), the count is the one the launch will have.
   const std::string ranks = gpus > 0 ? std::to_string(gpus) : "N";
-  return {{"diagnose/ranks:" + ranks,
-           fmt::format("each GPU alone; every pair of the {} ranks both ways; all_reduce, all_gather, "
-                       "reduce_scatter, alltoall on all of them, then halves of a slow group",
-                       ranks)}};
+  return {
+      {"diagnose/ranks:" + ranks,
+       fmt::format("each GPU alone; every pair of the {} ranks both ways; all_reduce, all_gather, "
+                   "reduce_scatter, alltoall on all of them, then halves of a slow group",
+                   ranks)}};
 }
 
 void DiagnoseProgram::start(RunContext& run) {
@@ -62,13 +61,16 @@ void DiagnoseProgram::start(RunContext& run) {
   ranks_ = run.gpus();
   if (run.reporting) {
     fmt::print("# collbench_diagnose {} | NCCL {} | driver {} | host {} | {} ranks{}\n",
-               run.metadata.collbench_version, run.metadata.nccl_version, run.metadata.driver, run.metadata.host,
-               ranks_, run.group ? " | " + describe_processes(*run.group, run.environment) : "");
-    if (!options_.fault.text.empty()) fmt::print("# injected fault (test): {}\n", options_.fault.text);
+               run.metadata.collbench_version, run.metadata.nccl_version, run.metadata.driver,
+               run.metadata.host, ranks_,
+               run.group ? " | " + describe_processes(*run.group, run.environment) : "");
+    if (!options_.fault.text.empty())
+      fmt::print("# injected fault (test): {}\n", options_.fault.text);
     std::fflush(stdout);
   }
   throw_if_interrupted();
-  set_ = run.group ? std::make_unique<Runner::RankSet>(*run.group, ranks_) : std::make_unique<Runner::RankSet>(ranks_);
+  set_ = run.group ? std::make_unique<Runner::RankSet>(*run.group, ranks_)
+                   : std::make_unique<Runner::RankSet>(ranks_);
 }
 
 void DiagnoseProgram::run_plan(RunContext&) {
@@ -89,7 +91,8 @@ std::vector<RankIdentity> DiagnoseProgram::identify_ranks() {
   }
   std::vector<RankIdentity> identities;
   run_pids_.clear();
-  for (const IdentityRecord& record : every_rank(*set_, local, ranks_, run_->group != nullptr, options_.common.timeout_s)) {
+  for (const IdentityRecord& record :
+       every_rank(*set_, local, ranks_, run_->group != nullptr, options_.common.timeout_s)) {
     identities.push_back({record.rank, record.host, record.local_gpu, record.pci_bus_id});
     run_pids_.push_back(record.pid);
   }
@@ -120,13 +123,14 @@ void DiagnoseProgram::diagnose() {
 }
 
 void DiagnoseProgram::probe_each_gpu() {
-  measurements_.gpus = every_rank(*set_, probe_local_gpus(*set_, gpu_settings()), ranks_, run_->group != nullptr,
-                                  options_.common.timeout_s);
+  measurements_.gpus = every_rank(*set_, probe_local_gpus(*set_, gpu_settings()), ranks_,
+                                  run_->group != nullptr, options_.common.timeout_s);
 }
 
 void DiagnoseProgram::probe_pairs_and_groups() {
   measurements_.pairs = probe_pairs(*set_, ranks_, pair_settings());
-  if (!options_.link_peak_path.empty()) measurements_.link_peak_gbps = read_link_peak_gbps(options_.link_peak_path);
+  if (!options_.link_peak_path.empty())
+    measurements_.link_peak_gbps = read_link_peak_gbps(options_.link_peak_path);
   probe_collectives();
   measurements_.arrivals = probe_arrivals(*set_, ranks_, arrival_settings());
   narrow_down_slow_groups();
@@ -140,12 +144,13 @@ void DiagnoseProgram::recheck_flagged() {
     std::vector<bool> probed(set_->size());
     for (int local = 0; local < set_->size(); ++local) {
       const int rank = set_->contexts()[local].rank;
-      probed[local] = std::find(request.gpus.begin(), request.gpus.end(), rank) != request.gpus.end();
+      probed[local] =
+          std::find(request.gpus.begin(), request.gpus.end(), rank) != request.gpus.end();
     }
     GpuProbeSettings settings = gpu_settings();
     settings.window_ms *= 2;  // alone now, and for longer
-    for (const GpuFigures& gpu :
-         every_rank(*set_, probe_local_gpus(*set_, settings, probed), ranks_, multi_process, options_.common.timeout_s)) {
+    for (const GpuFigures& gpu : every_rank(*set_, probe_local_gpus(*set_, settings, probed),
+                                            ranks_, multi_process, options_.common.timeout_s)) {
       if (gpu.rank >= 0) measurements_.rechecks.gpus.push_back(gpu);
     }
   }
@@ -191,7 +196,8 @@ ArrivalProbeSettings DiagnoseProgram::arrival_settings() const {
   return settings;
 }
 
-void DiagnoseProgram::name_missing_ranks(const std::string& what, std::vector<RankProgress> reported) {
+void DiagnoseProgram::name_missing_ranks(const std::string& what,
+                                         std::vector<RankProgress> reported) {
   set_->abort_all();
   // Under mpirun every process times out on its own and they swap what they saw over MPI, not
   // over the communicator that hung; a process that does not answer is absent.
@@ -218,7 +224,8 @@ void DiagnoseProgram::probe_collectives() {
   std::vector<int> everyone(ranks_);
   for (int rank = 0; rank < ranks_; ++rank) everyone[rank] = rank;
   for (GroupFigures& figures : probe_group(*set_, ranks_, everyone, settings)) {
-    figures.expected_busbw_gbps = ring_busbw_bound_gbps(measurements_, figures.ranks, kCollectiveShareOfSlowestLink);
+    figures.expected_busbw_gbps =
+        ring_busbw_bound_gbps(measurements_, figures.ranks, kCollectiveShareOfSlowestLink);
     measurements_.groups.push_back(figures);
   }
 }
@@ -227,7 +234,8 @@ void DiagnoseProgram::narrow_down_slow_groups() {
   // Halves need at least 2 ranks each.
   if (ranks_ < 4) return;
   bool slow = false;
-  for (const GroupFigures& figures : measurements_.groups) slow = slow || group_is_slow(figures, thresholds());
+  for (const GroupFigures& figures : measurements_.groups)
+    slow = slow || group_is_slow(figures, thresholds());
   if (!slow) return;
   GroupProbeSettings settings;
   settings.ops = {"all_reduce"};
@@ -246,7 +254,8 @@ void DiagnoseProgram::narrow_down_slow_groups() {
     std::vector<int> members = group;
     std::sort(members.begin(), members.end());
     GroupFigures figures = probe_group(*set_, ranks_, members, settings).front();
-    figures.expected_busbw_gbps = ring_busbw_bound_gbps(measurements_, figures.ranks, kCollectiveShareOfSlowestLink);
+    figures.expected_busbw_gbps =
+        ring_busbw_bound_gbps(measurements_, figures.ranks, kCollectiveShareOfSlowestLink);
     measurements_.groups.push_back(figures);
     return group_is_slow(figures, thresholds());
   };
@@ -259,9 +268,11 @@ int DiagnoseProgram::finish(RunContext& run) {
     fmt::print("{}", console_summary(measurements_, *verdict_));
     if (!options_.json_path.empty()) {
       std::ofstream file(options_.json_path);
-      file << diagnosis_json(measurements_, *verdict_, options_.fault.text, wall_s_).dump(2) << "\n";
+      file << diagnosis_json(measurements_, *verdict_, options_.fault.text, wall_s_).dump(2)
+           << "\n";
       if (!file) {
-        fmt::print(stderr, "collbench_diagnose: error: cannot write --json '{}'\n", options_.json_path);
+        fmt::print(stderr, "collbench_diagnose: error: cannot write --json '{}'\n",
+                   options_.json_path);
         return kExitFailed;
       }
     }
@@ -274,7 +285,9 @@ int DiagnoseProgram::finish(RunContext& run) {
 ProbeFaults DiagnoseProgram::probe_faults() const {
   ProbeFaults faults;
   const InjectedFault& fault = options_.fault;
-  auto is_faulty = [this, rank = fault.rank](int local) { return set_->contexts()[local].rank == rank; };
+  auto is_faulty = [this, rank = fault.rank](int local) {
+    return set_->contexts()[local].rank == rank;
+  };
   switch (fault.kind) {
     case InjectedFault::Kind::slow_gpu:
       for (int local = 0; local < set_->size(); ++local) {
@@ -284,7 +297,8 @@ ProbeFaults DiagnoseProgram::probe_faults() const {
       break;
     case InjectedFault::Kind::late_rank:
       faults.before_launch = [is_faulty, delay_ms = fault.amount](int local) {
-        if (is_faulty(local)) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(delay_ms));
+        if (is_faulty(local))
+          std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(delay_ms));
       };
       break;
     case InjectedFault::Kind::missing_rank:
@@ -296,7 +310,9 @@ ProbeFaults DiagnoseProgram::probe_faults() const {
   return faults;
 }
 
-Thresholds DiagnoseProgram::thresholds() const { return options_.thresholds; }
+Thresholds DiagnoseProgram::thresholds() const {
+  return options_.thresholds;
+}
 
 void DiagnoseProgram::abort() noexcept {
   if (set_) set_->abort_all();

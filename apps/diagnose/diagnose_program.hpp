@@ -9,14 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "probes/arrival_probe.hpp"
 #include "diagnose_options.hpp"
-#include "verdict/figures.hpp"
+#include "frame/program.hpp"
+#include "measure/rank_set.hpp"
+#include "probes/arrival_probe.hpp"
 #include "probes/gpu_probe.hpp"
 #include "probes/pair_probe.hpp"
-#include "frame/program.hpp"
 #include "probes/rank_timing.hpp"
-#include "measure/rank_set.hpp"
+#include "verdict/figures.hpp"
 #include "verdict/verdict.hpp"
 
 namespace collbench::diagnose {
@@ -25,7 +25,9 @@ class DiagnoseProgram final : public Program {
  public:
   std::string_view name() const override { return "collbench_diagnose"; }
   std::string help() const override { return diagnose_help(); }
-  void parse(const std::vector<std::string>& args) override { options_ = parse_diagnose_options(args); }
+  void parse(const std::vector<std::string>& args) override {
+    options_ = parse_diagnose_options(args);
+  }
   const CommonSettings& common() const override { return options_.common; }
   std::vector<std::pair<std::string, std::string>> output_files() const override {
     return {{"--json", options_.json_path}};

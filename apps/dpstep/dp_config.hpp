@@ -92,8 +92,8 @@ struct StepConfig {
   // Profiling only (no part of the config string): a folder where each captured step graph is
   // written as Graphviz; empty: none.
   std::string graph_dot_dir;
-  // The all-reduce's own changed knobs from the environment (AlgorithmChoice::config: "ring_ctas=32"),
-  // read once when the plan is made; ends the config string.
+  // The all-reduce's own changed knobs from the environment (AlgorithmChoice::config:
+  // "ring_ctas=32"), read once when the plan is made; ends the config string.
   std::string algorithm_knobs;
 };
 

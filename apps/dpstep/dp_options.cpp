@@ -87,7 +87,8 @@ DpOptions parse_dp_options(const std::vector<std::string>& args) {
     for (const StepSetting& setting : step_settings()) {
       if (!setting.is_axis()) continue;
       const std::vector<std::string>& values = line.values(setting.long_name());
-      if (values.empty()) throw UsageError(fmt::format("{}: give at least one", setting.long_name()));
+      if (values.empty())
+        throw UsageError(fmt::format("{}: give at least one", setting.long_name()));
       o.axes.push_back({&setting, values});
     }
     o.base.model.seed = o.common.seed;

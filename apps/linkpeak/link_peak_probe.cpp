@@ -6,9 +6,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "pull_copy.hpp"
 #include "core/errors.hpp"
 #include "fill_check.hpp"
+#include "pull_copy.hpp"
 
 namespace collbench::link_peak {
 namespace {
@@ -112,7 +112,8 @@ void LinkPeakProbe::enqueue_copy(CopyMethod method, const Transfer& transfer) {
     CB_CUDA_CHECK(
         cudaMemcpyPeerAsync(destination, transfer.dst, source, transfer.src, bytes_, stream));
   } else {
-    CB_CUDA_CHECK(kernels::launch_pull_copy(destination, source, bytes_, copy_blocks_[transfer.dst], stream));
+    CB_CUDA_CHECK(
+        kernels::launch_pull_copy(destination, source, bytes_, copy_blocks_[transfer.dst], stream));
   }
 }
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cuda_resources.hpp"
 #include "peer_access.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "runtime/start_gate.hpp"
 
 namespace collbench::link_peak {

@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "core/errors.hpp"
-#include "telemetry/link_peak_table.hpp"
 #include "core/metrics.hpp"
+#include "telemetry/link_peak_table.hpp"
 
 namespace collbench::link_peak {
 namespace {
@@ -45,8 +45,9 @@ std::map<std::pair<int, int>, double> bandwidth_by_pair(const std::vector<report
 
 }  // namespace
 
-report::ReportRow make_row(const RunMetadata& metadata, const ProbeSettings& settings, CopyMethod method,
-                           Direction direction, int group_gpus, const TransferResult& result) {
+report::ReportRow make_row(const RunMetadata& metadata, const ProbeSettings& settings,
+                           CopyMethod method, Direction direction, int group_gpus,
+                           const TransferResult& result) {
   report::ReportRow row = row_with_metadata(metadata);
   row.op = kLinkPeakOp;
   row.algo = method_name(method);

@@ -21,8 +21,9 @@ struct ProbeSettings {
 // One CSV row for one transfer: bandwidth (algbw = busbw) is bytes / median time, per direction;
 // ranks = GPUs taking part in the group. Status skipped with the reason when not measured, error
 // when the copied data was wrong.
-report::ReportRow make_row(const RunMetadata& metadata, const ProbeSettings& settings, CopyMethod method,
-                           Direction direction, int group_gpus, const TransferResult& result);
+report::ReportRow make_row(const RunMetadata& metadata, const ProbeSettings& settings,
+                           CopyMethod method, Direction direction, int group_gpus,
+                           const TransferResult& result);
 
 // Bandwidth (GB/s) per source row and destination column for one algo and direction (uni or bi),
 // from rows as make_row writes them: "-" on the diagonal, "n/a" where there is no ok row.

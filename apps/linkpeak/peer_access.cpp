@@ -5,8 +5,8 @@
 
 #include <utility>
 
-#include "runtime/cuda_resources.hpp"
 #include "core/errors.hpp"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench::link_peak {
 

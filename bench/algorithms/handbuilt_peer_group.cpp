@@ -9,8 +9,8 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
-#include "runtime/process_all_gather.hpp"
 #include "launch/process_group.hpp"
+#include "runtime/process_all_gather.hpp"
 
 namespace collbench {
 
@@ -78,8 +78,9 @@ PeerGroup::PeerGroup(const std::vector<RankContext>& ranks, double timeout_s,
   if (spans_processes_) {
     if (ranks.size() != 1) {
       // Not a launch collbench makes; every process still takes part in the gathers below.
-      throw std::logic_error(fmt::format(
-          "hand-built algorithms across processes need one rank per process, not {}", ranks.size()));
+      throw std::logic_error(
+          fmt::format("hand-built algorithms across processes need one rank per process, not {}",
+                      ranks.size()));
     }
     check_remote_peers(ranks.front());
   } else {
@@ -152,7 +153,8 @@ void PeerGroup::check_remote_peers(const RankContext& rank) {
       int possible = 0;
       CB_CUDA_CHECK(cudaDeviceCanAccessPeer(&possible, rank.device, device));
       if (!possible) {
-        problem = fmt::format("GPU {} cannot access GPU {} as a peer", mine.bus_id, all[peer].bus_id);
+        problem =
+            fmt::format("GPU {} cannot access GPU {} as a peer", mine.bus_id, all[peer].bus_id);
       }
     } else {
       // Not visible here (one GPU per process): CUDA IPC maps it anyway, through peer access.
@@ -162,7 +164,8 @@ void PeerGroup::check_remote_peers(const RankContext& rank) {
   const std::int32_t ok = problem.empty() ? 1 : 0;
   const std::vector<std::int32_t> oks = all_gather_records(rank, ok, nranks_, timeout_s);
   for (int peer = 0; peer < nranks_ && problem.empty(); ++peer) {
-    if (!oks[peer]) problem = fmt::format("rank {}'s GPU cannot reach its peers (see that rank's process)", peer);
+    if (!oks[peer])
+      problem = fmt::format("rank {}'s GPU cannot reach its peers (see that rank's process)", peer);
   }
   peer_access_problem_ = problem;
 }
@@ -174,7 +177,8 @@ std::string PeerGroup::unsupported_reason(const CaseShape& shape) const {
                        kernels::kMaxPeerRanks, shape.nranks);
   }
   if (nranks_ != shape.nranks) {
-    throw std::logic_error(fmt::format("peer group of {} ranks asked to run {} ranks", nranks_, shape.nranks));
+    throw std::logic_error(
+        fmt::format("peer group of {} ranks asked to run {} ranks", nranks_, shape.nranks));
   }
   return peer_access_problem_;
 }
@@ -206,7 +210,8 @@ std::vector<PeerGroup::PeerTable> PeerGroup::exchange(
   std::vector<ExportedPointer> mine(sets);
   {
     ScopedDevice on(rank.device, rank.rank);
-    for (std::size_t set = 0; set < sets; ++set) mine[set] = export_pointer(pointer_sets[set].front());
+    for (std::size_t set = 0; set < sets; ++set)
+      mine[set] = export_pointer(pointer_sets[set].front());
   }
   const std::vector<unsigned char> bytes = all_gather_host_bytes(
       rank, mine.data(), sets * sizeof(ExportedPointer), nranks, timeout_ns_ / 1e9);

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "core/algorithm.hpp"
+#include "peer_flags.cuh"
 #include "runtime/cuda_ipc.hpp"
 #include "runtime/cuda_resources.hpp"
-#include "peer_flags.cuh"
 #include "test_values.cuh"
 
 namespace collbench {

@@ -17,7 +17,8 @@ class NcclAlgorithm final : public CollectiveAlgorithm {
     }
     return {};
   }
-  void prepare(const std::vector<RankContext>&, const std::vector<RankBuffers>&, const CaseShape&) override {}
+  void prepare(const std::vector<RankContext>&, const std::vector<RankBuffers>&,
+               const CaseShape&) override {}
   void launch(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
               const CaseShape& shape, int aggregate) override {
     launch_nccl_group(ranks, buffers, shape, aggregate);
@@ -26,15 +27,17 @@ class NcclAlgorithm final : public CollectiveAlgorithm {
 
 }  // namespace
 
-void launch_nccl_group(const std::vector<RankContext>& ranks, const std::vector<RankBuffers>& buffers,
-                       const CaseShape& shape, int aggregate) {
+void launch_nccl_group(const std::vector<RankContext>& ranks,
+                       const std::vector<RankBuffers>& buffers, const CaseShape& shape,
+                       int aggregate) {
   NcclGroupScope group;  // closed on every path, so a failed call leaves no group open
   for (int repeat = 0; repeat < aggregate; ++repeat) {
     for (std::size_t local = 0; local < ranks.size(); ++local) {
       const RankContext& rank = ranks[local];
       ScopedDevice on(rank.device, rank.rank);
-      shape.spec->launch_nccl({buffers[local].send, buffers[local].recv, shape.counts.param, shape.type, shape.op,
-                               shape.root, rank.rank, shape.nranks, rank.comm, rank.stream, shape.traffic});
+      shape.spec->launch_nccl({buffers[local].send, buffers[local].recv, shape.counts.param,
+                               shape.type, shape.op, shape.root, rank.rank, shape.nranks, rank.comm,
+                               rank.stream, shape.traffic});
     }
   }
   group.end();

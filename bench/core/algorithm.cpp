@@ -1,9 +1,9 @@
 // The parts of the implementation interface every implementation shares.
+#include "core/algorithm.hpp"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
-
-#include "core/algorithm.hpp"
 
 namespace collbench {
 

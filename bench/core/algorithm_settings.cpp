@@ -40,14 +40,27 @@ std::string short_bytes(double bytes) {
 
 }  // namespace
 
-SettingSpec number_setting(std::string name, SettingKind kind, std::string default_value, double min_value,
-                           double max_value, std::string help) {
-  return {std::move(name), kind, std::move(default_value), std::move(help), min_value, max_value, {}, true};
+SettingSpec number_setting(std::string name, SettingKind kind, std::string default_value,
+                           double min_value, double max_value, std::string help) {
+  return {std::move(name),
+          kind,
+          std::move(default_value),
+          std::move(help),
+          min_value,
+          max_value,
+          {},
+          true};
 }
 
-SettingSpec choice_setting(std::string name, std::vector<std::string> choices, std::string default_value,
-                           std::string help) {
-  return {std::move(name), SettingKind::choice, std::move(default_value), std::move(help), 0, 0, std::move(choices),
+SettingSpec choice_setting(std::string name, std::vector<std::string> choices,
+                           std::string default_value, std::string help) {
+  return {std::move(name),
+          SettingKind::choice,
+          std::move(default_value),
+          std::move(help),
+          0,
+          0,
+          std::move(choices),
           true};
 }
 
@@ -60,7 +73,8 @@ std::string environment_name(const SettingSpec& spec) {
 
 std::string short_name(const SettingSpec& spec, std::string_view prefix) {
   const std::string lead = std::string(prefix) + "_";
-  if (!prefix.empty() && spec.name.size() > lead.size() && spec.name.compare(0, lead.size(), lead) == 0) {
+  if (!prefix.empty() && spec.name.size() > lead.size() &&
+      spec.name.compare(0, lead.size(), lead) == 0) {
     return spec.name.substr(lead.size());
   }
   return spec.name;
@@ -81,15 +95,20 @@ std::string describe_values(const SettingSpec& spec) {
 }
 
 std::string describe_default(const SettingSpec& spec) {
-  return spec.kind == SettingKind::bytes ? short_bytes(std::stod(spec.default_value)) : spec.default_value;
+  return spec.kind == SettingKind::bytes ? short_bytes(std::stod(spec.default_value))
+                                         : spec.default_value;
 }
 
-std::string canonical_value(const SettingSpec& spec, std::string_view text, std::string_view label) {
-  const auto refuse = [&] { return UsageError(fmt::format("{}={} is not {}", label, text, describe_values(spec))); };
+std::string canonical_value(const SettingSpec& spec, std::string_view text,
+                            std::string_view label) {
+  const auto refuse = [&] {
+    return UsageError(fmt::format("{}={} is not {}", label, text, describe_values(spec)));
+  };
   switch (spec.kind) {
     case SettingKind::integer: {
       long long value = 0;
-      if (!parse_whole(text, value) || value < spec.min_value || value > spec.max_value) throw refuse();
+      if (!parse_whole(text, value) || value < spec.min_value || value > spec.max_value)
+        throw refuse();
       return std::to_string(value);
     }
     case SettingKind::bytes: {
@@ -99,7 +118,8 @@ std::string canonical_value(const SettingSpec& spec, std::string_view text, std:
       } catch (const UsageError&) {
         throw refuse();
       }
-      if (static_cast<double>(value) < spec.min_value || static_cast<double>(value) > spec.max_value) {
+      if (static_cast<double>(value) < spec.min_value ||
+          static_cast<double>(value) > spec.max_value) {
         throw refuse();
       }
       return std::to_string(value);
@@ -115,7 +135,8 @@ std::string canonical_value(const SettingSpec& spec, std::string_view text, std:
       return fmt::format("{:g}", value);
     }
     case SettingKind::choice:
-      if (std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end()) throw refuse();
+      if (std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end())
+        throw refuse();
       return std::string(text);
   }
   throw refuse();
@@ -172,7 +193,8 @@ AlgorithmRequest parse_algorithm_request(std::string_view text) {
     const std::size_t colon = std::min(text.find(':', start), text.size());
     const std::string_view part = text.substr(start, colon - start);
     if (first) {
-      if (part.empty()) throw UsageError(fmt::format("--algo '{}' has no implementation name", text));
+      if (part.empty())
+        throw UsageError(fmt::format("--algo '{}' has no implementation name", text));
       request.name = std::string(part);
       first = false;
     } else {
@@ -180,7 +202,8 @@ AlgorithmRequest parse_algorithm_request(std::string_view text) {
       if (equals == std::string_view::npos || equals == 0 || equals + 1 == part.size()) {
         throw UsageError(fmt::format("--algo '{}': '{}' is not SETTING=VALUE", text, part));
       }
-      request.settings.emplace_back(std::string(part.substr(0, equals)), std::string(part.substr(equals + 1)));
+      request.settings.emplace_back(std::string(part.substr(0, equals)),
+                                    std::string(part.substr(equals + 1)));
     }
     start = colon + 1;
   }
@@ -196,7 +219,8 @@ EnvironmentLookup process_environment() {
 }
 
 SettingValues resolve_settings(const std::vector<SettingSpec>& specs, std::string_view prefix,
-                               const AlgorithmRequest& request, const EnvironmentLookup& environment) {
+                               const AlgorithmRequest& request,
+                               const EnvironmentLookup& environment) {
   std::vector<std::string> values;
   values.reserve(specs.size());
   for (const SettingSpec& spec : specs) {
@@ -215,14 +239,16 @@ SettingValues resolve_settings(const std::vector<SettingSpec>& specs, std::strin
     if (found == specs.size()) {
       std::vector<std::string> known;
       for (const SettingSpec& spec : specs) known.push_back(short_name(spec, prefix));
-      throw UsageError(fmt::format("--algo {}: no setting '{}' (it has: {})", request.name, name,
-                                   known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", "))));
+      throw UsageError(fmt::format(
+          "--algo {}: no setting '{}' (it has: {})", request.name, name,
+          known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", "))));
     }
     if (given[found]) {
       throw UsageError(fmt::format("--algo {}: setting '{}' is given twice", request.name, name));
     }
     given[found] = true;
-    values[found] = canonical_value(specs[found], value, fmt::format("--algo {}: {}", request.name, specs[found].name));
+    values[found] = canonical_value(specs[found], value,
+                                    fmt::format("--algo {}: {}", request.name, specs[found].name));
   }
   return SettingValues(&specs, std::move(values));
 }

@@ -15,7 +15,7 @@ namespace collbench {
 
 enum class SettingKind {
   integer,  // a whole number in [min_value, max_value]
-  bytes,    // a byte count with an optional K/M/G suffix (powers of 1024), in [min_value, max_value]
+  bytes,  // a byte count with an optional K/M/G suffix (powers of 1024), in [min_value, max_value]
   seconds,  // a non-negative real number of seconds, at most max_value
   choice,   // one of `choices`
 };
@@ -34,10 +34,10 @@ struct SettingSpec {
   bool measured = true;
 };
 
-SettingSpec number_setting(std::string name, SettingKind kind, std::string default_value, double min_value,
-                           double max_value, std::string help);
-SettingSpec choice_setting(std::string name, std::vector<std::string> choices, std::string default_value,
-                           std::string help);
+SettingSpec number_setting(std::string name, SettingKind kind, std::string default_value,
+                           double min_value, double max_value, std::string help);
+SettingSpec choice_setting(std::string name, std::vector<std::string> choices,
+                           std::string default_value, std::string help);
 
 // "COLLBENCH_RING_CTAS" for "ring_ctas".
 std::string environment_name(const SettingSpec& spec);

@@ -24,8 +24,9 @@ std::string registration_config(BufferRegistration mode);
 
 // Whether `mode`'s buffers come from ncclMemAlloc (cuMem memory, which NCCL maps into its peers
 // for zero-copy transfers) rather than cudaMalloc (which, registered or not, NCCL does not map by
-// default: NCCL_LEGACY_CUDA_REGISTER=0): both registered modes, as nccl-tests' -R 1 and -R 2. Every buffer taking part in a case's NCCL transfers, an
-// algorithm's scratch included, is allocated this way: NCCL needs both sides of a transfer alike.
+// default: NCCL_LEGACY_CUDA_REGISTER=0): both registered modes, as nccl-tests' -R 1 and -R 2. Every
+// buffer taking part in a case's NCCL transfers, an algorithm's scratch included, is allocated this
+// way: NCCL needs both sides of a transfer alike.
 bool uses_nccl_memory(BufferRegistration mode);
 
 // The NCCL that ncclCommWindowRegister and its symmetric kernels came with.

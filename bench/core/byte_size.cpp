@@ -31,7 +31,8 @@ std::string format_byte_size(std::size_t bytes) {
     ++unit;
   }
   if (unit == 0) return fmt::format("{} B", bytes);
-  if (value == static_cast<double>(static_cast<std::uint64_t>(value))) return fmt::format("{:.0f} {}", value, kUnits[unit]);
+  if (value == static_cast<double>(static_cast<std::uint64_t>(value)))
+    return fmt::format("{:.0f} {}", value, kUnits[unit]);
   return fmt::format("{:.2f} {}", value, kUnits[unit]);
 }
 

@@ -31,16 +31,16 @@ std::string benchmark_name(const Case& c) {
   // Two choices of one implementation differ in their settings, so those are part of the name.
   const std::string config = c.config();
   const std::string algo = config.empty() ? c.algo() : fmt::format("{}:{}", c.algo(), config);
-  std::string name = fmt::format("{}/{}/ranks:{}/{}/{}/root:{}/{}/bytes:{}", c.spec->name, algo, c.ranks,
-                                 name_of(c.type), name_of(c.op), c.root, c.in_place ? "in_place" : "out_of_place",
-                                 c.requested_bytes);
+  std::string name = fmt::format("{}/{}/ranks:{}/{}/{}/root:{}/{}/bytes:{}", c.spec->name, algo,
+                                 c.ranks, name_of(c.type), name_of(c.op), c.root,
+                                 c.in_place ? "in_place" : "out_of_place", c.requested_bytes);
   if (c.repeat > 0) name += fmt::format("/repeat:{}", c.repeat);
   return name;
 }
 
 std::string display_name(const Case& c) {
-  std::string name = fmt::format("{} {} {} {} {}r {}", c.spec->name, c.algo(), name_of(c.type), name_of(c.op),
-                                 c.ranks, format_byte_size(c.bytes()));
+  std::string name = fmt::format("{} {} {} {} {}r {}", c.spec->name, c.algo(), name_of(c.type),
+                                 name_of(c.op), c.ranks, format_byte_size(c.bytes()));
   if (c.root >= 0) name += fmt::format(" root {}", c.root);
   if (c.in_place) name += " in-place";
   if (const std::string config = c.config(); !config.empty()) name += " " + config;

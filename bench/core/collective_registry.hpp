@@ -17,8 +17,16 @@
 namespace collbench {
 
 enum class OpKind {
-  all_reduce, all_gather, reduce_scatter, broadcast, reduce,
-  alltoall, gather, scatter, sendrecv, alltoallv
+  all_reduce,
+  all_gather,
+  reduce_scatter,
+  broadcast,
+  reduce,
+  alltoall,
+  gather,
+  scatter,
+  sendrecv,
+  alltoallv
 };
 
 class PeerTraffic;  // core/peer_traffic.hpp: alltoallv's per-peer counts and offsets
@@ -80,8 +88,10 @@ const std::vector<CollectiveSpec>& collective_registry();
 const CollectiveSpec& find_collective(std::string_view name);
 
 // Derived quantities every consumer computes the same way.
-std::size_t case_bytes(const CollectiveSpec& spec, const ElementCounts& counts, DataType type);  // nccl-tests "size"
-double algbw_bytes(const CollectiveSpec& spec, const ElementCounts& counts, DataType type, int nranks);
+std::size_t case_bytes(const CollectiveSpec& spec, const ElementCounts& counts,
+                       DataType type);  // nccl-tests "size"
+double algbw_bytes(const CollectiveSpec& spec, const ElementCounts& counts, DataType type,
+                   int nranks);
 
 // Element offsets of the send and receive pointers inside the one in-place allocation.
 struct InPlaceOffsets {

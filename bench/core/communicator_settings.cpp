@@ -68,10 +68,10 @@ std::vector<std::string> parse_name_list(const std::string& text, std::string_vi
 
 // "8": a CTA limit from 1 to kMaxNcclCtas in decimal digits, or nothing.
 std::optional<int> cta_count(const std::string& text) {
-  const bool digits = !text.empty() && text.size() <= 3 &&
-                      std::all_of(text.begin(), text.end(), [](char c) {
-                        return std::isdigit(static_cast<unsigned char>(c)) != 0;
-                      });
+  const bool digits =
+      !text.empty() && text.size() <= 3 && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) != 0;
+      });
   const int value = digits ? std::stoi(text) : 0;
   if (value < 1 || value > kMaxNcclCtas) return std::nullopt;
   return value;
@@ -165,8 +165,10 @@ std::string describe_groups(const std::vector<std::vector<int>>& groups) {
 
 std::string communicator_config(const CommunicatorSettings& settings, int ranks) {
   std::string config;
-  if (!settings.nccl_algo.empty()) append_config(config, "nccl_algo=" + config_value(settings.nccl_algo));
-  if (!settings.nccl_proto.empty()) append_config(config, "nccl_proto=" + config_value(settings.nccl_proto));
+  if (!settings.nccl_algo.empty())
+    append_config(config, "nccl_algo=" + config_value(settings.nccl_algo));
+  if (!settings.nccl_proto.empty())
+    append_config(config, "nccl_proto=" + config_value(settings.nccl_proto));
   if (settings.nccl_max_ctas > 0)
     append_config(config, fmt::format("nccl_max_ctas={}", settings.nccl_max_ctas));
   if (settings.split) {

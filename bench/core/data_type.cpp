@@ -47,17 +47,33 @@ constexpr std::array<OpInfo, 6> kOps = {{
     {ReduceOp::none, "none", ncclSum},
 }};
 
-const TypeInfo& info(DataType type) { return kTypes[static_cast<std::size_t>(type)]; }
-const OpInfo& info(ReduceOp op) { return kOps[static_cast<std::size_t>(op)]; }
+const TypeInfo& info(DataType type) {
+  return kTypes[static_cast<std::size_t>(type)];
+}
+const OpInfo& info(ReduceOp op) {
+  return kOps[static_cast<std::size_t>(op)];
+}
 
 }  // namespace
 
-std::string_view name_of(DataType type) { return info(type).name; }
-std::string_view name_of(ReduceOp op) { return info(op).name; }
-std::size_t size_of(DataType type) { return info(type).size; }
-ncclDataType_t nccl_type_of(DataType type) { return info(type).nccl; }
-ncclRedOp_t nccl_op_of(ReduceOp op) { return info(op).nccl; }
-bool is_floating(DataType type) { return info(type).floating; }
+std::string_view name_of(DataType type) {
+  return info(type).name;
+}
+std::string_view name_of(ReduceOp op) {
+  return info(op).name;
+}
+std::size_t size_of(DataType type) {
+  return info(type).size;
+}
+ncclDataType_t nccl_type_of(DataType type) {
+  return info(type).nccl;
+}
+ncclRedOp_t nccl_op_of(ReduceOp op) {
+  return info(op).nccl;
+}
+bool is_floating(DataType type) {
+  return info(type).floating;
+}
 
 const std::vector<DataType>& all_data_types() {
   static const std::vector<DataType> types = [] {

@@ -39,16 +39,21 @@ std::string escape_control_characters(std::string_view text) {
   return escaped;
 }
 
-UsageError::UsageError(const std::string& message) : std::runtime_error(escape_control_characters(message)) {}
+UsageError::UsageError(const std::string& message)
+    : std::runtime_error(escape_control_characters(message)) {}
 
 std::string shown_value(std::string_view value) {
   if (value.size() <= kShownValueChars) return escape_control_characters(value);
-  return fmt::format("{}… ({} characters)", escape_control_characters(value.substr(0, kShownValueChars)),
-                     value.size());
+  return fmt::format("{}… ({} characters)",
+                     escape_control_characters(value.substr(0, kShownValueChars)), value.size());
 }
 
-int current_rank() { return thread_rank; }
-void set_current_rank(int rank) { thread_rank = rank; }
+int current_rank() {
+  return thread_rank;
+}
+void set_current_rank(int rank) {
+  thread_rank = rank;
+}
 
 void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line) {
   const bool oom = status == cudaErrorMemoryAllocation;

@@ -63,35 +63,37 @@ inline constexpr double kMaxTimeoutS = 1e6;
 int current_rank();
 void set_current_rank(int rank);
 
-[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line);
-[[noreturn]] void throw_nccl_error(ncclResult_t status, const char* call, const char* file, int line);
+[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file,
+                                   int line);
+[[noreturn]] void throw_nccl_error(ncclResult_t status, const char* call, const char* file,
+                                   int line);
 // For destructors, which must not throw: prints the failure to stderr instead.
 void report_cuda_error(cudaError_t status, const char* call, const char* file, int line);
 
 }  // namespace collbench
 
 // Checks a CUDA runtime call; throws GpuError carrying the call text on failure.
-#define CB_CUDA_CHECK(call)                                                          \
-  do {                                                                               \
-    const cudaError_t cb_status_ = (call);                                           \
-    if (cb_status_ != cudaSuccess)                                                   \
-      ::collbench::throw_cuda_error(cb_status_, #call, __FILE__, __LINE__);          \
+#define CB_CUDA_CHECK(call)                                                 \
+  do {                                                                      \
+    const cudaError_t cb_status_ = (call);                                  \
+    if (cb_status_ != cudaSuccess)                                          \
+      ::collbench::throw_cuda_error(cb_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
 // Checks a CUDA call in a destructor: reports, never throws.
-#define CB_CUDA_CHECK_NOTHROW(call)                                                  \
-  do {                                                                               \
-    const cudaError_t cb_status_ = (call);                                           \
-    if (cb_status_ != cudaSuccess)                                                   \
-      ::collbench::report_cuda_error(cb_status_, #call, __FILE__, __LINE__);         \
+#define CB_CUDA_CHECK_NOTHROW(call)                                          \
+  do {                                                                       \
+    const cudaError_t cb_status_ = (call);                                   \
+    if (cb_status_ != cudaSuccess)                                           \
+      ::collbench::report_cuda_error(cb_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
 // Checks an NCCL call; throws GpuError with NCCL's message and last error on failure.
-#define CB_NCCL_CHECK(call)                                                          \
-  do {                                                                               \
-    const ncclResult_t cb_status_ = (call);                                          \
-    if (cb_status_ != ncclSuccess && cb_status_ != ncclInProgress)                   \
-      ::collbench::throw_nccl_error(cb_status_, #call, __FILE__, __LINE__);          \
+#define CB_NCCL_CHECK(call)                                                 \
+  do {                                                                      \
+    const ncclResult_t cb_status_ = (call);                                 \
+    if (cb_status_ != ncclSuccess && cb_status_ != ncclInProgress)          \
+      ::collbench::throw_nccl_error(cb_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
 // Checks that the last kernel launch was accepted.

@@ -53,8 +53,8 @@ TimeStats time_stats(const std::vector<double>& iteration_us, double confidence)
   return stats;
 }
 
-CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us, double link_peak_gbps,
-                         double confidence, double slowest_rank_mean_us) {
+CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us,
+                         double link_peak_gbps, double confidence, double slowest_rank_mean_us) {
   CaseMetrics metrics;
   metrics.time = time_stats(iteration_us, confidence);
   if (slowest_rank_mean_us > 0 && metrics.time.mean_us > 0) {
@@ -69,7 +69,9 @@ CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us,
     const int ranks = c.group_ranks();
     const double bytes = algbw_bytes(*c.spec, c.counts, c.type, ranks);
     const double factor = c.spec->bus_factor(ranks);
-    auto busbw = [&](double time_us) { return time_us > 0 ? bytes / (time_us * 1e-6) / 1e9 * factor : 0; };
+    auto busbw = [&](double time_us) {
+      return time_us > 0 ? bytes / (time_us * 1e-6) / 1e9 * factor : 0;
+    };
     metrics.algbw_gbps = bytes / (metrics.time.mean_us * 1e-6) / 1e9;
     metrics.busbw_gbps = metrics.algbw_gbps * factor;
     if (metrics.time.has_interval()) {

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "report_row.hpp"
 #include "core/case.hpp"
+#include "report_row.hpp"
 
 namespace collbench {
 
@@ -39,13 +39,15 @@ struct CaseMetrics {
 // Percentile `q` in [0, 100] of `values` by linear interpolation between order statistics
 // (numpy's default). `values` must not be empty.
 double percentile(std::vector<double> values, double q);
-TimeStats time_stats(const std::vector<double>& iteration_us, double confidence = kDefaultConfidence);
+TimeStats time_stats(const std::vector<double>& iteration_us,
+                     double confidence = kDefaultConfidence);
 // `link_peak_gbps`: the per-GPU link peak (collbench_linkpeak, --link-peak), or 0. Bandwidths are
 // those of one communicator (a split group's size under --split, as nccl-tests').
 // `slowest_rank_mean_us` (CaseOutcome's): when above 0, the reported mean time, and so algbw and
 // busbw, as nccl-tests defines them; the mean's interval keeps its width around it.
-CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us, double link_peak_gbps = 0,
-                         double confidence = kDefaultConfidence, double slowest_rank_mean_us = 0);
+CaseMetrics case_metrics(const Case& c, const std::vector<double>& iteration_us,
+                         double link_peak_gbps = 0, double confidence = kDefaultConfidence,
+                         double slowest_rank_mean_us = 0);
 // Fills metrics.groups and aggregate_busbw_gbps from each group's samples (CaseOutcome); nothing
 // when there are none.
 void add_group_metrics(CaseMetrics& metrics, const Case& c,

@@ -22,9 +22,9 @@ struct StopRule {
   // settles far more slowly, and what it must catch is a stray sample that moves it by tens of
   // percent (one of 2.4 ms among twenty of 330 us moves it by 31%).
   double max_mean_noise_pct = 3;
-  int min_samples = 20;      // floors that must be met before the interval may end a case
+  int min_samples = 20;  // floors that must be met before the interval may end a case
   double min_time_s = 0;
-  double max_time_s = 0.1;   // ends the case even when the interval is still wide
+  double max_time_s = 0.1;  // ends the case even when the interval is still wide
   bool adaptive() const { return max_noise_pct > 0; }
 };
 
@@ -38,8 +38,8 @@ struct StopDecision {
 // the timed GPU time is their sum times that. `base_batch`: the samples of one -n/-G batch. The
 // next batch grows with the samples so far (judging sorts them all) but never past the time
 // left to --max-time.
-StopDecision next_step(const StopRule& rule, const std::vector<double>& samples_us, int ops_per_sample,
-                       double confidence, std::size_t base_batch);
+StopDecision next_step(const StopRule& rule, const std::vector<double>& samples_us,
+                       int ops_per_sample, double confidence, std::size_t base_batch);
 
 // The timed GPU time of `samples_us`, in seconds.
 double timed_seconds(const std::vector<double>& samples_us, int ops_per_sample);

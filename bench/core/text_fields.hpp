@@ -6,7 +6,9 @@
 
 namespace collbench {
 
-inline bool is_blank(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+inline bool is_blank(char c) {
+  return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
 
 // `text` without leading and trailing blanks (spaces, tabs, line ends).
 inline std::string_view trim_blanks(std::string_view text) {

@@ -141,7 +141,8 @@ TrafficMatrix read_traffic_matrix(const std::string& path) {
   return parse_traffic_matrix(path, text);
 }
 
-std::vector<std::uint64_t> spread_by_distance(int ranks, std::uint64_t bytes_per_rank, double spread) {
+std::vector<std::uint64_t> spread_by_distance(int ranks, std::uint64_t bytes_per_rank,
+                                              double spread) {
   if (!(spread >= 0.0 && spread <= 1.0)) {
     throw UsageError(fmt::format("--a2av-spread {} is outside 0..1", spread));
   }

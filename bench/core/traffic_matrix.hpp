@@ -46,7 +46,8 @@ TrafficMatrix read_traffic_matrix(const std::string& path);
 // [1, kMaxTrafficRanks] or bytes_per_rank above kMaxTrafficBytes.
 TrafficMatrix spread_matrix(int ranks, std::uint64_t bytes_per_rank, double spread);
 // The same spread by forward distance: element d is what every rank i sends rank (i + d) mod ranks.
-std::vector<std::uint64_t> spread_by_distance(int ranks, std::uint64_t bytes_per_rank, double spread);
+std::vector<std::uint64_t> spread_by_distance(int ranks, std::uint64_t bytes_per_rank,
+                                              double spread);
 
 // nccl-tests' alltoallv_perf (src/alltoallv.cu, AlltoAllvGetBw and AlltoAllvComputeMaxCounts):
 // algbw = the largest of any rank's bytes sent or received (its own included) / time, i.e. the

@@ -85,7 +85,8 @@ int run(const std::vector<std::string>& args, Program& program) {
 }
 
 // --help or --version answered before anything is parsed; nullopt when neither was given.
-std::optional<int> answer_help_or_version(const std::vector<std::string>& args, const Program& program) {
+std::optional<int> answer_help_or_version(const std::vector<std::string>& args,
+                                          const Program& program) {
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       fmt::print("{}", report::wrap_help(program.help() + "\n" + exit_status_help()));

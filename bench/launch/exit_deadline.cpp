@@ -15,7 +15,8 @@ ExitDeadline::ExitDeadline(double seconds, std::string message) {
   seconds = std::min(seconds, kMaxTimeoutS);  // wait_for's nanoseconds must not overflow
   watcher_ = std::thread([this, seconds, message = std::move(message)] {
     std::unique_lock<std::mutex> lock(mutex_);
-    if (cancelled_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) {
+    if (cancelled_.wait_for(lock, std::chrono::duration<double>(seconds),
+                            [this] { return done_; })) {
       return;
     }
     std::fprintf(stderr, "collbench: error: %s\n", message.c_str());

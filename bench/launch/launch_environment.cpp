@@ -21,7 +21,8 @@ std::optional<int> read_int(const EnvironmentLookup& lookup, const char* name) {
     used = 0;
   }
   if (used != std::string_view(text).size() || value < 0) {
-    throw UsageError(fmt::format("environment variable {}='{}' is not a non-negative integer", name, text));
+    throw UsageError(
+        fmt::format("environment variable {}='{}' is not a non-negative integer", name, text));
   }
   return value;
 }
@@ -46,20 +47,24 @@ constexpr Variables kLaunchers[] = {
 
 std::string_view name_of(LaunchMode mode) {
   switch (mode) {
-    case LaunchMode::mpi: return "mpi";
-    case LaunchMode::env: return "env";
-    default: return "single_process";
+    case LaunchMode::mpi:
+      return "mpi";
+    case LaunchMode::env:
+      return "env";
+    default:
+      return "single_process";
   }
 }
 
 void check_launcher_name(std::string_view requested) {
   if (requested != "auto" && requested != "single" && requested != "mpi" && requested != "env") {
-    throw UsageError(fmt::format("--launcher '{}' is not one of auto, single, mpi, env", requested));
+    throw UsageError(
+        fmt::format("--launcher '{}' is not one of auto, single, mpi, env", requested));
   }
 }
 
-LaunchEnvironment detect_launch_environment(const EnvironmentLookup& lookup, std::string_view requested,
-                                            bool mpi_built) {
+LaunchEnvironment detect_launch_environment(const EnvironmentLookup& lookup,
+                                            std::string_view requested, bool mpi_built) {
   check_launcher_name(requested);
   LaunchEnvironment environment;
   if (requested == "single") return environment;
@@ -76,12 +81,14 @@ LaunchEnvironment detect_launch_environment(const EnvironmentLookup& lookup, std
   }
   if (!found || *size <= 1) {
     if (requested == "auto") return environment;  // one process: it drives the visible GPUs itself
-    throw UsageError(fmt::format("--launcher {}: no launcher variables with more than one process were found "
-                                 "(OMPI_COMM_WORLD_*, PMI_*, SLURM_*, or RANK/WORLD_SIZE/LOCAL_RANK)",
-                                 requested));
+    throw UsageError(
+        fmt::format("--launcher {}: no launcher variables with more than one process were found "
+                    "(OMPI_COMM_WORLD_*, PMI_*, SLURM_*, or RANK/WORLD_SIZE/LOCAL_RANK)",
+                    requested));
   }
   if (*rank >= *size) {
-    throw UsageError(fmt::format("{}={} is not below {}={}", found->rank, *rank, found->size, *size));
+    throw UsageError(
+        fmt::format("{}={} is not below {}={}", found->rank, *rank, found->size, *size));
   }
   environment.world_rank = *rank;
   environment.world_size = *size;
@@ -92,9 +99,12 @@ LaunchEnvironment detect_launch_environment(const EnvironmentLookup& lookup, std
                                  found->launcher, found->rank, found->local_rank));
   }
 
-  const bool use_mpi = requested == "mpi" || (requested == "auto" && found->speaks_mpi && mpi_built);
+  const bool use_mpi =
+      requested == "mpi" || (requested == "auto" && found->speaks_mpi && mpi_built);
   if (use_mpi) {
-    if (!mpi_built) throw UsageError("--launcher mpi: this collbench was built without MPI (COLLBENCH_WITH_MPI=OFF)");
+    if (!mpi_built)
+      throw UsageError(
+          "--launcher mpi: this collbench was built without MPI (COLLBENCH_WITH_MPI=OFF)");
     environment.mode = LaunchMode::mpi;
     return environment;
   }
@@ -107,9 +117,10 @@ LaunchEnvironment detect_launch_environment(const EnvironmentLookup& lookup, std
     const int port = read_int(lookup, "MASTER_PORT").value_or(29500);
     environment.nccl_comm_id = fmt::format("{}:{}", address, port + 1);
   } else {
-    throw UsageError(fmt::format("{} launched {} processes but neither NCCL_COMM_ID nor MASTER_ADDR is set: "
-                                 "set NCCL_COMM_ID=<rank 0 host>:<free port> for every process",
-                                 found->launcher, *size));
+    throw UsageError(
+        fmt::format("{} launched {} processes but neither NCCL_COMM_ID nor MASTER_ADDR is set: "
+                    "set NCCL_COMM_ID=<rank 0 host>:<free port> for every process",
+                    found->launcher, *size));
   }
   return environment;
 }

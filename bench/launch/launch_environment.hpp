@@ -26,7 +26,8 @@ using EnvironmentLookup = std::function<const char*(const char* name)>;
 
 // The --launcher option's help text, the same in every binary that has it.
 inline constexpr const char* kLauncherOptionHelp =
-    "auto (detect mpirun/srun/torchrun variables), single (this process drives every GPU), mpi, env";
+    "auto (detect mpirun/srun/torchrun variables), single (this process drives every GPU), mpi, "
+    "env";
 
 // Throws UsageError (one line) unless `requested` is auto, single, mpi or env: a bad --launcher is
 // rejected while parsing, before anything looks at the environment.
@@ -35,8 +36,8 @@ void check_launcher_name(std::string_view requested);
 // `requested` is --launcher: auto, single, mpi or env. Throws UsageError (one line) when the
 // variables are inconsistent or the requested mode cannot work (MPI not built in; env mode
 // without NCCL_COMM_ID or MASTER_ADDR/MASTER_PORT).
-LaunchEnvironment detect_launch_environment(const EnvironmentLookup& lookup, std::string_view requested,
-                                            bool mpi_built);
+LaunchEnvironment detect_launch_environment(const EnvironmentLookup& lookup,
+                                            std::string_view requested, bool mpi_built);
 
 std::string_view name_of(LaunchMode mode);
 

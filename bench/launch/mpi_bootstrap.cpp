@@ -27,7 +27,9 @@ void check_mpi(int status, const char* call) {
 }
 }  // namespace
 
-bool mpi_built_in() { return true; }
+bool mpi_built_in() {
+  return true;
+}
 
 void mpi_start(int& world_rank, int& world_size) {
   int initialized = 0;
@@ -113,7 +115,9 @@ namespace {
 }
 }  // namespace
 
-bool mpi_built_in() { return false; }
+bool mpi_built_in() {
+  return false;
+}
 void mpi_start(int&, int&) {
   throw_without_mpi();
 }

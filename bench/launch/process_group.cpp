@@ -16,7 +16,6 @@
 #include "launch/mpi_bootstrap.hpp"
 #include "runtime/cuda_resources.hpp"
 #include "runtime/process_all_gather.hpp"
-#include "runtime/cuda_resources.hpp"
 
 namespace collbench {
 namespace {

@@ -50,8 +50,9 @@ bool nccl_choice_restricted(const Case& c) {
 
 }  // namespace
 
-CaseMeasurement::CaseMeasurement(Runner::RankSet& set, const Case& c, const MeasureSettings& settings,
-                                 ProcessGroup* group, std::unique_ptr<MeasurementHooks> hooks)
+CaseMeasurement::CaseMeasurement(Runner::RankSet& set, const Case& c,
+                                 const MeasureSettings& settings, ProcessGroup* group,
+                                 std::unique_ptr<MeasurementHooks> hooks)
     : set_(set),
       case_(c),
       settings_(settings),

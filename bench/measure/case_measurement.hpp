@@ -22,8 +22,8 @@ namespace collbench {
 
 class CaseMeasurement {
  public:
-  CaseMeasurement(Runner::RankSet& set, const Case& c, const MeasureSettings& settings, ProcessGroup* group,
-                  std::unique_ptr<MeasurementHooks> hooks);
+  CaseMeasurement(Runner::RankSet& set, const Case& c, const MeasureSettings& settings,
+                  ProcessGroup* group, std::unique_ptr<MeasurementHooks> hooks);
   // Measures the case; a skip comes back as a row, failures as exceptions (Runner::run turns
   // them into rows).
   CaseOutcome run();

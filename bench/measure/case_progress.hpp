@@ -70,8 +70,8 @@ inline constexpr double kProgressAnswerWaitS = 5;
 // Under mpirun (one rank per process, world ranks [0, ranks)), after a timeout that every process
 // meets on its own: each process's progress, swapped over MPI point to point; a process silent
 // for `answer_wait_s` is left out. Nothing when MPI itself fails.
-std::optional<std::vector<RankProgress>> exchange_progress(const RankProgress& mine, int ranks,
-                                                           double answer_wait_s = kProgressAnswerWaitS);
+std::optional<std::vector<RankProgress>> exchange_progress(
+    const RankProgress& mine, int ranks, double answer_wait_s = kProgressAnswerWaitS);
 
 // The timeout message of a case of `ranks` ranks: this process's ranks from `local`; with
 // `ask_over_mpi` (one rank per process, launched by mpirun), the case's processes, world ranks

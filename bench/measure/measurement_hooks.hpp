@@ -42,7 +42,7 @@ class MeasurementHooks {
 
 // What makes the hooks of a case whose ranks this process drives are `local_ranks` (by local
 // index) of `ranks`: an app's test-only faults; no factory, hooks that do nothing.
-using MeasurementHooksFactory =
-    std::function<std::unique_ptr<MeasurementHooks>(const std::vector<int>& local_ranks, int ranks)>;
+using MeasurementHooksFactory = std::function<std::unique_ptr<MeasurementHooks>(
+    const std::vector<int>& local_ranks, int ranks)>;
 
 }  // namespace collbench

@@ -4,9 +4,9 @@
 
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
-#include "report_row.hpp"
 #include "measure/case_measurement.hpp"
 #include "measure/rank_set.hpp"
+#include "report_row.hpp"
 
 namespace collbench {
 
@@ -74,6 +74,5 @@ CaseOutcome Runner::measure(RankSet& set, const Case& c) {
       hooks_ ? hooks_(local_ranks, c.ranks) : std::make_unique<MeasurementHooks>();
   return CaseMeasurement(set, c, settings_, group_, std::move(hooks)).run();
 }
-
 
 }  // namespace collbench

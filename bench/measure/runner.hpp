@@ -11,15 +11,13 @@
 #include <utility>
 #include <vector>
 
-#include "measure/measurement_hooks.hpp"
-#include "measure/measure_settings.hpp"
 #include "core/case.hpp"
+#include "measure/measure_settings.hpp"
+#include "measure/measurement_hooks.hpp"
 
 namespace collbench {
 
 class ProcessGroup;
-
-
 
 struct CaseOutcome {
   bool participated = true;  // false: this process holds none of the case's ranks
@@ -97,6 +95,5 @@ class Runner {
   std::map<RankSetKey, std::unique_ptr<RankSet>> sets_;
   std::string stop_reason_;
 };
-
 
 }  // namespace collbench

@@ -12,8 +12,9 @@
 
 namespace collbench {
 
-report::ReportRow make_report_row(const RunMetadata& metadata, const MeasureSettings& settings, const Case& c,
-                                  const CaseOutcome& outcome, const CaseMetrics& metrics) {
+report::ReportRow make_report_row(const RunMetadata& metadata, const MeasureSettings& settings,
+                                  const Case& c, const CaseOutcome& outcome,
+                                  const CaseMetrics& metrics) {
   report::ReportRow row = row_with_metadata(metadata);
   row.op = std::string(c.spec->name);
   row.algo = c.algo();
@@ -54,8 +55,8 @@ report::ReportRow make_report_row(const RunMetadata& metadata, const MeasureSett
   return row;
 }
 
-ReportRowSink::ReportRowSink(std::vector<std::unique_ptr<RowSink>> sinks, const RunMetadata& metadata,
-                             const MeasureSettings& settings)
+ReportRowSink::ReportRowSink(std::vector<std::unique_ptr<RowSink>> sinks,
+                             const RunMetadata& metadata, const MeasureSettings& settings)
     : sinks_(std::move(sinks)), metadata_(metadata), settings_(settings) {}
 
 void ReportRowSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
@@ -76,7 +77,8 @@ void TraceSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMet
   }
 }
 
-void PassSpreadSummary::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
+void PassSpreadSummary::on_case(const Case& c, const CaseOutcome& outcome,
+                                const CaseMetrics& metrics) {
   if (outcome.status != report::kStatusOk || metrics.time.p50_us <= 0) return;
   Case first_pass = c;
   first_pass.repeat = 0;
@@ -93,9 +95,12 @@ void PassSpreadSummary::print(std::FILE* out, std::size_t listed) const {
     spreads.emplace_back(*slowest / *fastest - 1, &passes.name);
   }
   if (spreads.empty()) return;
-  std::sort(spreads.begin(), spreads.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::sort(spreads.begin(), spreads.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
   const double median = spreads[spreads.size() / 2].first;
-  fmt::print(out, "#\n# between passes: {} cases; p50 spread (slowest pass / fastest - 1): median {:.1f}%, widest:\n",
+  fmt::print(out,
+             "#\n# between passes: {} cases; p50 spread (slowest pass / fastest - 1): median "
+             "{:.1f}%, widest:\n",
              spreads.size(), 100 * median);
   for (std::size_t i = 0; i < spreads.size() && i < listed; ++i) {
     fmt::print(out, "#   {:6.1f}%  {}\n", 100 * spreads[i].first, *spreads[i].second);
@@ -115,14 +120,16 @@ std::string describe_group_metrics(const Case& c, const CaseMetrics& metrics) {
 }
 
 std::string ConsoleTable::column_header() {
-  return fmt::format("#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>6} {:>10} {:>9} {:>9} {:>7}  {}\n"
-                     "#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>6} {:>10} {:>9} {:>9} {:>7}  {}",
-                     "size", "count", "type", "redop", "root", "place", "time", "p50", "+-", "p99", "algbw", "busbw",
-                     "#wrong", "status", "(B)", "(elements)", "", "", "", "", "(us)", "(us)", "(%)", "(us)", "(GB/s)",
-                     "(GB/s)", "", "");
+  return fmt::format(
+      "#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>6} {:>10} {:>9} {:>9} {:>7}  {}\n"
+      "#{:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>6} {:>10} {:>9} {:>9} {:>7}  {}",
+      "size", "count", "type", "redop", "root", "place", "time", "p50", "+-", "p99", "algbw",
+      "busbw", "#wrong", "status", "(B)", "(elements)", "", "", "", "", "(us)", "(us)", "(%)",
+      "(us)", "(GB/s)", "(GB/s)", "", "");
 }
 
-std::string ConsoleTable::format_line(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
+std::string ConsoleTable::format_line(const Case& c, const CaseOutcome& outcome,
+                                      const CaseMetrics& metrics) {
   const std::string root = c.root >= 0 ? std::to_string(c.root) : "-";
   const bool measured = !outcome.iteration_us.empty();
   auto number = [&](double value, int decimals) {
@@ -131,16 +138,17 @@ std::string ConsoleTable::format_line(const Case& c, const CaseOutcome& outcome,
   // The median's interval as +- half its width, in percent of the median.
   const std::string noise =
       measured && metrics.time.has_interval() && metrics.time.p50_us > 0
-          ? fmt::format("{:.1f}", (metrics.time.p50_hi_us - metrics.time.p50_lo_us) / 2 / metrics.time.p50_us * 100)
+          ? fmt::format("{:.1f}", (metrics.time.p50_hi_us - metrics.time.p50_lo_us) / 2 /
+                                      metrics.time.p50_us * 100)
           : std::string("-");
   std::string status = outcome.status;
   if (outcome.stop == report::kStopTimeLimit) status += " (max-time)";
   std::string line = fmt::format(
-      " {:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>6} {:>10} {:>9} {:>9} {:>7}  {}", c.bytes(),
-      c.counts.param, name_of(c.type), name_of(c.op), root, c.in_place ? "in" : "out", number(metrics.time.mean_us, 2),
-      number(metrics.time.p50_us, 2), noise, number(metrics.time.p99_us, 2), number(metrics.algbw_gbps, 2),
-      number(metrics.busbw_gbps, 2), measured || outcome.wrong_elements ? std::to_string(outcome.wrong_elements) : "-",
-      status);
+      " {:>13} {:>12} {:>8} {:>5} {:>4} {:>5} {:>10} {:>10} {:>6} {:>10} {:>9} {:>9} {:>7}  {}",
+      c.bytes(), c.counts.param, name_of(c.type), name_of(c.op), root, c.in_place ? "in" : "out",
+      number(metrics.time.mean_us, 2), number(metrics.time.p50_us, 2), noise,
+      number(metrics.time.p99_us, 2), number(metrics.algbw_gbps, 2), number(metrics.busbw_gbps, 2),
+      measured || outcome.wrong_elements ? std::to_string(outcome.wrong_elements) : "-", status);
   if (!outcome.reason.empty()) line += fmt::format("\n#   {}: {}", outcome.status, outcome.reason);
   if (!metrics.groups.empty()) line += "\n#   " + describe_group_metrics(c, metrics);
   return line;

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "output/chrome_trace.hpp"
 #include "core/metrics.hpp"
+#include "measure/runner.hpp"
+#include "output/chrome_trace.hpp"
 #include "output/row_sinks.hpp"
 #include "telemetry/run_metadata.hpp"
-#include "measure/runner.hpp"
 
 namespace collbench {
 
@@ -24,8 +24,9 @@ class CaseSink {
 };
 
 // The CSV row for a case (the one place a Case and its outcome become a ReportRow).
-report::ReportRow make_report_row(const RunMetadata& metadata, const MeasureSettings& settings, const Case& c,
-                                  const CaseOutcome& outcome, const CaseMetrics& metrics);
+report::ReportRow make_report_row(const RunMetadata& metadata, const MeasureSettings& settings,
+                                  const Case& c, const CaseOutcome& outcome,
+                                  const CaseMetrics& metrics);
 
 // Each case as a report row (make_report_row), handed to the row sinks (the CSV report ...).
 class ReportRowSink final : public CaseSink {
@@ -77,7 +78,8 @@ class ConsoleTable final : public CaseSink {
   explicit ConsoleTable(std::FILE* out) : out_(out) {}
   void on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) override;
   static std::string column_header();
-  static std::string format_line(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics);
+  static std::string format_line(const Case& c, const CaseOutcome& outcome,
+                                 const CaseMetrics& metrics);
 
  private:
   std::FILE* out_;

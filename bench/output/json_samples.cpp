@@ -22,18 +22,12 @@ const char* timing_name(const MeasureSettings& settings) {
 }
 
 json settings_json(const MeasureSettings& settings) {
-  return {{"warmup", settings.warmup_iters},
-          {"iters", settings.iters},
-          {"agg_iters", settings.agg_iters},
-          {"graph", settings.graph_replays},
-          {"timing", timing_name(settings)},
-          {"max_noise_pct", settings.stop.max_noise_pct},
-          {"min_iters", settings.stop.min_samples},
-          {"min_time_s", settings.stop.min_time_s},
-          {"max_time_s", settings.stop.max_time_s},
-          {"confidence_pct", settings.confidence * 100},
-          {"check_iters", settings.check_iters},
-          {"seed", settings.seed},
+  return {{"warmup", settings.warmup_iters},        {"iters", settings.iters},
+          {"agg_iters", settings.agg_iters},        {"graph", settings.graph_replays},
+          {"timing", timing_name(settings)},        {"max_noise_pct", settings.stop.max_noise_pct},
+          {"min_iters", settings.stop.min_samples}, {"min_time_s", settings.stop.min_time_s},
+          {"max_time_s", settings.stop.max_time_s}, {"confidence_pct", settings.confidence * 100},
+          {"check_iters", settings.check_iters},    {"seed", settings.seed},
           {"timeout_s", settings.timeout_s}};
 }
 
@@ -62,10 +56,12 @@ json metadata_json(const RunMetadata& metadata) {
 
 }  // namespace
 
-JsonSamplesSink::JsonSamplesSink(const std::string& path, const RunMetadata& metadata, const MeasureSettings& settings,
-                                 const json& sweep)
+JsonSamplesSink::JsonSamplesSink(const std::string& path, const RunMetadata& metadata,
+                                 const MeasureSettings& settings, const json& sweep)
     : path_(path), file_(std::fopen(path.c_str(), "w")), metadata_(metadata), settings_(settings) {
-  if (!file_) throw std::runtime_error(fmt::format("cannot open JSON file '{}': {}", path, std::strerror(errno)));
+  if (!file_)
+    throw std::runtime_error(
+        fmt::format("cannot open JSON file '{}': {}", path, std::strerror(errno)));
   write_line({{"type", "run"},
               {"format", report::kSamplesFormat},
               {"version", report::kSamplesFormatVersion},
@@ -75,12 +71,14 @@ JsonSamplesSink::JsonSamplesSink(const std::string& path, const RunMetadata& met
               {"sweep", sweep}});
 }
 
-void JsonSamplesSink::on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) {
-  json line = {{"type", "case"},
-               {"name", benchmark_name(c)},
-               {"row", report::row_to_json(make_report_row(metadata_, settings_, c, outcome, metrics))},
-               {"ops_per_sample", outcome.ops_per_sample},
-               {"samples_us", rounded(outcome.iteration_us)}};
+void JsonSamplesSink::on_case(const Case& c, const CaseOutcome& outcome,
+                              const CaseMetrics& metrics) {
+  json line = {
+      {"type", "case"},
+      {"name", benchmark_name(c)},
+      {"row", report::row_to_json(make_report_row(metadata_, settings_, c, outcome, metrics))},
+      {"ops_per_sample", outcome.ops_per_sample},
+      {"samples_us", rounded(outcome.iteration_us)}};
   // Each rank's own per-operation samples and its lateness per sample (index = rank), beside the
   // slowest-rank samples above.
   line["rank_samples_us"] = by_rank(outcome.rank_samples_us);
@@ -109,8 +107,10 @@ void JsonSamplesSink::on_case(const Case& c, const CaseOutcome& outcome, const C
 
 void JsonSamplesSink::write_line(const json& line) {
   const std::string text = line.dump() + "\n";
-  if (std::fwrite(text.data(), 1, text.size(), file_.get()) != text.size() || std::fflush(file_.get()) != 0) {
-    throw std::runtime_error(fmt::format("cannot write JSON file '{}': {}", path_, std::strerror(errno)));
+  if (std::fwrite(text.data(), 1, text.size(), file_.get()) != text.size() ||
+      std::fflush(file_.get()) != 0) {
+    throw std::runtime_error(
+        fmt::format("cannot write JSON file '{}': {}", path_, std::strerror(errno)));
   }
 }
 

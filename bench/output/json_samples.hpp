@@ -7,9 +7,8 @@
 
 #include <cstdio>
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "output/case_sinks.hpp"
 
@@ -18,8 +17,8 @@ namespace collbench {
 class JsonSamplesSink final : public CaseSink {
  public:
   // Opens (truncates) `path` and writes the run line; throws std::runtime_error naming the path.
-  JsonSamplesSink(const std::string& path, const RunMetadata& metadata, const MeasureSettings& settings,
-                  const nlohmann::json& sweep);
+  JsonSamplesSink(const std::string& path, const RunMetadata& metadata,
+                  const MeasureSettings& settings, const nlohmann::json& sweep);
   void on_case(const Case& c, const CaseOutcome& outcome, const CaseMetrics& metrics) override;
 
  private:

@@ -6,14 +6,15 @@
 
 #include <utility>
 
+#include "core/errors.hpp"
 #include "runtime/cuda_resources.hpp"
 #include "runtime/driver_entry_point.hpp"
-#include "core/errors.hpp"
 
 namespace collbench {
 namespace {
 
-using AddressRangeFunction = CUresult (*)(CUdeviceptr* base, std::size_t* size, CUdeviceptr pointer);
+using AddressRangeFunction = CUresult (*)(CUdeviceptr* base, std::size_t* size,
+                                          CUdeviceptr pointer);
 
 AddressRangeFunction address_range_function() {
   static const auto function = driver_function<AddressRangeFunction>("cuMemGetAddressRange");
@@ -27,10 +28,11 @@ ExportedPointer export_pointer(const void* pointer) {
   if (pointer == nullptr) return exported;
   CUdeviceptr base = 0;
   std::size_t size = 0;
-  const CUresult status = address_range_function()(&base, &size, reinterpret_cast<CUdeviceptr>(pointer));
+  const CUresult status =
+      address_range_function()(&base, &size, reinterpret_cast<CUdeviceptr>(pointer));
   if (status != CUDA_SUCCESS) {
-    throw GpuError(fmt::format("cuMemGetAddressRange({}) failed with CUresult {} (rank {})", pointer,
-                               static_cast<int>(status), current_rank()),
+    throw GpuError(fmt::format("cuMemGetAddressRange({}) failed with CUresult {} (rank {})",
+                               pointer, static_cast<int>(status), current_rank()),
                    false);
   }
   void* allocation = reinterpret_cast<void*>(base);

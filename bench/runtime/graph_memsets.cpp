@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "runtime/driver_entry_point.hpp"
 #include "core/errors.hpp"
 #include "memset_kernel.hpp"
+#include "runtime/driver_entry_point.hpp"
 
 namespace collbench {
 namespace {

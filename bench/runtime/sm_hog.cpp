@@ -16,7 +16,8 @@ SmHog::SmHog(int device, double fraction) : device_(device) {
   CB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   blocks_ = std::clamp(static_cast<int>(std::lround(fraction * sms)), 1, sms);
   int* stop = nullptr;
-  CB_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&stop), sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable));
+  CB_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&stop), sizeof(int),
+                              cudaHostAllocMapped | cudaHostAllocPortable));
   stop_.reset(stop);
   *stop = 0;
   stream_ = Stream(device);

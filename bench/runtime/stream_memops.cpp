@@ -4,8 +4,8 @@
 #include <cuda.h>
 #include <fmt/format.h>
 
-#include "runtime/driver_entry_point.hpp"
 #include "core/errors.hpp"
+#include "runtime/driver_entry_point.hpp"
 
 namespace collbench {
 namespace {

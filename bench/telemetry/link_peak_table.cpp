@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <sstream>
 
-#include "csv_reader.hpp"
 #include "core/errors.hpp"
+#include "csv_reader.hpp"
 
 namespace collbench {
 

@@ -66,8 +66,10 @@ struct Library::Functions {
   Return (*field_values)(Device device, int count, FieldValue* values) = nullptr;
   Return (*clock_reasons)(Device device, unsigned long long* reasons) = nullptr;
   Return (*max_clock_info)(Device device, int type, unsigned int* mhz) = nullptr;
-  Return (*ecc_errors)(Device device, int error_type, int counter_type, unsigned long long* count) = nullptr;
-  Return (*nvlink_error_counter)(Device device, unsigned int link, int counter, unsigned long long* value) = nullptr;
+  Return (*ecc_errors)(Device device, int error_type, int counter_type,
+                       unsigned long long* count) = nullptr;
+  Return (*nvlink_error_counter)(Device device, unsigned int link, int counter,
+                                 unsigned long long* value) = nullptr;
   Return (*compute_processes)(Device device, unsigned int* count, ProcessInfo* infos) = nullptr;
 };
 
@@ -170,14 +172,14 @@ std::optional<unsigned> Library::instant_power_mw(Device device) const {
 
 std::optional<unsigned long long> Library::clock_event_reasons(Device device) const {
   unsigned long long reasons = 0;
-  if (!fn_->clock_reasons || fn_->clock_reasons(device, &reasons) != kSuccess)
-    return std::nullopt;
+  if (!fn_->clock_reasons || fn_->clock_reasons(device, &reasons) != kSuccess) return std::nullopt;
   return reasons;
 }
 
 std::optional<unsigned> Library::max_sm_clock_mhz(Device device) const {
   unsigned mhz = 0;
-  if (!fn_->max_clock_info || fn_->max_clock_info(device, kClockSm, &mhz) != kSuccess) return std::nullopt;
+  if (!fn_->max_clock_info || fn_->max_clock_info(device, kClockSm, &mhz) != kSuccess)
+    return std::nullopt;
   return mhz;
 }
 
@@ -185,7 +187,8 @@ std::optional<unsigned long long> Library::ecc_errors(Device device, bool uncorr
   constexpr int kVolatileEcc = 0;  // NVML_VOLATILE_ECC (nvmlEccCounterType_t; aggregate is 1)
   unsigned long long count = 0;
   // nvmlMemoryErrorType_t: NVML_MEMORY_ERROR_TYPE_CORRECTED 0, _UNCORRECTED 1.
-  if (!fn_->ecc_errors || fn_->ecc_errors(device, uncorrected ? 1 : 0, kVolatileEcc, &count) != kSuccess) {
+  if (!fn_->ecc_errors ||
+      fn_->ecc_errors(device, uncorrected ? 1 : 0, kVolatileEcc, &count) != kSuccess) {
     return std::nullopt;
   }
   return count;
@@ -197,7 +200,9 @@ std::optional<unsigned long long> Library::nvlink_errors(Device device, int coun
   bool any = false;
   for (unsigned link = 0; link < kMaxLinks; ++link) {
     unsigned long long value = 0;
-    if (!link_active(device, link) || fn_->nvlink_error_counter(device, link, counter, &value) != kSuccess) continue;
+    if (!link_active(device, link) ||
+        fn_->nvlink_error_counter(device, link, counter, &value) != kSuccess)
+      continue;
     total += value;
     any = true;
   }

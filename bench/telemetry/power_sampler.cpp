@@ -53,7 +53,9 @@ PowerSampler::PowerSampler(const std::vector<int>& devices, std::chrono::millise
   });
 }
 
-PowerSampler::~PowerSampler() { stop(); }
+PowerSampler::~PowerSampler() {
+  stop();
+}
 
 void PowerSampler::sample_all() {
   for (Sampling::Totals& totals : state_->totals) {

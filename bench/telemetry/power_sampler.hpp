@@ -15,7 +15,7 @@
 namespace collbench {
 
 struct PowerSummary {
-  double sm_mhz = 0;                    // mean over the samples
+  double sm_mhz = 0;  // mean over the samples
   // Mean over the samples of NVML's power reading, which on recent GPUs is itself a mean over
   // about the last second: it trails a short pass.
   double power_w = 0;

@@ -8,14 +8,15 @@
 #include <ctime>
 
 #include "build_info.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "runtime/nccl_communicator.hpp"
-#include "runtime/cuda_resources.hpp"
-#include "runtime/cuda_resources.hpp"
 
 namespace collbench {
 namespace {
 
-std::string cuda_version_text(int version) { return fmt::format("{}.{}", version / 1000, (version % 1000) / 10); }
+std::string cuda_version_text(int version) {
+  return fmt::format("{}.{}", version / 1000, (version % 1000) / 10);
+}
 
 }  // namespace
 

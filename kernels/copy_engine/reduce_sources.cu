@@ -2,9 +2,9 @@
 // this GPU's memory (the copy engines moved them), so the kernel is bound by local HBM, not NVLink.
 #include <cstdint>
 
+#include "copy_engine/reduce_sources.hpp"
 #include "rank_order_reduce.cuh"
 #include "reduce_dispatch.cuh"
-#include "copy_engine/reduce_sources.hpp"
 
 namespace collbench::kernels {
 namespace {

@@ -14,7 +14,7 @@
 
 namespace collbench::kernels {
 
-constexpr int kRingThreads = 512;  // per CTA
+constexpr int kRingThreads = 512;   // per CTA
 constexpr int kRingMaxParts = 128;  // CTAs per launch; the flag arrays below have this many slots
 
 // One rank's flags, in its own device memory, zeroed once before the first launch (and after an

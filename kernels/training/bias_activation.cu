@@ -115,8 +115,8 @@ void launch_column_sum(T* dz, const T* y, T* db, std::uint64_t rows, std::uint64
   const dim3 grid(static_cast<unsigned>((cols + kTile - 1) / kTile),
                   static_cast<unsigned>(column_sum_bands(rows)));
   // Packs need every row to start on 16 bytes.
-  const bool vectorised = aligned_to(dz, 16) && (y == nullptr || aligned_to(y, 16)) &&
-                          (cols * sizeof(T)) % 16 == 0;
+  const bool vectorised =
+      aligned_to(dz, 16) && (y == nullptr || aligned_to(y, 16)) && (cols * sizeof(T)) % 16 == 0;
   column_sum_kernel<T, kReluBackward>
       <<<grid, kColumnSumThreads, 0, stream>>>(dz, y, db, rows, cols, scratch, vectorised);
 }

@@ -16,8 +16,8 @@ namespace collbench::kernels::training {
 // Per rank, one block of 1 + nranks counts in its own memory: [0] how many barriers this rank has
 // entered; [1 + p] how many peer p has entered (written by p).
 struct LockstepBarrier {
-  std::uint32_t* own;                         // this rank's block
-  std::uint32_t* peer_slot[kMaxPeerRanks];    // where this rank writes in each rank's block
+  std::uint32_t* own;                       // this rank's block
+  std::uint32_t* peer_slot[kMaxPeerRanks];  // where this rank writes in each rank's block
   int nranks;
   int rank;
   PeerAbort abort;

@@ -85,19 +85,16 @@ template <typename T, typename V, int kRanks>
 void launch_typed(const TwoshotRankArgs& twoshot, const TwoshotSgdTarget& target,
                   cudaStream_t stream) {
   constexpr int kLine = Line<T>::kCount;
-  TwoshotSgdGather<T, V, kRanks> gather{{},
-                                        target.own.master,
-                                        static_cast<V*>(target.own.velocity),
-                                        target.own.step,
-                                        true};
+  TwoshotSgdGather<T, V, kRanks> gather{
+      {}, target.own.master, static_cast<V*>(target.own.velocity), target.own.step, true};
   for (int k = 0; k < kRanks; ++k) {
     void* copy = target.weights[(twoshot.rank + k) % kRanks];
     gather.weights[k] = static_cast<T*>(copy);
     gather.vectorised = gather.vectorised && aligned_to(copy, sizeof(Line<T>));
   }
-  gather.vectorised = gather.vectorised && aligned_to(target.own.velocity, sizeof(Pack<V, kLine>)) &&
-                      (target.own.master == nullptr ||
-                       aligned_to(target.own.master, sizeof(Pack<float, kLine>)));
+  gather.vectorised =
+      gather.vectorised && aligned_to(target.own.velocity, sizeof(Pack<V, kLine>)) &&
+      (target.own.master == nullptr || aligned_to(target.own.master, sizeof(Pack<float, kLine>)));
   twoshot_kernel<T, SumOp, kRanks>
       <<<twoshot.geometry.parts, kTwoshotThreads, 0, stream>>>(twoshot, gather);
 }

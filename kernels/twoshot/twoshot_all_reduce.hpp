@@ -40,9 +40,9 @@ struct TwoshotSignals {
 struct TwoshotRankArgs {
   const void* send;
   void* recv;
-  void* outputs[kMaxPeerRanks];               // every rank's recv
-  void* staging[kMaxPeerRanks];               // every rank's staging (twoshot_staging_bytes)
-  TwoshotSignals* signals[kMaxPeerRanks];     // every rank's flags
+  void* outputs[kMaxPeerRanks];            // every rank's recv
+  void* staging[kMaxPeerRanks];            // every rank's staging (twoshot_staging_bytes)
+  TwoshotSignals* signals[kMaxPeerRanks];  // every rank's flags
   PeerAbort abort;
   RingGeometry geometry;  // chunk c is rank c's; geometry.parts CTAs are launched
   int rank;
@@ -66,8 +66,8 @@ CB_HOST_DEVICE inline std::uint64_t twoshot_slot_offset(const RingGeometry& g, i
 }
 // Bytes of one rank's staging (at least one line, so it is never empty).
 CB_HOST_DEVICE inline std::uint64_t twoshot_staging_bytes(const RingGeometry& g) {
-  const std::uint64_t lines = static_cast<std::uint64_t>(g.nranks - 1) * g.parts * kTwoshotSlots *
-                              ring_max_piece_lines(g);
+  const std::uint64_t lines =
+      static_cast<std::uint64_t>(g.nranks - 1) * g.parts * kTwoshotSlots * ring_max_piece_lines(g);
   return (lines > 0 ? lines : 1) * 16;
 }
 

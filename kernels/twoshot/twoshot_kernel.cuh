@@ -82,9 +82,8 @@ __global__ void __launch_bounds__(kTwoshotThreads)
                                       threadIdx.x, blockDim.x);
     }
     __syncthreads();  // every thread's stores are issued before their release
-    publish_to_every_peer<kRanks>(rank, count, [&](int owner) {
-      return &args.signals[owner]->arrived[part][rank];
-    });
+    publish_to_every_peer<kRanks>(
+        rank, count, [&](int owner) { return &args.signals[owner]->arrived[part][rank]; });
 
     // Gather: this rank's chunk, once every peer's piece of it has arrived.
     if (!wait_for_every_peer<kRanks>(mine->arrived[part], count, rank, args.abort, &stop)) return;
@@ -93,16 +92,15 @@ __global__ void __launch_bounds__(kTwoshotThreads)
 #pragma unroll
     for (int source = 0; source < kRanks; ++source) {
       sources[source] =
-          source == rank ? send + range.begin
-                         : own_staging + twoshot_slot_offset(
-                                             g, twoshot_source_index(source, rank, kRanks), part,
-                                             slot);
+          source == rank
+              ? send + range.begin
+              : own_staging +
+                    twoshot_slot_offset(g, twoshot_source_index(source, rank, kRanks), part, slot);
     }
     gather(args, sources, range);
     __syncthreads();  // every thread's loads of the slots are done and its stores issued
-    publish_to_every_peer<kRanks>(rank, count, [&](int peer) {
-      return &args.signals[peer]->gathered[part][rank];
-    });
+    publish_to_every_peer<kRanks>(
+        rank, count, [&](int peer) { return &args.signals[peer]->gathered[part][rank]; });
   }
 
   // The caller may use recv once every owner's pieces have landed in it.
@@ -124,8 +122,8 @@ struct TwoshotAllGather {
       outputs[k] = static_cast<T*>(args.outputs[(args.rank + k) % kRanks]) + range.begin;
     }
     reduce_in_rank_order<T, Op, kRanks, kRanks, twoshot_reduce_unroll<kRanks>()>(
-        outputs, sources, range.end - range.begin,
-        args.reduction == Reduction::avg ? kRanks : 0, args.aligned, threadIdx.x, blockDim.x);
+        outputs, sources, range.end - range.begin, args.reduction == Reduction::avg ? kRanks : 0,
+        args.aligned, threadIdx.x, blockDim.x);
   }
 };
 

@@ -18,7 +18,8 @@ std::uint64_t parse_byte_count(std::string_view text, std::string_view what) {
   while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
   if (digits == 0) throw fail("is not a byte size (expected e.g. 8, 64K, 1M, 8G)");
   std::string suffix;
-  for (char c : text.substr(digits)) suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char c : text.substr(digits))
+    suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   int shift = 0;
   if (!suffix.empty() && suffix != "B") {
     const std::size_t unit = std::string_view("KMGT").find(suffix[0]);
@@ -33,7 +34,8 @@ std::uint64_t parse_byte_count(std::string_view text, std::string_view what) {
     if (value > (std::numeric_limits<std::uint64_t>::max() - 9) / 10) throw fail("is too large");
     value = value * 10 + static_cast<std::uint64_t>(c - '0');
   }
-  if (shift > 0 && value > (std::numeric_limits<std::uint64_t>::max() >> shift)) throw fail("is too large");
+  if (shift > 0 && value > (std::numeric_limits<std::uint64_t>::max() >> shift))
+    throw fail("is too large");
   return value << shift;
 }
 

@@ -124,10 +124,14 @@ std::string quoted_list(const std::vector<std::string>& names) {
 std::string readable_versions() {
   std::string list;
   for (int v = kOldestReadableSchemaVersion; v <= kSchemaVersion; ++v) {
-    list += fmt::format("{}{}", v == kOldestReadableSchemaVersion ? "" : v == kSchemaVersion ? " and " : ", ", v);
+    list += fmt::format("{}{}",
+                        v == kOldestReadableSchemaVersion ? ""
+                        : v == kSchemaVersion             ? " and "
+                                                          : ", ",
+                        v);
   }
   return kOldestReadableSchemaVersion == kSchemaVersion ? fmt::format("version {}", list)
-                                                          : fmt::format("versions {}", list);
+                                                        : fmt::format("versions {}", list);
 }
 
 bool is_readable_version(int version) {
@@ -150,8 +154,8 @@ void throw_if_other_version(const std::string& name, const std::vector<std::stri
     if (version == std::to_string(v)) return;
   }
   throw ReportError(name, first_row.number,
-                    fmt::format("unknown schema version '{}' (this tool reads {})", printable(version),
-                                readable_versions()));
+                    fmt::format("unknown schema version '{}' (this tool reads {})",
+                                printable(version), readable_versions()));
 }
 
 // The columns of schema version `version` that `seen` lacks, in schema order.
@@ -181,7 +185,8 @@ std::string mixed_versions_problem(const std::map<std::string, int>& seen, int v
   }
   std::vector<std::string> added_present;
   for (const Column& column : kColumns) {
-    if (column.since == version && seen.count(column.name) > 0) added_present.push_back(column.name);
+    if (column.since == version && seen.count(column.name) > 0)
+      added_present.push_back(column.name);
   }
   return fmt::format(
       "header mixes schema versions {} and {}: it has version {}'s columns {} but lacks {}",

@@ -1,4 +1,5 @@
-// Writes ReportRows as CSV: header first, one row per call, flushed at once so nothing measured is lost.
+// Writes ReportRows as CSV: header first, one row per call, flushed at once so nothing measured is
+// lost.
 #pragma once
 
 #include <cstdio>
@@ -19,7 +20,8 @@ std::string format_row(const ReportRow& row);
 
 class CsvWriter {
  public:
-  // Opens (truncates) `path` and writes the header; throws std::runtime_error naming the path on failure.
+  // Opens (truncates) `path` and writes the header; throws std::runtime_error naming the path on
+  // failure.
   explicit CsvWriter(const std::string& path);
   void write(const ReportRow& row);
   const std::string& path() const { return path_; }

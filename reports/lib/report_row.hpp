@@ -23,9 +23,9 @@ inline bool is_failure_status(const std::string& status) {
 }
 
 // Why the timed iterations ended (the stop column).
-inline constexpr const char* kStopFixed = "fixed";          // -n iterations (or -G replays)
-inline constexpr const char* kStopConverged = "converged";  // the interval got narrow enough
-inline constexpr const char* kStopTimeLimit = "time_limit"; // --max-time came first
+inline constexpr const char* kStopFixed = "fixed";           // -n iterations (or -G replays)
+inline constexpr const char* kStopConverged = "converged";   // the interval got narrow enough
+inline constexpr const char* kStopTimeLimit = "time_limit";  // --max-time came first
 
 // Where and with what a run was measured: the same in every row of the run.
 struct RunOrigin {
@@ -79,8 +79,8 @@ struct ReportRow {
   int warmup = 0;
   int iters = 0;
   int agg_iters = 1;
-  int graph = 0;       // CUDA graph replays; 0 = launched normally
-  int repeat = 0;      // which pass of --repeat measured the row (0 for the first)
+  int graph = 0;   // CUDA graph replays; 0 = launched normally
+  int repeat = 0;  // which pass of --repeat measured the row (0 for the first)
   // key=value;...: dp_step model, a hand-built algorithm's changed knobs, or empty.
   std::string config;
   std::string stop = kStopFixed;  // why the timed iterations ended

@@ -195,13 +195,14 @@ Column text_column(const char* name, int since = 1) {
 template <auto Field, auto Min, auto Max>
 Column integer_column(const char* name, int since = 1) {
   using Integer = typename MemberOf<decltype(Field)>::value;
-  return {name,
-          [](const ReportRow& r) { return std::to_string(field_of<Field>(r)); },
-          [](ReportRow& r, const std::string& t) { field_of<Field>(r) = parse_integer<Integer>(t); },
-          [](const ReportRow& r) { require_in_range<Integer>(field_of<Field>(r), Min, Max); },
-          since,
-          ColumnKind::integer,
-          part_of<Field>()};
+  return {
+      name,
+      [](const ReportRow& r) { return std::to_string(field_of<Field>(r)); },
+      [](ReportRow& r, const std::string& t) { field_of<Field>(r) = parse_integer<Integer>(t); },
+      [](const ReportRow& r) { require_in_range<Integer>(field_of<Field>(r), Min, Max); },
+      since,
+      ColumnKind::integer,
+      part_of<Field>()};
 }
 
 void any_value(const ReportRow&) {}

@@ -6,9 +6,9 @@
 
 #include <string>
 
+#include "algorithms/algorithm_registry.hpp"
 #include "core/algorithm.hpp"
 #include "core/errors.hpp"
-#include "algorithms/algorithm_registry.hpp"
 
 namespace collbench {
 namespace {

@@ -1,7 +1,8 @@
 // Tests of byte-size parsing and formatting.
+#include "core/byte_size.hpp"
+
 #include <gtest/gtest.h>
 
-#include "core/byte_size.hpp"
 #include "core/errors.hpp"
 
 namespace collbench {
@@ -19,7 +20,8 @@ TEST(ByteSize, ParsesPlainAndSuffixedSizes) {
 }
 
 TEST(ByteSize, RejectsBadSizesNamingTheValue) {
-  for (const char* bad : {"", "0", "0K", "K", "abc", "12X", "1.5M", "-8", "8 M", "99999999999999999999", "20000000T"}) {
+  for (const char* bad : {"", "0", "0K", "K", "abc", "12X", "1.5M", "-8", "8 M",
+                          "99999999999999999999", "20000000T"}) {
     try {
       parse_byte_size(bad, "--min-bytes");
       ADD_FAILURE() << "accepted '" << bad << "'";

@@ -134,14 +134,22 @@ TEST(CommunicatorSettings, EnvironmentFillsTheDefaultEntries) {
   EXPECT_EQ(ctas, (std::vector<int>{0}));
   // NCCL's per-operation form keeps the config column's parts apart.
   algos = {""};
-  apply_environment_defaults({"allreduce:tree;broadcast:ring", std::nullopt, std::nullopt}, algos, protos, ctas);
+  apply_environment_defaults({"allreduce:tree;broadcast:ring", std::nullopt, std::nullopt}, algos,
+                             protos, ctas);
   EXPECT_EQ(algos, (std::vector<std::string>{"allreduce:tree;broadcast:ring"}));
-  EXPECT_EQ(communicator_config({algos[0], "", 0, std::nullopt}, 2), "nccl_algo=allreduce:tree|broadcast:ring");
+  EXPECT_EQ(communicator_config({algos[0], "", 0, std::nullopt}, 2),
+            "nccl_algo=allreduce:tree|broadcast:ring");
 
-  EXPECT_EQ(usage_error_of([&] { apply_environment_defaults({std::nullopt, std::nullopt, "65"}, algos, protos, ctas); }),
-            "NCCL_MAX_CTAS '65' in the environment is not a CTA count from 1 to 64; fix or unset it");
-  EXPECT_EQ(usage_error_of([&] { apply_environment_defaults({std::nullopt, std::nullopt, "x"}, algos, protos, ctas); }),
-            "NCCL_MAX_CTAS 'x' in the environment is not a CTA count from 1 to 64; fix or unset it");
+  EXPECT_EQ(
+      usage_error_of([&] {
+        apply_environment_defaults({std::nullopt, std::nullopt, "65"}, algos, protos, ctas);
+      }),
+      "NCCL_MAX_CTAS '65' in the environment is not a CTA count from 1 to 64; fix or unset it");
+  EXPECT_EQ(
+      usage_error_of([&] {
+        apply_environment_defaults({std::nullopt, std::nullopt, "x"}, algos, protos, ctas);
+      }),
+      "NCCL_MAX_CTAS 'x' in the environment is not a CTA count from 1 to 64; fix or unset it");
 }
 
 }  // namespace

@@ -18,10 +18,18 @@ double reduce_values(const std::vector<double>& values, ReduceOp op, DataType ty
   double result = values[0];
   for (std::size_t i = 1; i < values.size(); ++i) {
     switch (op) {
-      case ReduceOp::prod: result *= values[i]; break;
-      case ReduceOp::max: result = std::max(result, values[i]); break;
-      case ReduceOp::min: result = std::min(result, values[i]); break;
-      default: result += values[i]; break;
+      case ReduceOp::prod:
+        result *= values[i];
+        break;
+      case ReduceOp::max:
+        result = std::max(result, values[i]);
+        break;
+      case ReduceOp::min:
+        result = std::min(result, values[i]);
+        break;
+      default:
+        result += values[i];
+        break;
     }
   }
   if (op == ReduceOp::avg) {
@@ -33,7 +41,8 @@ double reduce_values(const std::vector<double>& values, ReduceOp op, DataType ty
 
 // outputs[k][j]: what rank k must hold after the collective, from the inputs' semantics.
 std::vector<std::vector<double>> simulate(const CollectiveSpec& spec, const ElementCounts& counts,
-                                          const PatternParams& p, ReduceOp op, DataType type, int root) {
+                                          const PatternParams& p, ReduceOp op, DataType type,
+                                          int root) {
   const int n = p.nranks;
   const std::size_t c = counts.param;
   auto input = [&](int rank, std::size_t i) { return kernels::input_value(p, rank, i); };
@@ -49,7 +58,8 @@ std::vector<std::vector<double>> simulate(const CollectiveSpec& spec, const Elem
       if (name == "all_reduce") out[k][j] = reduced(j);
       if (name == "reduce" && k == root) out[k][j] = reduced(j);
       if (name == "reduce_scatter") out[k][j] = reduced(k * c + j);
-      if (name == "all_gather" || (name == "gather" && k == root)) out[k][j] = input(static_cast<int>(j / c), j % c);
+      if (name == "all_gather" || (name == "gather" && k == root))
+        out[k][j] = input(static_cast<int>(j / c), j % c);
       if (name == "broadcast") out[k][j] = input(root, j);
       if (name == "scatter") out[k][j] = input(root, k * c + j);
       if (name == "alltoall") out[k][j] = input(static_cast<int>(j / c), k * c + j % c);
@@ -63,20 +73,26 @@ TEST(ExpectedValues, RulesMatchASimulationOfEveryCollective) {
   for (const CollectiveSpec& spec : collective_registry()) {
     if (spec.takes_traffic) continue;  // alltoallv: AlltoallvRuleMatchesASimulation
     for (int n : {1, 2, 3, 4, 8}) {
-      for (DataType type : {DataType::int8, DataType::uint8, DataType::half, DataType::float32, DataType::int64}) {
-        const std::vector<ReduceOp> ops = spec.reduces ? all_reduce_ops() : std::vector<ReduceOp>{ReduceOp::none};
+      for (DataType type :
+           {DataType::int8, DataType::uint8, DataType::half, DataType::float32, DataType::int64}) {
+        const std::vector<ReduceOp> ops =
+            spec.reduces ? all_reduce_ops() : std::vector<ReduceOp>{ReduceOp::none};
         for (ReduceOp op : ops) {
           const int root = spec.rooted ? n - 1 : -1;
           const ElementCounts counts = spec.counts(777, size_of(type), n, nullptr);
-          const PatternParams p{42, n, std::max(root, 0), counts.param, static_cast<kernels::ElementType>(type),
+          const PatternParams p{42,
+                                n,
+                                std::max(root, 0),
+                                counts.param,
+                                static_cast<kernels::ElementType>(type),
                                 static_cast<kernels::Reduction>(op)};
           const auto outputs = simulate(spec, counts, p, op, type, root);
           for (int k = 0; k < n; ++k) {
             if (spec.expected.root_only && k != root) continue;
             for (std::size_t j = 0; j < counts.recv; ++j) {
               ASSERT_EQ(kernels::expected_value(p, spec.expected, k, j), outputs[k][j])
-                  << spec.name << " n=" << n << " type=" << name_of(type) << " op=" << name_of(op) << " rank=" << k
-                  << " j=" << j;
+                  << spec.name << " n=" << n << " type=" << name_of(type) << " op=" << name_of(op)
+                  << " rank=" << k << " j=" << j;
             }
           }
         }
@@ -89,7 +105,8 @@ TEST(ExpectedValues, RulesMatchASimulationOfEveryCollective) {
 // semantics alone: rank k's output is, for each source s in rank order, the elements of s's input
 // that follow what s sends to ranks below k.
 std::vector<std::vector<double>> simulate_alltoallv(const std::vector<std::uint64_t>& bytes, int n,
-                                                    std::size_t element_bytes, const PatternParams& p) {
+                                                    std::size_t element_bytes,
+                                                    const PatternParams& p) {
   std::vector<std::vector<double>> out(n);
   for (int k = 0; k < n; ++k) {
     for (int s = 0; s < n; ++s) {
@@ -120,7 +137,12 @@ TEST(ExpectedValues, AlltoallvRuleMatchesASimulation) {
     for (DataType type : {DataType::int8, DataType::half, DataType::float32, DataType::float64}) {
       const PeerTraffic traffic(matrix, size_of(type), 0, "");
       const ElementCounts counts = spec.counts(0, size_of(type), n, &traffic);
-      PatternParams p{42, n, 0, counts.param, static_cast<kernels::ElementType>(type), kernels::Reduction::none};
+      PatternParams p{42,
+                      n,
+                      0,
+                      counts.param,
+                      static_cast<kernels::ElementType>(type),
+                      kernels::Reduction::none};
       const auto outputs = simulate_alltoallv(matrix.bytes, n, size_of(type), p);
       for (int k = 0; k < n; ++k) {
         const std::vector<std::uint64_t> segments = traffic.receive_segments(k);
@@ -144,7 +166,12 @@ TEST(ExpectedValues, InputsVaryAndSumsStayExact) {
   for (DataType type : all_data_types()) {
     for (ReduceOp op : {ReduceOp::sum, ReduceOp::prod, ReduceOp::max, ReduceOp::none}) {
       for (int n : {2, 8}) {
-        const PatternParams p{7, n, 0, 1, static_cast<kernels::ElementType>(type), static_cast<kernels::Reduction>(op)};
+        const PatternParams p{7,
+                              n,
+                              0,
+                              1,
+                              static_cast<kernels::ElementType>(type),
+                              static_cast<kernels::Reduction>(op)};
         std::set<double> distinct;
         double worst_partial = 0;
         for (std::uint64_t i = 0; i < 4096; ++i) {
@@ -157,7 +184,8 @@ TEST(ExpectedValues, InputsVaryAndSumsStayExact) {
           }
         }
         // Never a constant: even prod (1, 2, -1) varies; the others spread widely.
-        EXPECT_GE(distinct.size(), op == ReduceOp::prod ? 2u : 9u) << name_of(type) << " " << name_of(op);
+        EXPECT_GE(distinct.size(), op == ReduceOp::prod ? 2u : 9u)
+            << name_of(type) << " " << name_of(op);
         if (op == ReduceOp::sum) {
           EXPECT_LE(worst_partial, kernels::value_limit(static_cast<kernels::ElementType>(type)))
               << name_of(type) << " n=" << n;

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/errors.hpp"
 #include "collbench/options.hpp"
+#include "core/errors.hpp"
 
 namespace collbench {
 namespace {

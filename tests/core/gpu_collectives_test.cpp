@@ -14,29 +14,31 @@
 #include <numeric>
 #include <string>
 
+#include "algorithms/algorithm_registry.hpp"
+#include "collbench/fault_injection.hpp"
+#include "collbench/sweep_plan.hpp"
 #include "core/buffer_registration.hpp"
 #include "core/metrics.hpp"
 #include "core/peer_traffic.hpp"
 #include "core/stop_rule.hpp"
 #include "fill_check.hpp"
 #include "gpu_test_support.hpp"
+#include "measure/runner.hpp"
 #include "report_row.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "runtime/nccl_communicator.hpp"
 #include "runtime/nccl_registration.hpp"
 #include "runtime/registered_buffer.hpp"
-#include "runtime/cuda_resources.hpp"
-#include "collbench/fault_injection.hpp"
-#include "measure/runner.hpp"
-#include "collbench/sweep_plan.hpp"
 #include "telemetry/run_metadata.hpp"
-#include "algorithms/algorithm_registry.hpp"
 
 namespace collbench {
 namespace {
 
 // Hooks that make `fault` happen in every case, as collbench's --inject-fault does.
 MeasurementHooksFactory faulty(const InjectedFault& fault) {
-  return [fault](const std::vector<int>& local_ranks, int ranks) { return fault_hooks(fault, local_ranks, ranks); };
+  return [fault](const std::vector<int>& local_ranks, int ranks) {
+    return fault_hooks(fault, local_ranks, ranks);
+  };
 }
 
 MeasureSettings quick_settings() {
@@ -70,7 +72,8 @@ std::vector<Case> cases_for(const std::string& op, int ranks, DataType type, std
 // in place they keep the input, which is the right answer. Exactly those are accepted; anything
 // else still fails (reports/h200x4/logs/nccl_avg_1rank.csv).
 std::uint64_t known_nccl_defect_wrong_elements(const Case& c) {
-  const bool affected = c.algo() == "nccl" && c.ranks == 1 && c.op == ReduceOp::avg && is_floating(c.type) && !c.in_place;
+  const bool affected = c.algo() == "nccl" && c.ranks == 1 && c.op == ReduceOp::avg &&
+                        is_floating(c.type) && !c.in_place;
   return affected ? c.counts.recv % std::max<std::size_t>(4, 16 / size_of(c.type)) : 0;
 }
 
@@ -88,8 +91,8 @@ TEST_P(EveryCollective, IsCorrectForEveryTypeReductionSizeAndPlace) {
         ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
         const std::uint64_t tolerated = known_nccl_defect_wrong_elements(c);
         if (outcome.wrong_elements != 0 && outcome.wrong_elements == tolerated) {
-          std::printf("known NCCL defect reproduced: %s: %llu wrong tail elements\n", display_name(c).c_str(),
-                      static_cast<unsigned long long>(tolerated));
+          std::printf("known NCCL defect reproduced: %s: %llu wrong tail elements\n",
+                      display_name(c).c_str(), static_cast<unsigned long long>(tolerated));
         } else {
           EXPECT_EQ(outcome.wrong_elements, 0u) << display_name(c);
         }
@@ -101,14 +104,16 @@ TEST_P(EveryCollective, IsCorrectForEveryTypeReductionSizeAndPlace) {
   EXPECT_GT(checked, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Ranks, EveryCollective,
-    ::testing::Combine(::testing::Values(1, 2, 4, 8),
-                       ::testing::Values("all_reduce", "all_gather", "reduce_scatter", "broadcast",
-                                         "reduce", "alltoall", "gather", "scatter", "sendrecv", "alltoallv")),
-    [](const auto& info) {
-      return std::get<1>(info.param) + "_" + std::to_string(std::get<0>(info.param)) + "ranks";
-    });
+INSTANTIATE_TEST_SUITE_P(Ranks, EveryCollective,
+                         ::testing::Combine(::testing::Values(1, 2, 4, 8),
+                                            ::testing::Values("all_reduce", "all_gather",
+                                                              "reduce_scatter", "broadcast",
+                                                              "reduce", "alltoall", "gather",
+                                                              "scatter", "sendrecv", "alltoallv")),
+                         [](const auto& info) {
+                           return std::get<1>(info.param) + "_" +
+                                  std::to_string(std::get<0>(info.param)) + "ranks";
+                         });
 
 // alltoallv at every spread and from a matrix file whose ranks send and receive unequal totals
 // (so the check also finds the receive buffers' unwritten ends untouched), several types.
@@ -117,8 +122,8 @@ class Alltoallv : public ::testing::TestWithParam<int> {};
 TEST_P(Alltoallv, SpreadsAndAMatrixFileAreCorrect) {
   const int ranks = GetParam();
   SKIP_WITHOUT_GPUS(ranks);
-  const std::vector<DataType> types = {DataType::int8, DataType::half, DataType::float32, DataType::float64,
-                                       DataType::bfloat16};
+  const std::vector<DataType> types = {DataType::int8, DataType::half, DataType::float32,
+                                       DataType::float64, DataType::bfloat16};
   Options options;
   options.ops = {"alltoallv"};
   options.common.gpu_counts = std::to_string(ranks);
@@ -160,7 +165,8 @@ TEST(AlltoallvCheck, CountsWrongSegmentsAndWritesPastTheReceivedTotal) {
   ASSERT_EQ(traffic.most_received(), 20u);
   ASSERT_EQ(traffic.received_by(rank), 16u);
   const std::vector<std::uint64_t> segments = traffic.receive_segments(rank);
-  kernels::PatternParams params{9, 3, 0, 0, kernels::ElementType::float32, kernels::Reduction::none};
+  kernels::PatternParams params{
+      9, 3, 0, 0, kernels::ElementType::float32, kernels::Reduction::none};
   params.segments = segments.data();
   std::vector<float> output(20);
   for (std::size_t j = 0; j < output.size(); ++j) {
@@ -248,7 +254,8 @@ TEST(GpuModes, LoopTimingGivesOneCheckedSampleOfTheWholeLoop) {
 }
 
 // --max-noise: batches until the median's interval is narrow or --max-time; in every timing mode
-// the samples cover the floors, each rank's own samples come back (--json), and results are checked.
+// the samples cover the floors, each rank's own samples come back (--json), and results are
+// checked.
 TEST(GpuModes, StopWhenStableConvergesOrHitsTheTimeLimitInEveryMode) {
   SKIP_WITHOUT_GPUS(2);
   for (const char* mode : {"each", "loop", "graph"}) {
@@ -265,7 +272,8 @@ TEST(GpuModes, StopWhenStableConvergesOrHitsTheTimeLimitInEveryMode) {
     const CaseOutcome outcome = runner.run(c);
     ASSERT_EQ(outcome.status, report::kStatusOk) << mode << ": " << outcome.reason;
     EXPECT_EQ(outcome.wrong_elements, 0u) << mode;
-    EXPECT_TRUE(outcome.stop == report::kStopConverged || outcome.stop == report::kStopTimeLimit) << outcome.stop;
+    EXPECT_TRUE(outcome.stop == report::kStopConverged || outcome.stop == report::kStopTimeLimit)
+        << outcome.stop;
     EXPECT_GE(outcome.iteration_us.size(), 12u) << mode;
     if (outcome.stop == report::kStopTimeLimit) {
       EXPECT_GE(timed_seconds(outcome.iteration_us, outcome.ops_per_sample), 0.2) << mode;
@@ -325,7 +333,8 @@ TEST(GpuFaults, AllocationFailureIsOomAndTheSweepGoesOn) {
   Runner runner(quick_settings());
   std::vector<Case> cases = cases_for("all_reduce", 1, DataType::float32, 1024);
   Case huge = cases.front();
-  huge.counts = {std::size_t{1} << 50, std::size_t{1} << 50, std::size_t{1} << 50};  // 4 PiB: cannot fit
+  huge.counts = {std::size_t{1} << 50, std::size_t{1} << 50,
+                 std::size_t{1} << 50};  // 4 PiB: cannot fit
   const CaseOutcome oom = runner.run(huge);
   EXPECT_EQ(oom.status, report::kStatusOom) << oom.reason;
   EXPECT_FALSE(runner.stopped());
@@ -343,7 +352,8 @@ TEST(GpuFaults, SkippedRankEndsInACleanTimeout) {
   const Case c = cases_for("all_reduce", 2, DataType::float32, 1 << 20).front();
   const auto start = std::chrono::steady_clock::now();
   const CaseOutcome outcome = runner.run(c);
-  const double waited_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double waited_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(outcome.status, report::kStatusTimeout) << outcome.reason;
   EXPECT_NE(outcome.reason.find("did not finish within 3 s"), std::string::npos) << outcome.reason;
   EXPECT_TRUE(runner.stopped());
@@ -628,8 +638,10 @@ TEST(GpuCommunicatorVariants, SplitSkipsHandBuiltAlgorithmsAndUnequalGroups) {
 
 // --register: the cases of one op, ranks and mode at one size (float and bfloat16, sum and max,
 // every root, in and out of place).
-std::vector<Case> registered_cases(const std::string& op, int ranks, BufferRegistration mode, std::size_t elements,
-                                   std::vector<DataType> types = {DataType::float32, DataType::bfloat16}) {
+std::vector<Case> registered_cases(const std::string& op, int ranks, BufferRegistration mode,
+                                   std::size_t elements,
+                                   std::vector<DataType> types = {DataType::float32,
+                                                                  DataType::bfloat16}) {
   Options options;
   options.ops = {op};
   options.common.gpu_counts = std::to_string(ranks);
@@ -645,7 +657,8 @@ bool nccl_has_symmetric_windows() {
   return nccl_runtime_version_code() >= kSymmetricRegistrationMinVersion;
 }
 
-class RegisteredCollective : public ::testing::TestWithParam<std::tuple<int, BufferRegistration>> {};
+class RegisteredCollective : public ::testing::TestWithParam<std::tuple<int, BufferRegistration>> {
+};
 
 // Every collective on locally registered buffers and on symmetric windows: right, element by
 // element, out of place and in place.
@@ -653,7 +666,8 @@ TEST_P(RegisteredCollective, EveryOpIsCorrect) {
   const auto& [ranks, mode] = GetParam();
   SKIP_WITHOUT_GPUS(ranks);
   if (mode == BufferRegistration::symmetric && !nccl_has_symmetric_windows()) {
-    GTEST_SKIP() << "NCCL " << nccl_version_text(nccl_runtime_version_code()) << " has no symmetric windows";
+    GTEST_SKIP() << "NCCL " << nccl_version_text(nccl_runtime_version_code())
+                 << " has no symmetric windows";
   }
   int checked = 0;
   for (const CollectiveSpec& spec : collective_registry()) {
@@ -673,13 +687,14 @@ TEST_P(RegisteredCollective, EveryOpIsCorrect) {
   EXPECT_GT(checked, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Modes, RegisteredCollective,
-    ::testing::Combine(::testing::Values(1, 2),
-                       ::testing::Values(BufferRegistration::local, BufferRegistration::symmetric)),
-    [](const auto& info) {
-      return std::string(name_of(std::get<1>(info.param))) + "_" + std::to_string(std::get<0>(info.param)) + "ranks";
-    });
+INSTANTIATE_TEST_SUITE_P(Modes, RegisteredCollective,
+                         ::testing::Combine(::testing::Values(1, 2),
+                                            ::testing::Values(BufferRegistration::local,
+                                                              BufferRegistration::symmetric)),
+                         [](const auto& info) {
+                           return std::string(name_of(std::get<1>(info.param))) + "_" +
+                                  std::to_string(std::get<0>(info.param)) + "ranks";
+                         });
 
 // Captured launches on registered buffers (registered before the capture): right, and timed per
 // replay.
@@ -709,7 +724,8 @@ TEST(GpuRegistration, PeerKernelAlgorithmsAreSkippedAndRingSendrecvRunsRegistere
   SKIP_WITHOUT_GPUS(2);
   Runner runner(quick_settings());
   for (BufferRegistration mode : {BufferRegistration::symmetric, BufferRegistration::local}) {
-    for (const char* algo : {"ring", "oneshot", "twoshot", "copy_engine", "copy_engine_ring", "ring_sendrecv"}) {
+    for (const char* algo :
+         {"ring", "oneshot", "twoshot", "copy_engine", "copy_engine_ring", "ring_sendrecv"}) {
       for (Case c : registered_cases("all_reduce", 2, mode, 262147, {DataType::float32})) {
         c.algorithm = resolve_algorithm(algo);
         const CaseOutcome outcome = runner.run(c);
@@ -720,14 +736,17 @@ TEST(GpuRegistration, PeerKernelAlgorithmsAreSkippedAndRingSendrecvRunsRegistere
         } else if (std::string(algo) != "ring_sendrecv") {
           EXPECT_EQ(outcome.status, report::kStatusSkipped) << display_name(c);
           EXPECT_NE(outcome.reason.find(algo), std::string::npos) << outcome.reason;
-          EXPECT_NE(outcome.reason.find("register=" + std::string(name_of(mode))), std::string::npos) << outcome.reason;
+          EXPECT_NE(outcome.reason.find("register=" + std::string(name_of(mode))),
+                    std::string::npos)
+              << outcome.reason;
         }
         ASSERT_FALSE(runner.stopped()) << runner.stop_reason();
       }
     }
   }
   // The same algorithm object afterwards on plain buffers: its scratch registration is gone again.
-  for (Case c : registered_cases("all_reduce", 2, BufferRegistration::none, 262147, {DataType::float32})) {
+  for (Case c :
+       registered_cases("all_reduce", 2, BufferRegistration::none, 262147, {DataType::float32})) {
     c.algorithm = resolve_algorithm("ring_sendrecv");
     const CaseOutcome outcome = runner.run(c);
     ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
@@ -757,7 +776,8 @@ TEST(GpuRegistration, RingSendrecvScratchIsRegisteredLikeTheCaseBuffers) {
   Runner runner(settings);
   const std::vector<BufferRegistration> modes = switching_modes();
   for (BufferRegistration mode : modes) {
-    for (std::size_t elements : {std::size_t{1021}, std::size_t{262147}, std::size_t{(1 << 22) + 3}}) {
+    for (std::size_t elements :
+         {std::size_t{1021}, std::size_t{262147}, std::size_t{(1 << 22) + 3}}) {
       for (Case c : registered_cases("all_reduce", 2, mode, elements, {DataType::float32})) {
         c.algorithm = resolve_algorithm("ring_sendrecv");
         const CaseOutcome outcome = runner.run(c);
@@ -775,8 +795,8 @@ TEST(GpuRegistration, GrowingAndSwitchingBuffersStayCorrect) {
   Runner runner(quick_settings());
   const std::vector<BufferRegistration> modes = switching_modes();
   for (BufferRegistration mode : modes) {
-    for (std::size_t elements : {std::size_t{1021}, std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{4096},
-                                 std::size_t{(1 << 22) + 7}}) {
+    for (std::size_t elements : {std::size_t{1021}, std::size_t{1} << 20, std::size_t{1} << 24,
+                                 std::size_t{4096}, std::size_t{(1 << 22) + 7}}) {
       for (const char* op : {"all_reduce", "all_gather", "reduce_scatter"}) {
         for (const Case& c : registered_cases(op, 2, mode, elements, {DataType::float32})) {
           const CaseOutcome outcome = runner.run(c);
@@ -798,7 +818,8 @@ TEST(GpuRegistration, RegisteredBufferReregistersWhenItGrows) {
   for (BufferRegistration mode : modes) {
     SCOPED_TRACE(std::string(name_of(mode)));
     std::vector<RegisteredBuffer> buffers(2);
-    const std::vector<BufferOfRank> entries = {{&buffers[0], comms[0].get(), 0}, {&buffers[1], comms[1].get(), 1}};
+    const std::vector<BufferOfRank> entries = {{&buffers[0], comms[0].get(), 0},
+                                               {&buffers[1], comms[1].get(), 1}};
     for (int r = 0; r < 2; ++r) buffers[r].ensure_capacity(mode, r, 4096);
     EXPECT_FALSE(buffers[0].registered());
     register_buffers(entries);
@@ -829,7 +850,8 @@ TEST(GpuRegistration, RegisteredBufferReregistersWhenItGrows) {
     ASSERT_EQ(ncclGroupStart(), ncclSuccess);
     for (int r = 0; r < 2; ++r) {
       ScopedDevice on(r);
-      ASSERT_EQ(ncclAllReduce(buffers[r].get(), buffers[r].get(), count, ncclUint8, ncclSum, comms[r].get(), nullptr),
+      ASSERT_EQ(ncclAllReduce(buffers[r].get(), buffers[r].get(), count, ncclUint8, ncclSum,
+                              comms[r].get(), nullptr),
                 ncclSuccess);
     }
     ASSERT_EQ(ncclGroupEnd(), ncclSuccess);
@@ -837,8 +859,10 @@ TEST(GpuRegistration, RegisteredBufferReregistersWhenItGrows) {
       ScopedDevice on(r);
       ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
       std::vector<unsigned char> result(count);
-      ASSERT_EQ(cudaMemcpy(result.data(), buffers[r].get(), count, cudaMemcpyDeviceToHost), cudaSuccess);
-      EXPECT_EQ(std::count(result.begin(), result.end(), 3), static_cast<long>(count)) << "rank " << r;
+      ASSERT_EQ(cudaMemcpy(result.data(), buffers[r].get(), count, cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      EXPECT_EQ(std::count(result.begin(), result.end(), 3), static_cast<long>(count))
+          << "rank " << r;
     }
 
     // Another mode: other memory, registered as that mode asks.

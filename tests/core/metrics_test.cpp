@@ -1,5 +1,4 @@
 // Tests of time statistics and bandwidth metrics.
-#include "collbench/sweep_plan.hpp"
 #include "core/metrics.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "collbench/sweep_plan.hpp"
 #include "output/case_sinks.hpp"
 #include "report_row.hpp"
 
@@ -136,7 +136,8 @@ TEST(Metrics, TheSlowestRanksMeanIsTheReportedTime) {
   // The mean's interval keeps its width around the reported mean.
   EXPECT_NEAR(metrics.time.mean_hi_us - metrics.time.mean_lo_us,
               per_sample.time.mean_hi_us - per_sample.time.mean_lo_us, 1e-9);
-  EXPECT_NEAR(metrics.time.mean_lo_us, per_sample.time.mean_lo_us + 10000 - per_sample.time.mean_us, 1e-9);
+  EXPECT_NEAR(metrics.time.mean_lo_us, per_sample.time.mean_lo_us + 10000 - per_sample.time.mean_us,
+              1e-9);
   // The median and its interval stay the samples'.
   EXPECT_DOUBLE_EQ(metrics.time.p50_us, per_sample.time.p50_us);
 }
@@ -186,7 +187,8 @@ TEST(Metrics, AlltoallvBandwidthsAreTheBusiestRanks) {
 
   options.common.gpu_counts = "2";
   options.a2av_matrix_path = "m.txt";
-  options.a2av_matrix = std::make_shared<const TrafficMatrix>(parse_traffic_matrix("m.txt", "0 1K\n4K 256\n"));
+  options.a2av_matrix =
+      std::make_shared<const TrafficMatrix>(parse_traffic_matrix("m.txt", "0 1K\n4K 256\n"));
   const Case matrix = build_sweep(options, 2).front();
   // Rank 1 sends 4352 B, the most of any rank sent or received (the mean is 2688): 4.352 GB/s in
   // 1 us; busbw x 1/2.

@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/errors.hpp"
-#include "schema.hpp"
 #include "collbench/sweep_plan.hpp"
+#include "core/errors.hpp"
 #include "frame/settings/value_parsers.hpp"
+#include "schema.hpp"
 
 namespace collbench {
 namespace {
@@ -102,9 +102,9 @@ TEST(Options, TheTablesDefaultsAreTheStructs) {
 // refuses it.
 TEST(Options, LongBadValuesAreShortenedInTheError) {
   const std::string pasted(100000, 'x');
-  for (const std::string& option : std::vector<std::string>{"--ops", "-b", "-d", "--seed", "-n", "--algo",
-                                                            "--launcher", "--split", "--inject-fault",
-                                                            "--bogus" + pasted}) {
+  for (const std::string& option :
+       std::vector<std::string>{"--ops", "-b", "-d", "--seed", "-n", "--algo", "--launcher",
+                                "--split", "--inject-fault", "--bogus" + pasted}) {
     SCOPED_TRACE(option.substr(0, 20));
     try {
       parse({option, pasted});
@@ -112,15 +112,18 @@ TEST(Options, LongBadValuesAreShortenedInTheError) {
     } catch (const UsageError& error) {
       const std::string message = error.what();
       EXPECT_LT(message.size(), 300u) << message.substr(0, 300);
-      EXPECT_NE(message.find("xxx… (100000 characters)"), std::string::npos) << message.substr(0, 300);
+      EXPECT_NE(message.find("xxx… (100000 characters)"), std::string::npos)
+          << message.substr(0, 300);
     }
   }
 }
 
 TEST(Options, RegisterIsAListOfModes) {
-  EXPECT_EQ(parse({"--register", "local"}).registrations, std::vector<BufferRegistration>{BufferRegistration::local});
-  EXPECT_EQ(parse({"--register", "symmetric,none,symmetric"}).registrations,
-            (std::vector<BufferRegistration>{BufferRegistration::symmetric, BufferRegistration::none}));
+  EXPECT_EQ(parse({"--register", "local"}).registrations,
+            std::vector<BufferRegistration>{BufferRegistration::local});
+  EXPECT_EQ(
+      parse({"--register", "symmetric,none,symmetric"}).registrations,
+      (std::vector<BufferRegistration>{BufferRegistration::symmetric, BufferRegistration::none}));
   EXPECT_EQ(parse({"--register", "all"}).registrations, all_buffer_registrations());
   expect_usage_errors({
       {{"--register", "global"}, "--register 'global' is not one of none, local, symmetric, all"},
@@ -131,7 +134,8 @@ TEST(Options, RegisterIsAListOfModes) {
 }
 
 TEST(Options, ExpandsAllAndDeduplicates) {
-  const Options options = parse({"--ops", "all", "-d", "float,float,bf16", "-o", "all", "-b", "1K", "-e", "1M"});
+  const Options options =
+      parse({"--ops", "all", "-d", "float,float,bf16", "-o", "all", "-b", "1K", "-e", "1M"});
   EXPECT_EQ(options.ops.size(), 10u);
   EXPECT_EQ(options.ops.back(), "alltoallv");
   EXPECT_EQ(options.types, (std::vector<DataType>{DataType::float32, DataType::bfloat16}));
@@ -290,8 +294,10 @@ TEST(Options, AlltoallvSpreadsAndMatrix) {
   const Options defaults = parse({});
   EXPECT_EQ(defaults.a2av_spreads, std::vector<double>{1.0});  // nccl-tests' default
   EXPECT_EQ(defaults.a2av_matrix, nullptr);
-  EXPECT_EQ(parse({"--a2av-spread", "0,0.5,1,.5,-0"}).a2av_spreads, (std::vector<double>{0.0, 0.5, 1.0}));
-  const std::string path = write_file("traffic_2x2.txt", "# bytes from row to column\n0 64K\n1M, 16\n");
+  EXPECT_EQ(parse({"--a2av-spread", "0,0.5,1,.5,-0"}).a2av_spreads,
+            (std::vector<double>{0.0, 0.5, 1.0}));
+  const std::string path =
+      write_file("traffic_2x2.txt", "# bytes from row to column\n0 64K\n1M, 16\n");
   const Options with_matrix = parse({"--ops", "alltoallv", "--a2av-matrix", path});
   EXPECT_EQ(with_matrix.a2av_matrix_path, path);
   ASSERT_NE(with_matrix.a2av_matrix, nullptr);
@@ -315,13 +321,16 @@ TEST(Options, RejectsBadAlltoallvTraffic) {
       {{"--a2av-spread", "0.5x"}, "--a2av-spread '0.5x' is not a number"},
       {{"--a2av-spread", "0,,1"}, "--a2av-spread '0,,1' has an empty entry"},
       {{"--a2av-matrix", bad_value},
-       "traffic matrix " + bad_value + " line 2: 'abc' is not a byte size (expected e.g. 8, 64K, 1M, 8G)"},
+       "traffic matrix " + bad_value +
+           " line 2: 'abc' is not a byte size (expected e.g. 8, 64K, 1M, 8G)"},
       {{"--a2av-matrix", negative}, "traffic matrix " + negative + " line 3: '-16' is negative"},
       {{"--a2av-matrix", ragged},
        "traffic matrix " + ragged + " line 2: a row of 2 values where the first row has 3"},
-      {{"--a2av-matrix", missing}, "traffic matrix " + missing + ": cannot open: No such file or directory"},
+      {{"--a2av-matrix", missing},
+       "traffic matrix " + missing + ": cannot open: No such file or directory"},
       {{"--a2av-matrix", ""}, "--a2av-matrix '' names no file"},
-      {{"--a2av-matrix", ragged, "--a2av-spread", "0.5"}, "--a2av-spread and --a2av-matrix exclude each other"},
+      {{"--a2av-matrix", ragged, "--a2av-spread", "0.5"},
+       "--a2av-spread and --a2av-matrix exclude each other"},
   };
   expect_usage_errors(table);
 }
@@ -351,7 +360,8 @@ TEST(Options, SweepRejectsMoreGpusThanVisibleAndRootsOutsideTheRanks) {
     build_sweep(options, 4);
     ADD_FAILURE() << "root 3 accepted for 2 ranks";
   } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("--root 3 is outside the 2 ranks"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("--root 3 is outside the 2 ranks"), std::string::npos)
+        << error.what();
   }
   // Roots do not apply to ops without one.
   EXPECT_NO_THROW(build_sweep(parse({"--ops", "all_reduce", "-g", "2", "-r", "3"}), 4));
@@ -402,14 +412,16 @@ TEST(Options, NcclMaxCtasInTheEnvironmentConflictsWithTheAxis) {
 // which collreport compare can pair.
 TEST(Options, NcclVariablesInTheEnvironmentAreNamedInTheRows) {
   const auto with = [](std::vector<std::string> extra) {
-    std::vector<std::string> words = {"--ops", "all_reduce,alltoallv", "--algo", "nccl,ring", "-g", "2", "-b",
-                                      "1K", "-e", "4K", "--register", "none,local", "--split", "DIV 2"};
+    std::vector<std::string> words = {
+        "--ops", "all_reduce,alltoallv", "--algo",     "nccl,ring", "-g",   "2", "-b", "1K", "-e",
+        "4K",    "--register",           "none,local", "--split",   "DIV 2"};
     words.insert(words.end(), extra.begin(), extra.end());
     return parse(words);
   };
   const auto keys = [](const Options& options) {
     std::vector<std::string> keys;
-    for (const Case& c : build_sweep(options, 2)) keys.push_back(benchmark_name(c) + " | " + c.config());
+    for (const Case& c : build_sweep(options, 2))
+      keys.push_back(benchmark_name(c) + " | " + c.config());
     return keys;
   };
   const std::vector<std::string> by_options =
@@ -429,7 +441,8 @@ TEST(Options, NcclVariablesInTheEnvironmentAreNamedInTheRows) {
   EXPECT_EQ(keys(from_environment), by_options);
   EXPECT_EQ(mixed.nccl_algos, (std::vector<std::string>{"Tree", "Ring"}));
   const Case first = build_sweep(from_environment, 2).front();
-  EXPECT_EQ(first.config(), "nccl_algo=Ring;nccl_proto=LL128;nccl_max_ctas=16;split=DIV 2;groups=1");
+  EXPECT_EQ(first.config(),
+            "nccl_algo=Ring;nccl_proto=LL128;nccl_max_ctas=16;split=DIV 2;groups=1");
 
   setenv("NCCL_MAX_CTAS", "99", 1);
   expect_usage_error({}, "NCCL_MAX_CTAS '99' in the environment is not a CTA count from 1 to 64");

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "core/byte_size.hpp"
-#include "core/errors.hpp"
 #include "collbench/options.hpp"
 #include "collbench/sweep_plan.hpp"
+#include "core/byte_size.hpp"
+#include "core/errors.hpp"
 
 namespace collbench {
 namespace {
@@ -43,14 +43,36 @@ TEST(ParserFuzz, ByteSizesAreAValueOrAUsageError) {
 }
 
 TEST(ParserFuzz, CommandLinesAreOptionsOrAUsageError) {
-  const std::vector<std::string> flags = {"--ops", "--algo", "-b", "-e", "-f", "-i", "-g", "-d", "-o", "-r",
-                                          "--in-place", "-w", "-n", "-m", "-G", "-c", "--timeout", "--seed",
-                                          "--launcher", "--list", "--bogus"};
-  const std::vector<std::string> values = {"all", "all_reduce,broadcast", "8", "1K", "8G", "0", "-1", "2",
-                                           "1.5", "1-4", "2,4", "float", "bf16,int8", "sum,max", "both", "in",
-                                           "nccl", "ring", "x", "", "99999999999999999999", "auto", "1.0000001"};
+  const std::vector<std::string> flags = {
+      "--ops", "--algo", "-b",        "-e",         "-f",         "-i",     "-g",
+      "-d",    "-o",     "-r",        "--in-place", "-w",         "-n",     "-m",
+      "-G",    "-c",     "--timeout", "--seed",     "--launcher", "--list", "--bogus"};
+  const std::vector<std::string> values = {"all",
+                                           "all_reduce,broadcast",
+                                           "8",
+                                           "1K",
+                                           "8G",
+                                           "0",
+                                           "-1",
+                                           "2",
+                                           "1.5",
+                                           "1-4",
+                                           "2,4",
+                                           "float",
+                                           "bf16,int8",
+                                           "sum,max",
+                                           "both",
+                                           "in",
+                                           "nccl",
+                                           "ring",
+                                           "x",
+                                           "",
+                                           "99999999999999999999",
+                                           "auto",
+                                           "1.0000001"};
   std::mt19937 random(2);
-  std::uniform_int_distribution<std::size_t> words(0, 8), flag(0, flags.size() - 1), value(0, values.size() - 1);
+  std::uniform_int_distribution<std::size_t> words(0, 8), flag(0, flags.size() - 1),
+      value(0, values.size() - 1);
   std::uniform_int_distribution<int> coin(0, 3);
   int accepted = 0;
   for (int i = 0; i < 3000; ++i) {

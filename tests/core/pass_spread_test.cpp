@@ -22,7 +22,8 @@ std::string printed(const PassSpreadSummary& summary, std::size_t listed) {
   return text;
 }
 
-void feed(PassSpreadSummary& summary, const Case& c, int pass, double p50_us, const char* status = report::kStatusOk) {
+void feed(PassSpreadSummary& summary, const Case& c, int pass, double p50_us,
+          const char* status = report::kStatusOk) {
   Case passed = c;
   passed.repeat = pass;
   CaseOutcome outcome;
@@ -48,13 +49,15 @@ TEST(PassSpreadSummary, NamesTheMedianAndTheWidestSpreads) {
   }
   feed(summary, cases[1], 3, 99, report::kStatusTimeout);  // a failed pass has no time to compare
   const std::string text = printed(summary, 2);
-  EXPECT_NE(text.find("between passes: 3 cases; p50 spread (slowest pass / fastest - 1): median 10.0%, widest:"),
+  EXPECT_NE(text.find("between passes: 3 cases; p50 spread (slowest pass / fastest - 1): median "
+                      "10.0%, widest:"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("50.0%  all_reduce nccl float sum 2r 4 KiB"), std::string::npos) << text;
   EXPECT_NE(text.find("10.0%  all_reduce nccl float sum 2r 1 KiB"), std::string::npos) << text;
   EXPECT_EQ(text.find("2 KiB"), std::string::npos) << "only the 2 widest are listed:\n" << text;
-  EXPECT_EQ(text.find("pass 2"), std::string::npos) << "cases are named by their first pass:\n" << text;
+  EXPECT_EQ(text.find("pass 2"), std::string::npos) << "cases are named by their first pass:\n"
+                                                    << text;
 }
 
 }  // namespace

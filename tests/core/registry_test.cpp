@@ -15,14 +15,16 @@ namespace {
 double expected_bus_factor(std::string_view op, int n) {
   if (op == "all_reduce") return 2.0 * (n - 1) / n;
   if (op == "broadcast" || op == "reduce" || op == "sendrecv") return 1.0;
-  return static_cast<double>(n - 1) / n;  // all_gather, reduce_scatter, alltoall(v), gather, scatter
+  return static_cast<double>(n - 1) /
+         n;  // all_gather, reduce_scatter, alltoall(v), gather, scatter
 }
 
 TEST(Registry, HasEveryNcclCollectiveOnce) {
   std::vector<std::string> names;
   for (const CollectiveSpec& spec : collective_registry()) names.emplace_back(spec.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
-                                             "alltoall", "gather", "scatter", "sendrecv", "alltoallv"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"all_reduce", "all_gather", "reduce_scatter",
+                                             "broadcast", "reduce", "alltoall", "gather", "scatter",
+                                             "sendrecv", "alltoallv"}));
   EXPECT_THROW(find_collective("allreduce"), UsageError);
 }
 
@@ -42,7 +44,8 @@ TEST(Registry, ArrivalRuleAppliesToOpsThatFinishTogether) {
 TEST(Registry, BusFactorsAreNcclTests) {
   for (const CollectiveSpec& spec : collective_registry()) {
     for (int n : {1, 2, 3, 4, 8, 16}) {
-      EXPECT_DOUBLE_EQ(spec.bus_factor(n), expected_bus_factor(spec.name, n)) << spec.name << " n=" << n;
+      EXPECT_DOUBLE_EQ(spec.bus_factor(n), expected_bus_factor(spec.name, n))
+          << spec.name << " n=" << n;
     }
   }
 }
@@ -57,7 +60,8 @@ TEST(Registry, ElementCountsFollowNcclTestsRounding) {
         if (spec.takes_traffic) continue;  // alltoallv: AlltoallvBytesAreNcclTests
         const ElementCounts counts = spec.counts(elements, element_bytes, n, nullptr);
         const std::string_view op = spec.name;
-        SCOPED_TRACE(std::string(op) + " n=" + std::to_string(n) + " elt=" + std::to_string(element_bytes));
+        SCOPED_TRACE(std::string(op) + " n=" + std::to_string(n) +
+                     " elt=" + std::to_string(element_bytes));
         if (op == "all_reduce" || op == "broadcast" || op == "reduce" || op == "sendrecv") {
           EXPECT_EQ(counts.send, elements);
           EXPECT_EQ(counts.recv, elements);
@@ -94,7 +98,8 @@ TEST(Registry, AlgorithmBytesAreNcclTests) {
   const ElementCounts whole = all_reduce.counts(1000, 2, 4, nullptr);
   EXPECT_DOUBLE_EQ(algbw_bytes(all_reduce, whole, DataType::half, 4), 2000);
   const CollectiveSpec& sendrecv = find_collective("sendrecv");
-  EXPECT_DOUBLE_EQ(algbw_bytes(sendrecv, sendrecv.counts(10, 8, 8, nullptr), DataType::float64, 8), 80);
+  EXPECT_DOUBLE_EQ(algbw_bytes(sendrecv, sendrecv.counts(10, 8, 8, nullptr), DataType::float64, 8),
+                   80);
 }
 
 // nccl-tests' alltoallv_perf: size and algbw bytes are the busiest rank's max(sent, received),
@@ -127,7 +132,8 @@ TEST(Registry, AlltoallvBytesAreNcclTests) {
   using Pair = std::vector<std::size_t>;
   // 2 ranks, 1 MiB of float: paramcount 131072; every spread keeps 1 MiB a rank (spread 1: all
   // of it to the other rank; 0.5: 256 KiB to itself, 768 KiB to the other).
-  for (double spread : {0.0, 0.5, 1.0}) EXPECT_EQ(bytes_of(spread, 1 << 20, 2), (Pair{1 << 20, 131072})) << spread;
+  for (double spread : {0.0, 0.5, 1.0})
+    EXPECT_EQ(bytes_of(spread, 1 << 20, 2), (Pair{1 << 20, 131072})) << spread;
   // 4 ranks, 1 MiB: paramcount 65536. Spread 1: B d / 6 rounded down to 16 = 0, 174752,
   // 349520, 524288 (1048560 in all); spread 0.5: 131072, 218448, 305824, 393216 (1048560).
   EXPECT_EQ(bytes_of(0.0, 1 << 20, 4), (Pair{1 << 20, 65536}));
@@ -152,9 +158,11 @@ TEST(Registry, AlltoallvBytesAreNcclTests) {
 
 TEST(Registry, InPlaceLayoutsMatchNccl) {
   const ElementCounts counts{64, 256, 64};
-  EXPECT_EQ(in_place_offsets(find_collective("all_gather"), counts, 3).send, 192u);  // send = recv + rank*count
+  EXPECT_EQ(in_place_offsets(find_collective("all_gather"), counts, 3).send,
+            192u);  // send = recv + rank*count
   EXPECT_EQ(in_place_offsets(find_collective("all_gather"), counts, 3).recv, 0u);
-  EXPECT_EQ(in_place_offsets(find_collective("reduce_scatter"), counts, 2).recv, 128u);  // recv = send + rank*count
+  EXPECT_EQ(in_place_offsets(find_collective("reduce_scatter"), counts, 2).recv,
+            128u);  // recv = send + rank*count
   EXPECT_EQ(in_place_offsets(find_collective("scatter"), counts, 1).recv, 64u);
   EXPECT_EQ(in_place_offsets(find_collective("gather"), counts, 2).send, 128u);
   EXPECT_EQ(in_place_offsets(find_collective("all_reduce"), counts, 2).send, 0u);
@@ -165,8 +173,10 @@ TEST(Registry, InPlaceLayoutsMatchNccl) {
 
 TEST(Registry, ReductionAndRootFlags) {
   for (const CollectiveSpec& spec : collective_registry()) {
-    const bool reduces = spec.name == "all_reduce" || spec.name == "reduce_scatter" || spec.name == "reduce";
-    const bool rooted = spec.name == "broadcast" || spec.name == "reduce" || spec.name == "gather" || spec.name == "scatter";
+    const bool reduces =
+        spec.name == "all_reduce" || spec.name == "reduce_scatter" || spec.name == "reduce";
+    const bool rooted = spec.name == "broadcast" || spec.name == "reduce" ||
+                        spec.name == "gather" || spec.name == "scatter";
     EXPECT_EQ(spec.reduces, reduces) << spec.name;
     EXPECT_EQ(spec.rooted, rooted) << spec.name;
   }

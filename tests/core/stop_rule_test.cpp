@@ -97,7 +97,9 @@ TEST(StopRule, JudgesTheMediansIntervalAtTheConfidence) {
   std::vector<double> samples;
   for (int us = 20; us >= 1; --us) samples.push_back(us);
   // The mean's bound out of the way: this is about the median's interval.
-  const auto median_only = [](double max_noise_pct) { return adaptive(max_noise_pct, 20, 0, 1.0, 100); };
+  const auto median_only = [](double max_noise_pct) {
+    return adaptive(max_noise_pct, 20, 0, 1.0, 100);
+  };
   EXPECT_TRUE(next_step(median_only(43), samples, 1, 0.95, 20).done);
   EXPECT_FALSE(next_step(median_only(42), samples, 1, 0.95, 20).done);
   EXPECT_FALSE(next_step(median_only(43), samples, 1, 0.99, 20).done);

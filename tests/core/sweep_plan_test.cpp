@@ -57,7 +57,8 @@ TEST(SweepPlan, ExpandsEveryDimensionGroupedByRankCount) {
   options.min_bytes = 1024;
   options.max_bytes = 2048;
   const std::vector<Case> cases = build_sweep(options, 4);
-  // Per rank count n: all_reduce 2 types x 2 redops x 2 sizes x 2 places; broadcast 2 types x n roots x 2 x 2.
+  // Per rank count n: all_reduce 2 types x 2 redops x 2 sizes x 2 places; broadcast 2 types x n
+  // roots x 2 x 2.
   EXPECT_EQ(cases.size(), (16u + 2 * 2 * 4) + (16u + 2 * 4 * 4));
   EXPECT_EQ(cases.front().ranks, 2);
   EXPECT_EQ(cases.back().ranks, 4);
@@ -72,7 +73,8 @@ TEST(SweepPlan, ExpandsEveryDimensionGroupedByRankCount) {
       EXPECT_NE(c.op, ReduceOp::none);
     }
   }
-  EXPECT_EQ(benchmark_name(cases.front()), "all_reduce/nccl/ranks:2/float/sum/root:-1/out_of_place/bytes:1024");
+  EXPECT_EQ(benchmark_name(cases.front()),
+            "all_reduce/nccl/ranks:2/float/sum/root:-1/out_of_place/bytes:1024");
   EXPECT_EQ(display_name(cases[1]), "all_reduce nccl float sum 2r 1 KiB in-place");
 }
 
@@ -175,15 +177,19 @@ TEST_F(RingKnobEnvironment, CasesCarryTheAlgorithmsChangedKnobs) {
 // Settings on the command line make choices of their own: each has its config and benchmark
 // name; entries that make the same implementation with the same settings are one.
 TEST_F(RingKnobEnvironment, AlgoSettingsOnTheCommandLine) {
-  const std::vector<Case> cases =
-      build_sweep(one_size("all_reduce", {"nccl", "ring", "ring:ctas=32", "nccl", "ring:ring_ctas=32", "all"}, 2, 1024), 2);
+  const std::vector<Case> cases = build_sweep(
+      one_size("all_reduce", {"nccl", "ring", "ring:ctas=32", "nccl", "ring:ring_ctas=32", "all"},
+               2, 1024),
+      2);
   std::vector<std::string> configs;
   for (const Case& c : cases) configs.push_back(c.algo() + "|" + c.config());
-  const std::vector<std::string> expected = {"nccl|", "ring|", "ring|ring_ctas=32", "ring_sendrecv|", "oneshot|",
-                                             "twoshot|", "copy_engine|", "copy_engine_ring|"};
+  const std::vector<std::string> expected = {
+      "nccl|",    "ring|",    "ring|ring_ctas=32", "ring_sendrecv|",
+      "oneshot|", "twoshot|", "copy_engine|",      "copy_engine_ring|"};
   EXPECT_EQ(configs, expected);
   EXPECT_NE(benchmark_name(cases[1]), benchmark_name(cases[2]));
-  EXPECT_NE(benchmark_name(cases[2]).find("ring:ring_ctas=32/"), std::string::npos) << benchmark_name(cases[2]);
+  EXPECT_NE(benchmark_name(cases[2]).find("ring:ring_ctas=32/"), std::string::npos)
+      << benchmark_name(cases[2]);
   EXPECT_THROW(build_sweep(one_size("all_reduce", {"ring:ctas=0"}, 2, 1024), 2), UsageError);
   EXPECT_THROW(build_sweep(one_size("all_reduce", {"tree"}, 2, 1024), 2), UsageError);
   // A name known for all_reduce only is "not for this op" elsewhere, not an error.
@@ -246,7 +252,8 @@ TEST_F(RingKnobEnvironment, RegistrationModesAreSweptPerRankCount) {
   Options options = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
   options.common.gpu_counts = "1,2";
   options.max_bytes = 2048;
-  options.registrations = {BufferRegistration::none, BufferRegistration::symmetric, BufferRegistration::local};
+  options.registrations = {BufferRegistration::none, BufferRegistration::symmetric,
+                           BufferRegistration::local};
   setenv("COLLBENCH_RING_CTAS", "32", 1);
   const std::vector<Case> cases = build_sweep(options, 2);
   // Per count: 3 modes x 2 algos x 2 sizes.
@@ -256,10 +263,12 @@ TEST_F(RingKnobEnvironment, RegistrationModesAreSweptPerRankCount) {
     const std::string step = std::to_string(c.ranks) + ":" + std::string(name_of(c.registration));
     if (order.empty() || order.back() != step) order.push_back(step);
   }
-  EXPECT_EQ(order, (std::vector<std::string>{"1:none", "1:symmetric", "1:local", "2:none", "2:symmetric", "2:local"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"1:none", "1:symmetric", "1:local", "2:none",
+                                             "2:symmetric", "2:local"}));
   const Case& plain = cases.front();
   EXPECT_EQ(plain.config(), "");
-  EXPECT_EQ(benchmark_name(plain), "all_reduce/nccl/ranks:1/float/sum/root:-1/out_of_place/bytes:1024");
+  EXPECT_EQ(benchmark_name(plain),
+            "all_reduce/nccl/ranks:1/float/sum/root:-1/out_of_place/bytes:1024");
   const Case& nccl_local = cases[cases.size() - 4];
   ASSERT_EQ(nccl_local.registration, BufferRegistration::local);
   ASSERT_EQ(nccl_local.algo(), "nccl");
@@ -273,7 +282,8 @@ TEST_F(RingKnobEnvironment, RegistrationModesAreSweptPerRankCount) {
   EXPECT_EQ(ring_symmetric.config(), "ring_ctas=32;register=symmetric");
   MeasureSettings settings;
   settings.timing = IterationTiming::loop;
-  EXPECT_EQ(make_report_row({}, settings, ring_symmetric, {}, {}).config, "ring_ctas=32;register=symmetric;timing=loop");
+  EXPECT_EQ(make_report_row({}, settings, ring_symmetric, {}, {}).config,
+            "ring_ctas=32;register=symmetric;timing=loop");
   // Every name is unique: rows of different modes never mix.
   std::set<std::string> names;
   for (const Case& c : cases) names.insert(benchmark_name(c));
@@ -388,25 +398,31 @@ TEST_F(RingKnobEnvironment, CountThenCommunicatorsThenRegistrationThenOp) {
   const std::vector<Case> cases = build_sweep(options, 4);
   std::vector<std::string> blocks;
   for (const Case& c : cases) {
-    const std::string block = std::to_string(c.ranks) + "|" + communicator_config(c.communicator, c.ranks) + "|" +
+    const std::string block = std::to_string(c.ranks) + "|" +
+                              communicator_config(c.communicator, c.ranks) + "|" +
                               std::string(name_of(c.registration));
     if (blocks.empty() || blocks.back() != block) blocks.push_back(block);
   }
-  EXPECT_EQ(blocks, (std::vector<std::string>{"2|nccl_proto=LL|local", "2|nccl_proto=LL|none", "2|nccl_proto=Simple|local",
-                                              "2|nccl_proto=Simple|none", "2||local", "2||none",
-                                              "4|nccl_proto=LL|local", "4|nccl_proto=LL|none", "4|nccl_proto=Simple|local",
-                                              "4|nccl_proto=Simple|none", "4||local", "4||none"}));
+  EXPECT_EQ(blocks,
+            (std::vector<std::string>{"2|nccl_proto=LL|local", "2|nccl_proto=LL|none",
+                                      "2|nccl_proto=Simple|local", "2|nccl_proto=Simple|none",
+                                      "2||local", "2||none", "4|nccl_proto=LL|local",
+                                      "4|nccl_proto=LL|none", "4|nccl_proto=Simple|local",
+                                      "4|nccl_proto=Simple|none", "4||local", "4||none"}));
   // Within a block: op, then algo, traffic and size.
   std::vector<std::string> first_block;
   for (const Case& c : cases) {
-    if (c.ranks != 2 || c.communicator.nccl_proto != "LL" || c.registration != BufferRegistration::local) continue;
-    first_block.push_back(std::string(c.spec->name) + " " + std::to_string(c.requested_bytes) + " " + c.config());
+    if (c.ranks != 2 || c.communicator.nccl_proto != "LL" ||
+        c.registration != BufferRegistration::local)
+      continue;
+    first_block.push_back(std::string(c.spec->name) + " " + std::to_string(c.requested_bytes) +
+                          " " + c.config());
   }
-  EXPECT_EQ(first_block,
-            (std::vector<std::string>{"all_reduce 1024 nccl_proto=LL;register=local",
-                                      "all_reduce 2048 nccl_proto=LL;register=local",
-                                      "alltoallv 1024 a2av_spread=0.5;nccl_proto=LL;register=local",
-                                      "alltoallv 2048 a2av_spread=0.5;nccl_proto=LL;register=local"}));
+  EXPECT_EQ(first_block, (std::vector<std::string>{
+                             "all_reduce 1024 nccl_proto=LL;register=local",
+                             "all_reduce 2048 nccl_proto=LL;register=local",
+                             "alltoallv 1024 a2av_spread=0.5;nccl_proto=LL;register=local",
+                             "alltoallv 2048 a2av_spread=0.5;nccl_proto=LL;register=local"}));
   const auto ring = std::find_if(cases.begin(), cases.end(), [](const Case& c) {
     return c.algo() == "ring" && c.registration == BufferRegistration::local;
   });
@@ -455,11 +471,13 @@ TEST(SweepPlan, SplitAlltoallvTrafficIsPerGroup) {
   // A 2x2 matrix: fits the groups of MOD 2 on 4 GPUs, not the groups of 1 on 2 GPUs.
   options.common.gpu_counts = "2,4";
   options.a2av_matrix_path = "m.txt";
-  options.a2av_matrix = std::make_shared<const TrafficMatrix>(parse_traffic_matrix("m.txt", "0 1K\n4K 256\n"));
+  options.a2av_matrix =
+      std::make_shared<const TrafficMatrix>(parse_traffic_matrix("m.txt", "0 1K\n4K 256\n"));
   const std::vector<Case> cases = build_sweep(options, 4);
   ASSERT_EQ(cases.size(), 2u);
   EXPECT_EQ(cases[0].ranks, 2);
-  EXPECT_EQ(cases[0].skip_reason, "the traffic matrix m.txt is for 2 ranks, not 1 (each --split group's)");
+  EXPECT_EQ(cases[0].skip_reason,
+            "the traffic matrix m.txt is for 2 ranks, not 1 (each --split group's)");
   EXPECT_EQ(cases[1].ranks, 4);
   EXPECT_TRUE(cases[1].skip_reason.empty());
   EXPECT_EQ(cases[1].config(), "a2av_matrix=m.txt;split=MOD 2;groups=2");
@@ -474,7 +492,8 @@ TEST(SweepPlan, SplitAlltoallvTrafficIsPerGroup) {
 
 TEST(SweepPlan, RegistrationModesCountTowardTheCaseLimit) {
   Options options = one_size("all_reduce", {"nccl"}, 2, 1024);
-  options.repeats = static_cast<int>(kMaxCases / 2);  // one case per pass: at the limit with 2 modes
+  options.repeats =
+      static_cast<int>(kMaxCases / 2);  // one case per pass: at the limit with 2 modes
   options.registrations = {BufferRegistration::none, BufferRegistration::local};
   EXPECT_EQ(build_sweep(options, 2).size(), kMaxCases);
   options.registrations = all_buffer_registrations();
@@ -482,7 +501,8 @@ TEST(SweepPlan, RegistrationModesCountTowardTheCaseLimit) {
     build_sweep(options, 2);
     ADD_FAILURE() << "more than kMaxCases cases accepted";
   } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("selects 1500000 cases"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("selects 1500000 cases"), std::string::npos)
+        << error.what();
   }
 }
 
@@ -507,7 +527,8 @@ TEST(SweepPlan, AlltoallvSweepsSpreadsAndSizes) {
   }
   EXPECT_EQ(configs, (std::vector<std::string>{"a2av_spread=0", "a2av_spread=0", "a2av_spread=0.5",
                                                "a2av_spread=0.5"}));
-  // nccl-tests' sizes (registry_test.cpp works them out): 1000 B -> 960 and 928; 1 MiB -> 1 MiB and 1048560.
+  // nccl-tests' sizes (registry_test.cpp works them out): 1000 B -> 960 and 928; 1 MiB -> 1 MiB and
+  // 1048560.
   EXPECT_EQ(bytes, (std::vector<std::size_t>{960, 1 << 20, 928, 1048560}));
   EXPECT_EQ(cases[2].counts.param, 60u);
   EXPECT_EQ(benchmark_name(cases[2]),
@@ -597,9 +618,10 @@ TEST(SweepPlan, AlltoallvMatrixThatFitsNoRankCountOrTypeIsAnError) {
     build_sweep(options, 2);
     ADD_FAILURE() << "12 bytes accepted as 8-byte elements";
   } catch (const UsageError& error) {
-    EXPECT_STREQ(error.what(),
-                 "traffic matrix m.txt: alltoallv traffic from rank 0 to rank 1 (12 bytes) is not a whole "
-                 "number of 8-byte elements");
+    EXPECT_STREQ(
+        error.what(),
+        "traffic matrix m.txt: alltoallv traffic from rank 0 to rank 1 (12 bytes) is not a whole "
+        "number of 8-byte elements");
   }
 }
 

@@ -128,7 +128,8 @@ TEST(TrafficMatrix, SpreadFollowsNcclTestsForwardDistance) {
   }
   // Half way: 768 uniform + 0, 512, 1024, 1536.
   const TrafficMatrix half = spread_matrix(4, 6144, 0.5);
-  EXPECT_EQ((Bytes{half.at(2, 2), half.at(2, 3), half.at(2, 0), half.at(2, 1)}), (Bytes{768, 1280, 1792, 2304}));
+  EXPECT_EQ((Bytes{half.at(2, 2), half.at(2, 3), half.at(2, 0), half.at(2, 1)}),
+            (Bytes{768, 1280, 1792, 2304}));
   // Rounding: 1000 bytes, s = 1, 3 ranks: 0, 333.3 -> 320, 666.7 -> 656.
   const TrafficMatrix rounded = spread_matrix(3, 1000, 1.0);
   EXPECT_EQ((Bytes{rounded.at(0, 0), rounded.at(0, 1), rounded.at(0, 2)}), (Bytes{0, 320, 656}));

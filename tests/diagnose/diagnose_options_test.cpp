@@ -1,8 +1,9 @@
 // collbench_diagnose's command line and its test-only faults.
+#include "diagnose_options.hpp"
+
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
-#include "diagnose_options.hpp"
 
 namespace collbench::diagnose {
 namespace {
@@ -36,9 +37,10 @@ TEST(DiagnoseOptions, DefaultsAndValues) {
   EXPECT_TRUE(defaults.rechecks);
   EXPECT_EQ(defaults.fault.kind, InjectedFault::Kind::none);
   EXPECT_EQ(defaults.fault.text, "");
-  const DiagnoseOptions set = parse({"--pair-bytes", "64M", "--collective-bytes", "1G", "-n", "9", "--slow-ratio",
-                                     "0.7", "--json", "d.json", "--timeout", "12", "--spread-factor", "4",
-                                     "--arrival-floor-us", "35", "--no-rechecks", "--arrival-iterations", "50"});
+  const DiagnoseOptions set =
+      parse({"--pair-bytes", "64M", "--collective-bytes", "1G", "-n", "9", "--slow-ratio", "0.7",
+             "--json", "d.json", "--timeout", "12", "--spread-factor", "4", "--arrival-floor-us",
+             "35", "--no-rechecks", "--arrival-iterations", "50"});
   EXPECT_EQ(set.pair_bytes, std::size_t{64} << 20);
   EXPECT_EQ(set.collective_bytes, std::size_t{1} << 30);
   EXPECT_EQ(set.iterations, 9);
@@ -58,10 +60,12 @@ TEST(DiagnoseOptions, BadValuesAreOneLineNamingThem) {
   expect_usage_error({"--slow-ratio", "1.5"}, "--slow-ratio 1.5 is not above 0 and at most 1");
   expect_usage_error({"--spread-factor", "0"}, "--spread-factor 0 is not above 0 and at most 100");
   expect_usage_error({"--arrival-iterations", "2"}, "--arrival-iterations 2 is not from 3 to 1000");
-  expect_usage_error({"--copy-window-ms", "0"}, "--copy-window-ms 0 is not above 0 and at most 60000");
+  expect_usage_error({"--copy-window-ms", "0"},
+                     "--copy-window-ms 0 is not above 0 and at most 60000");
   expect_usage_error({"--latency-round-trips", "0"}, "--latency-round-trips 0 is not from 1 to 50");
   expect_usage_error({"--timeout", "0"}, "--timeout 0 is not above 0 and at most 86400 seconds");
-  expect_usage_error({"--timeout", "100000"}, "--timeout 100000 is not above 0 and at most 86400 seconds");
+  expect_usage_error({"--timeout", "100000"},
+                     "--timeout 100000 is not above 0 and at most 86400 seconds");
   expect_usage_error({"--launcher", "slurmish"}, "slurmish");
 }
 

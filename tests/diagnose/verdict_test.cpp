@@ -425,13 +425,15 @@ TEST(Verdict, LinkLoadBothWaysNamesOnlyLinksThoughItSlowsTheCopiesOfItsEnds) {
     EXPECT_EQ(end.direction, "both");
     EXPECT_TRUE(end.confirmed);
     ASSERT_EQ(end.evidence.size(), 2u);
-    EXPECT_EQ(end.evidence[0], fmt::format("rank {}, both directions: 6 of 6 pairs slow (the slowest "
-                                           "{}->{} 133 GB/s against 370, 0.36×)",
-                                           rank, rank, 4 - rank));
-    EXPECT_EQ(end.evidence[1], fmt::format("rank {}'s local copy 1162 GB/s, 0.78× the others' (12.4 "
-                                           "spreads)",
-                                           rank) +
-                                   kLinkTraffic);
+    EXPECT_EQ(end.evidence[0],
+              fmt::format("rank {}, both directions: 6 of 6 pairs slow (the slowest "
+                          "{}->{} 133 GB/s against 370, 0.36×)",
+                          rank, rank, 4 - rank));
+    EXPECT_EQ(end.evidence[1],
+              fmt::format("rank {}'s local copy 1162 GB/s, 0.78× the others' (12.4 "
+                          "spreads)",
+                          rank) +
+                  kLinkTraffic);
   }
 }
 
@@ -443,8 +445,8 @@ TEST(Verdict, TwoGpusLoadedBothWaysShowOnlyAgainstTheLinkPeak) {
   for (unsigned seed = 1; seed <= 200; ++seed) {
     Measurements clean = healthy_machine(1, 2);
     clean.link_peak_gbps = link_peak_gbps;
-    EXPECT_TRUE(diagnose(clean, measure(clean, kRealisticNoise, seed), kRealisticNoise, seed + 7)
-                    .clean())
+    EXPECT_TRUE(
+        diagnose(clean, measure(clean, kRealisticNoise, seed), kRealisticNoise, seed + 7).clean())
         << "seed " << seed;
   }
   Measurements truth = healthy_machine(1, 2);
@@ -453,7 +455,8 @@ TEST(Verdict, TwoGpusLoadedBothWaysShowOnlyAgainstTheLinkPeak) {
   EXPECT_TRUE(diagnose(truth, truth, {}, 1).clean());  // nothing to compare with
   truth.link_peak_gbps = link_peak_gbps;
   const Verdict verdict = diagnose(truth, truth, {}, 1);
-  ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::slow_link}) << first_line(verdict);
+  ASSERT_EQ(kinds(verdict), std::vector<SuspectKind>{SuspectKind::slow_link})
+      << first_line(verdict);
   EXPECT_EQ(verdict.suspects[0].ranks, (std::vector<int>{0, 1}));
   EXPECT_TRUE(verdict.suspects[0].confirmed);
   EXPECT_TRUE(has_line_starting(verdict.suspects[0], "0->1 122 GB/s against the link peak 407"))

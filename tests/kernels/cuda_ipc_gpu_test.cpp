@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpu_test_support.hpp"
 #include "runtime/cuda_ipc.hpp"
 #include "runtime/cuda_resources.hpp"
-#include "gpu_test_support.hpp"
 #include "runtime/nccl_communicator.hpp"
 #include "runtime/process_all_gather.hpp"
 

@@ -6,10 +6,10 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/cuda_resources.hpp"
 #include "core/errors.hpp"
 #include "fill_check.hpp"
 #include "gpu_test_support.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "runtime/graph_memsets.hpp"
 #include "runtime/stream_memops.hpp"
 
@@ -41,8 +41,8 @@ cudaGraphNode_t add_memset(cudaGraph_t graph, cudaGraphNode_t after, void* dst,
   params.height = height;
   params.pitch = pitch;
   cudaGraphNode_t node = nullptr;
-  CB_CUDA_CHECK(cudaGraphAddMemsetNode(&node, graph, after ? &after : nullptr, after ? 1 : 0,
-                                       &params));
+  CB_CUDA_CHECK(
+      cudaGraphAddMemsetNode(&node, graph, after ? &after : nullptr, after ? 1 : 0, &params));
   return node;
 }
 
@@ -107,8 +107,8 @@ TEST(GraphMemsets, TheKernelNodeRunsAtThePriorityOfTheKernelWaitingOnIt) {
 
   CB_CUDA_CHECK(cudaStreamBeginCapture(raw_stream, cudaStreamCaptureModeThreadLocal));
   CB_CUDA_CHECK(cudaMemsetAsync(zeroed.get(), 0, zeroed.bytes(), raw_stream));
-  const kernels::PatternParams pattern{1, 1, 0, 1, kernels::ElementType::float32,
-                                       kernels::Reduction::sum};
+  const kernels::PatternParams pattern{
+      1, 1, 0, 1, kernels::ElementType::float32, kernels::Reduction::sum};
   kernels::launch_fill(filled.get(), 256, pattern, 0, raw_stream);
   cudaGraph_t raw = nullptr;
   CB_CUDA_CHECK(cudaStreamEndCapture(raw_stream, &raw));

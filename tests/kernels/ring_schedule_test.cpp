@@ -906,7 +906,8 @@ INSTANTIATE_TEST_SUITE_P(
                       PushFaultCase{PushFault::skip_staging_wait, 3, "MissingStagingArrivalWait"},
                       PushFaultCase{PushFault::skip_gather_wait, 3, "MissingGatherArrivalWait"},
                       PushFaultCase{PushFault::skip_end_wait, 3, "MissingEndWait"},
-                      PushFaultCase{PushFault::free_before_reading, 5, "FreeingASlotBeforeReadingIt"},
+                      PushFaultCase{PushFault::free_before_reading, 5,
+                                    "FreeingASlotBeforeReadingIt"},
                       PushFaultCase{PushFault::unordered_release, 3, "FlagsOvertakingTheirData"}),
     [](const auto& info) { return std::string(info.param.name); });
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "csv_writer.hpp"
 #include "core/errors.hpp"
+#include "csv_writer.hpp"
 
 namespace collbench {
 namespace {

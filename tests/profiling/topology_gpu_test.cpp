@@ -7,9 +7,9 @@
 #include <regex>
 #include <string>
 
-#include "telemetry/topology.hpp"
 #include "measure/runner.hpp"
 #include "runtime/cuda_resources.hpp"
+#include "telemetry/topology.hpp"
 
 namespace collbench {
 namespace {

@@ -51,8 +51,8 @@ TEST(DpOptions, DefaultsMatchTheTargetConfiguration) {
   std::vector<std::string> axes;
   for (const Axis& axis : o.axes) axes.push_back(axis.setting->long_name());
   EXPECT_EQ(axes,
-            (Values{"--dtype", "--sync", "--bucket-mib", "--algo", "--comm-schedule", "--last-bucket-algo",
-                    "--lockstep", "--fuse-last-update", "--graph-memsets"}));
+            (Values{"--dtype", "--sync", "--bucket-mib", "--algo", "--comm-schedule",
+                    "--last-bucket-algo", "--lockstep", "--fuse-last-update", "--graph-memsets"}));
 }
 
 TEST(DpOptions, ParsesListsAndValues) {
@@ -128,7 +128,8 @@ TEST(DpOptions, BadValuesAreOneLineErrorsNamingThem) {
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("the model needs"), std::string::npos) << error.what();
   }
-  EXPECT_EQ(rank_counts(parse({"-g", "1-4"}), 8), (std::vector<int>{1, 2, 3, 4}));  // collbench's ranges
+  EXPECT_EQ(rank_counts(parse({"-g", "1-4"}), 8),
+            (std::vector<int>{1, 2, 3, 4}));  // collbench's ranges
   expect_usage_error({"--width", "100"}, "--width 100");
   expect_usage_error({"--layers", "0"}, "--layers 0");
   expect_usage_error({"--batch", "0"}, "--batch 0");
@@ -467,8 +468,8 @@ TEST(DpConfig, AlgoSettingsOnTheCommandLine) {
   EXPECT_NE(benchmark_name(plan[0]), benchmark_name(plan[1]));
   expect_usage_error({"--algo", "ring:ctas=0"}, "ring_ctas=0 is not 1..128");
   expect_usage_error({"--algo", "tree:ctas=8"}, "unknown all-reduce algorithm");
-  EXPECT_NO_THROW(parse({"--algo", "copy_engine", "--last-bucket-algo", "twoshot:ctas=96", "--fuse-last-update",
-                         "1"}));
+  EXPECT_NO_THROW(parse({"--algo", "copy_engine", "--last-bucket-algo", "twoshot:ctas=96",
+                         "--fuse-last-update", "1"}));
 }
 
 // A last bucket of another implementation adds that implementation's knobs, each knob once; its
@@ -552,7 +553,8 @@ TEST(DpConfig, SettingsShowOnlyWhenNotTheDefault) {
 TEST(DpOptions, SharesCollbenchsConventions) {
   EXPECT_TRUE(parse({"-c"}).session.check);
   EXPECT_FALSE(parse({"--check=0"}).session.check);
-  const std::vector<StepConfig> plan = expand_plan(parse({"-d", "bfloat16,float", "--sync", "sync", "-g", "1-2"}), 2);
+  const std::vector<StepConfig> plan =
+      expand_plan(parse({"-d", "bfloat16,float", "--sync", "sync", "-g", "1-2"}), 2);
   ASSERT_EQ(plan.size(), 4u);
   EXPECT_NE(benchmark_name(plan[0]), benchmark_name(plan[2]));
   EXPECT_EQ(plan[2].model.dtype, DataType::float32);

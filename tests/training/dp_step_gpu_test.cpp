@@ -12,16 +12,16 @@
 #include <thread>
 #include <vector>
 
-#include "session/communicators.hpp"
-#include "core/algorithm.hpp"
-#include "checks/correctness_checks.hpp"
-#include "dp_settings.hpp"
-#include "session/dp_trainer.hpp"
-#include "gpu_test_support.hpp"
-#include "mlp_reference.hpp"
-#include "measure/runner.hpp"
 #include "algorithms/algorithm_registry.hpp"
+#include "checks/correctness_checks.hpp"
+#include "core/algorithm.hpp"
+#include "dp_settings.hpp"
+#include "gpu_test_support.hpp"
+#include "measure/runner.hpp"
+#include "mlp_reference.hpp"
 #include "runtime/cuda_resources.hpp"
+#include "session/communicators.hpp"
+#include "session/dp_trainer.hpp"
 
 namespace collbench {
 // Readable test parameters in ctest's and gtest's output.

@@ -10,10 +10,10 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/cuda_resources.hpp"
 #include "core/errors.hpp"
 #include "gpu_test_support.hpp"
 #include "mlp_reference.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "sgd_momentum.hpp"
 
 namespace collbench {

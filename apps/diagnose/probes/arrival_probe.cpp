@@ -6,10 +6,10 @@
 
 #include <algorithm>
 
+#include "algorithms/nccl_algorithm.hpp"
 #include "arrival.hpp"
 #include "core/collective_registry.hpp"
 #include "core/errors.hpp"
-#include "algorithms/nccl_algorithm.hpp"
 #include "probes/rank_records.hpp"
 #include "statistics.hpp"
 

@@ -1,7 +1,7 @@
 // Eight independent FMA chains per thread, long enough (about half a millisecond a launch on an
 // H100) that launch overhead is a small share and short enough to fit many in a window.
-#include "probes/compute_kernel.hpp"
 #include "core/errors.hpp"
+#include "probes/compute_kernel.hpp"
 
 namespace collbench::diagnose {
 namespace {
@@ -40,7 +40,8 @@ void launch_compute(float* sink, int blocks, cudaStream_t stream) {
 
 int compute_blocks_per_sm() {
   int blocks = 0;
-  CB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, compute_kernel, kComputeThreads, 0));
+  CB_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, compute_kernel, kComputeThreads, 0));
   return blocks;
 }
 

@@ -6,9 +6,9 @@
 #include <functional>
 #include <utility>
 
+#include "core/errors.hpp"
 #include "probes/compute_kernel.hpp"
 #include "pull_copy.hpp"
-#include "core/errors.hpp"
 #include "statistics.hpp"
 #include "telemetry/nvml_library.hpp"
 
@@ -99,7 +99,8 @@ std::vector<RankTimes> sustained(Runner::RankSet& set, const GpuProbeSettings& s
 // Units per second over the whole window, and the launches' own relative spread.
 std::pair<double, double> rate_of(const RankTimes& times, double units_per_launch) {
   const double units = units_per_launch * static_cast<double>(times.duration_us.size());
-  return {times.span_us > 0 ? units / (times.span_us * 1e-6) : 0, relative_spread(times.duration_us)};
+  return {times.span_us > 0 ? units / (times.span_us * 1e-6) : 0,
+          relative_spread(times.duration_us)};
 }
 
 }  // namespace
@@ -109,8 +110,9 @@ std::vector<GpuFigures> probe_local_gpus(Runner::RankSet& set, const GpuProbeSet
   LocalWork local_work(set, settings.bytes);
   const std::vector<RankTimes> copies =
       sustained(set, settings, probed, "the local copy of every GPU", [&](int local) {
-        CB_CUDA_CHECK(kernels::launch_pull_copy(local_work.destinations[local].get(), local_work.sources[local].get(),
-                                    settings.bytes, local_work.copy_blocks[local], set.contexts()[local].stream));
+        CB_CUDA_CHECK(kernels::launch_pull_copy(
+            local_work.destinations[local].get(), local_work.sources[local].get(), settings.bytes,
+            local_work.copy_blocks[local], set.contexts()[local].stream));
       });
   const std::vector<RankTimes> computes =
       sustained(set, settings, probed, "the arithmetic of every GPU", [&](int local) {
@@ -125,7 +127,8 @@ std::vector<GpuFigures> probe_local_gpus(Runner::RankSet& set, const GpuProbeSet
     if (!copies[local].took_part) continue;
     const RankContext& rank = set.contexts()[local];
     f.rank = rank.rank;
-    const auto [bytes_per_s, copy_spread] = rate_of(copies[local], static_cast<double>(settings.bytes));
+    const auto [bytes_per_s, copy_spread] =
+        rate_of(copies[local], static_cast<double>(settings.bytes));
     f.copy_gbps = bytes_per_s / 1e9;
     f.copy_spread = copy_spread;
     const auto [flops_per_s, compute_spread] =

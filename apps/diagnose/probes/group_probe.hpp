@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "verdict/figures.hpp"
 #include "probes/rank_timing.hpp"
+#include "verdict/figures.hpp"
 
 namespace collbench::diagnose {
 
@@ -29,7 +29,8 @@ struct GroupProbeSettings {
 
 // One figure per op (expected_busbw_gbps left 0). Collective over every rank of the world:
 // members sorted, world_ranks the world's size.
-std::vector<GroupFigures> probe_group(Runner::RankSet& set, int world_ranks, const std::vector<int>& members,
-                        const GroupProbeSettings& settings);
+std::vector<GroupFigures> probe_group(Runner::RankSet& set, int world_ranks,
+                                      const std::vector<int>& members,
+                                      const GroupProbeSettings& settings);
 
 }  // namespace collbench::diagnose

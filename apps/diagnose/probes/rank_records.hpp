@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "runtime/process_all_gather.hpp"
 #include "measure/rank_set.hpp"
+#include "runtime/process_all_gather.hpp"
 
 namespace collbench::diagnose {
 
 template <typename Record>
-std::vector<Record> every_rank(Runner::RankSet& set, const std::vector<Record>& local, int ranks, bool multi_process,
-                               double timeout_s) {
+std::vector<Record> every_rank(Runner::RankSet& set, const std::vector<Record>& local, int ranks,
+                               bool multi_process, double timeout_s) {
   if (!multi_process) return local;  // one process: local index = rank
   try {
     return all_gather_records(set.contexts().front(), local.front(), ranks, timeout_s);

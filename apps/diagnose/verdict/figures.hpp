@@ -74,12 +74,12 @@ struct GroupFigures {
 // were measured in (lateness matters against that).
 struct ArrivalFigures {
   int rank = 0;
-  double gpu_lateness_us = 0;         // mean of (longest duration - own): arrival on the GPU
-  double gpu_lateness_spread_us = 0;  // 1.4826 x MAD of its per-iteration GPU lateness
-  double waited_us = 0;               // mean of (own duration - shortest): waiting for others
-  bool host_known = false;            // another rank shares its host clock
-  double host_lateness_us = 0;        // mean of (own launch - earliest launch on its host)
-  double host_lateness_spread_us = 0; // 1.4826 x MAD of its per-iteration host lateness
+  double gpu_lateness_us = 0;          // mean of (longest duration - own): arrival on the GPU
+  double gpu_lateness_spread_us = 0;   // 1.4826 x MAD of its per-iteration GPU lateness
+  double waited_us = 0;                // mean of (own duration - shortest): waiting for others
+  bool host_known = false;             // another rank shares its host clock
+  double host_lateness_us = 0;         // mean of (own launch - earliest launch on its host)
+  double host_lateness_spread_us = 0;  // 1.4826 x MAD of its per-iteration host lateness
   double op_time_us = 0;
 };
 

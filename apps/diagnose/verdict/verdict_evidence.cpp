@@ -74,11 +74,10 @@ std::string link_traffic_copy_evidence(int rank, const JudgedFigure& copy) {
 std::vector<std::string> pair_evidence(const PairJudgement& pair) {
   std::vector<std::string> lines;
   if (pair.bandwidth.suspect()) {
-    lines.push_back(fmt::format("{} {:.0f} GB/s against {}{:.0f} {}", pair_name(pair),
-                                pair.bandwidth.first.figure,
-                                pair.against_link_peak ? "the link peak " : "",
-                                pair.bandwidth.first.reference,
-                                judgement_text(pair.bandwidth, "{:.0f}")));
+    lines.push_back(
+        fmt::format("{} {:.0f} GB/s against {}{:.0f} {}", pair_name(pair),
+                    pair.bandwidth.first.figure, pair.against_link_peak ? "the link peak " : "",
+                    pair.bandwidth.first.reference, judgement_text(pair.bandwidth, "{:.0f}")));
   }
   if (pair.latency.suspect()) {
     lines.push_back(fmt::format("{} latency {:.1f} us against {:.1f} {}", pair_name(pair),

@@ -95,27 +95,24 @@ void judge_pairs(Judging& judging, bool use_rechecks) {
       PairJudgement& judged = judging.pairs[members[crossing][k]];
       judged.pair = &pair;
       judged.crossing = crossing == 1;
-      judged.bandwidth.first =
-          deviation_of(pair.bandwidth_gbps, pair.bandwidth_spread,
-                       reference_without(bandwidths[crossing], k, &bandwidth_band), bandwidth_rule,
-                       factor);
+      judged.bandwidth.first = deviation_of(
+          pair.bandwidth_gbps, pair.bandwidth_spread,
+          reference_without(bandwidths[crossing], k, &bandwidth_band), bandwidth_rule, factor);
       // Flagged against the link peak and not against the other pairs: that reference judges it,
       // and its recheck too.
       const FigureRule* pair_rule = &bandwidth_rule;
       if (link_peak_gbps > 0 && !judged.bandwidth.first.flagged) {
-        const Deviation absolute =
-            deviation_of(pair.bandwidth_gbps, pair.bandwidth_spread,
-                         Reference{link_peak_gbps, 0, 1}, peak_rule, factor);
+        const Deviation absolute = deviation_of(pair.bandwidth_gbps, pair.bandwidth_spread,
+                                                Reference{link_peak_gbps, 0, 1}, peak_rule, factor);
         if (absolute.flagged) {
           judged.bandwidth.first = absolute;
           judged.against_link_peak = true;
           pair_rule = &peak_rule;
         }
       }
-      judged.latency.first =
-          deviation_of(pair.latency_us, pair.latency_spread,
-                       reference_without(latencies[crossing], k, &latency_band), latency_rule,
-                       factor);
+      judged.latency.first = deviation_of(pair.latency_us, pair.latency_spread,
+                                          reference_without(latencies[crossing], k, &latency_band),
+                                          latency_rule, factor);
       const PairFigures* again =
           use_rechecks ? find_in(measurements.rechecks.pairs, pair.src, pair.dst) : nullptr;
       if (!again) continue;

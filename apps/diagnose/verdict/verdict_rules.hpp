@@ -69,7 +69,7 @@ struct GpuJudgement {
 
 struct PairJudgement {
   const PairFigures* pair = nullptr;
-  bool crossing = false;  // across hosts
+  bool crossing = false;           // across hosts
   bool against_link_peak = false;  // its bandwidth judged against --link-peak, not the others
   JudgedFigure bandwidth;
   JudgedFigure latency;

@@ -9,8 +9,8 @@
 
 #include "checks/check_rules.hpp"
 #include "dp_config.hpp"
-#include "runtime/nccl_communicator.hpp"
 #include "model/parameter_layout.hpp"
+#include "runtime/nccl_communicator.hpp"
 
 namespace collbench::dp {
 

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "runtime/cuda_resources.hpp"
 #include "core/errors.hpp"
+#include "runtime/cuda_resources.hpp"
 
 namespace collbench::dp {
 

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "training/bias_activation.hpp"
 #include "core/errors.hpp"
+#include "training/bias_activation.hpp"
 #include "training/init_kernels.hpp"
 #include "training/mse_loss.hpp"
 #include "training/sgd_momentum.hpp"
@@ -74,8 +74,8 @@ ModelReplica::ModelReplica(const StepConfig& config, const ParameterLayout& layo
         masks_.emplace_back(device, static_cast<std::uint64_t>(mask_ld_) * batch / 8);
       }
     }
-    planned = build_plans(level) && (level == Fusion::none || m.epilogue != EpilogueMode::automatic ||
-                                     probe_plans());
+    planned = build_plans(level) &&
+              (level == Fusion::none || m.epilogue != EpilogueMode::automatic || probe_plans());
     if (planned) break;
   }
   if (!planned && m.epilogue == EpilogueMode::fused) {

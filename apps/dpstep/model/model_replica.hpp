@@ -13,12 +13,12 @@
 #include <string_view>
 #include <vector>
 
-#include "training/bias_activation.hpp"
-#include "model/cublaslt_matmul.hpp"
-#include "runtime/cuda_resources.hpp"
 #include "dp_config.hpp"
-#include "session/dp_report.hpp"
+#include "model/cublaslt_matmul.hpp"
 #include "model/parameter_layout.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "session/dp_report.hpp"
+#include "training/bias_activation.hpp"
 #include "training/sgd_momentum.hpp"
 
 namespace collbench::dp {

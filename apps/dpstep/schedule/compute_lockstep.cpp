@@ -14,8 +14,8 @@ ComputeLockstep::ComputeLockstep(const std::vector<RankContext>& ranks, int nran
                                  double timeout_s)
     : peers_(ranks, timeout_s) {
   if (nranks > kernels::kMaxPeerRanks) {
-    throw UnsupportedConfig(fmt::format("--lockstep: at most {} ranks, not {}",
-                                        kernels::kMaxPeerRanks, nranks));
+    throw UnsupportedConfig(
+        fmt::format("--lockstep: at most {} ranks, not {}", kernels::kMaxPeerRanks, nranks));
   }
   if (!peers_.peer_access_problem().empty())
     throw UnsupportedConfig("--lockstep: " + peers_.peer_access_problem());
@@ -40,8 +40,7 @@ ComputeLockstep::ComputeLockstep(const std::vector<RankContext>& ranks, int nran
 }
 
 void ComputeLockstep::enqueue(int local, cudaStream_t stream) const {
-  kernels::training::launch_lockstep_barrier(barriers_.at(static_cast<std::size_t>(local)),
-                                             stream);
+  kernels::training::launch_lockstep_barrier(barriers_.at(static_cast<std::size_t>(local)), stream);
   CB_CHECK_LAUNCH();
 }
 

@@ -30,8 +30,8 @@ class ComputeLockstep {
 
  private:
   PeerGroup peers_;
-  std::vector<DeviceBuffer> counts_;                               // per local rank
-  std::vector<kernels::training::LockstepBarrier> barriers_;       // per local rank
+  std::vector<DeviceBuffer> counts_;                          // per local rank
+  std::vector<kernels::training::LockstepBarrier> barriers_;  // per local rank
 };
 
 }  // namespace collbench::dp

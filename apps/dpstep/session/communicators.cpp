@@ -7,8 +7,8 @@
 #include <optional>
 #include <utility>
 
-#include "runtime/cuda_resources.hpp"
 #include "core/errors.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "telemetry/nvtx.hpp"
 
 namespace collbench::dp {
@@ -25,7 +25,7 @@ std::vector<NcclCommunicator> create_step_communicators(int ranks, int max_ctas)
 }
 
 std::vector<NcclCommunicator> split_step_communicators(ProcessGroup& group, int ranks,
-                                                      int max_ctas) {
+                                                       int max_ctas) {
   auto range = named_range("communicator init " + std::to_string(ranks) + "r", 0x808080);
   ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
   config.maxCTAs = max_ctas;

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "runtime/nccl_communicator.hpp"
 #include "launch/process_group.hpp"
+#include "runtime/nccl_communicator.hpp"
 
 namespace collbench::dp {
 
@@ -18,6 +18,6 @@ std::vector<NcclCommunicator> create_step_communicators(int ranks, int max_ctas)
 // world: one communicator, or none when this process's rank is not among them. Collective: every
 // process of `group` calls it with the same `ranks`.
 std::vector<NcclCommunicator> split_step_communicators(ProcessGroup& group, int ranks,
-                                                      int max_ctas);
+                                                       int max_ctas);
 
 }  // namespace collbench::dp

@@ -60,9 +60,8 @@ std::string extra_field(const StepConfig& config, const StepOutcome& outcome) {
       ";compute_us={:.3f};exposed_comm_us={:.3f};weights_mib={};grads_mib={};optimizer_mib={}",
       m.compute.mean_us, f.exposed_comm_us, mib_text(m.memory.weights_bytes),
       mib_text(m.memory.gradients_bytes), mib_text(m.memory.optimizer_bytes));
-  extra +=
-      fmt::format(";comm_us={:.3f};compute_p50_us={:.3f};epilogue={};loss={:.6g}", m.comm.mean_us,
-                  m.compute.p50_us, m.epilogues, m.loss);
+  extra += fmt::format(";comm_us={:.3f};compute_p50_us={:.3f};epilogue={};loss={:.6g}",
+                       m.comm.mean_us, m.compute.p50_us, m.epilogues, m.loss);
   extra += fmt::format(";step_slowest_rank_mean_us={:.3f}", m.step_slowest_rank_mean_us);
   if (m.memset_kernels > 0) extra += fmt::format(";memset_kernels={}", m.memset_kernels);
   if (m.power) {

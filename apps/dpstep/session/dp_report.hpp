@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
-#include "dp_config.hpp"
 #include "core/metrics.hpp"
-#include "telemetry/power_sampler.hpp"
+#include "dp_config.hpp"
 #include "report_row.hpp"
+#include "telemetry/power_sampler.hpp"
 #include "telemetry/run_metadata.hpp"
 
 namespace collbench::dp {

@@ -4,13 +4,13 @@
 
 #include <fmt/format.h>
 
-#include "session/communicators.hpp"
 #include "checks/correctness_checks.hpp"
-#include "session/dp_trainer.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "measure/runner.hpp"
 #include "runtime/cuda_resources.hpp"
+#include "session/communicators.hpp"
+#include "session/dp_trainer.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -106,7 +106,8 @@ StepOutcome DpSession::measure(const StepConfig& config,
                                std::vector<NcclCommunicator>& communicators) {
   StepOutcome outcome;
   StepMeasurement& m = outcome.measurement;
-  DataParallelTrainer trainer(config, communicators, single_rank_device(), options_.common.timeout_s);
+  DataParallelTrainer trainer(config, communicators, single_rank_device(),
+                              options_.common.timeout_s);
   // One step launched from the host first: NCCL connects and cuBLASLt loads its kernels outside
   // graph capture and timing.
   trainer.run_eager(1);
@@ -125,12 +126,12 @@ StepOutcome DpSession::measure(const StepConfig& config,
   // their weight collectives).
   if (options_.session.check) outcome.wrong_elements = trainer.differing_weight_elements();
   m.compute = run_time_stats(trainer.measure(StepVariant::compute_only, options_.session.warmup,
-                                             options_.session.iters, graphs, options_.common.timeout_s,
-                                             other_pass));
+                                             options_.session.iters, graphs,
+                                             options_.common.timeout_s, other_pass));
   if (config.ranks > 1) {
     m.comm = run_time_stats(trainer.measure(StepVariant::comm_only, options_.session.warmup,
-                                            options_.session.iters, graphs, options_.common.timeout_s,
-                                            other_pass));
+                                            options_.session.iters, graphs,
+                                            options_.common.timeout_s, other_pass));
   }
   m.gradient_bytes = trainer.gradient_bytes();
   m.bus_bytes = trainer.bus_bytes();
@@ -146,8 +147,8 @@ StepOutcome DpSession::measure(const StepConfig& config,
 std::string DpSession::run_checks(const StepConfig& config,
                                   std::vector<NcclCommunicator>& communicators) {
   const StepConfig small = small_check_config(config);
-  const SmallModelReport report =
-      run_small_model_check(small, communicators, 10, options_.common.timeout_s, single_rank_device());
+  const SmallModelReport report = run_small_model_check(
+      small, communicators, 10, options_.common.timeout_s, single_rank_device());
   if (table_) {
     std::fprintf(table_, "      check %s %s %d ranks: %s\n",
                  std::string(name_of(config.scheme)).c_str(), config.algo.c_str(), config.ranks,
@@ -187,8 +188,8 @@ StepOutcome DpSession::attempt(const StepConfig& config, bool& took_part) {
     outcome = unmeasured(report::kStatusTimeout, error.what());
   } catch (const GpuError& error) {
     // The trainer aborted the communicators if it failed after its construction.
-    outcome = unmeasured(error.out_of_memory() ? report::kStatusOom : report::kStatusError,
-                         error.what());
+    outcome =
+        unmeasured(error.out_of_memory() ? report::kStatusOom : report::kStatusError, error.what());
   } catch (const Interrupted&) {
     abort_all();
     throw;
@@ -243,7 +244,8 @@ void DpSession::report(const StepConfig& config, const StepOutcome& outcome) {
   std::fflush(table_);
   if (row_sinks_.empty()) return;
   const report::ReportRow row =
-      make_report_row(config, outcome, metadata_, {options_.session.warmup, options_.session.iters, !options_.session.eager});
+      make_report_row(config, outcome, metadata_,
+                      {options_.session.warmup, options_.session.iters, !options_.session.eager});
   for (const auto& sink : row_sinks_) sink->write(row);
 }
 

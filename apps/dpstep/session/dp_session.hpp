@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "output/row_sinks.hpp"
 #include "dp_options.hpp"
-#include "session/dp_report.hpp"
-#include "runtime/nccl_communicator.hpp"
-#include "session/outcome_agreement.hpp"
 #include "launch/process_group.hpp"
+#include "output/row_sinks.hpp"
+#include "runtime/nccl_communicator.hpp"
+#include "session/dp_report.hpp"
+#include "session/outcome_agreement.hpp"
 #include "session/process_plan.hpp"
 #include "telemetry/run_metadata.hpp"
 
@@ -64,7 +64,7 @@ class DpSession {
   ProcessLayout processes_;
   std::FILE* table_;
   std::vector<std::unique_ptr<RowSink>> row_sinks_;  // where the table goes only
-  std::optional<OutcomeAgreement> agreement_;  // one process per GPU only
+  std::optional<OutcomeAgreement> agreement_;        // one process per GPU only
   // Per GPU count: this process's communicators (none where it holds no rank of that count).
   std::map<int, std::vector<NcclCommunicator>> communicators_;
   std::vector<NcclCommunicator> no_communicators_;  // one rank

@@ -4,10 +4,10 @@
 // a process or not.
 #include <cstring>
 
-#include "runtime/cuda_resources.hpp"
-#include "session/dp_trainer.hpp"
 #include "core/errors.hpp"
+#include "runtime/cuda_resources.hpp"
 #include "runtime/nccl_group.hpp"
+#include "session/dp_trainer.hpp"
 
 namespace collbench::dp {
 namespace {
@@ -103,8 +103,8 @@ std::vector<double> DataParallelTrainer::applied_gradient() {
     flat = gradient_from_owners(owned);
   } else if (holds_rank(0)) {
     // After an all-reduce every rank holds it; after ps' reduce, rank 0 does.
-    flat = copy_to_host(local_index(0), replicas_[local_index(0)]->gradients(),
-                        layout_.total_bytes());
+    flat =
+        copy_to_host(local_index(0), replicas_[local_index(0)]->gradients(), layout_.total_bytes());
   }
   if (flat.empty()) return {};
   std::vector<double> gradient = in_model_order(flat);
@@ -141,10 +141,9 @@ std::uint64_t DataParallelTrainer::differing_weight_elements() {
   for (std::size_t local = 0; local < ranks.size(); ++local) {
     if (ranks[local].rank == 0) continue;
     const int index = static_cast<int>(local);
-    differing[local][0] =
-        differing_elements(copy_to_host(index, reference[local].get(), bytes),
-                           copy_to_host(index, replicas_[local]->weights(), bytes),
-                           layout_.element_bytes());
+    differing[local][0] = differing_elements(
+        copy_to_host(index, reference[local].get(), bytes),
+        copy_to_host(index, replicas_[local]->weights(), bytes), layout_.element_bytes());
   }
   return reduce_over_ranks(differing, ncclSum).front();
 }

@@ -6,10 +6,10 @@
 
 #include <optional>
 
-#include "runtime/cuda_resources.hpp"
-#include "session/dp_report.hpp"
-#include "runtime/nccl_communicator.hpp"
 #include "launch/process_group.hpp"
+#include "runtime/cuda_resources.hpp"
+#include "runtime/nccl_communicator.hpp"
+#include "session/dp_report.hpp"
 
 namespace collbench::dp {
 

@@ -59,9 +59,12 @@ std::vector<std::string> split_list(const std::string& text, std::string_view wh
 }
 
 std::uint64_t parse_seed(const std::string& text) {
-  const bool hex = text.size() > 2 && (text.compare(0, 2, "0x") == 0 || text.compare(0, 2, "0X") == 0);
+  const bool hex =
+      text.size() > 2 && (text.compare(0, 2, "0x") == 0 || text.compare(0, 2, "0X") == 0);
   const std::string digits = hex ? text.substr(2) : text;
-  const auto is_digit = [hex](unsigned char c) { return hex ? std::isxdigit(c) != 0 : std::isdigit(c) != 0; };
+  const auto is_digit = [hex](unsigned char c) {
+    return hex ? std::isxdigit(c) != 0 : std::isdigit(c) != 0;
+  };
   bool valid = !digits.empty() && digits.size() <= (hex ? 16u : 20u) &&
                std::all_of(digits.begin(), digits.end(), is_digit);
   std::uint64_t value = 0;
