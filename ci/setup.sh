@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build g++ git
-  libbenchmark-dev libfmt-dev libfccp-dev libgtest-dev libcli11-dev nlohmann-json3-dev
+  libbenchmark-dev libfmt-dev libfccp-dev libgtest-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   libopenmpi-dev openmpi-bin
   clang-format-14
   python3 python3-matplotlib

@@ -140,11 +140,11 @@ void CommandLine::declare(const SettingDeclaration& setting, Apply apply,
   if (setting.kind == ValueKind::flag) {
     entry.option = app.add_flag(setting.option, entry.flag, setting.help);
   } else {
-    // A list takes one text per occurrence; occurrences add up ("--sync a --sync b,c").
-    entry.option =
-        setting.list
-            ? app.add_option(setting.option, entry.texts, setting.help)->allow_extra_args(false)
-            : app.add_option(setting.option, entry.text, setting.help);
+    // A list takes one text per occurrence; occurrences add up ("--sync a --sync b,c"). A
+    // positional list takes every positional argument left.
+    entry.option = setting.list ? app.add_option(setting.option, entry.texts, setting.help)
+                                      ->allow_extra_args(setting.positional())
+                                : app.add_option(setting.option, entry.text, setting.help);
     entry.option->type_name(type_name(setting.kind));
     if (!setting.default_value.empty()) entry.option->default_str(setting.default_value);
   }

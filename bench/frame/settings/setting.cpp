@@ -55,6 +55,7 @@ SettingDeclaration::SettingDeclaration(std::string option_names, ValueKind value
       help(std::move(help_text)) {}
 
 std::string SettingDeclaration::long_name() const {
+  if (positional()) return option;
   const std::size_t start = option.find("--");
   return option.substr(start, option.find(',', start) - start);
 }

@@ -25,7 +25,8 @@ struct SettingDeclaration {
   SettingDeclaration(std::string option, ValueKind kind, std::string default_value,
                      std::string help);
 
-  // CLI11's names: "--bucket-mib", "-g,--gpus", "--master-weights,!--no-master-weights".
+  // CLI11's names: "--bucket-mib", "-g,--gpus", "--master-weights,!--no-master-weights"; a
+  // name without dashes ("SOURCE") is a positional argument (a list takes every one given).
   std::string option;
   ValueKind kind;
   std::string default_value;  // as typed ("sync,overlap"); "" for none
@@ -39,8 +40,10 @@ struct SettingDeclaration {
   std::string noun = "value";
   Refusal refusal;  // beyond the type and the choices; none: every such value is allowed
 
-  // "--gpus" for "-g,--gpus", "--master-weights" for the flag pair: what errors name.
+  // "--gpus" for "-g,--gpus", "--master-weights" for the flag pair, "SOURCE" for a positional:
+  // what errors name.
   std::string long_name() const;
+  bool positional() const { return option.rfind('-', 0) != 0; }
 };
 
 // Throws UsageError, one line naming the setting and the value (shortened when long), unless

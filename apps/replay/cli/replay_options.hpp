@@ -1,0 +1,33 @@
+// collbench_replay's command line: the subcommand (import, check, rescale, summary), its inputs
+// and options, declared in one settings table and checked so that every bad value is named in one
+// line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/data_type.hpp"
+#include "frame/settings/common_flags.hpp"
+#include "import/source_kind.hpp"
+
+namespace collbench::replay {
+
+enum class ReplayCommand { import, check, rescale, summary };
+
+struct ReplayOptions {
+  ReplayCommand command = ReplayCommand::summary;
+  std::vector<std::string> inputs;  // sources, or one workload
+  std::string output;               // import, rescale: -o
+  std::optional<SourceKind> from;   // import, check: --from
+  std::optional<ReduceOp> redop;    // import, check: --redop
+  int ranks = 0;                    // rescale: --ranks
+  CommonSettings common;            // none of the common flags applies: it runs no GPU work
+};
+
+// Parses the arguments (args[0] is the program); throws UsageError with one line naming the bad
+// value or the option that does not belong to the subcommand.
+ReplayOptions parse_replay_options(const std::vector<std::string>& args);
+std::string replay_help();
+
+}  // namespace collbench::replay

@@ -1,0 +1,222 @@
+// NCCL log import: survey, communicators, then ops with the log's missing group boundaries
+// inferred from runs of send/recv lines.
+#include "import/nccl_log_import.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "core/errors.hpp"
+#include "import/import_session.hpp"
+#include "import/nccl_enums.hpp"
+#include "import/nccl_log_communicators.hpp"
+#include "import/rank_numbering.hpp"
+#include "io/path_names.hpp"
+#include "io/text_input.hpp"
+#include "workload/input_error.hpp"
+
+namespace collbench::replay {
+namespace {
+
+// One log line in source-location form.
+std::string place(const ProcessLog& log, std::uint64_t line) {
+  return fmt::format("{}:{}", log.label, line);
+}
+
+void require_one_process(const std::string& text, ProcessLog& log, const std::string& where) {
+  const auto process = nccl_log_process(text);
+  if (!process) return;
+  if (log.process.empty()) log.process = *process;
+  if (*process != log.process) {
+    throw_bad_input(where, fmt::format("a line of process {} in the log of {} (one log per "
+                                       "process: NCCL_DEBUG_FILE=...%h.%p.log)",
+                                       show_value(*process), show_value(log.process)));
+  }
+}
+
+// The op a log line describes, without its communicator's id (known after the survey).
+ImportedOp convert_op(const NcclOpLine& line, const std::string& where, ImportSession& session) {
+  ImportedOp imported;
+  WorkloadOp& op = imported.op;
+  const auto kind = replay_op_of_nccl_name(line.name);
+  if (!kind)
+    throw_bad_input(where,
+                    fmt::format("op {} is not one collbench replays", show_value(line.name)));
+  op.op = *kind;
+  const auto type = data_type_of_nccl(line.datatype);
+  if (!type) throw_bad_input(where, nccl_type_problem(line.datatype));
+  op.dtype = *type;
+  op.count = line.count;
+  const ReplayOpSpec& spec = spec_of(op.op);
+  if (spec.reduces) {
+    op.redop = reduce_op_of_nccl(line.redop);
+    if (!op.redop) {
+      if (line.redop < kNcclBuiltinOps)
+        throw_bad_input(where, fmt::format("op {} is no ncclRedOp_t", line.redop));
+      session.assume(
+          "reductions: ops from 5 on are ncclRedOpCreatePreMulSum scalings, replayed as sum");
+      op.redop = ReduceOp::sum;
+    }
+  }
+  if (line.root < 0 || (line.nranks > 0 && line.root >= line.nranks)) {
+    throw_bad_input(where, fmt::format("root {} is not a rank of a communicator of {}", line.root,
+                                       line.nranks));
+  }
+  if (spec.rooted) op.root = line.root;
+  if (spec.point_to_point) op.peer = line.root;  // Send/Recv lines print the peer as root
+  op.where = where;
+  imported.stream_key = line.stream;
+  return imported;
+}
+
+ProcessLog survey_log(const std::string& path, ImportSession& session) {
+  ProcessLog log{path, base_name(path), "", {}, -1};
+  TextInput input(path);
+  ProcessHandles handles;
+  std::string text;
+  while (input.next_line(text)) {
+    const std::string where = place(log, input.line_number());
+    const NcclLogLine line = parse_nccl_log_line(text, where);
+    if (line.kind == NcclLogLine::Kind::other) continue;
+    require_one_process(text, log, where);
+    WorkloadHeader& header = session.header();
+    if (line.kind == NcclLogLine::Kind::version && !header.nccl_version)
+      header.nccl_version = line.version;
+    if (line.kind == NcclLogLine::Kind::setting) {
+      header.nccl_env.emplace(line.setting_name, line.setting_value);  // the first one shown
+    }
+    if (line.kind == NcclLogLine::Kind::init) {
+      const std::string& key = handles.add(line.init, where);
+      if (std::none_of(log.memberships.begin(), log.memberships.end(),
+                       [&](const Membership& known) { return known.key == key; })) {
+        log.memberships.push_back({key, line.init.rank, line.init.nranks, where});
+      }
+    }
+    if (line.kind == NcclLogLine::Kind::op) {
+      if (handles.key_of(line.op.comm) == nullptr) {
+        throw_bad_input(where, fmt::format("comm {} has no INIT line before it in this log "
+                                           "(NCCL_DEBUG_SUBSYS must include INIT)",
+                                           show_value(line.op.comm)));
+      }
+      convert_op(line.op, where, session);  // refuses bad values before anything is written
+    }
+  }
+  if (log.process.empty())
+    throw_bad_input(log.label, "no NCCL INFO line: not an NCCL log (NCCL_DEBUG=INFO)");
+  return log;
+}
+
+// Sends and receives of one thread on one communicator and stream with no other op between: what
+// the log shows of one group (batch_isend_irecv, all_to_all_single with splits).
+class PointToPointRun {
+ public:
+  bool continues(std::string_view thread, const NcclOpLine& line) const {
+    return !ops_.empty() && thread == thread_ && line.comm == comm_ && line.stream == stream_;
+  }
+  void add(std::string_view thread, const NcclOpLine& line, ImportedOp op) {
+    if (ops_.empty()) {
+      thread_ = thread;
+      comm_ = line.comm;
+      stream_ = line.stream;
+    }
+    ops_.push_back(std::move(op));
+  }
+  // Writes the run's ops, as one group when there are two or more.
+  void flush(RankNumbering& numbering, WorkloadWriter& writer, std::int64_t& next_group_key) {
+    const std::optional<std::int64_t> group =
+        ops_.size() > 1 ? std::optional<std::int64_t>(next_group_key++) : std::nullopt;
+    for (ImportedOp& op : ops_) {
+      op.group_key = group;
+      writer.write_op(numbering.number(op));
+    }
+    ops_.clear();
+  }
+
+ private:
+  std::string thread_, comm_, stream_;
+  std::vector<ImportedOp> ops_;
+};
+
+ImportedOp resolve_op(const NcclOpLine& line, const ProcessHandles& handles, const ProcessLog& log,
+                      const std::string& where, ImportSession& session) {
+  const std::string* key = handles.key_of(line.comm);
+  const std::optional<int> comm = key != nullptr ? session.find_communicator(*key) : std::nullopt;
+  if (!comm)
+    throw_bad_input(where,
+                    fmt::format("comm {} has no INIT line before it", show_value(line.comm)));
+  const int size = session.communicators().size_of(*comm);
+  if (line.nranks != 0 && line.nranks != size) {
+    throw_bad_input(where, fmt::format("[nranks={}] on {} of {} ranks", line.nranks, *key, size));
+  }
+  ImportedOp imported = convert_op(line, where, session);
+  imported.op.rank = log.rank;
+  imported.op.comm = *comm;
+  return imported;
+}
+
+void emit_log(const ProcessLog& log, ImportSession& session, RankNumbering& numbering,
+              WorkloadWriter& writer) {
+  TextInput input(log.path);
+  ProcessHandles handles;
+  PointToPointRun run;
+  std::int64_t next_group_key = 0;
+  std::string text;
+  while (input.next_line(text)) {
+    const std::string where = place(log, input.line_number());
+    const NcclLogLine line = parse_nccl_log_line(text, where);
+    if (line.kind == NcclLogLine::Kind::init) handles.add(line.init, where);
+    if (line.kind != NcclLogLine::Kind::op) continue;
+    ImportedOp imported = resolve_op(line.op, handles, log, where, session);
+    if (!imported.op.peer || !run.continues(line.thread, line.op)) {
+      run.flush(numbering, writer, next_group_key);
+    }
+    if (imported.op.peer) {
+      run.add(line.thread, line.op, std::move(imported));
+    } else {
+      writer.write_op(numbering.number(imported));
+    }
+  }
+  run.flush(numbering, writer, next_group_key);
+}
+
+void note_what_the_log_lacks(ImportSession& session) {
+  session.assume(
+      "issue order: each communicator's ops in the order of their log lines (opCount "
+      "is no sequence number: 0 for every op on one NVLink node)");
+  session.assume(
+      "groups: the log has no ncclGroupStart/End boundaries; consecutive send/recv "
+      "lines of one thread on one communicator and stream, with no other op between, "
+      "are taken as one group");
+  session.assume(
+      "streams: waits between streams are not in the log; ops on different streams "
+      "are ordered only by their communicators");
+  session.assume("times: the log records none");
+  if (session.header().nccl_env.empty()) {
+    session.assume(
+        "NCCL_* settings: none in the log (NCCL prints them with "
+        "NCCL_DEBUG_SUBSYS=ENV)");
+  }
+}
+
+}  // namespace
+
+void import_nccl_logs(const std::vector<std::string>& paths, const ImportOptions& options,
+                      WorkloadWriter& writer) {
+  if (options.redop) throw UsageError("--redop: NCCL's log records every op's reduction");
+  std::vector<std::string> names;
+  for (const std::string& path : paths) names.push_back(base_name(path));
+  ImportSession session("nccl-log", names);
+  std::vector<ProcessLog> logs;
+  for (const std::string& path : paths) logs.push_back(survey_log(path, session));
+  assemble_communicators(logs, session);
+  note_what_the_log_lacks(session);
+  session.header().world_size = static_cast<int>(logs.size());
+  session.write_preamble(writer);
+  std::sort(logs.begin(), logs.end(),
+            [](const ProcessLog& a, const ProcessLog& b) { return a.rank < b.rank; });
+  RankNumbering numbering(session.communicators(), std::nullopt);
+  for (const ProcessLog& log : logs) emit_log(log, session, numbering, writer);
+}
+
+}  // namespace collbench::replay

@@ -1,0 +1,54 @@
+// What a fixture job ran (its job.json, written by ci/record_traces.py), as the workload ops each
+// importer should produce: the ops every rank issues per step, in collbench's terms, and how each
+// source records them (NCCL's log shows all_to_all_single with splits as its sends and receives,
+// Flight Recorder records no splits).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "import/source_kind.hpp"
+#include "workload/workload_records.hpp"
+
+namespace collbench::replay::testing {
+
+inline const std::string kFixtureDir = COLLBENCH_REPLAY_FIXTURES;  // tests/replay/fixtures/h100x4
+
+struct ExpectedOp {
+  ReplayOp op = ReplayOp::all_reduce;
+  DataType dtype = DataType::float32;
+  std::uint64_t count = 0;
+  std::vector<std::uint64_t> send_counts, recv_counts;  // alltoallv
+  std::vector<int> group;                               // the process group's global ranks
+  std::optional<int> root;                              // global
+  std::optional<int> peer;                              // global
+  bool batched = false;                                 // inside batch_isend_irecv: one group
+};
+
+struct FixtureJob {
+  std::string name;
+  std::string dir;
+  nlohmann::json job;
+  int world_size = 0;
+  int warmup_steps = 0;
+  int profiled_steps = 0;
+  std::map<int, std::vector<ExpectedOp>> step_ops;  // per rank, one step (empty: DDP, FSDP)
+};
+
+FixtureJob load_fixture_job(const std::string& name);
+
+// The steps a source holds: NCCL's log and Flight Recorder every step, the profiler the
+// profiled ones.
+int recorded_steps(const FixtureJob& job, SourceKind source);
+
+// One step of one rank as `source` records it.
+std::vector<ExpectedOp> as_recorded(const std::vector<ExpectedOp>& step, SourceKind source);
+
+// The fixture's files of `source`, in the order ls gives them.
+std::vector<std::string> fixture_files(const FixtureJob& job, SourceKind source);
+
+}  // namespace collbench::replay::testing

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# collbench_replay end to end on the fixtures and on hostile variants of them made here: each bad
+# input (truncated JSON, missing INIT lines, a rank's file missing, mismatched sequence numbers, an
+# unknown dtype, a send without its receive, a deadlock, a workload that is no grid) must give
+# exactly one line naming the place and the value, exit status 2, and no half-written output.
+set -u
+replay=${1:?usage: replay_cli_test.sh PATH_TO_COLLBENCH_REPLAY FIXTURE_DIR}
+fixtures=${2:?usage: replay_cli_test.sh PATH_TO_COLLBENCH_REPLAY FIXTURE_DIR}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passed=0
+
+check() {  # check NAME CONDITION-RESULT MESSAGE
+  if [ "$2" = 0 ]; then echo "ok: $1"; passed=$((passed + 1)); else echo "FAIL: $1: $3"; failures=$((failures + 1)); fi
+}
+
+expect_ok() {  # expect_ok FRAGMENT ARGS...: exit 0, stdout holding FRAGMENT
+  local fragment=$1; shift
+  local out status
+  out=$("$replay" "$@" 2>&1); status=$?
+  [ "$status" -eq 0 ] && [[ "$out" == *"$fragment"* ]]
+  check "collbench_replay $(echo "$*" | sed "s|$work/||g; s|$fixtures/||g")" $? "exit $status: $out"
+}
+
+expect_refusal() {  # expect_refusal FRAGMENT ARGS...: exit 2, one line on stderr holding FRAGMENT
+  local fragment=$1; shift
+  local err status
+  err=$("$replay" "$@" 2>&1 >/dev/null); status=$?
+  [ "$status" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && [[ "$err" == *"$fragment"* ]]
+  check "refuses: $fragment" $? "exit $status, stderr: $err (wanted exit 2, one line containing '$fragment')"
+}
+
+# copy JOB KIND DIR: the job's files of one kind (nccl, kineto, fr) into DIR.
+copy() { mkdir -p "$3"; cp "$fixtures/$1/$2".* "$3/"; }
+
+# --- what exists, and the fixtures' happy paths
+help=$("$replay" --help 2>&1); status=$?
+[ "$status" -eq 0 ] && [[ "$help" == *"import SOURCE..."* ]] && [[ "$help" == *"rescale FILE.jsonl --ranks N"* ]] && [[ "$help" != *" run "* ]]
+check "--help names import, check, rescale, summary and no run" $? "exit $status"
+expect_ok "collbench_replay 0." --version
+expect_ok "assumed:" import "$fixtures"/tp_dp/nccl.*.log -o "$work/tp_dp.jsonl"
+expect_ok "ok: 4 ranks, 5 communicators, 180 ops" check "$work/tp_dp.jsonl"
+expect_ok "ok: 4 ranks, 1 communicators, 108 ops (3 collectives, 48 send/recv pairs, 12 groups)" check "$fixtures"/pipeline/kineto.*
+expect_ok "8 ranks (4 data-parallel x 2 tensor-parallel) from 4 (2 x 2)" rescale "$work/tp_dp.jsonl" --ranks 8 -o "$work/tp_dp8.jsonl"
+expect_ok "rescaled from 4 ranks to 8" summary "$work/tp_dp8.jsonl"
+expect_ok "ok: 4 ranks" check --from flight-recorder "$fixtures"/moe/fr.*
+
+# --- truncated JSON: a profiler trace, a dump, a workload
+copy ddp kineto "$work/kineto_cut"
+gzip -dc "$fixtures/ddp/kineto.rank2.json.gz" | head -c 30000 | gzip > "$work/kineto_cut/kineto.rank2.json.gz"
+expect_refusal "kineto.rank2.json.gz: not a JSON trace (" check "$work"/kineto_cut/*
+head -c 30000 "$fixtures/ddp/kineto.rank1.json.gz" > "$work/kineto_cut/kineto.rank1.json.gz"
+expect_refusal "kineto.rank1.json.gz: cannot be decompressed" check "$work"/kineto_cut/kineto.rank1.json.gz
+copy ddp fr "$work/fr_cut"
+head -c 3000 "$fixtures/ddp/fr.rank3.json" > "$work/fr_cut/fr.rank3.json"
+expect_refusal "fr.rank3.json: not a JSON dump (" import "$work"/fr_cut/* -o "$work/fr_cut.jsonl"
+[ ! -e "$work/fr_cut.jsonl" ] && ! ls "$work"/fr_cut.jsonl.tmp* >/dev/null 2>&1
+check "a refused import leaves no output behind" $? "$(ls "$work")"
+head -c 2000 "$work/tp_dp.jsonl" > "$work/cut.jsonl"
+expect_refusal "cut.jsonl:$(head -c 2000 "$work/tp_dp.jsonl" | wc -l | awk '{print $1 + 1}'): not JSON (" check "$work/cut.jsonl"
+
+# --- missing INIT lines; a rank's file missing (each source)
+copy ddp nccl "$work/no_init"
+grep -v "Init START\|Init COMPLETE" "$fixtures/ddp/nccl.vm.5975.log" > "$work/no_init/nccl.vm.5975.log"
+expect_refusal "comm '0x3b938730' has no INIT line before it in this log" import "$work"/no_init/* -o "$work/no_init.jsonl"
+copy ddp nccl "$work/three_logs" && rm "$work/three_logs/nccl.vm.5977.log"
+expect_refusal "commId 0x57256b02ad2efdbe has 4 ranks but 3 of the logs given show it: its rank 3" check "$work"/three_logs/*
+expect_refusal "no trace of rank 3 (world_size 4" check "$fixtures"/ddp/kineto.rank[012].json.gz
+expect_refusal "no dump of rank 3 (the process groups hold ranks 0-3" check "$fixtures"/ddp/fr.rank[012].json
+
+# --- mismatched sequence numbers in a dump; an op one member never issued, in a workload
+copy subgroups fr "$work/seq"
+sed 's/"collective_seq_id":3,/"collective_seq_id":4,/' "$fixtures/subgroups/fr.rank2.json" > "$work/seq/fr.rank2.json"
+expect_refusal "fr.rank2.json:entries[3]: seq 4 after seq 4 on rank 2" check "$work"/seq/*
+grep -v '"rank":2,"comm":1,"seq":3,' "$work/tp_dp.jsonl" > "$work/seq.jsonl"
+expect_refusal "all_reduce seq 3 on communicator 1 (ranks 0,2): rank 2 never issues it" check "$work/seq.jsonl"
+
+# --- unknown dtypes: NCCL's enum, PyTorch's names
+copy moe nccl "$work/dtype_log"
+sed '0,/datatype 7 /s//datatype 42 /' "$fixtures/moe/nccl.vm.6270.log" > "$work/dtype_log/nccl.vm.6270.log"
+expect_refusal "datatype 42 is no ncclDataType_t collbench knows (0-9)" import "$work"/dtype_log/* -o "$work/dtype.jsonl"
+copy moe fr "$work/dtype_fr"
+sed 's/"input_dtypes":\["Float"\]/"input_dtypes":["Short"]/' "$fixtures/moe/fr.rank1.json" > "$work/dtype_fr/fr.rank1.json"
+expect_refusal "fr.rank1.json:entries[3]: dtype 'Short' is not one collbench replays" check "$work"/dtype_fr/*
+
+# --- a send without its receive (the pipeline's first recv on rank 1 deleted: its later recvs
+# count one short, so rank 0's last send to it is the one left over)
+copy pipeline nccl "$work/no_recv"
+sed '0,/NCCL INFO Recv:/{/NCCL INFO Recv:/d}' "$fixtures/pipeline/nccl.vm.6339.log" > "$work/no_recv/nccl.vm.6339.log"
+expect_refusal "nccl.vm.6338.log:212: send of 10240 float to rank 1 (seq 9 on communicator 0 (ranks 0,1)) has no matching recv on rank 1" check "$work"/no_recv/*
+
+# --- a deadlock: two communicators all-reduced in opposite orders
+{
+  echo '{"format":"collbench-workload","version":1,"source":"hand","source_files":[],"nccl_version":null,"nccl_env":{},"world_size":2,"assumptions":[],"time_origin_ns":null}'
+  echo '{"communicator":0,"ranks":[0,1],"names":["a"]}'
+  echo '{"communicator":1,"ranks":[0,1],"names":["b"]}'
+  echo '{"rank":0,"comm":0,"seq":0,"op":"all_reduce","dtype":"float","count":4,"redop":"sum","stream":0}'
+  echo '{"rank":0,"comm":1,"seq":0,"op":"all_reduce","dtype":"float","count":4,"redop":"sum","stream":0}'
+  echo '{"rank":1,"comm":1,"seq":0,"op":"all_reduce","dtype":"float","count":4,"redop":"sum","stream":0}'
+  echo '{"rank":1,"comm":0,"seq":0,"op":"all_reduce","dtype":"float","count":4,"redop":"sum","stream":0}'
+} > "$work/cycle.jsonl"
+expect_refusal "cycle.jsonl:4: deadlock: rank 0 issues all_reduce seq 0 on communicator 0 (ranks 0,1)" check "$work/cycle.jsonl"
+
+# --- rescaling what is no grid, or names peers across replicas
+"$replay" import "$fixtures"/pipeline/nccl.*.log -o "$work/pipeline.jsonl" >/dev/null
+expect_refusal "not a data-parallel x tensor-parallel grid: communicator 2 (ranks 1,2)" rescale "$work/pipeline.jsonl" --ranks 8 -o "$work/p8.jsonl"
+"$replay" import "$fixtures"/moe/kineto.* -o "$work/moe.jsonl" >/dev/null
+expect_refusal "cannot rescale: alltoallv names particular peers" rescale "$work/moe.jsonl" --ranks 8 -o "$work/moe8.jsonl"
+expect_refusal "--ranks 3: not a multiple of the 2 ranks" rescale "$work/tp_dp.jsonl" --ranks 3 -o "$work/t3.jsonl"
+
+# --- the command line itself
+expect_refusal "--ranks 0 is not a rank count from 1 to" rescale "$work/tp_dp.jsonl" --ranks 0 -o "$work/x.jsonl"
+expect_refusal "--from nccl: unknown source kind (expected nccl-log, kineto, flight-recorder)" check --from nccl "$work/tp_dp.jsonl"
+expect_refusal "--redop mean: unknown reduction" import --redop mean "$fixtures"/ddp/fr.* -o "$work/x.jsonl"
+expect_refusal "COMMAND replay: unknown subcommand (expected import, check, rescale, summary)" replay "$work/tp_dp.jsonl"
+expect_refusal "a subcommand is needed" --from kineto
+expect_refusal "--ranks: not an option of check" check "$work/tp_dp.jsonl" --ranks 8
+expect_refusal "import: -o FILE.jsonl is needed" import "$fixtures"/ddp/fr.*
+expect_refusal "summary: takes one workload, given 2 files" summary "$work/tp_dp.jsonl" "$work/tp_dp8.jsonl"
+expect_refusal "a flight-recorder among nccl-log files" check "$fixtures/ddp/nccl.vm.5974.log" "$fixtures/ddp/fr.rank1.json"
+expect_refusal "/nonexistent/x.jsonl: cannot be written" import "$fixtures"/ddp/fr.* -o /nonexistent/x.jsonl
+expect_refusal "missing.log: cannot be read" check "$work/missing.log"
+
+echo "replay cli: $passed passed, $failures failed"
+[ "$failures" -eq 0 ]
