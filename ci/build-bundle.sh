@@ -24,7 +24,7 @@ find "$build" -type f -executable \( -path '*/bench/*' -o -path '*/apps/*' -o -p
     # With an explicit target list, ship only those (stale binaries of others stay behind).
     if ((${#targets[@]} == 0)) || [[ " ${targets[*]} " == *" $(basename "$file") "* ]]; then cp "$file" bundle/bin/; fi
   done
-cp tests/core/cli_test.sh bundle/bin/
+cp tests/collbench/cli_test.sh bundle/bin/
 find "$build" -name 'libcollbench_*.so' ! -path '*/CMakeFiles/*' -exec cp {} bundle/lib/ \;
 for lib in libbenchmark.so.1debian libfmt.so.9; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" bundle/lib/
