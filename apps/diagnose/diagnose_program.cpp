@@ -68,6 +68,9 @@ void DiagnoseProgram::start(RunContext& run) {
       fmt::print("# injected fault (test): {}\n", options_.fault.text);
     std::fflush(stdout);
   }
+  // A bad --link-peak file is refused before any GPU work.
+  if (!options_.link_peak_path.empty())
+    link_peak_gbps_ = read_link_peak_gbps(options_.link_peak_path);
   throw_if_interrupted();
   set_ = run.group ? std::make_unique<Runner::RankSet>(*run.group, ranks_)
                    : std::make_unique<Runner::RankSet>(ranks_);
@@ -102,6 +105,7 @@ std::vector<RankIdentity> DiagnoseProgram::identify_ranks() {
 void DiagnoseProgram::diagnose() {
   start_ = std::chrono::steady_clock::now();
   measurements_ = Measurements{};
+  measurements_.link_peak_gbps = link_peak_gbps_;
   measurements_.ranks = identify_ranks();
   try {
     probe_each_gpu();
@@ -129,8 +133,6 @@ void DiagnoseProgram::probe_each_gpu() {
 
 void DiagnoseProgram::probe_pairs_and_groups() {
   measurements_.pairs = probe_pairs(*set_, ranks_, pair_settings());
-  if (!options_.link_peak_path.empty())
-    measurements_.link_peak_gbps = read_link_peak_gbps(options_.link_peak_path);
   probe_collectives();
   measurements_.arrivals = probe_arrivals(*set_, ranks_, arrival_settings());
   narrow_down_slow_groups();

@@ -62,6 +62,7 @@ class DiagnoseProgram final : public Program {
   int ranks_ = 0;
   std::unique_ptr<Runner::RankSet> set_;
   Measurements measurements_;
+  double link_peak_gbps_ = 0;       // --link-peak's, read at start; 0 without it
   std::vector<unsigned> run_pids_;  // every rank's process: not "other processes" on a GPU
   std::optional<Verdict> verdict_;
   std::chrono::steady_clock::time_point start_;

@@ -120,15 +120,9 @@ std::vector<ArrivalFigures> probe_arrivals(Runner::RankSet& set, int ranks,
       stats::summarize_arrivals(durations, launches, hosts);
   std::vector<ArrivalFigures> figures;
   for (int rank = 0; rank < ranks; ++rank) {
-    const stats::RankArrival& arrival = summary[rank];
     ArrivalFigures f;
+    static_cast<stats::RankArrival&>(f) = summary[rank];
     f.rank = rank;
-    f.gpu_lateness_us = arrival.gpu_lateness_us;
-    f.gpu_lateness_spread_us = arrival.gpu_lateness_spread_us;
-    f.waited_us = arrival.waited_us;
-    f.host_known = arrival.host_known;
-    f.host_lateness_us = arrival.host_lateness_us;
-    f.host_lateness_spread_us = arrival.host_lateness_spread_us;
     f.op_time_us = stats::median(longest);
     figures.push_back(f);
   }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "arrival.hpp"
+
 namespace collbench::diagnose {
 
 struct RankIdentity {
@@ -72,14 +74,10 @@ struct GroupFigures {
 // rank right after a barrier, with nothing queued, so that a late host or a busy GPU shows as it
 // would in a job. Figures of reports/lib/arrival.hpp (summarize_arrivals), and the op time they
 // were measured in (lateness matters against that).
-struct ArrivalFigures {
+// The arrival rule's figures of one rank (reports/lib/arrival.hpp), with the rank and the op time.
+// `host` is not saved with a diagnosis: the verdict numbers hosts by the ranks' identities.
+struct ArrivalFigures : stats::RankArrival {
   int rank = 0;
-  double gpu_lateness_us = 0;          // mean of (longest duration - own): arrival on the GPU
-  double gpu_lateness_spread_us = 0;   // 1.4826 x MAD of its per-iteration GPU lateness
-  double waited_us = 0;                // mean of (own duration - shortest): waiting for others
-  bool host_known = false;             // another rank shares its host clock
-  double host_lateness_us = 0;         // mean of (own launch - earliest launch on its host)
-  double host_lateness_spread_us = 0;  // 1.4826 x MAD of its per-iteration host lateness
   double op_time_us = 0;
 };
 
@@ -108,7 +106,7 @@ struct Measurements {
   std::vector<ArrivalFigures> arrivals;
   std::vector<MissingRank> missing;
   Rechecks rechecks;
-  double link_peak_gbps = 0;  // from the link-peak probe; 0 when unknown
+  double link_peak_gbps = 0;  // a healthy machine's link peak (--link-peak); 0 when not given
 };
 
 // The identity of `rank`, or null when the measurements do not name it.

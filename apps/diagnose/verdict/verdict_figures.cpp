@@ -135,13 +135,7 @@ std::vector<stats::RankArrival> rank_arrivals(const Measurements& measurements,
     const std::string host = identity ? identity->host : "";
     auto known = std::find(hosts.begin(), hosts.end(), host);
     if (known == hosts.end()) known = hosts.insert(hosts.end(), host);
-    stats::RankArrival rank;
-    rank.gpu_lateness_us = arrival.gpu_lateness_us;
-    rank.gpu_lateness_spread_us = arrival.gpu_lateness_spread_us;
-    rank.waited_us = arrival.waited_us;
-    rank.host_known = arrival.host_known;
-    rank.host_lateness_us = arrival.host_lateness_us;
-    rank.host_lateness_spread_us = arrival.host_lateness_spread_us;
+    stats::RankArrival rank = arrival;
     rank.host = static_cast<int>(known - hosts.begin());
     ranks.push_back(rank);
   }
