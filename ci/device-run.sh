@@ -51,6 +51,11 @@ dp_counts=$(for g in 1 2 4 8; do ((g <= gpus)) && echo $g; done | paste -sd,) # 
 # One GPU (nvidia-h200): the multi-GPU steps get it alone and say what they cannot run.
 every_count=${every_count:-$gpus} doubling=${doubling:-$gpus}
 export gpus every_count doubling dp_counts  # for the steps that run under bash -c
+# This machine kind's committed link-peak report, when there is one: collbench's peak_fraction,
+# and collbench_diagnose's reference for a link loaded both ways where no healthy pair is left to
+# compare with (two GPUs).
+link_peak=()
+[ -f "reports/$machine/link_peak.csv" ] && link_peak=(--link-peak "reports/$machine/link_peak.csv")
 
 # real_faults: faults made by another program (collbench_contend) against collbench_diagnose and
 # collreport ranks, each verdict written beside its ground truth (docs/diagnose.md, "Testing the
@@ -92,13 +97,9 @@ EOF_PY
 real_diagnoses() {  # real_diagnoses MODE FAULT DIR: CLEAN_RUNS or REAL_RUNS diagnoses
   local mode=$1 fault=$2 d=$3 n name truth load launch
   launcher "$mode"
-  # This machine kind's committed link peak: the reference that shows a link loaded both ways
-  # where no healthy pair is left to compare with (two GPUs).
-  local peak=()
-  [ -f "reports/$machine/link_peak.csv" ] && peak=(--link-peak "reports/$machine/link_peak.csv")
   if [ "$fault" = clean ]; then
     for n in $(seq 1 "${CLEAN_RUNS:-10}"); do
-      STEP_TIMEOUT_S=$real_timeout_s step "real_clean_${mode}_$n" "${launch[@]}" "$bin/collbench_diagnose" "${peak[@]}" --json "$d/clean_${mode}_$n.json"
+      STEP_TIMEOUT_S=$real_timeout_s step "real_clean_${mode}_$n" "${launch[@]}" "$bin/collbench_diagnose" "${link_peak[@]}" --json "$d/clean_${mode}_$n.json"
     done
     return
   fi
@@ -106,7 +107,7 @@ real_diagnoses() {  # real_diagnoses MODE FAULT DIR: CLEAN_RUNS or REAL_RUNS dia
     name="real_${fault}_${mode}_$n" truth="$work/truth/real_${fault}_${mode}_$n.json"
     contend_load "$fault" "$mode" "$n" collbench_diagnose
     STEP_TIMEOUT_S=$real_timeout_s step "$name" env CONTEND="$bin/collbench_contend" bash "$root/ci/contended.sh" "$truth" "${load[@]}" -- \
-      "${launch[@]}" "$bin/collbench_diagnose" "${peak[@]}" --json "$d/$name.json"
+      "${launch[@]}" "$bin/collbench_diagnose" "${link_peak[@]}" --json "$d/$name.json"
     add_truth "$d/$name.json" "$truth"
   done
 }
@@ -147,9 +148,7 @@ for want in "$@"; do
         --batch 256 --check --csv "$work/reports/smoke_dpstep.csv" ;;
     sweep)
       mkdir -p "$work/reports/$machine"
-      # With this machine's committed link-peak report, every row also gets peak_fraction.
-      peak=(); [ -f "reports/$machine/link_peak.csv" ] && peak=(--link-peak "reports/$machine/link_peak.csv")
-      step sweep "$bin/collbench" --ops all -b 8 -e 8G -f 2 -g "$doubling" -d float -c 1 "${peak[@]}" \
+      step sweep "$bin/collbench" --ops all -b 8 -e 8G -f 2 -g "$doubling" -d float -c 1 "${link_peak[@]}" \
         --csv "$work/reports/$machine/collectives.csv" ;;
     graph)
       step graph "$bin/collbench" --ops all_reduce -b 8 -e 64K -f 2 -g "$gpus" -G 10 --csv "$work/reports/graph.csv" ;;
