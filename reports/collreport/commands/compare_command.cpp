@@ -3,11 +3,13 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "commands/command_io.hpp"
 #include "commands/subcommands.hpp"
 #include "compare/compare.hpp"
 #include "compare/compare_output.hpp"
+#include "rows/merge.hpp"
 #include "text/format.hpp"
 
 namespace collbench::collreport {
@@ -23,6 +25,7 @@ struct CompareArguments {
   std::string markdown_path;
   bool all_rows = false;
   std::size_t max_rows = static_cast<std::size_t>(-1);
+  std::string across;  // a config setting the two runs differ in ("nccl_proto")
 };
 
 CompareOptions compare_options(const CompareArguments& args) {
@@ -40,8 +43,12 @@ CompareOptions compare_options(const CompareArguments& args) {
 
 int run_compare(const CompareArguments& args, std::ostream& out, std::ostream&) {
   const CompareOptions options = compare_options(args);
-  const report::Report base = report::read_report(args.baseline);
-  const report::Report fresh = report::read_report(args.candidate);
+  report::Report base = report::read_report(args.baseline);
+  report::Report fresh = report::read_report(args.candidate);
+  if (!args.across.empty()) {
+    base = without_config_setting(std::move(base), args.across);
+    fresh = without_config_setting(std::move(fresh), args.across);
+  }
   const Comparison comparison = compare_reports(base, fresh, options);
   out << comparison_text(comparison, base, fresh, options, {args.all_rows, args.max_rows});
   if (!args.markdown_path.empty()) {
@@ -75,11 +82,15 @@ Subcommand compare_command() {
        option(&Args::markdown_path, "--markdown",
               "Also write a Markdown summary (regressions first) to this file"),
        flag(&Args::all_rows, "--all", "List rows of no change too"),
+       option(&Args::across, "--across",
+              "Pair rows that differ in this config setting (an A/B of it: --across nccl_proto "
+              "compares a run under NCCL_PROTO=Simple with the default)"),
        option(&Args::max_rows, "--max-rows",
               "List at most this many rows (failures and the largest changes first)",
               ShowDefault::kNo, CLI::NonNegativeNumber)},
       "Rows are matched on op, algo, ranks, dtype, redop, root, in_place, bytes, graph, agg_iters\n"
-      "and config; the passes of --repeat are pooled (median p50, the hull of their intervals).\n"
+      "and config (less --across); the passes of --repeat are pooled (median p50, the hull of "
+      "their intervals).\n"
       "Where both rows have intervals, only the median time is judged: regressed when the\n"
       "intervals are disjoint and the change exceeds --min-effect, no change when it is within\n"
       "it, inconclusive (not failed) when the intervals are too wide to tell. Elsewhere (version "

@@ -1,5 +1,6 @@
 // `collreport merge FILE... [-o OUT]`: reports of one schema as one.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands/cli.hpp"
@@ -13,12 +14,16 @@ namespace {
 struct MergeArguments {
   std::vector<std::string> reports;
   std::string output_path;
+  bool as_passes = false;
 };
 
 int run_merge(const MergeArguments& args, std::ostream& out, std::ostream&) {
   std::vector<report::Report> reports;
   for (const std::string& path : args.reports) reports.push_back(report::read_report(path));
-  write_file_or_print(args.output_path, report_csv(merge_reports(reports, "merged reports")), out);
+  const report::Report merged = args.as_passes
+                                    ? merge_as_passes(std::move(reports), "merged reports")
+                                    : merge_reports(reports, "merged reports");
+  write_file_or_print(args.output_path, report_csv(merged), out);
   return kExitOk;
 }
 
@@ -29,7 +34,10 @@ Subcommand merge_command() {
   return subcommand<Args>(
       "merge", "Concatenate reports of the same schema into one",
       {positional(&Args::reports, "files", "CSV reports"),
-       option(&Args::output_path, "-o,--output", "Write here instead of standard output")},
+       option(&Args::output_path, "-o,--output", "Write here instead of standard output"),
+       flag(&Args::as_passes, "--as-passes",
+            "The reports are runs of one sweep in separate processes: number their passes one "
+            "after another (as --repeat does), so compare pools every process's pass")},
       "", run_merge);
 }
 

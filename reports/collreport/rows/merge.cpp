@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -30,6 +31,38 @@ report::Report merge_reports(const std::vector<report::Report>& reports, const s
     }
   }
   return merged;
+}
+
+report::Report merge_as_passes(std::vector<report::Report> reports, const std::string& name) {
+  int passes_before = 0;
+  for (report::Report& input : reports) {
+    int last_pass = 0;
+    for (report::ReportLine& line : input.rows) {
+      last_pass = std::max(last_pass, line.row.repeat);
+      line.row.repeat += passes_before;
+    }
+    if (!input.rows.empty()) passes_before += last_pass + 1;
+  }
+  return merge_reports(reports, name);
+}
+
+report::Report without_config_setting(report::Report report, const std::string& setting) {
+  const std::string prefix = setting + "=";
+  for (report::ReportLine& line : report.rows) {
+    std::string kept;
+    std::size_t start = 0;
+    const std::string& config = line.row.config;
+    while (start <= config.size() && !config.empty()) {
+      const std::size_t end = std::min(config.find(';', start), config.size());
+      const std::string part = config.substr(start, end - start);
+      if (part.compare(0, prefix.size(), prefix) != 0) kept += (kept.empty() ? "" : ";") + part;
+      start = end + 1;
+    }
+    line.row.config = kept;
+  }
+  const std::string path = report.path;
+  merge_reports({report}, path);  // throws at a row that is now the same measurement as another
+  return report;
 }
 
 std::string report_csv(const report::Report& report) {

@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <set>
+
 #include "csv_reader.hpp"
 #include "csv_writer.hpp"
+#include "rows/repeats.hpp"
 #include "support/fixture_reports.hpp"
 
 namespace collbench::collreport {
@@ -45,6 +49,83 @@ TEST(Merge, RefusesARowPresentInTwoReports) {
               std::string::npos)
         << error.what();
   }
+}
+
+// Runs of one sweep in three processes (the first with two passes of its own) become one run of
+// four passes: every case pools all four, in the order the processes ran.
+TEST(MergeAsPasses, NumbersEachProcessAfterThoseBefore) {
+  // One process's rows of 1, 2 and 4 MiB all_reduce, at `factor` times a 100 us median.
+  const auto process_rows = [](double factor, int pass) {
+    std::vector<report::ReportRow> rows;
+    for (std::uint64_t mib : {1, 2, 4}) {
+      rows.push_back(
+          fixtures::measured_row("all_reduce", "nccl", 2, mib << 20, 50 / factor, 100 * factor));
+      rows.back().repeat = pass;
+    }
+    return rows;
+  };
+  std::vector<report::ReportRow> two_passes = process_rows(1, 0);
+  for (const report::ReportRow& row : process_rows(2, 1)) two_passes.push_back(row);
+  const report::Report merged =
+      merge_as_passes({report::parse_report("a.csv", fixtures::to_csv(two_passes)),
+                       report::parse_report("b.csv", fixtures::to_csv(process_rows(3, 0))),
+                       report::parse_report("c.csv", fixtures::to_csv(process_rows(4, 0)))},
+                      "merged.csv");
+  ASSERT_EQ(merged.rows.size(), 12u);
+  std::set<int> passes;
+  for (const report::ReportLine& line : merged.rows) passes.insert(line.row.repeat);
+  EXPECT_EQ(passes, (std::set<int>{0, 1, 2, 3}));
+  const report::Report read_back = report::parse_report("merged.csv", report_csv(merged));
+  const std::vector<PooledCase> cases = pool_repeats(read_back);
+  ASSERT_EQ(cases.size(), 3u);
+  for (const PooledCase& pooled : cases) {
+    ASSERT_EQ(pooled.passes, 4u);
+    EXPECT_EQ(pooled.pass_p50_us, (std::vector<double>{100, 200, 300, 400}));
+    EXPECT_DOUBLE_EQ(pooled.spread(), 3.0);
+  }
+}
+
+// Without --as-passes the same three single-pass runs are one measurement three times: refused.
+TEST(MergeAsPasses, PlainMergeStillRefusesTheSameRunTwice) {
+  std::vector<report::ReportRow> rows = fixtures::baseline_rows();
+  rows.resize(2);
+  const std::string text = fixtures::to_csv(rows);
+  EXPECT_THROW(
+      merge_reports({report::parse_report("a.csv", text), report::parse_report("b.csv", text)},
+                    "merged.csv"),
+      report::ReportError);
+  EXPECT_EQ(
+      merge_as_passes({report::parse_report("a.csv", text), report::parse_report("b.csv", text)},
+                      "merged.csv")
+          .rows.size(),
+      4u);
+}
+
+// --across nccl_proto: a run under NCCL_PROTO=Simple pairs with the default row by row; the other
+// parts of a config stay, and a report holding both protocols cannot be folded into one.
+TEST(WithoutConfigSetting, DropsOnlyThatSetting) {
+  std::vector<report::ReportRow> rows = {
+      fixtures::measured_row("all_reduce", "nccl", 4, 1024, 1, 10),
+      fixtures::measured_row("alltoallv", "nccl", 4, 1024, 1, 10),
+      fixtures::measured_row("all_gather", "nccl", 4, 1024, 1, 10)};
+  rows[0].config = "nccl_proto=Simple";
+  rows[1].config = "a2av_spread=1;nccl_proto=Simple";
+  rows[2].config = "nccl_algo=Ring;nccl_proto=Simple;split=MOD 2";
+  const report::Report dropped =
+      without_config_setting(report::parse_report("b.csv", fixtures::to_csv(rows)), "nccl_proto");
+  EXPECT_EQ(dropped.rows[0].row.config, "");
+  EXPECT_EQ(dropped.rows[1].row.config, "a2av_spread=1");
+  EXPECT_EQ(dropped.rows[2].row.config, "nccl_algo=Ring;split=MOD 2");
+  const report::Report untouched =
+      without_config_setting(report::parse_report("b.csv", fixtures::to_csv(rows)), "nccl_algo");
+  EXPECT_EQ(untouched.rows[0].row.config, "nccl_proto=Simple");
+  EXPECT_EQ(untouched.rows[2].row.config, "nccl_proto=Simple;split=MOD 2");
+
+  rows[1] = rows[0];
+  rows[1].config = "nccl_proto=LL";
+  EXPECT_THROW(
+      without_config_setting(report::parse_report("b.csv", fixtures::to_csv(rows)), "nccl_proto"),
+      report::ReportError);
 }
 
 }  // namespace
