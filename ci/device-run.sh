@@ -61,21 +61,21 @@ link_peak=()
 # collreport ranks, each verdict written beside its ground truth (docs/diagnose.md, "Testing the
 # verdicts with real faults"). Targets on G GPUs: sm_load on GPU 0, G/2 and G-1 in turn (the
 # sweeps: G-1); the link from GPU 1 to G-1, not ring-adjacent on 4 or more (0 to 1 on 2 GPUs);
-# rank G-1's host threads starved. Each run may take STEP_TIMEOUT_S (120 here): a hang under a
-# fault must not eat the device's time.
+# the host threads of rank G-1, G/2 (a middle rank on 4 or more) and G-1 in turn starved. Each run
+# may take STEP_TIMEOUT_S (120 here): a hang under a fault must not eat the device's time.
 real_timeout_s=${STEP_TIMEOUT_S:-120}
 contend_load() {  # contend_load FAULT MODE RUN TOOL: sets load=(collbench_contend's arguments)
   local fault=$1 mode=$2 run=$3 tool=$4 last=$((gpus - 1))
-  local src=$((1 % gpus)) sm_targets=(0 $((gpus / 2)) $((gpus - 1)))
+  local src=$((1 % gpus)) sm_targets=(0 $((gpus / 2)) $last) starve_targets=($last $((gpus / 2)) $last)
   ((src == last)) && src=0
   case $fault in
     sm_load) load=(--sm-load "${sm_targets[$(((run - 1) % 3))]}") ;;
     link_load) load=(--link-load "$src:$last" --direction one) ;;
     link_both) load=(--link-load "$src:$last" --direction both) ;;
-    # One process: only rank G-1's thread is pinned, and a waking thread gets in at once under the
-    # ordinary scheduler, so that thread is also lowered to nice 19 (real-time hogs need a
-    # capability the lent machines do not grant).
-    cpu_starve) load=(--cpu-starve --target-rank "$last")
+    # One process: only the target rank's thread is pinned, and a waking thread gets in at once
+    # under the ordinary scheduler, so that thread is also lowered to nice 19 (real-time hogs need
+    # a capability the lent machines do not grant).
+    cpu_starve) load=(--cpu-starve --target-rank "${starve_targets[$(((run - 1) % 3))]}")
       [ "$mode" = single ] && load+=(--target-process "$tool" --cpu-policy nice) ;;
   esac
 }
@@ -153,20 +153,22 @@ for want in "$@"; do
     graph)
       step graph "$bin/collbench" --ops all_reduce -b 8 -e 64K -f 2 -g "$gpus" -G 10 --csv "$work/reports/graph.csv" ;;
     stability)
-      # The CI gate's recipe (ci/gate-sweep.sh) on every GPU, run A, B, A, B, A: A/A pairs (a_1, a_2)
-      # and (a_2, a_3), A/B pairs against real slowdowns measured beside their A runs in this call:
-      # NCCL_MAX_NCHANNELS=20 (a few percent from 64 MiB) and NCCL_PROTO=Simple (small sizes, which
-      # NCCL runs on LL by default). Then every compare.
+      # The CI gate's recipe (ci/gate-sweep.sh: three processes merged as passes) on every GPU,
+      # run A, B, A, B, A: A/A pairs (a_1, a_2), (a_2, a_3), (a_1, a_3), A/B pairs against real
+      # slowdowns measured beside their A runs in this call: NCCL_MAX_NCHANNELS=16 (5-35% from
+      # 64 MiB on 4xH100) and NCCL_PROTO=Simple (small sizes, which NCCL runs on LL by default;
+      # compared --across nccl_proto, which collbench writes in the config). Then every compare.
       d="$work/reports/$machine/stability"
       mkdir -p "$d"
       gate=(env COLLBENCH="$bin/collbench" COLLREPORT="$bin/collreport" bash "$root/ci/gate-sweep.sh")
       step stability_a_1 "${gate[@]}" "$d/a_1.csv" -g "$gpus"
-      step stability_channels_20 env NCCL_MAX_NCHANNELS=20 "${gate[@]}" "$d/channels_20.csv" -g "$gpus"
+      step stability_channels_16 env NCCL_MAX_NCHANNELS=16 "${gate[@]}" "$d/channels_16.csv" -g "$gpus"
       step stability_a_2 "${gate[@]}" "$d/a_2.csv" -g "$gpus"
       step stability_proto_simple env NCCL_PROTO=Simple "${gate[@]}" "$d/proto_simple.csv" -g "$gpus"
       step stability_a_3 "${gate[@]}" "$d/a_3.csv" -g "$gpus"
-      for pair in a_1:a_2 a_2:a_3 a_1:channels_20 a_2:channels_20 a_2:proto_simple a_3:proto_simple; do
-        step "compare_${pair/:/_vs_}" bash -c '"$0" compare "$1" "$2" --all > "$3" 2>&1; echo "exit $?" >> "$3"; head -1 "$3"' \
+      for pair in a_1:a_2 a_2:a_3 a_1:a_3 a_1:channels_16 a_2:channels_16 a_2:proto_simple a_3:proto_simple; do
+        step "compare_${pair/:/_vs_}" bash -c '"$0" compare "$1" "$2" --all --across nccl_proto > "$3" 2>&1
+          echo "exit $?" >> "$3"; head -1 "$3"' \
           "$bin/collreport" "$d/${pair%:*}.csv" "$d/${pair#*:}.csv" "$d/compare_${pair/:/_vs_}.txt"
       done ;;
     headline)

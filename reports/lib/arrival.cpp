@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "statistics.hpp"
 
@@ -22,6 +23,17 @@ double mean_of(const std::vector<double>& values) {
   for (double value : values) sum += value;
   return sum / static_cast<double>(values.size());
 }
+
+}  // namespace
+
+double trimmed_lateness_mean(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  values.resize(values.size() - values.size() / 10);
+  return mean_of(values);
+}
+
+namespace {
 
 double robust_spread(const std::vector<double>& values) {
   const double center = median(values);
@@ -63,8 +75,13 @@ std::size_t checked_sample_count(const std::vector<std::vector<double>>& duratio
 }
 
 // Per sample: longest duration - own (lateness), own - shortest (waited).
+double lateness_mean(const std::vector<double>& lateness_us, LatenessMean mean) {
+  return mean == LatenessMean::latest_tenth_aside ? trimmed_lateness_mean(lateness_us)
+                                                  : mean_of(lateness_us);
+}
+
 void add_gpu_figures(const std::vector<std::vector<double>>& duration_us, std::size_t samples,
-                     std::vector<RankArrival>& arrivals) {
+                     LatenessMean mean, std::vector<RankArrival>& arrivals) {
   const std::size_t ranks = duration_us.size();
   std::vector<std::vector<double>> lateness_us(ranks, std::vector<double>(samples));
   std::vector<double> waited_sum_us(ranks, 0);
@@ -81,15 +98,16 @@ void add_gpu_figures(const std::vector<std::vector<double>>& duration_us, std::s
     }
   }
   for (std::size_t rank = 0; rank < ranks; ++rank) {
-    arrivals[rank].gpu_lateness_us = mean_of(lateness_us[rank]);
+    arrivals[rank].gpu_lateness_us = lateness_mean(lateness_us[rank], mean);
     arrivals[rank].gpu_lateness_spread_us = robust_spread(lateness_us[rank]);
     arrivals[rank].waited_us = waited_sum_us[rank] / static_cast<double>(samples);
+    arrivals[rank].gpu_lateness_samples_us = std::move(lateness_us[rank]);
   }
 }
 
 // Per sample: own launch - the earliest launch among the ranks of its host (one clock).
 void add_host_figures(const std::vector<std::vector<double>>& launch_us, std::size_t samples,
-                      std::vector<RankArrival>& arrivals) {
+                      LatenessMean mean, std::vector<RankArrival>& arrivals) {
   const std::size_t ranks = arrivals.size();
   for (std::size_t rank = 0; rank < ranks; ++rank) {
     std::vector<std::size_t> host_ranks;
@@ -106,8 +124,9 @@ void add_host_figures(const std::vector<std::vector<double>>& launch_us, std::si
       lateness_us[sample] = launch_us[rank][sample] - earliest_us;
     }
     arrivals[rank].host_known = true;
-    arrivals[rank].host_lateness_us = mean_of(lateness_us);
+    arrivals[rank].host_lateness_us = lateness_mean(lateness_us, mean);
     arrivals[rank].host_lateness_spread_us = robust_spread(lateness_us);
+    arrivals[rank].host_lateness_samples_us = std::move(lateness_us);
   }
 }
 
@@ -206,13 +225,13 @@ int latest_late_rank(const std::vector<RankArrival>& ranks,
 
 std::vector<RankArrival> summarize_arrivals(const std::vector<std::vector<double>>& duration_us,
                                             const std::vector<std::vector<double>>& launch_us,
-                                            const std::vector<int>& host_of) {
+                                            const std::vector<int>& host_of, LatenessMean mean) {
   if (duration_us.empty()) return {};
   const std::size_t samples = checked_sample_count(duration_us, launch_us, host_of);
   std::vector<RankArrival> arrivals(duration_us.size());
   for (std::size_t rank = 0; rank < host_of.size(); ++rank) arrivals[rank].host = host_of[rank];
-  add_gpu_figures(duration_us, samples, arrivals);
-  add_host_figures(launch_us, samples, arrivals);
+  add_gpu_figures(duration_us, samples, mean, arrivals);
+  add_host_figures(launch_us, samples, mean, arrivals);
   return arrivals;
 }
 

@@ -26,7 +26,26 @@ struct RankArrival {
   double host_lateness_us = 0;         // mean over samples of (own launch - its host's earliest)
   double host_lateness_spread_us = 0;  // 1.4826 x the median absolute deviation of those
   int host = 0;                        // host_of[rank] (0 with one host)
+  // Every sample's lateness, in sample order (host: empty unless host_known), for the evidence.
+  std::vector<double> gpu_lateness_samples_us;
+  std::vector<double> host_lateness_samples_us;
 };
+
+// How the lateness figures average their samples.
+enum class LatenessMean {
+  // Every sample: a sweep's samples run back to back, and a GPU time-sliced with another
+  // program's work delays only some of them, by a slice each (collreport ranks' 25%-of-cases
+  // rule keeps one-offs unnamed there).
+  all_samples,
+  // The latest tenth of the samples (none below 10) set aside: where every sample is its own
+  // scheduled event (collbench_diagnose's arrival probe), a lasting fault shows in most of them,
+  // and one sample the OS delayed by milliseconds (a 4xH100 VM, one process: about one in 30)
+  // must not make a healthy rank late.
+  latest_tenth_aside,
+};
+
+// The mean of `values` without its largest tenth (rounded down).
+double trimmed_lateness_mean(std::vector<double> values);
 
 // `duration_us[rank][sample]`: each rank's own duration of every sample (all ranks the same
 // number of samples). `launch_us[rank][sample]`: when the rank's host launched the sample, on
@@ -34,7 +53,8 @@ struct RankArrival {
 // host clock (empty: one host). Throws std::invalid_argument for ragged tables.
 std::vector<RankArrival> summarize_arrivals(const std::vector<std::vector<double>>& duration_us,
                                             const std::vector<std::vector<double>>& launch_us,
-                                            const std::vector<int>& host_of);
+                                            const std::vector<int>& host_of,
+                                            LatenessMean mean = LatenessMean::all_samples);
 
 struct ArrivalRule {
   // A rank is late when its lateness exceeds every one of: floor_us (launch jitter), op_share x

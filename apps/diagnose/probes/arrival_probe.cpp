@@ -116,8 +116,8 @@ std::vector<ArrivalFigures> probe_arrivals(Runner::RankSet& set, int ranks,
     for (int t = 0; t < record.iterations; ++t)
       longest[t] = std::max(longest[t], record.duration_us[t]);
   }
-  const std::vector<stats::RankArrival> summary =
-      stats::summarize_arrivals(durations, launches, hosts);
+  const std::vector<stats::RankArrival> summary = stats::summarize_arrivals(
+      durations, launches, hosts, stats::LatenessMean::latest_tenth_aside);
   std::vector<ArrivalFigures> figures;
   for (int rank = 0; rank < ranks; ++rank) {
     ArrivalFigures f;

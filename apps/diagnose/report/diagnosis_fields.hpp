@@ -69,6 +69,8 @@ void visit_fields(ArrivalFigures& arrival, Visit&& field) {
   field("host_lateness_us", arrival.host_lateness_us);
   field("host_lateness_spread_us", arrival.host_lateness_spread_us);
   field("op_time_us", arrival.op_time_us);
+  field("gpu_lateness_samples_us", arrival.gpu_lateness_samples_us);
+  field("host_lateness_samples_us", arrival.host_lateness_samples_us);
 }
 
 template <typename Visit>

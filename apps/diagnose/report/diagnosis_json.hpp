@@ -8,7 +8,9 @@
 //    "pairs": [{src, dst, bandwidth_gbps, latency_us, bandwidth_spread, latency_spread}],
 //    "groups": [{ranks, op, busbw_gbps, time_us, expected_busbw_gbps}],
 //    "arrivals": [{rank, gpu_lateness_us, gpu_lateness_spread_us, waited_us, host_known,
-//                  host_lateness_us, op_time_us}],
+//                  host_lateness_us, host_lateness_spread_us, op_time_us,
+//                  gpu_lateness_samples_us: [us], host_lateness_samples_us: [us]}]
+//                  (the samples may be absent in files saved before they were kept),
 //    "missing": [{rank, what}],
 //    "rechecks": {gpus: [as gpus], pairs: [as pairs], arrivals: [as arrivals]},
 //    "expectations": {copy_gbps: REF, compute_tflops: REF,

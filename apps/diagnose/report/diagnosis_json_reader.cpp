@@ -46,6 +46,10 @@ void read_value(const JsonFields& fields, const char* name,
 void read_value(const JsonFields& fields, const char* name, std::vector<int>& value) {
   value = fields.integers(name);
 }
+// Per-sample evidence, which files saved before it was kept do not have: absent reads as none.
+void read_value(const JsonFields& fields, const char* name, std::vector<double>& value) {
+  value = fields.has(name) ? fields.numbers(name) : std::vector<double>();
+}
 void read_value(const JsonFields& fields, const char* name, std::vector<std::string>& value) {
   value = fields.texts(name);
 }

@@ -111,6 +111,18 @@ std::vector<int> JsonFields::integers(const char* name) const {
   return values;
 }
 
+std::vector<double> JsonFields::numbers(const char* name) const {
+  std::vector<double> values;
+  const json& elements = array(name);
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    if (!elements[i].is_number()) {
+      wrong_type(fmt::format("{}[{}]", path_of(name), i), elements[i], "a number");
+    }
+    values.push_back(elements[i].get<double>());
+  }
+  return values;
+}
+
 std::vector<std::string> JsonFields::texts(const char* name) const {
   std::vector<std::string> values;
   const json& elements = array(name);

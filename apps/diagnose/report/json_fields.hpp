@@ -24,6 +24,7 @@ class JsonFields {
   std::optional<int> integer_or_null(const char* name) const;
   std::optional<unsigned long long> count_or_null(const char* name) const;
   std::vector<int> integers(const char* name) const;
+  std::vector<double> numbers(const char* name) const;
   std::vector<std::string> texts(const char* name) const;
   // An array of objects, each with its path ("gpus[3]").
   std::vector<JsonFields> objects(const char* name) const;
