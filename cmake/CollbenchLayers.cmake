@@ -1,8 +1,13 @@
 # Include roots that hold one folder each, so that a target sees only the headers of the folders
 # it (or what it links) was given: the engine's layers and the apps cannot include upward or
-# across. Each root is a folder of the build tree with one link, ROOT/NAME -> the source folder.
+# across. Each root is a folder of the build tree with one link, ROOT/NAME -> the source folder
+# (NAME: the folder's own name, or the one given after AS: reports/lib is included as "reports/").
 function(collbench_include_root target visibility folder)
+  cmake_parse_arguments(ARG "" "AS" "" ${ARGN})
   get_filename_component(name ${folder} NAME)
+  if(ARG_AS)
+    set(name ${ARG_AS})
+  endif()
   set(root ${PROJECT_BINARY_DIR}/include-roots/${target})
   file(MAKE_DIRECTORY ${root})
   if(NOT EXISTS ${root}/${name})

@@ -2,7 +2,7 @@
 #include "collbench/benchmark_frame.hpp"
 
 #include "core/interrupt.hpp"
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench {
 namespace {

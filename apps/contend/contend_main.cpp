@@ -16,6 +16,10 @@
 namespace collbench::contend {
 namespace {
 
+// The most of a message printed: the options quote bad values short already, but CLI11's own
+// messages (an unknown option) quote whatever was given.
+constexpr std::size_t kMaxMessageChars = 300;
+
 // Control characters of a bad value (a line break) as escapes, so the message stays one line.
 std::string one_line(const std::string& text) {
   std::string line;
@@ -27,6 +31,7 @@ std::string one_line(const std::string& text) {
     } else {
       line += c;
     }
+    if (line.size() > kMaxMessageChars) return line.substr(0, kMaxMessageChars) + "...";
   }
   return line;
 }

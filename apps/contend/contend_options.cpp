@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "contend_errors.hpp"
+#include "reports/printable.hpp"
 
 namespace collbench::contend {
 namespace {
@@ -61,6 +62,11 @@ Exit status: 0 stopped as asked; 1 a CUDA, cuBLAS or system call failed, or the 
 came; 2 bad input; 4 no CUDA GPU is visible.
 )";
 
+// A bad value as the message quotes it: escaped and cut (a pasted megabyte stays one short line).
+std::string quoted(const std::string& text) {
+  return report::printable(text);
+}
+
 std::optional<long> whole_number(const std::string& text) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return {};
   errno = 0;
@@ -71,7 +77,7 @@ std::optional<long> whole_number(const std::string& text) {
 
 int index_option(const std::string& option, const std::string& text, const char* what) {
   const std::optional<long> value = whole_number(text);
-  if (!value) throw UsageError(fmt::format("{} {}: not {}", option, text, what));
+  if (!value) throw UsageError(fmt::format("{} {}: not {}", option, quoted(text), what));
   return static_cast<int>(*value);
 }
 
@@ -82,7 +88,7 @@ double seconds_option(const std::string& option, const std::string& text, bool p
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || value < 0 ||
       value > kMaxSeconds || (positive && value == 0)) {
-    throw UsageError(fmt::format("{} {}: not a number of seconds ({})", option, text,
+    throw UsageError(fmt::format("{} {}: not a number of seconds ({})", option, quoted(text),
                                  positive ? "above 0, at most 1e7" : "0 to 1e7"));
   }
   return value;
@@ -90,12 +96,14 @@ double seconds_option(const std::string& option, const std::string& text, bool p
 
 void parse_link(const std::string& text, LinkLoadOptions& link) {
   const std::size_t colon = text.find(':');
-  const std::string bad = fmt::format("--link-load {}: not SRC:DST (two GPU indices)", text);
+  const std::string bad =
+      fmt::format("--link-load {}: not SRC:DST (two GPU indices)", quoted(text));
   if (colon == std::string::npos) throw UsageError(bad);
   const std::optional<long> src = whole_number(text.substr(0, colon));
   const std::optional<long> dst = whole_number(text.substr(colon + 1));
   if (!src || !dst) throw UsageError(bad);
-  if (*src == *dst) throw UsageError(fmt::format("--link-load {}: SRC and DST are one GPU", text));
+  if (*src == *dst)
+    throw UsageError(fmt::format("--link-load {}: SRC and DST are one GPU", quoted(text)));
   link.src_gpu = static_cast<int>(*src);
   link.dst_gpu = static_cast<int>(*dst);
 }
@@ -187,14 +195,15 @@ void check_cpu_starve(const RawOptions& raw, CpuStarveOptions& cpu) {
   cpu.busy_threads = index_option("--cpu-threads", raw.cpu_threads, "a thread count (1 to 1024)");
   if (cpu.busy_threads < 1 || cpu.busy_threads > kMaxBusyThreads)
     throw UsageError(
-        fmt::format("--cpu-threads {}: not a thread count (1 to 1024)", raw.cpu_threads));
+        fmt::format("--cpu-threads {}: not a thread count (1 to 1024)", quoted(raw.cpu_threads)));
   if (raw.cpu_policy != "fair" && raw.cpu_policy != "nice" && raw.cpu_policy != "realtime")
-    throw UsageError(fmt::format("--cpu-policy {}: not fair, nice or realtime", raw.cpu_policy));
+    throw UsageError(
+        fmt::format("--cpu-policy {}: not fair, nice or realtime", quoted(raw.cpu_policy)));
   cpu.realtime = raw.cpu_policy == "realtime";
   cpu.lower_target = raw.cpu_policy == "nice";
   if (raw.target_process.find('/') != std::string::npos)
     throw UsageError(
-        fmt::format("--target-process {}: a process name, not a path", raw.target_process));
+        fmt::format("--target-process {}: a process name, not a path", quoted(raw.target_process)));
   cpu.target_process = raw.target_process;
   cpu.wait_s = seconds_option("--wait-s", raw.wait_s, true);
 }
@@ -206,12 +215,12 @@ ContendOptions checked(const RawOptions& raw, const GivenOptions& given) {
   if (options.fault == Fault::sm_load) {
     options.sm.gpu = index_option("--sm-load", raw.sm_load, "a GPU index (0 or more)");
     if (raw.sm_kind != "gemm" && raw.sm_kind != "spin")
-      throw UsageError(fmt::format("--sm-kind {}: not gemm or spin", raw.sm_kind));
+      throw UsageError(fmt::format("--sm-kind {}: not gemm or spin", quoted(raw.sm_kind)));
     options.sm.kind = raw.sm_kind == "gemm" ? SmKind::gemm : SmKind::spin;
   } else if (options.fault == Fault::link_load) {
     parse_link(raw.link_load, options.link);
     if (raw.direction != "one" && raw.direction != "both")
-      throw UsageError(fmt::format("--direction {}: not one or both", raw.direction));
+      throw UsageError(fmt::format("--direction {}: not one or both", quoted(raw.direction)));
     options.link.both_directions = raw.direction == "both";
   } else {
     check_cpu_starve(raw, options.cpu);

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "csv_writer.hpp"
 #include "frame/program.hpp"
 #include "link_peak_options.hpp"
 #include "link_peak_probe.hpp"
-#include "report_row.hpp"
+#include "reports/csv_writer.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench::link_peak {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "link_peak_probe.hpp"
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 #include "telemetry/run_metadata.hpp"
 
 namespace collbench::link_peak {

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "byte_count.hpp"
 #include "core/errors.hpp"
+#include "reports/byte_count.hpp"
 
 namespace collbench {
 

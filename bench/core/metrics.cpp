@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 
 namespace collbench {
 namespace {

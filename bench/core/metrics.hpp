@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/case.hpp"
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench {
 

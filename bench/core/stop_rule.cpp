@@ -5,8 +5,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "report_row.hpp"
-#include "statistics.hpp"
+#include "reports/report_row.hpp"
+#include "reports/statistics.hpp"
 
 namespace collbench {
 

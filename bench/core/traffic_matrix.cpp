@@ -9,11 +9,11 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "byte_count.hpp"
 #include "core/byte_size.hpp"
 #include "core/errors.hpp"
 #include "core/text_fields.hpp"
-#include "text_file.hpp"
+#include "reports/byte_count.hpp"
+#include "reports/text_file.hpp"
 
 namespace collbench {
 namespace {

@@ -10,7 +10,7 @@
 #include "core/interrupt.hpp"
 #include "frame/writable_file.hpp"
 #include "launch/process_launch.hpp"
-#include "printable.hpp"
+#include "reports/printable.hpp"
 #include "runtime/cuda_resources.hpp"
 
 namespace collbench {

@@ -12,7 +12,7 @@
 #include "core/stop_rule.hpp"
 #include "launch/process_group.hpp"
 #include "measure/sample_tables.hpp"
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 #include "runtime/host_collectives.hpp"
 #include "runtime/nccl_registration.hpp"
 #include "runtime/stream_capture.hpp"

@@ -6,7 +6,7 @@
 #include "core/interrupt.hpp"
 #include "measure/case_measurement.hpp"
 #include "measure/rank_set.hpp"
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench {
 

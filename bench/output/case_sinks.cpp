@@ -8,7 +8,7 @@
 #include <map>
 
 #include "core/config_column.hpp"
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench {
 

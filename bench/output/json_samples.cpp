@@ -8,8 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "json_row.hpp"
-#include "sample_file.hpp"  // the format name and version, shared with the reader
+#include "reports/json_row.hpp"
+#include "reports/sample_file.hpp"  // the format name and version, shared with the reader
 
 namespace collbench {
 namespace {

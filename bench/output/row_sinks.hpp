@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "csv_writer.hpp"
-#include "report_row.hpp"
+#include "reports/csv_writer.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench {
 

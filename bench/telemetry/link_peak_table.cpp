@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
-#include "csv_reader.hpp"
+#include "reports/csv_reader.hpp"
 
 namespace collbench {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "report_row.hpp"
-#include "schema.hpp"
+#include "reports/report_row.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench {
 

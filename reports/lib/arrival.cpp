@@ -1,6 +1,6 @@
 // The arrival rule: each rank's GPU and host lateness over the samples of one collective, and
 // which rank came late, judged against the others' lateness and its noise.
-#include "arrival.hpp"
+#include "reports/arrival.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 
 namespace collbench::stats {
 namespace {

@@ -1,5 +1,5 @@
 // Parsing of byte counts with binary suffixes.
-#include "byte_count.hpp"
+#include "reports/byte_count.hpp"
 
 #include <fmt/format.h>
 

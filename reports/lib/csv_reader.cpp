@@ -1,6 +1,6 @@
 // CSV report reading with libfccp: header checked against the schema, every field parsed by its
 // column's own parser, rows keyed so that a duplicate measurement is caught where it appears.
-#include "csv_reader.hpp"
+#include "reports/csv_reader.hpp"
 
 // The reports are small; a reader thread per file would only add a thread to every tool.
 #define CSV_IO_NO_THREAD
@@ -20,10 +20,10 @@
 #include <tuple>
 #include <utility>
 
-#include "printable.hpp"
-#include "row_key.hpp"
-#include "schema.hpp"
-#include "text_file.hpp"
+#include "reports/printable.hpp"
+#include "reports/row_key.hpp"
+#include "reports/schema.hpp"
+#include "reports/text_file.hpp"
 
 namespace collbench::report {
 namespace {

@@ -1,5 +1,5 @@
 // CSV writing for collbench reports; every row reaches the file before write() returns.
-#include "csv_writer.hpp"
+#include "reports/csv_writer.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "schema.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::report {
 

@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench::report {
 

@@ -1,12 +1,12 @@
 // Report rows to and from JSON objects, column by column.
-#include "json_row.hpp"
+#include "reports/json_row.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdint>
 #include <optional>
 
-#include "schema.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::report {
 

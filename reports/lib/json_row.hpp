@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench::report {
 

@@ -1,11 +1,11 @@
 // The table of nccl-tests' perf binaries and the name mappings of types and reductions.
-#include "nccl_tests_names.hpp"
+#include "reports/nccl_tests_names.hpp"
 
 #include <fmt/format.h>
 
 #include <array>
 
-#include "schema.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::report {
 namespace {

@@ -1,6 +1,6 @@
 // Parsing of nccl-tests' standard output line by line: a run lasts from its version line to its
 // "# Collective test concluded" line, and every line inside it must be one nccl-tests prints.
-#include "nccl_tests_output.hpp"
+#include "reports/nccl_tests_output.hpp"
 
 #include <fmt/format.h>
 
@@ -11,9 +11,9 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "csv_reader.hpp"
-#include "printable.hpp"
-#include "schema.hpp"
+#include "reports/csv_reader.hpp"
+#include "reports/printable.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::report {
 namespace {

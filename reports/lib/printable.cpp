@@ -1,5 +1,5 @@
 // Escaping and shortening of untrusted text for messages.
-#include "printable.hpp"
+#include "reports/printable.hpp"
 
 #include <fmt/format.h>
 

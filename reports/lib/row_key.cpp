@@ -1,9 +1,9 @@
 // Row keys: building them from rows and naming them in tables and error messages.
-#include "row_key.hpp"
+#include "reports/row_key.hpp"
 
 #include <fmt/format.h>
 
-#include "printable.hpp"
+#include "reports/printable.hpp"
 
 namespace collbench::report {
 

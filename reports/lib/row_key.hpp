@@ -5,7 +5,7 @@
 #include <string>
 #include <tuple>
 
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench::report {
 

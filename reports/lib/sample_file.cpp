@@ -1,6 +1,6 @@
 // Sample file reading: one JSON object per line, the run line first, every case's row read through
 // the schema's column checks and its sample arrays checked against the row.
-#include "sample_file.hpp"
+#include "reports/sample_file.hpp"
 
 #include <fmt/format.h>
 
@@ -10,10 +10,10 @@
 #include <string_view>
 #include <utility>
 
-#include "json_row.hpp"
-#include "printable.hpp"
-#include "row_key.hpp"
-#include "schema.hpp"
+#include "reports/json_row.hpp"
+#include "reports/printable.hpp"
+#include "reports/row_key.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::report {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "csv_reader.hpp"
-#include "report_row.hpp"
+#include "reports/csv_reader.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench::report {
 

@@ -1,5 +1,5 @@
 // The column table of the CSV schema: names, formatting and parsing of every ReportRow field.
-#include "schema.hpp"
+#include "reports/schema.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "printable.hpp"
+#include "reports/printable.hpp"
 
 namespace collbench::report {
 namespace {

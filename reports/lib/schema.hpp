@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench::report {
 

@@ -1,5 +1,5 @@
 // Moments, the order-statistics interval of the median, Student's t and the mean's interval.
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // read_text_file: stat, refuse what is not a regular file or too large, then read at most
 // max_bytes + 1 bytes.
-#include "text_file.hpp"
+#include "reports/text_file.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

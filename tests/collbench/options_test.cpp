@@ -12,7 +12,7 @@
 #include "collbench/sweep_plan.hpp"
 #include "core/errors.hpp"
 #include "frame/settings/value_parsers.hpp"
-#include "schema.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench {
 namespace {

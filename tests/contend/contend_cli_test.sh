@@ -25,6 +25,14 @@ check 2 "--cpu-starve needs --target-rank R" --cpu-starve
 check 2 "--core 100000: not a core this process may use" --cpu-starve --target-rank 0 --core 100000
 check 2 "--target-process bin/x: a process name, not a path" --cpu-starve --target-rank 0 --target-process bin/x
 check 2 'x\x0ay' --sm-load $'x\ny'
+# A pasted megabyte is quoted short: the line stays under 200 characters.
+long=$(printf '9%.0s' $(seq 1 100000))
+err=$("$contend" --sm-load "x$long" 2>&1 >/dev/null)
+if [ ${#err} -lt 200 ] && [[ "$err" == *"--sm-load x999"*"...: not a GPU index"* ]]; then
+  echo "ok: a 100001-character --sm-load is quoted in ${#err} characters"; passed=$((passed + 1))
+else
+  echo "FAIL: a 100001-character --sm-load gave ${#err} characters: ${err:0:300}"; failures=$((failures + 1))
+fi
 check 2 "--bogus" --sm-load 0 --bogus
 if [ "$(bash "$(dirname "$0")/../../ci/gpu-count.sh")" -eq 0 ]; then
   check 4 "no CUDA GPU is visible" --sm-load 0

@@ -24,7 +24,7 @@
 #include "fill_check.hpp"
 #include "gpu_test_support.hpp"
 #include "measure/runner.hpp"
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 #include "runtime/cuda_resources.hpp"
 #include "runtime/nccl_communicator.hpp"
 #include "runtime/nccl_registration.hpp"

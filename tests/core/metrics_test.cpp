@@ -10,7 +10,7 @@
 
 #include "collbench/sweep_plan.hpp"
 #include "output/case_sinks.hpp"
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench {
 namespace {

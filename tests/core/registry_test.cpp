@@ -4,10 +4,10 @@
 
 #include <cmath>
 
-#include "arrival.hpp"
 #include "core/collective_registry.hpp"
 #include "core/errors.hpp"
 #include "core/peer_traffic.hpp"
+#include "reports/arrival.hpp"
 
 namespace collbench {
 namespace {

@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "report_row.hpp"
-#include "statistics.hpp"
+#include "reports/report_row.hpp"
+#include "reports/statistics.hpp"
 
 namespace collbench {
 namespace {

@@ -7,11 +7,11 @@
 #include <algorithm>
 
 #include "algorithms/nccl_algorithm.hpp"
-#include "arrival.hpp"
 #include "core/collective_registry.hpp"
 #include "core/errors.hpp"
 #include "probes/rank_records.hpp"
-#include "statistics.hpp"
+#include "reports/arrival.hpp"
+#include "reports/statistics.hpp"
 
 namespace collbench::diagnose {
 namespace {

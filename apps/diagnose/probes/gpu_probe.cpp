@@ -9,7 +9,7 @@
 #include "core/errors.hpp"
 #include "probes/compute_kernel.hpp"
 #include "pull_copy.hpp"
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 #include "telemetry/nvml_library.hpp"
 
 namespace collbench::diagnose {

@@ -11,7 +11,7 @@
 #include "core/errors.hpp"
 #include "probes/rank_records.hpp"
 #include "report/figure_text.hpp"
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 
 namespace collbench::diagnose {
 namespace {

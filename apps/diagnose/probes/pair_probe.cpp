@@ -8,7 +8,7 @@
 #include "core/errors.hpp"
 #include "probes/pair_schedule.hpp"
 #include "probes/rank_records.hpp"
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 
 namespace collbench::diagnose {
 namespace {

@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "core/errors.hpp"
+#include "reports/statistics.hpp"
 #include "runtime/completion_wait.hpp"
 #include "runtime/sm_hog.hpp"
 #include "runtime/start_gate.hpp"
-#include "statistics.hpp"
 
 namespace collbench::diagnose {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <limits>
 
-#include "printable.hpp"
 #include "report/diagnosis_json.hpp"
+#include "reports/printable.hpp"
 
 namespace collbench::diagnose {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 
 namespace collbench::diagnose {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "arrival.hpp"
+#include "reports/arrival.hpp"
 
 namespace collbench::diagnose {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "arrival.hpp"
+#include "reports/arrival.hpp"
 #include "verdict/expectations.hpp"
 #include "verdict/figures.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 #include "verdict/verdict_rules.hpp"
 
 namespace collbench::diagnose {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "arrival.hpp"
 #include "report/figure_text.hpp"
+#include "reports/arrival.hpp"
 #include "verdict/verdict.hpp"
 
 namespace collbench::diagnose {

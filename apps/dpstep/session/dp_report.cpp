@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "dp_settings.hpp"
-#include "schema.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::dp {
 

@@ -8,7 +8,7 @@
 
 #include "core/metrics.hpp"
 #include "dp_config.hpp"
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 #include "telemetry/power_sampler.hpp"
 #include "telemetry/run_metadata.hpp"
 

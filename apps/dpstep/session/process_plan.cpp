@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench::dp {
 

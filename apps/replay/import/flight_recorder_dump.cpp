@@ -9,7 +9,7 @@
 #include "import/torch_names.hpp"
 #include "io/path_names.hpp"
 #include "io/text_input.hpp"
-#include "printable.hpp"
+#include "reports/printable.hpp"
 #include "workload/input_error.hpp"
 
 namespace collbench::replay {

@@ -8,7 +8,7 @@
 
 #include "io/path_names.hpp"
 #include "io/text_input.hpp"
-#include "printable.hpp"
+#include "reports/printable.hpp"
 #include "workload/input_error.hpp"
 
 namespace collbench::replay {

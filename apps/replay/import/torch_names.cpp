@@ -8,7 +8,7 @@
 #include <charconv>
 #include <utility>
 
-#include "printable.hpp"
+#include "reports/printable.hpp"
 #include "workload/input_error.hpp"
 
 namespace collbench::replay {

@@ -10,7 +10,7 @@
 #include <cstring>
 
 #include "core/errors.hpp"
-#include "printable.hpp"
+#include "reports/printable.hpp"
 
 namespace collbench::replay {
 

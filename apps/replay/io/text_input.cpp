@@ -10,7 +10,7 @@
 
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
-#include "printable.hpp"
+#include "reports/printable.hpp"
 
 namespace collbench::replay {
 namespace {

@@ -7,7 +7,7 @@
 #include <initializer_list>
 #include <limits>
 
-#include "printable.hpp"
+#include "reports/printable.hpp"
 #include "workload/json_values.hpp"
 
 namespace collbench::replay {

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
-#include "printable.hpp"
+#include "reports/printable.hpp"
 
 namespace collbench::replay {
 

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "printable.hpp"
+#include "reports/printable.hpp"
 
 namespace collbench::replay {
 

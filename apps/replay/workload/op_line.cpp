@@ -5,7 +5,7 @@
 
 #include <limits>
 
-#include "printable.hpp"
+#include "reports/printable.hpp"
 #include "workload/json_values.hpp"
 
 namespace collbench::replay {

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "printable.hpp"
+#include "reports/printable.hpp"
 #include "workload/header_lines.hpp"
 #include "workload/input_error.hpp"
 #include "workload/op_line.hpp"

@@ -10,7 +10,7 @@
 
 #include "build_info.hpp"
 #include "commands/subcommands.hpp"
-#include "printable.hpp"
+#include "reports/printable.hpp"
 
 namespace collbench::collreport {
 namespace {

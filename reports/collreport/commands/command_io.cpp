@@ -6,8 +6,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "reports/sample_file.hpp"
 #include "rows/merge.hpp"
-#include "sample_file.hpp"
 
 namespace collbench::collreport {
 

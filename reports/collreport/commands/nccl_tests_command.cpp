@@ -8,7 +8,7 @@
 #include "commands/command_io.hpp"
 #include "commands/subcommands.hpp"
 #include "nccl_tests/nccl_tests_rows.hpp"
-#include "nccl_tests_output.hpp"
+#include "reports/nccl_tests_output.hpp"
 #include "rows/merge.hpp"
 
 namespace collbench::collreport {

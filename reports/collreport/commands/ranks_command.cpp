@@ -5,7 +5,7 @@
 #include "commands/subcommands.hpp"
 #include "ranks/ranks.hpp"
 #include "ranks/ranks_output.hpp"
-#include "sample_file.hpp"
+#include "reports/sample_file.hpp"
 #include "text/format.hpp"
 
 namespace collbench::collreport {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "compare/decision.hpp"
+#include "reports/schema.hpp"
 #include "rows/repeats.hpp"
-#include "schema.hpp"
 #include "text/format.hpp"
 
 namespace collbench::collreport {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "csv_reader.hpp"
-#include "row_key.hpp"
+#include "reports/csv_reader.hpp"
+#include "reports/row_key.hpp"
 
 namespace collbench::collreport {
 

@@ -12,9 +12,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "nccl_tests_names.hpp"
-#include "printable.hpp"
-#include "schema.hpp"
+#include "reports/nccl_tests_names.hpp"
+#include "reports/printable.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::collreport {
 namespace {

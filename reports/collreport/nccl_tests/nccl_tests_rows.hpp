@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "csv_reader.hpp"
-#include "nccl_tests_output.hpp"
-#include "row_key.hpp"
+#include "reports/csv_reader.hpp"
+#include "reports/nccl_tests_output.hpp"
+#include "reports/row_key.hpp"
 
 namespace collbench::collreport {
 

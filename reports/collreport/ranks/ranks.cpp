@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "csv_reader.hpp"
-#include "statistics.hpp"
+#include "reports/csv_reader.hpp"
+#include "reports/statistics.hpp"
 
 namespace collbench::collreport {
 namespace {

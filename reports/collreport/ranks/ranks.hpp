@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "arrival.hpp"
-#include "report_row.hpp"
-#include "sample_file.hpp"
+#include "reports/arrival.hpp"
+#include "reports/report_row.hpp"
+#include "reports/sample_file.hpp"
 
 namespace collbench::collreport {
 

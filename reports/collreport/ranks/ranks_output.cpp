@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "row_key.hpp"
+#include "reports/row_key.hpp"
 #include "text/format.hpp"
 #include "text/key_columns.hpp"
 #include "text/report_info.hpp"

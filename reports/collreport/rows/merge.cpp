@@ -7,9 +7,9 @@
 #include <map>
 #include <utility>
 
-#include "csv_writer.hpp"
-#include "row_key.hpp"
-#include "schema.hpp"
+#include "reports/csv_writer.hpp"
+#include "reports/row_key.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::collreport {
 

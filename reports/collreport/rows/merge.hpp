@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "csv_reader.hpp"
+#include "reports/csv_reader.hpp"
 
 namespace collbench::collreport {
 

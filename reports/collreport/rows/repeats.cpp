@@ -5,7 +5,7 @@
 #include <map>
 #include <type_traits>
 
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 
 namespace collbench::collreport {
 

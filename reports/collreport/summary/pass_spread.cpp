@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
+#include "reports/statistics.hpp"
 #include "rows/repeats.hpp"
-#include "statistics.hpp"
 #include "text/format.hpp"
 #include "text/key_columns.hpp"
 

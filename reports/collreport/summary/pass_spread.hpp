@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "csv_reader.hpp"
-#include "row_key.hpp"
+#include "reports/csv_reader.hpp"
+#include "reports/row_key.hpp"
 #include "text/table.hpp"
 
 namespace collbench::collreport {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <map>
 
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 #include "text/format.hpp"
 #include "text/key_columns.hpp"
 #include "text/table.hpp"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "report_row.hpp"
-#include "row_key.hpp"
+#include "reports/report_row.hpp"
+#include "reports/row_key.hpp"
 #include "text/table.hpp"
 
 namespace collbench::collreport {

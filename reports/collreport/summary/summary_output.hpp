@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "csv_reader.hpp"
+#include "reports/csv_reader.hpp"
 
 namespace collbench::collreport {
 

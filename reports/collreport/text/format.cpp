@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "byte_count.hpp"
-#include "printable.hpp"
+#include "reports/byte_count.hpp"
+#include "reports/printable.hpp"
 
 namespace collbench::collreport {
 

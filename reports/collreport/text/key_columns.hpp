@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "row_key.hpp"
+#include "reports/row_key.hpp"
 #include "text/table.hpp"
 
 namespace collbench::collreport {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "report_row.hpp"
+#include "reports/report_row.hpp"
 
 namespace collbench::collreport {
 

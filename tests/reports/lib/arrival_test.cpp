@@ -1,6 +1,6 @@
 // Tests of the arrival rule on simulated collectives: a late rank is named with its cause, the
 // ranks that waited for it are not, and clean runs with realistic jitter name nobody.
-#include "arrival.hpp"
+#include "reports/arrival.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 
 namespace collbench::stats {
 namespace {

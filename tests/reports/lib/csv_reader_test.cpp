@@ -1,11 +1,11 @@
 // The report reader: valid reports read back exactly; each kind of bad report is one error naming
 // the file and the right line.
-#include "csv_reader.hpp"
+#include "reports/csv_reader.hpp"
 
 #include <gtest/gtest.h>
 
-#include "csv_writer.hpp"
-#include "schema.hpp"
+#include "reports/csv_writer.hpp"
+#include "reports/schema.hpp"
 #include "support/csv_text.hpp"
 #include "support/fixture_reports.hpp"
 

@@ -1,12 +1,12 @@
 // Tests of CSV writing: header from the schema, quoting, and rows on disk as soon as written.
-#include "csv_writer.hpp"
+#include "reports/csv_writer.hpp"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "schema.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::report {
 namespace {

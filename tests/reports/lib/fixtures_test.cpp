@@ -2,7 +2,7 @@
 // gate and plot tests use them as files.
 #include <gtest/gtest.h>
 
-#include "csv_reader.hpp"
+#include "reports/csv_reader.hpp"
 #include "support/csv_text.hpp"
 #include "support/fixture_reports.hpp"
 

@@ -1,6 +1,6 @@
 // Report rows as JSON objects: a round trip keeps every column, values keep their JSON types,
 // and each kind of bad value is an error naming its column.
-#include "json_row.hpp"
+#include "reports/json_row.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "csv_writer.hpp"
-#include "schema.hpp"
+#include "reports/csv_writer.hpp"
+#include "reports/schema.hpp"
 #include "support/fixture_reports.hpp"
 
 namespace collbench::report {

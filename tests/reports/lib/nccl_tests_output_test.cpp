@@ -1,12 +1,12 @@
 // The reader of nccl-tests' standard output: the fixtures of tests/reports/fixtures/nccl_tests
 // (written with the printf formats of nccl-tests 2.19's src/util.cu), and every refusal with its
 // line; and the mapping of nccl-tests' names to collbench's.
-#include "nccl_tests_output.hpp"
+#include "reports/nccl_tests_output.hpp"
 
 #include <gtest/gtest.h>
 
-#include "csv_reader.hpp"
-#include "nccl_tests_names.hpp"
+#include "reports/csv_reader.hpp"
+#include "reports/nccl_tests_names.hpp"
 #include "support/csv_text.hpp"
 #include "support/nccl_tests_fixtures.hpp"
 

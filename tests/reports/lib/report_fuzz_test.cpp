@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "csv_reader.hpp"
-#include "csv_writer.hpp"
-#include "schema.hpp"
+#include "reports/csv_reader.hpp"
+#include "reports/csv_writer.hpp"
+#include "reports/schema.hpp"
 #include "support/csv_text.hpp"
 #include "support/fixture_reports.hpp"
 

@@ -1,12 +1,12 @@
 // The sample file reader: what it reads, each kind of bad line with its line number, a cut-off
 // last line.
-#include "sample_file.hpp"
+#include "reports/sample_file.hpp"
 
 #include <gtest/gtest.h>
 
 #include <functional>
 
-#include "json_row.hpp"
+#include "reports/json_row.hpp"
 #include "support/csv_text.hpp"
 #include "support/fixture_reports.hpp"
 #include "support/sample_text.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/collective_registry.hpp"
-#include "schema.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::report {
 namespace {

@@ -1,7 +1,7 @@
 // Tests of the sample statistics: moments, the order-statistics ranks of the median's interval
 // against an independent binomial computation, and their coverage on simulated timings; Student's
 // t quantile against tables, closed forms and an integral of its density; the mean's interval.
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 
 #include <gtest/gtest.h>
 

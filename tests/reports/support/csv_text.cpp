@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "schema.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::fixtures {
 

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "csv_writer.hpp"
-#include "schema.hpp"
+#include "reports/csv_writer.hpp"
+#include "reports/schema.hpp"
 
 namespace collbench::fixtures {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "json_row.hpp"
-#include "sample_file.hpp"
+#include "reports/json_row.hpp"
+#include "reports/sample_file.hpp"
 
 namespace collbench::fixtures {
 

@@ -9,10 +9,10 @@
 
 #include "collreport/commands/cli_run.hpp"
 #include "commands/cli.hpp"
-#include "schema.hpp"
+#include "reports/schema.hpp"
+#include "reports/text_file.hpp"
 #include "support/csv_text.hpp"
 #include "support/fixture_reports.hpp"
-#include "text_file.hpp"
 
 namespace collbench::collreport {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "collreport/compare/compare_run.hpp"
 #include "compare/compare_output.hpp"
-#include "csv_reader.hpp"
+#include "reports/csv_reader.hpp"
 #include "support/fixture_reports.hpp"
 
 namespace collbench::collreport {

@@ -6,7 +6,7 @@
 
 #include "collreport/commands/cli_run.hpp"
 #include "collreport/nccl_tests/nccl_tests_test_support.hpp"
-#include "nccl_tests_output.hpp"
+#include "reports/nccl_tests_output.hpp"
 #include "rows/merge.hpp"
 #include "support/csv_text.hpp"
 

@@ -2,7 +2,7 @@
 #include "collreport/nccl_tests/nccl_tests_test_support.hpp"
 
 #include "nccl_tests/nccl_tests_rows.hpp"
-#include "nccl_tests_output.hpp"
+#include "reports/nccl_tests_output.hpp"
 #include "support/fixture_reports.hpp"
 
 namespace collbench::fixtures {

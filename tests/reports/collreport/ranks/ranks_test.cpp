@@ -9,7 +9,7 @@
 
 #include "collreport/commands/cli_run.hpp"
 #include "ranks/ranks_output.hpp"
-#include "statistics.hpp"
+#include "reports/statistics.hpp"
 #include "support/csv_text.hpp"
 #include "support/fixture_reports.hpp"
 #include "support/sample_text.hpp"

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <set>
 
-#include "csv_reader.hpp"
-#include "csv_writer.hpp"
+#include "reports/csv_reader.hpp"
+#include "reports/csv_writer.hpp"
 #include "rows/repeats.hpp"
 #include "support/fixture_reports.hpp"
 

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "collreport/compare/compare_run.hpp"
-#include "csv_reader.hpp"
+#include "reports/csv_reader.hpp"
 #include "summary/pass_spread.hpp"
 #include "support/fixture_reports.hpp"
 #include "text/table.hpp"

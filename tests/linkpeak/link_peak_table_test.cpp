@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "csv_writer.hpp"
+#include "reports/csv_writer.hpp"
 
 namespace collbench {
 namespace {

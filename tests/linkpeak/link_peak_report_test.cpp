@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "csv_reader.hpp"
-#include "csv_writer.hpp"
+#include "reports/csv_reader.hpp"
+#include "reports/csv_writer.hpp"
 #include "telemetry/link_peak_table.hpp"
 
 namespace collbench::link_peak {
