@@ -25,6 +25,7 @@ find "$build" -type f -executable \( -path '*/bench/*' -o -path '*/apps/*' -o -p
     if ((${#targets[@]} == 0)) || [[ " ${targets[*]} " == *" $(basename "$file") "* ]]; then cp "$file" bundle/bin/; fi
   done
 cp tests/collbench/cli_test.sh bundle/bin/
+mkdir -p bundle/support && cp tests/support/cli_checks.sh bundle/support/  # what cli_test.sh sources
 find "$build" -name 'libcollbench_*.so' ! -path '*/CMakeFiles/*' -exec cp {} bundle/lib/ \;
 for lib in libbenchmark.so.1debian libfmt.so.9; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" bundle/lib/

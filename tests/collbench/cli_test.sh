@@ -3,20 +3,8 @@
 # line on stderr naming the bad value and exit status 2; --list prints case names.
 set -u
 collbench=${1:?usage: cli_test.sh PATH_TO_COLLBENCH}
-failures=0
-passed=0
-
-expect_usage_error() {
-  local fragment=$1; shift
-  local err status
-  err=$("$collbench" "$@" 2>&1 >/dev/null); status=$?
-  if [ "$status" -ne 2 ] || [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ] || [[ "$err" != *"$fragment"* ]]; then
-    echo "FAIL: collbench $* -> exit $status, stderr: $err (wanted exit 2, one line containing '$fragment')"
-    failures=$((failures + 1))
-  else
-    echo "ok: collbench $* -> $err"; passed=$((passed + 1))
-  fi
-}
+cli_binary=$collbench cli_name=collbench
+source "$(dirname "$0")/../support/cli_checks.sh"
 
 expect_usage_error "'allreduce'" --ops allreduce --list -g 2
 expect_usage_error "'fp17'" -d fp17 --list -g 2
@@ -157,5 +145,4 @@ else
   echo "FAIL: --benchmark_filter kept $filtered alltoall cases"; failures=$((failures + 1))
 fi
 
-echo "cli: $passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+cli_summary "cli"

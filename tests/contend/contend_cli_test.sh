@@ -3,28 +3,17 @@
 # with exit status 2, --help exits 0, and a GPU fault without a GPU says so (exit 4).
 set -u
 contend=${1:?usage: contend_cli_test.sh PATH_TO_COLLBENCH_CONTEND}
-passed=0 failures=0
+cli_binary=$contend cli_name=collbench_contend
+source "$(dirname "$0")/../support/cli_checks.sh"
 
-check() {  # check WANT_STATUS FRAGMENT ARGS...: one stderr line containing FRAGMENT, that status
-  local want=$1 fragment=$2; shift 2
-  local err status
-  err=$("$contend" "$@" 2>&1 >/dev/null); status=$?
-  if [ "$status" -ne "$want" ] || [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ] || [[ "$err" != *"$fragment"* ]]; then
-    echo "FAIL: collbench_contend $* -> exit $status, stderr: $err (wanted $want, one line with '$fragment')"
-    failures=$((failures + 1))
-  else
-    echo "ok: collbench_contend $* -> $err"; passed=$((passed + 1))
-  fi
-}
-
-check 2 "no fault" --duration-s 1
-check 2 "--sm-load two: not a GPU index" --sm-load two
-check 2 "--link-load 3:3: SRC and DST are one GPU" --link-load 3:3
-check 2 "--direction needs --link-load" --sm-load 0 --direction both
-check 2 "--cpu-starve needs --target-rank R" --cpu-starve
-check 2 "--core 100000: not a core this process may use" --cpu-starve --target-rank 0 --core 100000
-check 2 "--target-process bin/x: a process name, not a path" --cpu-starve --target-rank 0 --target-process bin/x
-check 2 'x\x0ay' --sm-load $'x\ny'
+expect_one_line 2 "no fault" --duration-s 1
+expect_one_line 2 "--sm-load two: not a GPU index" --sm-load two
+expect_one_line 2 "--link-load 3:3: SRC and DST are one GPU" --link-load 3:3
+expect_one_line 2 "--direction needs --link-load" --sm-load 0 --direction both
+expect_one_line 2 "--cpu-starve needs --target-rank R" --cpu-starve
+expect_one_line 2 "--core 100000: not a core this process may use" --cpu-starve --target-rank 0 --core 100000
+expect_one_line 2 "--target-process bin/x: a process name, not a path" --cpu-starve --target-rank 0 --target-process bin/x
+expect_one_line 2 'x\x0ay' --sm-load $'x\ny'
 # A pasted megabyte is quoted short: the line stays under 200 characters.
 long=$(printf '9%.0s' $(seq 1 100000))
 err=$("$contend" --sm-load "x$long" 2>&1 >/dev/null)
@@ -33,10 +22,10 @@ if [ ${#err} -lt 200 ] && [[ "$err" == *"--sm-load x999"*"...: not a GPU index"*
 else
   echo "FAIL: a 100001-character --sm-load gave ${#err} characters: ${err:0:300}"; failures=$((failures + 1))
 fi
-check 2 "--bogus" --sm-load 0 --bogus
+expect_one_line 2 "--bogus" --sm-load 0 --bogus
 if [ "$(bash "$(dirname "$0")/../../ci/gpu-count.sh")" -eq 0 ]; then
-  check 4 "no CUDA GPU is visible" --sm-load 0
-  check 4 "no CUDA GPU is visible" --link-load 0:1
+  expect_one_line 4 "no CUDA GPU is visible" --sm-load 0
+  expect_one_line 4 "no CUDA GPU is visible" --link-load 0:1
 fi
 help=$("$contend" --help); status=$?
 if [[ $status -eq 0 && $help == *"collbench_contend: ready: <detail>"* ]]; then
@@ -45,5 +34,4 @@ else
   echo "FAIL: --help: exit $status"; failures=$((failures + 1))
 fi
 
-echo "contend cli: $passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+cli_summary "contend cli"

@@ -3,21 +3,8 @@
 # on stderr naming it and exit status 2; --list prints the sweep, honouring --benchmark_filter.
 set -u
 dpstep=${1:?usage: dpstep_cli_test.sh PATH_TO_COLLBENCH_DPSTEP}
-failures=0
-passed=0
-
-expect_usage_error() {
-  local fragment=$1; shift
-  local err status
-  err=$("$dpstep" "$@" 2>&1 >/dev/null); status=$?
-  if [ "$status" -ne 2 ] || [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ] || [[ "$err" != *"$fragment"* ]]; then
-    echo "FAIL: collbench_dpstep $* -> exit $status, stderr: $err (wanted exit 2, one line containing '$fragment')"
-    failures=$((failures + 1))
-  else
-    echo "ok: collbench_dpstep $* -> $err"
-    passed=$((passed + 1))
-  fi
-}
+cli_binary=$dpstep cli_name=collbench_dpstep
+source "$(dirname "$0")/../support/cli_checks.sh"
 
 expect_usage_error "fp17" --dtype fp17 --list
 expect_usage_error "--sync async: unknown sync mode" --sync overlap,async --list
@@ -94,5 +81,4 @@ else
   echo "ok: --list as rank 1 prints nothing"; passed=$((passed + 1))
 fi
 
-echo "dpstep cli: $passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+cli_summary "dpstep cli"

@@ -8,19 +8,15 @@ replay=${1:?usage: replay_cli_test.sh PATH_TO_COLLBENCH_REPLAY FIXTURE_DIR}
 fixtures=${2:?usage: replay_cli_test.sh PATH_TO_COLLBENCH_REPLAY FIXTURE_DIR}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-passed=0
-
-check() {  # check NAME CONDITION-RESULT MESSAGE
-  if [ "$2" = 0 ]; then echo "ok: $1"; passed=$((passed + 1)); else echo "FAIL: $1: $3"; failures=$((failures + 1)); fi
-}
+cli_binary=$replay cli_name=collbench_replay
+source "$(dirname "$0")/../support/cli_checks.sh"
 
 expect_ok() {  # expect_ok FRAGMENT ARGS...: exit 0, stdout holding FRAGMENT
   local fragment=$1; shift
   local out status
   out=$("$replay" "$@" 2>&1); status=$?
   [ "$status" -eq 0 ] && [[ "$out" == *"$fragment"* ]]
-  check "collbench_replay $(echo "$*" | sed "s|$work/||g; s|$fixtures/||g")" $? "exit $status: $out"
+  record "collbench_replay $(echo "$*" | sed "s|$work/||g; s|$fixtures/||g")" $? "exit $status: $out"
 }
 
 expect_refusal() {  # expect_refusal FRAGMENT ARGS...: exit 2, one line on stderr holding FRAGMENT
@@ -28,7 +24,7 @@ expect_refusal() {  # expect_refusal FRAGMENT ARGS...: exit 2, one line on stder
   local err status
   err=$("$replay" "$@" 2>&1 >/dev/null); status=$?
   [ "$status" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && [[ "$err" == *"$fragment"* ]]
-  check "refuses: $fragment" $? "exit $status, stderr: $err (wanted exit 2, one line containing '$fragment')"
+  record "refuses: $fragment" $? "exit $status, stderr: $err (wanted exit 2, one line containing '$fragment')"
 }
 
 # copy JOB KIND DIR: the job's files of one kind (nccl, kineto, fr) into DIR.
@@ -37,7 +33,7 @@ copy() { mkdir -p "$3"; cp "$fixtures/$1/$2".* "$3/"; }
 # --- what exists, and the fixtures' happy paths
 help=$("$replay" --help 2>&1); status=$?
 [ "$status" -eq 0 ] && [[ "$help" == *"import SOURCE..."* ]] && [[ "$help" == *"rescale FILE.jsonl --ranks N"* ]] && [[ "$help" != *" run "* ]]
-check "--help names import, check, rescale, summary and no run" $? "exit $status"
+record "--help names import, check, rescale, summary and no run" $? "exit $status"
 expect_ok "collbench_replay 0." --version
 expect_ok "assumed:" import "$fixtures"/tp_dp/nccl.*.log -o "$work/tp_dp.jsonl"
 expect_ok "ok: 4 ranks, 5 communicators, 180 ops" check "$work/tp_dp.jsonl"
@@ -56,7 +52,7 @@ copy ddp fr "$work/fr_cut"
 head -c 3000 "$fixtures/ddp/fr.rank3.json" > "$work/fr_cut/fr.rank3.json"
 expect_refusal "fr.rank3.json: not a JSON dump (" import "$work"/fr_cut/* -o "$work/fr_cut.jsonl"
 [ ! -e "$work/fr_cut.jsonl" ] && ! ls "$work"/fr_cut.jsonl.tmp* >/dev/null 2>&1
-check "a refused import leaves no output behind" $? "$(ls "$work")"
+record "a refused import leaves no output behind" $? "$(ls "$work")"
 head -c 2000 "$work/tp_dp.jsonl" > "$work/cut.jsonl"
 expect_refusal "cut.jsonl:$(head -c 2000 "$work/tp_dp.jsonl" | wc -l | awk '{print $1 + 1}'): not JSON (" check "$work/cut.jsonl"
 
@@ -122,5 +118,4 @@ expect_refusal "a flight-recorder among nccl-log files" check "$fixtures/ddp/ncc
 expect_refusal "/nonexistent/x.jsonl: cannot be written" import "$fixtures"/ddp/fr.* -o /nonexistent/x.jsonl
 expect_refusal "missing.log: cannot be read" check "$work/missing.log"
 
-echo "replay cli: $passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+cli_summary "replay cli"
