@@ -7,7 +7,7 @@
 #   REAL_MODES, REAL_FAULTS, REAL_RUNS, CLEAN_RUNS: the real_faults step's subset (see it below).
 #   NCCL_TESTS_DIR: nccl-tests' *_perf binaries for the headline and nccl_modes steps (optional).
 #   steps: info tests quick smoke sweep stability headline diagnose graph faults real_faults avg1 linkpeak nsys mpi mpi_algos
-#          env signal register nccl_modes algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_nsys
+#          env signal register nccl_modes algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_ddp dpstep_nsys
 #          dp_timeline mpi_hang traces
 set -uo pipefail
 root=$(pwd)
@@ -433,6 +433,19 @@ for want in "$@"; do
         '"$bin"'/collbench_dpstep -g "1,$gpus" --sync overlap,sharded --layers 4 --width 1024 --batch 256 --warmup 2 \
         --iters 5 --check --csv '"$work"'/reports/dp_step_env.csv > '"$work"'/logs/dpstep_env_rank$r.log 2>&1 & done; \
         status=0; for job in $(jobs -p); do wait $job || status=$?; done; cat '"$work"'/logs/dpstep_env_rank0.log; exit $status' ;;
+    dpstep_ddp)
+      # The training step's default and --preset best on 1 GPU and every doubling up to all, beside
+      # PyTorch DDP on the same model in the same call (ci/torch_ddp_reference.py, 25 MiB
+      # buckets), each twice in turn: machine drift lands on both. PyTorch's python with its own
+      # NCCL: LD_LIBRARY_PATH dropped.
+      d="$work/reports/$machine/dp_step_vs_ddp"
+      mkdir -p "$d"
+      for run in 1 2; do
+        step "dpstep_default_$run" "$bin/collbench_dpstep" -g "$dp_counts" --csv "$d/default_$run.csv"
+        step "dpstep_best_$run" "$bin/collbench_dpstep" -g "$dp_counts" --preset best --csv "$d/best_$run.csv"
+        step "torch_ddp_$run" env -u LD_LIBRARY_PATH "${TORCH_PYTHON:-/opt/torch/.venv/bin/python3}" \
+          "$root/ci/torch_ddp_reference.py" --gpus "$dp_counts" --csv "$d/torch_ddp_$run.csv"
+      done ;;
     dpstep_nsys)
       # NVTX summary of a full-size overlap step (eager, so every step's ranges are recorded).
       mkdir -p "$work/reports/$machine/nsys"  # not beside the reports: ci/plots.sh reads every CSV there
