@@ -24,14 +24,15 @@ constexpr std::size_t kMaxMessageChars = 300;
 std::string one_line(const std::string& text) {
   std::string line;
   for (const char c : text) {
+    std::string piece(1, c);
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
       char escaped[8];
       std::snprintf(escaped, sizeof escaped, "\\x%02x", static_cast<unsigned char>(c));
-      line += escaped;
-    } else {
-      line += c;
+      piece = escaped;
     }
-    if (line.size() > kMaxMessageChars) return line.substr(0, kMaxMessageChars) + "...";
+    // Cut before a piece that would pass the limit, so that no escape is cut in half.
+    if (line.size() + piece.size() > kMaxMessageChars) return line + "...";
+    line += piece;
   }
   return line;
 }

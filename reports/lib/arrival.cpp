@@ -74,12 +74,13 @@ std::size_t checked_sample_count(const std::vector<std::vector<double>>& duratio
   return samples;
 }
 
-// Per sample: longest duration - own (lateness), own - shortest (waited).
+// The lateness figure of one rank's samples, averaged as `mean` says.
 double lateness_mean(const std::vector<double>& lateness_us, LatenessMean mean) {
   return mean == LatenessMean::latest_tenth_aside ? trimmed_lateness_mean(lateness_us)
                                                   : mean_of(lateness_us);
 }
 
+// Per sample: longest duration - own (lateness), own - shortest (waited).
 void add_gpu_figures(const std::vector<std::vector<double>>& duration_us, std::size_t samples,
                      LatenessMean mean, std::vector<RankArrival>& arrivals) {
   const std::size_t ranks = duration_us.size();

@@ -19,11 +19,11 @@ namespace collbench::stats {
 
 // One rank over the samples of one collective.
 struct RankArrival {
-  double gpu_lateness_us = 0;          // mean over samples of (longest duration - own duration)
+  double gpu_lateness_us = 0;          // mean (LatenessMean) of (longest duration - own duration)
   double gpu_lateness_spread_us = 0;   // 1.4826 x the median absolute deviation of those
   double waited_us = 0;                // mean over samples of (own duration - shortest duration)
   bool host_known = false;             // another rank launched on the same host clock
-  double host_lateness_us = 0;         // mean over samples of (own launch - its host's earliest)
+  double host_lateness_us = 0;         // mean (LatenessMean) of (own launch - its host's earliest)
   double host_lateness_spread_us = 0;  // 1.4826 x the median absolute deviation of those
   int host = 0;                        // host_of[rank] (0 with one host)
   // Every sample's lateness, in sample order (host: empty unless host_known), for the evidence.

@@ -23,6 +23,10 @@ else
   echo "FAIL: a 100001-character --sm-load gave ${#err} characters: ${err:0:300}"; failures=$((failures + 1))
 fi
 expect_one_line 2 "--bogus" --sm-load 0 --bogus
+# CLI11's own message quotes an unknown option whole: the line is cut, never inside an escape.
+err=$("$contend" --sm-load 0 "--bogus$(printf 'a\n%.0s' $(seq 1 200))" 2>&1 >/dev/null)
+[ ${#err} -le 340 ] && [[ "$err" == *'a\x0a...' || "$err" == *'a...' ]]
+record "a 600-byte unknown option is cut to ${#err} characters" $? "${err: -60}"
 if [ "$(bash "$(dirname "$0")/../../ci/gpu-count.sh")" -eq 0 ]; then
   expect_one_line 4 "no CUDA GPU is visible" --sm-load 0
   expect_one_line 4 "no CUDA GPU is visible" --link-load 0:1

@@ -218,6 +218,28 @@ TEST(DiagnosisJson, AThresholdTheFileLacksReadsAsItsDefault) {
   EXPECT_EQ(diagnosis.verdict.thresholds.slow_ratio, 0.7);
 }
 
+// Every arrival iteration's lateness is kept and read back; a file saved before they were kept
+// (no sample fields) reads with none.
+TEST(DiagnosisJson, ArrivalSamplesRoundTripAndMayBeAbsent) {
+  json document = sample_document();
+  document["arrivals"][2]["gpu_lateness_samples_us"] = {0.5, 3.25, 4100.0};
+  document["arrivals"][2]["host_lateness_samples_us"] = {0.0, 1.5, 4099.5};
+  const Diagnosis diagnosis = read_diagnosis_json(json::parse(document.dump()));
+  EXPECT_EQ(diagnosis.measurements.arrivals[2].gpu_lateness_samples_us,
+            (std::vector<double>{0.5, 3.25, 4100.0}));
+  EXPECT_EQ(diagnosis.measurements.arrivals[2].host_lateness_samples_us,
+            (std::vector<double>{0.0, 1.5, 4099.5}));
+  for (json& arrival : document["arrivals"]) {
+    arrival.erase("gpu_lateness_samples_us");
+    arrival.erase("host_lateness_samples_us");
+  }
+  const Diagnosis old = read_diagnosis_json(document);
+  EXPECT_TRUE(old.measurements.arrivals[2].gpu_lateness_samples_us.empty());
+  document["arrivals"][0]["gpu_lateness_samples_us"] = {1.0, "late"};
+  EXPECT_EQ(refusal(document),
+            "'arrivals[0].gpu_lateness_samples_us[1]' is \"late\", not a number");
+}
+
 TEST(ConsoleSummary, ShowsEverySectionAndACleanVerdictWithItsMargins) {
   const Measurements measurements = healthy_machine(1, 2);
   const std::string summary = console_summary(measurements, judge(measurements));

@@ -1,6 +1,7 @@
 // `collreport compare BASE NEW`: NEW judged against BASE row by row; exit 1 on a regression.
 #include <fmt/format.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "commands/subcommands.hpp"
 #include "compare/compare.hpp"
 #include "compare/compare_output.hpp"
+#include "reports/printable.hpp"
 #include "rows/merge.hpp"
 #include "text/format.hpp"
 
@@ -25,7 +27,7 @@ struct CompareArguments {
   std::string markdown_path;
   bool all_rows = false;
   std::size_t max_rows = static_cast<std::size_t>(-1);
-  std::string across;  // a config setting the two runs differ in ("nccl_proto")
+  std::optional<std::string> across;  // a config setting the two runs differ in ("nccl_proto")
 };
 
 CompareOptions compare_options(const CompareArguments& args) {
@@ -45,9 +47,20 @@ int run_compare(const CompareArguments& args, std::ostream& out, std::ostream&) 
   const CompareOptions options = compare_options(args);
   report::Report base = report::read_report(args.baseline);
   report::Report fresh = report::read_report(args.candidate);
-  if (!args.across.empty()) {
-    base = without_config_setting(std::move(base), args.across);
-    fresh = without_config_setting(std::move(fresh), args.across);
+  if (args.across) {
+    const std::string& setting = *args.across;
+    if (setting.empty() || setting.find_first_of("=;") != std::string::npos) {
+      throw std::invalid_argument(fmt::format(
+          "--across '{}': not a setting name (as the config column writes it: nccl_proto)",
+          report::printable(setting)));
+    }
+    if (!has_config_setting(base, setting) && !has_config_setting(fresh, setting)) {
+      throw std::invalid_argument(
+          fmt::format("--across {0}: no row of BASE or NEW has {0}=VALUE in its config",
+                      report::printable(setting)));
+    }
+    base = without_config_setting(std::move(base), setting);
+    fresh = without_config_setting(std::move(fresh), setting);
   }
   const Comparison comparison = compare_reports(base, fresh, options);
   out << comparison_text(comparison, base, fresh, options, {args.all_rows, args.max_rows});

@@ -46,22 +46,41 @@ report::Report merge_as_passes(std::vector<report::Report> reports, const std::s
   return merge_reports(reports, name);
 }
 
+bool has_config_setting(const report::Report& report, const std::string& setting) {
+  const std::string prefix = setting + "=";
+  for (const report::ReportLine& line : report.rows) {
+    const std::string& config = line.row.config;
+    for (std::size_t at = config.find(prefix); at != std::string::npos;
+         at = config.find(prefix, at + 1)) {
+      if (at == 0 || config[at - 1] == ';') return true;
+    }
+  }
+  return false;
+}
+
 report::Report without_config_setting(report::Report report, const std::string& setting) {
   const std::string prefix = setting + "=";
+  std::map<report::RowKey, unsigned> line_of_key;
   for (report::ReportLine& line : report.rows) {
-    std::string kept;
-    std::size_t start = 0;
     const std::string& config = line.row.config;
-    while (start <= config.size() && !config.empty()) {
+    std::string kept;
+    for (std::size_t start = 0; start < config.size();) {
       const std::size_t end = std::min(config.find(';', start), config.size());
       const std::string part = config.substr(start, end - start);
-      if (part.compare(0, prefix.size(), prefix) != 0) kept += (kept.empty() ? "" : ";") + part;
+      if (!part.empty() && part.compare(0, prefix.size(), prefix) != 0) {
+        kept += (kept.empty() ? "" : ";") + part;
+      }
       start = end + 1;
     }
     line.row.config = kept;
+    const auto [first, inserted] = line_of_key.emplace(report::row_key(line.row), line.line);
+    if (!inserted) {
+      throw report::ReportError(
+          report.path, line.line,
+          fmt::format("with {} set aside (--across), the same case as line {} ({})", setting,
+                      first->second, report::describe_key(first->first)));
+    }
   }
-  const std::string path = report.path;
-  merge_reports({report}, path);  // throws at a row that is now the same measurement as another
   return report;
 }
 

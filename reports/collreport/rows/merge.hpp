@@ -17,9 +17,12 @@ report::Report merge_reports(const std::vector<report::Report>& reports, const s
 // case over every process that measured it. Then merged as merge_reports does.
 report::Report merge_as_passes(std::vector<report::Report> reports, const std::string& name);
 // `report` with `setting=VALUE` taken out of every row's config ("a2av_spread=1;nccl_proto=Simple"
-// -> "a2av_spread=1" for "nccl_proto"), so that runs differing only in that setting pair up row by
-// row; throws report::ReportError when two rows of `report` then become one measurement.
+// -> "a2av_spread=1" for "nccl_proto"; empty parts go too), so that runs differing only in that
+// setting pair up row by row; throws report::ReportError when two rows of `report` then become
+// one measurement. A setting collbench writes as two parts (split=...;groups=N) leaves the other.
 report::Report without_config_setting(report::Report report, const std::string& setting);
+// Whether any row's config holds `setting=VALUE`.
+bool has_config_setting(const report::Report& report, const std::string& setting);
 // A whole CSV file: the schema header and one line per row, as CsvWriter writes them.
 std::string report_csv(const report::Report& report);
 

@@ -46,6 +46,35 @@ TEST(CollreportCli, VersionAndHelp) {
   EXPECT_NE(run({"--help"}).out.find("Exit status"), std::string::npos);
 }
 
+// merge --as-passes and compare --across through the command line: two single-pass runs become
+// one of two passes; a protocol A/B pairs row by row only with --across, which refuses a name
+// that no row carries.
+TEST(CollreportCli, MergeAsPassesAndCompareAcross) {
+  std::vector<report::ReportRow> rows = fixtures::baseline_rows();
+  const std::string first = fixtures::write_temp_file("run_1.csv", fixtures::to_csv(rows));
+  const std::string second = fixtures::write_temp_file("run_2.csv", fixtures::to_csv(rows));
+  const std::string merged = ::testing::TempDir() + "runs.csv";
+  EXPECT_EQ(run({"merge", first, second}).code, 2);  // the same case twice
+  ASSERT_EQ(run({"merge", "--as-passes", first, second, "-o", merged}).code, 0);
+  EXPECT_NE(run({"summary", merged}).out.find("2 passes"), std::string::npos)
+      << run({"summary", merged}).out;
+
+  for (report::ReportRow& row : rows)
+    row.config += row.config.empty() ? "nccl_proto=Simple" : ";nccl_proto=Simple";
+  const std::string simple = fixtures::write_temp_file("simple.csv", fixtures::to_csv(rows));
+  EXPECT_EQ(run({"compare", first, simple}).code, 2);  // nothing compared
+  const CliResult across = run({"compare", "--across", "nccl_proto", first, simple});
+  EXPECT_EQ(across.code, 0) << across.err;
+  EXPECT_NE(across.out.find("0 only in BASE, 0 only in NEW"), std::string::npos) << across.out;
+  const CliResult unknown = run({"compare", "--across", "NCCL_PROTO", first, simple});
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_EQ(unknown.err,
+            "collreport: error: --across NCCL_PROTO: no row of BASE or NEW has "
+            "NCCL_PROTO=VALUE in its config\n");
+  EXPECT_EQ(run({"compare", "--across", "nccl_proto=Simple", first, simple}).code, 2);
+  EXPECT_EQ(run({"compare", "--across", "", first, simple}).code, 2);
+}
+
 TEST(CollreportCli, CompareExitCodes) {
   const std::vector<fixtures::ReportRow> base = fixtures::baseline_rows();
   const std::string base_path = base_file();
