@@ -1,11 +1,12 @@
 // read_text_file: stat, refuse what is not a regular file or too large, then read at most
-// max_bytes + 1 bytes.
+// max_bytes + 1 bytes; a gzip file is inflated, again to at most max_bytes.
 #include "reports/text_file.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -46,6 +47,44 @@ struct FileDescriptor {
   }
 };
 
+bool is_gzip(const std::string& bytes) {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+// The gzip members of `compressed` inflated, refusing more than `max_bytes` of text.
+std::string inflated(const std::string& compressed, std::uint64_t max_bytes) {
+  z_stream stream{};
+  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) throw TextFileError("cannot inflate: zlib");
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+  stream.avail_in = static_cast<uInt>(compressed.size());
+  std::string text;
+  char buffer[1 << 16];
+  int status = Z_OK;
+  while (status != Z_STREAM_END || stream.avail_in > 0) {
+    if (status == Z_STREAM_END) inflateReset(&stream);  // the next member of a concatenated file
+    stream.next_out = reinterpret_cast<Bytef*>(buffer);
+    stream.avail_out = sizeof(buffer);
+    status = inflate(&stream, Z_NO_FLUSH);
+    if (status != Z_OK && status != Z_STREAM_END) {
+      const std::string reason = stream.msg != nullptr ? stream.msg : "cut off";
+      inflateEnd(&stream);
+      throw TextFileError(fmt::format("not a whole gzip file ({})", reason));
+    }
+    text.append(buffer, sizeof(buffer) - stream.avail_out);
+    if (text.size() > max_bytes) {
+      inflateEnd(&stream);
+      throw TextFileError(fmt::format("too large: inflates beyond {}", size_text(max_bytes)));
+    }
+    if (status == Z_OK && stream.avail_in == 0 && stream.avail_out > 0) {
+      inflateEnd(&stream);
+      throw TextFileError("not a whole gzip file (cut off)");
+    }
+  }
+  inflateEnd(&stream);
+  return text;
+}
+
 }  // namespace
 
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
@@ -69,7 +108,7 @@ std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
     const ssize_t got = ::read(file.fd, buffer, wanted);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) throw TextFileError(fmt::format("cannot read: {}", std::strerror(errno)));
-    if (got == 0) return text;
+    if (got == 0) return is_gzip(text) ? inflated(text, max_bytes) : text;
     text.append(buffer, static_cast<std::size_t>(got));
   }
   throw TextFileError(

@@ -19,7 +19,9 @@ class TextFileError : public std::runtime_error {
 
 // The contents of the regular file at `path`. Devices, FIFOs, sockets and directories are refused
 // before they are opened (opening some devices has effects; reading /dev/zero never ends), and so
-// is a file above `max_bytes`, measured with stat and enforced while reading (it may grow).
+// is a file above `max_bytes`, measured with stat and enforced while reading (it may grow). A
+// gzip file (by its first two bytes, whatever its name) is read inflated, its text also capped
+// at `max_bytes`: reports and sample files may be kept gzipped.
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes);
 
 }  // namespace collbench::report

@@ -2,6 +2,7 @@
 // that names the file, the line and the offending value, escaped and shortened.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include <filesystem>
 #include <functional>
@@ -220,6 +221,56 @@ TEST(HostileInputs, AFileAboveTheCapIsRefusedUnread) {
     ADD_FAILURE() << "a file above the cap was read";
   } catch (const report::TextFileError& error) {
     EXPECT_STREQ(error.what(), "too large: 4097 bytes (the limit is 4096 bytes)");
+  }
+}
+
+// `text` gzipped (one member), as gzip writes it.
+std::string gzipped(const std::string& text) {
+  z_stream stream{};
+  EXPECT_EQ(
+      deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+      Z_OK);
+  std::string out(deflateBound(&stream, text.size()), '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  stream.avail_in = static_cast<uInt>(text.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&stream, Z_FINISH), Z_STREAM_END);
+  out.resize(stream.total_out);
+  deflateEnd(&stream);
+  return out;
+}
+
+// Reports may be kept gzipped: a gzipped report reads as the plain one, whatever its name; a cut
+// one and one that inflates beyond the cap are refused in one line.
+TEST(HostileInputs, GzippedReportsReadAsPlainOnes) {
+  const std::string text = fixtures::to_csv(fixtures::baseline_rows());
+  const std::string plain = fixtures::write_temp_file("plain.csv", text);
+  const std::string packed = fixtures::write_temp_file("packed.csv.gz", gzipped(text));
+  EXPECT_EQ(report::read_text_file(packed, report::kMaxReportBytes), text);
+  const CliResult plain_summary = run({"summary", plain});
+  const CliResult packed_summary = run({"summary", packed});
+  EXPECT_EQ(packed_summary.code, 0) << packed_summary.err;
+  EXPECT_EQ(packed_summary.out, plain_summary.out);
+  // Two members, as `cat a.gz b.gz` makes: both halves.
+  const std::size_t half = text.size() / 2;
+  const std::string two = fixtures::write_temp_file(
+      "two.csv.gz", gzipped(text.substr(0, half)) + gzipped(text.substr(half)));
+  EXPECT_EQ(report::read_text_file(two, report::kMaxReportBytes), text);
+
+  const std::string whole = gzipped(text);
+  const std::string cut =
+      fixtures::write_temp_file("cut.csv.gz", whole.substr(0, whole.size() / 2));
+  const CliResult cut_summary = run({"summary", cut});
+  EXPECT_EQ(cut_summary.code, 2);
+  EXPECT_EQ(cut_summary.err, "collreport: error: " + cut + ": not a whole gzip file (cut off)\n");
+
+  const std::string bomb = fixtures::write_temp_file("bomb.gz", gzipped(std::string(5000, 'x')));
+  try {
+    report::read_text_file(bomb, 4096);
+    ADD_FAILURE() << "a gzip file inflating beyond the cap was read";
+  } catch (const report::TextFileError& error) {
+    EXPECT_STREQ(error.what(), "too large: inflates beyond 4096 bytes");
   }
 }
 
