@@ -167,9 +167,10 @@ for want in "$@"; do
       step stability_proto_simple env NCCL_PROTO=Simple "${gate[@]}" "$d/proto_simple.csv" -g "$gpus"
       step stability_a_3 "${gate[@]}" "$d/a_3.csv" -g "$gpus"
       for pair in a_1:a_2 a_2:a_3 a_1:a_3 a_1:channels_16 a_2:channels_16 a_2:proto_simple a_3:proto_simple; do
-        step "compare_${pair/:/_vs_}" bash -c '"$0" compare "$1" "$2" --all --across nccl_proto > "$3" 2>&1
+        across=(); [[ $pair == *proto_simple ]] && across=(--across nccl_proto)
+        step "compare_${pair/:/_vs_}" bash -c '"$0" compare "$1" "$2" --all "${@:4}" > "$3" 2>&1
           echo "exit $?" >> "$3"; head -1 "$3"' \
-          "$bin/collreport" "$d/${pair%:*}.csv" "$d/${pair#*:}.csv" "$d/compare_${pair/:/_vs_}.txt"
+          "$bin/collreport" "$d/${pair%:*}.csv" "$d/${pair#*:}.csv" "$d/compare_${pair/:/_vs_}.txt" "${across[@]}"
       done ;;
     headline)
       # The standard sweep twice, back to back, beside the median of three nccl-tests runs (when
