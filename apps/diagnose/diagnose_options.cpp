@@ -100,7 +100,7 @@ std::vector<Setting<DiagnoseOptions>> make_settings() {
                   .to([](O& o, const std::string& v) { o.json_path = v; }));
   s.push_back(Setting<O>("--from", T::text, "",
                          "Judge the measurements of a saved diagnosis (--json) again with these "
-                         "thresholds; no GPU")
+                         "thresholds (and --link-peak, when given); no GPU")
                   .to([](O& o, const std::string& v) { o.from_path = v; }));
   s.push_back(
       Setting<O>("--link-peak", T::text, "",

@@ -20,4 +20,19 @@ expect_usage_error "--pair-bytes 4K is less than" --pair-bytes 4K --list
 expect_usage_error "--json '/nonexistent/d.json' cannot be written" --json /nonexistent/d.json
 expect_usage_error "--bogus" --bogus
 
+# --from with --link-peak: a link loaded both ways between the only two GPUs (2xH100, committed)
+# has no suspect once its saved link peak is taken out, and slow_link 0,1 against the link peak
+# given now; a bad --link-peak file is bad input.
+reports="$(dirname "$0")/../../reports/h100x2"
+saved=$(mktemp --suffix=.json)
+trap 'rm -f "$saved"' EXIT
+sed 's/"link_peak_gbps": [0-9.e+]*/"link_peak_gbps": 0/' "$reports/diagnosis/real_link_both_single_1.json" > "$saved"
+out=$("$diagnose" --from "$saved" 2>&1); status=$?
+[ "$status" -eq 0 ] && [[ "$out" == *"Verdict: no suspect"* ]]
+record "--from a link_both run without its link peak: no suspect" $? "exit $status: ${out: -200}"
+out=$("$diagnose" --from "$saved" --link-peak "$reports/link_peak.csv" 2>&1); status=$?
+[ "$status" -eq 1 ] && [[ "$out" == *"slow_link     ranks 0 and 1"*"against the link peak 396"* ]]
+record "--from the same run with --link-peak: slow_link 0,1" $? "exit $status: ${out: -200}"
+expect_usage_error "/nonexistent/peak.csv: cannot open" --from "$saved" --link-peak /nonexistent/peak.csv
+
 cli_summary "diagnose cli"

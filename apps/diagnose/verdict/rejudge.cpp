@@ -8,16 +8,23 @@
 
 #include "report/console_summary.hpp"
 #include "report/diagnosis_json.hpp"
+#include "telemetry/link_peak_table.hpp"
 
 namespace collbench::diagnose {
 
 int rejudge(const std::string& path, const DiagnoseOptions& options) {
+  // A bad --link-peak file is its own error (UsageError, one line naming it), not the saved file's.
+  const double link_peak_gbps =
+      options.link_peak_path.empty() ? 0 : read_link_peak_gbps(options.link_peak_path);
   nlohmann::json document;
   try {
     std::ifstream file(path);
     if (!file) throw std::runtime_error("cannot be opened");
     document = nlohmann::json::parse(file);
-    const Diagnosis saved = read_diagnosis_json(document);
+    Diagnosis saved = read_diagnosis_json(document);
+    // A link peak given now replaces the saved one (or none): a run made without --link-peak
+    // can be judged against a healthy machine's peak afterwards.
+    if (link_peak_gbps > 0) saved.measurements.link_peak_gbps = link_peak_gbps;
     const Verdict verdict = judge(saved.measurements, options.thresholds);
     fmt::print("# collbench_diagnose --from {}: {} ranks judged again\n{}", path,
                saved.measurements.ranks.size(), console_summary(saved.measurements, verdict));

@@ -1,6 +1,6 @@
 // collbench_diagnose --from FILE: the measurements of a saved diagnosis (--json) judged again, with
-// this command line's thresholds, on any machine (no GPU): what a verdict would have been with
-// other thresholds, or with this collbench's rules.
+// this command line's thresholds (and --link-peak, when given), on any machine (no GPU): what a
+// verdict would have been with other thresholds, or with this collbench's rules.
 #pragma once
 
 #include <string>
