@@ -4,10 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "core/errors.hpp"
 #include "reports/csv_reader.hpp"
+#include "reports/key_values.hpp"
 
 namespace collbench {
 
@@ -16,15 +16,7 @@ std::string link_peak_config(int src, int dst, const std::string& direction) {
 }
 
 std::string config_value(const std::string& config, const std::string& key) {
-  std::stringstream stream(config);
-  std::string item;
-  while (std::getline(stream, item, ';')) {
-    const std::size_t equals = item.find('=');
-    if (equals != std::string::npos && item.compare(0, equals, key) == 0 && equals == key.size()) {
-      return item.substr(equals + 1);
-    }
-  }
-  return "";
+  return report::key_value(config, key).value_or("");
 }
 
 double link_peak_gbps(const std::vector<report::ReportRow>& rows, const std::string& source) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "nccl_tests/nccl_tests_rows.hpp"
+#include "reports/key_values.hpp"
 #include "text/format.hpp"
 #include "text/report_info.hpp"
 
@@ -45,19 +46,9 @@ std::vector<Curve> curves_of(const Beside& beside) {
   return curves;
 }
 
-// The value of `key` in a key=value;... text, or "".
+// The value of `key` in the extra column, or "".
 std::string extra_value(const std::string& extra, const std::string& key) {
-  const std::string prefix = key + "=";
-  std::size_t begin = 0;
-  while (begin <= extra.size()) {
-    std::size_t end = extra.find(';', begin);
-    if (end == std::string::npos) end = extra.size();
-    if (extra.compare(begin, prefix.size(), prefix) == 0) {
-      return extra.substr(begin + prefix.size(), end - begin - prefix.size());
-    }
-    begin = end + 1;
-  }
-  return "";
+  return report::key_value(extra, key).value_or("");
 }
 
 // How nccl-tests ran, from the extra column: "nccl-tests 2.19.6 -t 8 -g 1, 1 process".

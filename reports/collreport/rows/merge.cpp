@@ -8,27 +8,42 @@
 #include <utility>
 
 #include "reports/csv_writer.hpp"
+#include "reports/key_values.hpp"
 #include "reports/row_key.hpp"
 #include "reports/schema.hpp"
 
 namespace collbench::collreport {
+namespace {
+
+// Throws report::ReportError at the second row of one row key among `reports` (file and line of
+// that row), its message from describe(the first row, the first row's file).
+template <typename Describe>
+void refuse_repeated_cases(const std::vector<const report::Report*>& reports, Describe describe) {
+  std::map<report::RowKey, std::pair<const report::ReportLine*, const std::string*>> first_of_key;
+  for (const report::Report* input : reports) {
+    for (const report::ReportLine& line : input->rows) {
+      const auto [first, inserted] =
+          first_of_key.emplace(report::row_key(line.row), std::make_pair(&line, &input->path));
+      if (!inserted) {
+        throw report::ReportError(input->path, line.line,
+                                  describe(*first->second.first, *first->second.second));
+      }
+    }
+  }
+}
+
+}  // namespace
 
 report::Report merge_reports(const std::vector<report::Report>& reports, const std::string& name) {
+  std::vector<const report::Report*> inputs;
+  for (const report::Report& input : reports) inputs.push_back(&input);
+  refuse_repeated_cases(inputs, [](const report::ReportLine& first, const std::string& first_path) {
+    return fmt::format("duplicate row: same independent variables as {}:{} ({})", first_path,
+                       first.line, report::describe_key(report::row_key(first.row)));
+  });
   report::Report merged{name, {}};
-  std::map<report::RowKey, std::pair<const std::string*, unsigned>> origin_of_key;
   for (const report::Report& input : reports) {
-    for (const report::ReportLine& line : input.rows) {
-      const auto [previous, inserted] =
-          origin_of_key.emplace(report::row_key(line.row), std::make_pair(&input.path, line.line));
-      if (!inserted) {
-        throw report::ReportError(
-            input.path, line.line,
-            fmt::format("duplicate row: same independent variables as {}:{} ({})",
-                        *previous->second.first, previous->second.second,
-                        report::describe_key(previous->first)));
-      }
-      merged.rows.push_back(line);
-    }
+    merged.rows.insert(merged.rows.end(), input.rows.begin(), input.rows.end());
   }
   return merged;
 }
@@ -47,40 +62,19 @@ report::Report merge_as_passes(std::vector<report::Report> reports, const std::s
 }
 
 bool has_config_setting(const report::Report& report, const std::string& setting) {
-  const std::string prefix = setting + "=";
-  for (const report::ReportLine& line : report.rows) {
-    const std::string& config = line.row.config;
-    for (std::size_t at = config.find(prefix); at != std::string::npos;
-         at = config.find(prefix, at + 1)) {
-      if (at == 0 || config[at - 1] == ';') return true;
-    }
-  }
-  return false;
+  return std::any_of(report.rows.begin(), report.rows.end(), [&](const report::ReportLine& line) {
+    return report::key_value(line.row.config, setting).has_value();
+  });
 }
 
 report::Report without_config_setting(report::Report report, const std::string& setting) {
-  const std::string prefix = setting + "=";
-  std::map<report::RowKey, unsigned> line_of_key;
   for (report::ReportLine& line : report.rows) {
-    const std::string& config = line.row.config;
-    std::string kept;
-    for (std::size_t start = 0; start < config.size();) {
-      const std::size_t end = std::min(config.find(';', start), config.size());
-      const std::string part = config.substr(start, end - start);
-      if (!part.empty() && part.compare(0, prefix.size(), prefix) != 0) {
-        kept += (kept.empty() ? "" : ";") + part;
-      }
-      start = end + 1;
-    }
-    line.row.config = kept;
-    const auto [first, inserted] = line_of_key.emplace(report::row_key(line.row), line.line);
-    if (!inserted) {
-      throw report::ReportError(
-          report.path, line.line,
-          fmt::format("with {} set aside (--across), the same case as line {} ({})", setting,
-                      first->second, report::describe_key(first->first)));
-    }
+    line.row.config = report::without_key(line.row.config, setting);
   }
+  refuse_repeated_cases({&report}, [&](const report::ReportLine& first, const std::string&) {
+    return fmt::format("with {} set aside (--across), the same case as line {} ({})", setting,
+                       first.line, report::describe_key(report::row_key(first.row)));
+  });
   return report;
 }
 
