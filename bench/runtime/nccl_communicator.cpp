@@ -100,7 +100,8 @@ std::vector<NcclCommunicator> create_single_process_communicators(const std::vec
 
 std::vector<NcclCommunicator> split_communicators(const std::vector<NcclCommunicator>& parents,
                                                   const std::vector<int>& colors,
-                                                  const ncclConfig_t* config) {
+                                                  const ncclConfig_t* config,
+                                                  const std::vector<int>& keys) {
   PendingCommunicators pending(parents.size());
   {
     NcclGroupScope group;
@@ -108,7 +109,8 @@ std::vector<NcclCommunicator> split_communicators(const std::vector<NcclCommunic
       ScopedDevice on(parents[i].device(), parents[i].rank());
       std::optional<ncclConfig_t> split_config;
       if (config != nullptr) split_config = *config;
-      CB_NCCL_CHECK(ncclCommSplit(parents[i].get(), colors[i], parents[i].rank(), &pending[i],
+      const int key = keys.empty() ? parents[i].rank() : keys[i];
+      CB_NCCL_CHECK(ncclCommSplit(parents[i].get(), colors[i], key, &pending[i],
                                   split_config ? &*split_config : nullptr));
     }
     group.end();
