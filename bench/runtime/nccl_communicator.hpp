@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/algorithm.hpp"
+
 namespace collbench {
 
 class NcclCommunicator {
@@ -48,6 +50,12 @@ std::vector<NcclCommunicator> create_single_process_communicators(
 // to the new communicators; null inherits the parents'. Each new communicator keeps its parent's
 // rank as the rank its errors name (ncclCommUserRank gives its group rank).
 std::vector<NcclCommunicator> split_communicators(const std::vector<NcclCommunicator>& parents,
+                                                  const std::vector<int>& colors,
+                                                  const ncclConfig_t* config,
+                                                  const std::vector<int>& keys = {});
+// The same from communicators owned elsewhere (a rank set's): each context's comm, device and
+// rank (the rank its errors name).
+std::vector<NcclCommunicator> split_communicators(const std::vector<RankContext>& parents,
                                                   const std::vector<int>& colors,
                                                   const ncclConfig_t* config,
                                                   const std::vector<int>& keys = {});
