@@ -1,0 +1,65 @@
+// From the ranks' measurements to the figures a replay reports, with the engine's statistics
+// (core/metrics.hpp: the median and its interval) and the registry's bandwidths:
+// - per op of each rank: its time per iteration, busbw from the median, its recorded GPU time;
+// - per communicator and op: the calls of one iteration, each call an instance (a collective: all
+//   its members' ops; a send with its recv: one pair) timed by its slowest member, as nccl-tests
+//   reports the slowest rank; time per call and busbw of each iteration, their medians;
+// - per rank: the window's wall per iteration beside its ops' times summed and the time during
+//   which at least one op ran: what the sum exceeds that by ran concurrently on several streams.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/metrics.hpp"
+#include "plan/rank_results.hpp"
+#include "plan/workload_ops.hpp"
+
+namespace collbench::replay {
+
+struct OpFigures {
+  TimeStats time;
+  double busbw_gbps = 0;  // from the median time
+  std::uint64_t bytes = 0;
+  std::optional<double> recorded_us;
+  std::uint64_t mismatches = 0;
+};
+
+// One row per communicator and op; sends and recvs are one row of pairs, "send/recv".
+struct OpKindFigures {
+  int comm = 0;
+  std::string op;
+  std::uint64_t calls = 0;  // per iteration
+  std::uint64_t bytes = 0;  // per iteration: each call's nccl-tests size, summed
+  TimeStats time_per_call;  // per iteration: the calls' times summed over the calls
+  double busbw_gbps = 0;    // median over iterations of bus bytes / the calls' times summed
+  // The calls' recorded times (each its slowest member's) summed over the calls: only when every
+  // call has one.
+  std::optional<double> recorded_us_per_call;
+};
+
+struct RankWindowFigures {
+  int rank = 0;
+  TimeStats window;       // the window's wall: from the start of its streams to their join
+  TimeStats op_time_sum;  // its ops' times summed
+  TimeStats busy;         // the time during which at least one of its ops ran
+  std::optional<double> recorded_window_us;  // its recorded span, first begin to last end
+};
+
+struct ReplayFigures {
+  std::vector<std::vector<OpFigures>> ops;  // [rank][ordinal]
+  std::vector<OpKindFigures> kinds;         // by communicator, then op name
+  std::vector<RankWindowFigures> ranks;
+  TimeStats window;  // per iteration, the slowest rank's window
+  int iterations = 0;
+};
+
+// `results`: every rank's, by rank (index = global rank).
+ReplayFigures replay_figures(const WorkloadOps& workload, const std::vector<RankResults>& results);
+
+// The length of the union of `intervals`: the time at least one of them covers.
+double covered_us(std::vector<OpInterval> intervals);
+
+}  // namespace collbench::replay
