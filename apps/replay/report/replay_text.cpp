@@ -1,0 +1,83 @@
+// The replay's console text.
+#include "report/replay_text.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "core/byte_size.hpp"
+
+namespace collbench::replay {
+namespace {
+
+std::size_t op_count(const WorkloadOps& workload) {
+  std::size_t ops = 0;
+  for (const auto& rank_ops : workload.by_rank) ops += rank_ops.size();
+  return ops;
+}
+
+void print_kinds(const ReplayFigures& figures, std::ostream& out) {
+  fmt::print(out, "{:>5}  {:<14} {:>6} {:>11} {:>30} {:>11} {:>12} {:>9}\n", "comm", "op", "calls",
+             "bytes/call", "time/call us (median [95%])", "busbw GB/s", "recorded us",
+             "replayed/recorded");
+  for (const OpKindFigures& kind : figures.kinds) {
+    const std::string recorded =
+        kind.recorded_us_per_call ? fmt::format("{:.1f}", *kind.recorded_us_per_call) : "-";
+    const std::string ratio =
+        kind.recorded_us_per_call && *kind.recorded_us_per_call > 0
+            ? fmt::format("{:.2f}", kind.time_per_call.p50_us / *kind.recorded_us_per_call)
+            : "-";
+    fmt::print(out, "{:>5}  {:<14} {:>6} {:>11} {:>30} {:>11.2f} {:>12} {:>9}\n", kind.comm,
+               kind.op, kind.calls,
+               format_byte_size(kind.bytes / std::max<std::uint64_t>(kind.calls, 1)),
+               median_text(kind.time_per_call), kind.busbw_gbps, recorded, ratio);
+  }
+}
+
+void print_ranks(const ReplayFigures& figures, std::ostream& out) {
+  fmt::print(out, "window per iteration (the slowest rank's): {} us\n",
+             median_text(figures.window));
+  fmt::print(out, "{:>5} {:>12} {:>15} {:>19} {:>22} {:>19}\n", "rank", "window us",
+             "ops summed us", "some op running us", "ran concurrently us", "recorded window us");
+  for (const RankWindowFigures& rank : figures.ranks) {
+    const double sum_us = rank.op_time_sum.p50_us;
+    const double concurrent_us = sum_us - rank.busy.p50_us;
+    const std::string share =
+        sum_us > 0 ? fmt::format("{:.1f} ({:.0f}%)", concurrent_us, 100 * concurrent_us / sum_us)
+                   : "0";
+    fmt::print(out, "{:>5} {:>12.1f} {:>15.1f} {:>19.1f} {:>22} {:>19}\n", rank.rank,
+               rank.window.p50_us, sum_us, rank.busy.p50_us, share,
+               rank.recorded_window_us ? fmt::format("{:.1f}", *rank.recorded_window_us) : "-");
+  }
+}
+
+}  // namespace
+
+std::string median_text(const TimeStats& time) {
+  if (!time.has_interval()) return fmt::format("{:.1f}", time.p50_us);
+  return fmt::format("{:.1f} [{:.1f}, {:.1f}]", time.p50_us, time.p50_lo_us, time.p50_hi_us);
+}
+
+void print_replay_header(const WorkloadOps& workload, const ReplayRunInfo& info,
+                         const std::string& processes, std::ostream& out) {
+  const WorkloadHeader& header = workload.header;
+  fmt::print(
+      out, "# collbench_replay run {} | {} ranks, {} communicators, {} ops | {}{}\n", workload.path,
+      header.world_size, workload.communicators.count(), op_count(workload), header.source,
+      header.rescaled ? fmt::format(", rescaled from {} ranks", header.rescaled->from_world_size)
+                      : "");
+  fmt::print(out, "# recorded with NCCL {}, replayed with NCCL {} | host {} | {} | driver {}{}\n",
+             header.nccl_version.value_or("unknown"), info.origin.nccl_version, info.origin.host,
+             info.origin.gpu_name, info.origin.driver, processes.empty() ? "" : " | " + processes);
+  fmt::print(out, "# {} warm-up and {} timed iterations of the whole window{}{}\n", info.warmup,
+             info.iters, info.gaps ? "; recorded gaps kept as GPU delays" : "",
+             info.check ? "; then one checked iteration" : "");
+}
+
+void print_replay_figures(const ReplayFigures& figures, const ReplayRunInfo& info,
+                          std::ostream& out) {
+  if (!info.gated) fmt::print(out, "# iterations not start-gated: {}\n", info.ungated_reason);
+  print_kinds(figures, out);
+  print_ranks(figures, out);
+}
+
+}  // namespace collbench::replay

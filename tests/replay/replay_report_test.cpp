@@ -1,0 +1,106 @@
+// The replay's reports from known figures: the CSV's one row per op (a header from the same
+// columns, no group or recorded time as empty fields, the source place quoted when it needs it),
+// the JSON (which NCCL recorded and which replayed, every op) and the console table.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "report/op_csv.hpp"
+#include "report/replay_json.hpp"
+#include "report/replay_text.hpp"
+#include "workload_builders.hpp"
+#include "workload_files.hpp"
+
+namespace collbench::replay::testing {
+namespace {
+
+struct Replayed {
+  WorkloadOps workload;
+  ReplayFigures figures;
+};
+
+// Two ranks, an all_reduce each (rank 1's recorded, rank 0's source place holding a comma), 8
+// iterations of 10..17 us.
+Replayed replayed() {
+  Replayed r;
+  r.workload.path = "job.jsonl";
+  r.workload.header = synthetic_header(2);
+  r.workload.header.nccl_version = "2.21.5";
+  r.workload.communicators = CommunicatorTable({{0, {0, 1}, {"world"}}});
+  WorkloadOp first = collective_op(0, 0, 0), second = collective_op(1, 0, 0);
+  first.where = "trace,0.json:7";
+  second.times.start_us = 0;
+  second.times.end_us = 20;
+  r.workload.by_rank = {{first}, {second}};
+  std::vector<RankResults> results(2);
+  for (int i = 0; i < 8; ++i) {
+    for (RankResults& rank : results) {
+      rank.iterations.push_back({{1, 11.0 + i}});
+      rank.window_us.push_back(12.0 + i);
+    }
+  }
+  results[0].mismatches = {0};
+  results[1].mismatches = {3};
+  r.figures = replay_figures(r.workload, results);
+  return r;
+}
+
+TEST(ReplayReport, TheCsvHasOneRowPerOpInTheColumnsOrder) {
+  const Replayed r = replayed();
+  TempFile file("ops.csv");
+  {
+    OpCsvWriter writer(file.path());
+    writer.write({r.workload, r.workload.by_rank[0][0], r.figures.ops[0][0]});
+    writer.write({r.workload, r.workload.by_rank[1][0], r.figures.ops[1][0]});
+  }
+  std::istringstream text(read_whole_file(file.path()));
+  std::string header, first, second, extra;
+  std::getline(text, header);
+  std::getline(text, first);
+  std::getline(text, second);
+  EXPECT_FALSE(std::getline(text, extra));
+  EXPECT_EQ(header.rfind("rank,communicator,seq,op,dtype,count,bytes,stream,group,recorded_us,", 0),
+            0u)
+      << header;
+  // No group and no recorded time: empty fields; the place is quoted for its comma.
+  EXPECT_EQ(first.rfind("0,0,0,all_reduce,float,1024,4096,0,,,13.5,10.0,17.0,", 0), 0u) << first;
+  EXPECT_NE(first.find(",0,\"trace,0.json:7\""), std::string::npos) << first;
+  EXPECT_NE(second.find(",20.0,13.5,"), std::string::npos) << second;
+  EXPECT_NE(second.find(",3,synthetic:1:0"), std::string::npos) << second;
+}
+
+TEST(ReplayReport, TheJsonNamesBothNcclsAndHoldsEveryOp) {
+  const Replayed r = replayed();
+  ReplayRunInfo info;
+  info.origin.nccl_version = "2.28.9";
+  info.iters = 8;
+  const nlohmann::json document = replay_json(r.workload, r.figures, info);
+  EXPECT_EQ(document["run"]["nccl_recorded"], "2.21.5");
+  EXPECT_EQ(document["run"]["nccl_replayed"], "2.28.9");
+  ASSERT_EQ(document["ops"].size(), 2u);
+  EXPECT_EQ(document["ops"][1]["mismatches"], 3);
+  EXPECT_TRUE(document["ops"][0]["recorded_us"].is_null());
+  EXPECT_EQ(document["communicator_ops"][0]["calls"], 1);
+  EXPECT_DOUBLE_EQ(document["window"]["p50_us"].get<double>(), 15.5);
+  EXPECT_FALSE(document["window"]["p50_lo_us"].is_null());  // 8 samples: a 95% interval
+}
+
+TEST(ReplayReport, TheTableShowsTheMedianItsIntervalAndNoRatioWithoutARecording) {
+  const Replayed r = replayed();
+  ReplayRunInfo info;
+  info.gated = true;
+  std::ostringstream out;
+  print_replay_figures(r.figures, info, out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("all_reduce"), std::string::npos) << text;
+  EXPECT_NE(text.find(median_text(r.figures.kinds[0].time_per_call)), std::string::npos) << text;
+  EXPECT_EQ(text.find("not start-gated"), std::string::npos) << text;
+  // Rank 0's op has no recorded time, so the call has none: '-' for both columns.
+  EXPECT_NE(text.find(" - "), std::string::npos) << text;
+  TimeStats few;
+  few.p50_us = 12.25;
+  EXPECT_EQ(median_text(few), "12.2");
+}
+
+}  // namespace
+}  // namespace collbench::replay::testing
