@@ -91,13 +91,22 @@ class StartGate {
 class GateArrival {
  public:
   GateArrival(const StartGate& gate, int ranks = 1) : gate_(gate), ranks_(ranks) {}
-  ~GateArrival() { gate_.arrive(ranks_); }
+  ~GateArrival() { arrive_now(); }
   GateArrival(const GateArrival&) = delete;
   GateArrival& operator=(const GateArrival&) = delete;
+
+  // Arrives now rather than at the end of the scope, once: the round's first operations are
+  // enqueued, the rest follow while it runs (a round longer than kMaxGatedStreamOperations).
+  void arrive_now() {
+    if (arrived_) return;
+    arrived_ = true;
+    gate_.arrive(ranks_);
+  }
 
  private:
   const StartGate& gate_;
   int ranks_;
+  bool arrived_ = false;
 };
 
 }  // namespace collbench
