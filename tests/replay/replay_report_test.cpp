@@ -1,6 +1,7 @@
 // The replay's reports from known figures: the CSV's one row per op (a header from the same
 // columns, no group or recorded time as empty fields, the source place quoted when it needs it),
-// the JSON (which NCCL recorded and which replayed, every op) and the console table.
+// the JSON (which NCCL recorded and which replayed, every op), the console table and the lines
+// naming wrong outputs.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -100,6 +101,15 @@ TEST(ReplayReport, TheTableShowsTheMedianItsIntervalAndNoRatioWithoutARecording)
   TimeStats few;
   few.p50_us = 12.25;
   EXPECT_EQ(median_text(few), "12.2");
+}
+
+TEST(ReplayReport, EachWrongOutputIsOneLineNamingRankOpAndPlace) {
+  const Replayed r = replayed();
+  const std::vector<std::string> lines = mismatch_lines(r.workload, r.figures);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0],
+            "rank 1: 3 elements of all_reduce seq 0 on communicator 0 (ranks 0,1) (synthetic:1:0) "
+            "differ from the expected values (op 0 of the rank)");
 }
 
 }  // namespace

@@ -1,20 +1,38 @@
-// The subcommands through the frame.
+// The subcommands through the frame, and the GPU replay's start, run and finish.
 #include "cli/replay_program.hpp"
 
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
 #include <iostream>
-#include <stdexcept>
 
 #include "cli/replay_commands.hpp"
+#include "core/errors.hpp"
+#include "core/interrupt.hpp"
+#include "launch/process_launch.hpp"
+#include "report/op_csv.hpp"
+#include "report/replay_json.hpp"
+#include "report/replay_text.hpp"
 
 namespace collbench::replay {
-namespace {
 
-// Reaching a plan would be a bug in the frame's order (run_without_plan always answers).
-[[noreturn]] void no_plan() {
-  throw std::logic_error("collbench_replay has no GPU plan: its subcommands run without one");
+void check_replay_ranks(const WorkloadOps& workload, int processes, int visible_gpus) {
+  const int ranks = workload.world_size();
+  const std::string rescale =
+      fmt::format("rescale it first (collbench_replay rescale WORKLOAD --ranks {} -o FILE)",
+                  processes > 0 ? processes : visible_gpus);
+  if (processes > 0 && processes != ranks) {
+    throw UsageError(
+        fmt::format("{}: the workload has {} ranks, the launch {} processes: launch {} "
+                    "processes, or {}",
+                    workload.path, ranks, processes, ranks, rescale));
+  }
+  if (processes == 0 && visible_gpus < ranks) {
+    throw UsageError(fmt::format("{}: the workload has {} ranks, {} GPUs are visible: {}",
+                                 workload.path, ranks, visible_gpus, rescale));
+  }
 }
-
-}  // namespace
 
 std::string ReplayProgram::help() const {
   return replay_help();
@@ -25,20 +43,94 @@ void ReplayProgram::parse(const std::vector<std::string>& args) {
 }
 
 std::optional<int> ReplayProgram::run_without_plan() {
-  run_replay_command(options_, std::cout);
-  return kExitOk;
+  if (options_.command != ReplayCommand::run) {
+    run_replay_command(options_, std::cout);
+    return kExitOk;
+  }
+  // Before the frame looks for GPUs or joins processes: a refused workload is bad input anywhere.
+  workload_ = checked_replay_workload(options_);
+  return std::nullopt;
 }
 
-void ReplayProgram::start(RunContext&) {
-  no_plan();
+void ReplayProgram::start(RunContext& run) {
+  check_replay_ranks(workload_, run.group ? run.group->size() : 0, run.gpus());
+  reporting_ = run.reporting;
+  info_.origin = run.metadata;
+  info_.warmup = options_.replay.warmup;
+  info_.iters = options_.replay.iters;
+  info_.gaps = options_.replay.gaps;
+  info_.check = options_.replay.check;
+  if (reporting_) {
+    print_replay_header(workload_, info_,
+                        run.group ? describe_processes(*run.group, run.environment) : "",
+                        std::cout);
+    std::cout.flush();
+  }
+  throw_if_interrupted();
+  const int ranks = workload_.world_size();
+  set_ = run.group ? std::make_unique<Runner::RankSet>(*run.group, ranks)
+                   : std::make_unique<Runner::RankSet>(ranks);
+  ReplaySettings settings = options_.replay;
+  settings.timeout_s = options_.common.timeout_s;
+  session_ = std::make_unique<ReplaySession>(*set_, workload_, settings, run.group != nullptr);
 }
 
-void ReplayProgram::run_plan(RunContext&) {
-  no_plan();
+void ReplayProgram::run_plan(RunContext& run) {
+  try {
+    session_->prepare();
+    info_.gated = session_->gated();
+    info_.ungated_reason = session_->ungated_reason();
+    session_->warm_up();
+    session_->time();
+    session_->check();
+    figures_ = replay_figures(workload_, session_->gather_results());
+  } catch (const CaseTimeout& timeout) {
+    timeout_ = timeout.what();  // the session has aborted its communicators
+    if (run.group) run.group->abort();
+    return;
+  }
+  if (reporting_ && !options_.common.csv_path.empty()) write_csv();
 }
 
 int ReplayProgram::finish(RunContext&) {
-  no_plan();
+  if (!timeout_.empty()) {
+    fmt::print(stderr, "collbench_replay: timeout: {}\n", timeout_);
+    return kExitTimeout;
+  }
+  if (!figures_) return kExitFailed;  // a signal stopped it first
+  if (reporting_) {
+    print_replay_figures(*figures_, info_, std::cout);
+    std::cout.flush();
+    if (!options_.json_path.empty()) write_json();
+  }
+  return report_mismatches();
+}
+
+void ReplayProgram::abort() noexcept {
+  if (session_) session_->abort_all();
+}
+
+void ReplayProgram::write_csv() const {
+  OpCsvWriter csv(options_.common.csv_path);
+  for (std::size_t rank = 0; rank < workload_.by_rank.size(); ++rank) {
+    for (std::size_t ordinal = 0; ordinal < workload_.by_rank[rank].size(); ++ordinal)
+      csv.write({workload_, workload_.by_rank[rank][ordinal], figures_->ops[rank][ordinal]});
+  }
+}
+
+void ReplayProgram::write_json() const {
+  std::ofstream file(options_.json_path);
+  file << replay_json(workload_, *figures_, info_).dump(1) << "\n";
+  if (!file) throw std::runtime_error(fmt::format("cannot write --json '{}'", options_.json_path));
+}
+
+int ReplayProgram::report_mismatches() const {
+  const std::vector<std::string> wrong = mismatch_lines(workload_, *figures_);
+  // Every process knows them all (gathered); one prints.
+  if (reporting_) {
+    for (const std::string& line : wrong) fmt::print(stderr, "collbench_replay: error: {}\n", line);
+  }
+  return wrong.empty() ? kExitOk : kExitFailed;
 }
 
 }  // namespace collbench::replay

@@ -1,7 +1,17 @@
 // Reading a workload whole.
 #include "plan/workload_ops.hpp"
 
+#include <fmt/format.h>
+
 namespace collbench::replay {
+
+std::string describe_op(const WorkloadOps& workload, const WorkloadOp& op) {
+  const std::string peer = op.op == ReplayOp::send   ? fmt::format(" to rank {}", *op.peer)
+                           : op.op == ReplayOp::recv ? fmt::format(" from rank {}", *op.peer)
+                                                     : "";
+  return fmt::format("{}{} seq {} on {} ({})", name_of(op.op), peer, op.seq,
+                     workload.communicators.describe(op.comm), op.where);
+}
 
 WorkloadOps read_workload_ops(const std::string& path, ReaderOptions options) {
   WorkloadReader reader(path, options);

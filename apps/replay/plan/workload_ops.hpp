@@ -22,6 +22,10 @@ struct WorkloadOps {
   int comm_size(const WorkloadOp& op) const { return communicators.size_of(op.comm); }
 };
 
+// "all_reduce seq 12 on communicator 1 (ranks 0,2) (nccl.vm.5974.log:85)", "send to rank 1 seq 3
+// on ...": an op as messages name it.
+std::string describe_op(const WorkloadOps& workload, const WorkloadOp& op);
+
 // Reads `path` (call check_workload on it first); throws UsageError for a bad line.
 WorkloadOps read_workload_ops(const std::string& path, ReaderOptions options = {});
 

@@ -52,6 +52,20 @@ void print_ranks(const ReplayFigures& figures, std::ostream& out) {
 
 }  // namespace
 
+std::vector<std::string> mismatch_lines(const WorkloadOps& workload, const ReplayFigures& figures) {
+  std::vector<std::string> lines;
+  for (std::size_t rank = 0; rank < figures.ops.size(); ++rank) {
+    for (std::size_t ordinal = 0; ordinal < figures.ops[rank].size(); ++ordinal) {
+      const std::uint64_t wrong = figures.ops[rank][ordinal].mismatches;
+      if (wrong == 0) continue;
+      lines.push_back(fmt::format(
+          "rank {}: {} elements of {} differ from the expected values (op {} of the rank)", rank,
+          wrong, describe_op(workload, workload.by_rank[rank][ordinal]), ordinal));
+    }
+  }
+  return lines;
+}
+
 std::string median_text(const TimeStats& time) {
   if (!time.has_interval()) return fmt::format("{:.1f}", time.p50_us);
   return fmt::format("{:.1f} [{:.1f}, {:.1f}]", time.p50_us, time.p50_lo_us, time.p50_hi_us);

@@ -1,0 +1,259 @@
+// collbench_replay run on GPUs (label gpu; skipped, saying why, without enough GPUs): every
+// committed fixture job from each of its three sources, rescaled to the visible GPU count where
+// fewer than its ranks are visible (a job that cannot be rescaled is skipped, saying why), with
+// checked values and no mismatch; recorded waits and gaps held on the GPU; a corrupted output
+// caught and named; a rank that never issues its op timing out with that op named; a workload of
+// more ranks than GPUs refused as bad input.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "check/workload_check.hpp"
+#include "cli/replay_program.hpp"
+#include "fill_check.hpp"
+#include "gpu_test_support.hpp"
+#include "job_expectations.hpp"
+#include "report/replay_text.hpp"
+#include "rescale/rescale_workload.hpp"
+#include "run/replay_session.hpp"
+#include "workload_builders.hpp"
+#include "workload_files.hpp"
+
+namespace collbench::replay::testing {
+namespace {
+
+struct Replayed {
+  std::vector<RankResults> results;
+  ReplayFigures figures;
+};
+
+// Replays `workload` on GPUs 0..world_size-1 in this process.
+Replayed replay(const WorkloadOps& workload, ReplaySettings settings,
+                const ReplayHooks* hooks = nullptr) {
+  Runner::RankSet set(workload.world_size());
+  ReplaySession session(set, workload, settings, false, hooks);
+  session.prepare();
+  session.warm_up();
+  session.time();
+  session.check();
+  Replayed replayed;
+  replayed.results = session.gather_results();
+  replayed.figures = replay_figures(workload, replayed.results);
+  return replayed;
+}
+
+ReplaySettings checked(int iters = 3) {
+  ReplaySettings settings;
+  settings.warmup = 1;
+  settings.iters = iters;
+  settings.check = true;
+  settings.timeout_s = 60;
+  return settings;
+}
+
+// ------------------------------------------------------------------ the fixtures
+
+struct FixtureCase {
+  std::string job;
+  SourceKind source;
+};
+
+std::vector<FixtureCase> fixture_cases() {
+  std::vector<std::string> jobs;
+  for (const auto& entry : std::filesystem::directory_iterator(kFixtureDir)) {
+    if (std::filesystem::exists(entry.path() / "job.json"))
+      jobs.push_back(entry.path().filename().string());
+  }
+  std::sort(jobs.begin(), jobs.end());
+  std::vector<FixtureCase> cases;
+  for (const std::string& job : jobs) {
+    for (SourceKind source :
+         {SourceKind::nccl_log, SourceKind::kineto, SourceKind::flight_recorder})
+      cases.push_back({job, source});
+  }
+  return cases;
+}
+
+class ReplayFixture : public ::testing::TestWithParam<FixtureCase> {};
+
+TEST_P(ReplayFixture, ReplaysWithCheckedValuesAndNoMismatch) {
+  SKIP_WITHOUT_GPUS(2);
+  const FixtureJob job = load_fixture_job(GetParam().job);
+  TempDir dir;
+  const std::string recorded = dir.path() + "/recorded.jsonl";
+  import_to(recorded, GetParam().source, fixture_files(job, GetParam().source));
+  check_workload(recorded);
+  std::string workload = recorded;
+  const int gpus = visible_gpu_count();
+  if (gpus < job.world_size) {
+    workload = dir.path() + "/rescaled.jsonl";
+    const std::string refused = usage_error_of([&] {
+      std::ofstream out(workload);
+      WorkloadWriter writer(out, workload);
+      rescale_workload(recorded, gpus, writer);
+      writer.finish();
+    });
+    if (!refused.empty())
+      GTEST_SKIP() << job.name << " cannot be rescaled to the " << gpus << " GPUs: " << refused;
+    check_workload(workload);
+  }
+  const WorkloadOps ops = read_workload_ops(workload);
+  const Replayed replayed = replay(ops, checked());
+  EXPECT_TRUE(mismatch_lines(ops, replayed.figures).empty())
+      << mismatch_lines(ops, replayed.figures).front();
+  for (std::size_t rank = 0; rank < ops.by_rank.size(); ++rank) {
+    for (std::size_t ordinal = 0; ordinal < ops.by_rank[rank].size(); ++ordinal) {
+      const OpFigures& op = replayed.figures.ops[rank][ordinal];
+      EXPECT_GT(op.time.p50_us, 0) << describe_op(ops, ops.by_rank[rank][ordinal]);
+      EXPECT_LE(op.time.p50_us, replayed.figures.ranks[rank].window.max_us);
+      if (op.bytes > 0) {
+        EXPECT_GT(op.busbw_gbps, 0);
+      }
+    }
+  }
+  EXPECT_GT(replayed.figures.window.p50_us, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, ReplayFixture, ::testing::ValuesIn(fixture_cases()),
+                         [](const ::testing::TestParamInfo<FixtureCase>& info) {
+                           std::string source(name_of(info.param.source));
+                           source.erase(std::remove(source.begin(), source.end(), '-'),
+                                        source.end());
+                           return info.param.job + "_" + source;
+                         });
+
+// ------------------------------------------------------------------ built workloads
+
+WorkloadOps built(int world, std::vector<WorkloadOp> ops) {
+  TempFile file("built.jsonl");
+  std::vector<int> all;
+  for (int rank = 0; rank < world; ++rank) all.push_back(rank);
+  write_workload(file.path(), synthetic_header(world), {{0, all, {"world"}}}, std::move(ops));
+  check_workload(file.path());
+  return read_workload_ops(file.path());
+}
+
+WorkloadOp timed(WorkloadOp op, double start_us, double end_us) {
+  op.times.start_us = start_us;
+  op.times.end_us = end_us;
+  return op;
+}
+
+// On each of 2 ranks: stream 0 an all_reduce of 64 MiB, then 3 ms idle, then a small one; stream 1
+// an all_gather that waits (a recorded wait) for the large all_reduce.
+std::vector<WorkloadOp> waits_and_gaps() {
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    ops.push_back(timed(collective_op(rank, 0, 0, ReplayOp::all_reduce, 16u << 20, 0), 0, 1000));
+    WorkloadOp gather = timed(collective_op(rank, 0, 1, ReplayOp::all_gather, 1024, 1), 1000, 1010);
+    gather.after = {0};
+    ops.push_back(gather);
+    ops.push_back(timed(collective_op(rank, 0, 2, ReplayOp::all_reduce, 1024, 0), 4010, 4020));
+  }
+  return ops;
+}
+
+TEST(ReplayGpu, RecordedWaitsAndGapsHoldOnTheGpu) {
+  SKIP_WITHOUT_GPUS(2);
+  const WorkloadOps ops = built(2, waits_and_gaps());
+  ReplaySettings settings = checked(3);
+  settings.gaps = true;
+  const Replayed replayed = replay(ops, settings);
+  EXPECT_TRUE(mismatch_lines(ops, replayed.figures).empty());
+  for (const RankResults& rank : replayed.results) {
+    for (const std::vector<OpInterval>& iteration : rank.iterations) {
+      // The all_gather on stream 1 started only once the all_reduce it waits for had ended.
+      EXPECT_GE(iteration[1].start_us, iteration[0].end_us);
+      // Stream 0 stayed idle for the 3010 us recorded between its two ops (1000 to 4010 us).
+      EXPECT_GE(iteration[2].start_us - iteration[0].end_us, 3000.0);
+    }
+  }
+}
+
+// Corrupts one element of rank 1's output of its op 0 before the check reads it.
+class CorruptOneOutput : public ReplayHooks {
+ public:
+  void after_checked_op(int rank, std::size_t ordinal, void* output, std::uint64_t,
+                        const kernels::PatternParams& pattern, cudaStream_t stream) const override {
+    if (rank == 1 && ordinal == 0) kernels::launch_corrupt_element(output, 5, pattern, stream);
+  }
+};
+
+TEST(ReplayGpu, ACorruptedOutputIsCaughtAndNamed) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    ops.push_back(collective_op(rank, 0, 0, ReplayOp::all_reduce, 4096));
+    ops.push_back(collective_op(rank, 0, 1, ReplayOp::all_gather, 4096));
+  }
+  const WorkloadOps workload = built(2, ops);
+  const CorruptOneOutput hooks;
+  const Replayed replayed = replay(workload, checked(), &hooks);
+  EXPECT_EQ(replayed.figures.ops[1][0].mismatches, 1u);
+  EXPECT_EQ(replayed.figures.ops[0][0].mismatches, 0u);
+  EXPECT_EQ(replayed.figures.ops[1][1].mismatches, 0u);
+  const std::vector<std::string> lines = mismatch_lines(workload, replayed.figures);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("rank 1: 1 elements of all_reduce seq 0 on communicator 0 (ranks 0,1) "
+                          "(synthetic:1:0)"),
+            std::string::npos)
+      << lines[0];
+}
+
+// Rank 1 never issues its last op (an earlier one would meet rank 0's next on the communicator):
+// rank 0 waits inside it until the deadline.
+class SkipOneOp : public ReplayHooks {
+ public:
+  bool skips_op(int rank, std::size_t ordinal) const override { return rank == 1 && ordinal == 2; }
+};
+
+TEST(ReplayGpu, ARankThatNeverIssuesItsOpIsATimeoutNamingIt) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    for (int seq = 0; seq < 3; ++seq) ops.push_back(collective_op(rank, 0, seq));
+  }
+  const WorkloadOps workload = built(2, ops);
+  ReplaySettings settings = checked();
+  settings.timeout_s = 5;
+  const SkipOneOp hooks;
+  try {
+    replay(workload, settings, &hooks);
+    FAIL() << "no timeout";
+  } catch (const CaseTimeout& timeout) {
+    const std::string what = timeout.what();
+    EXPECT_NE(what.find("warm-up iteration 0 did not finish within 5"), std::string::npos) << what;
+    EXPECT_NE(what.find("rank 0: all_reduce seq 2 on communicator 0 (ranks 0,1)"),
+              std::string::npos)
+        << what;
+  }
+}
+
+TEST(ReplayGpu, AWorkloadOfMoreRanksThanGpusIsBadInput) {
+  SKIP_WITHOUT_GPUS(1);
+  const int ranks = visible_gpu_count() + 1;
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < ranks; ++rank) ops.push_back(collective_op(rank, 0, 0));
+  TempFile file("too_many.jsonl");
+  std::vector<int> all;
+  for (int rank = 0; rank < ranks; ++rank) all.push_back(rank);
+  write_workload(file.path(), synthetic_header(ranks), {{0, all, {"world"}}}, ops);
+  std::vector<std::string> args = {"collbench_replay", "run", file.path(), "--launcher", "single"};
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  ReplayProgram program;
+  ::testing::internal::CaptureStderr();
+  const int status = run_program(static_cast<int>(argv.size()), argv.data(), program);
+  const std::string error = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(status, kExitUsage);
+  EXPECT_NE(
+      error.find(fmt::format("the workload has {} ranks, {} GPUs are visible", ranks, ranks - 1)),
+      std::string::npos)
+      << error;
+  EXPECT_NE(error.find("collbench_replay rescale"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace collbench::replay::testing
