@@ -16,7 +16,7 @@ std::size_t op_count(const WorkloadOps& workload) {
 }
 
 void print_kinds(const ReplayFigures& figures, std::ostream& out) {
-  fmt::print(out, "{:>5}  {:<14} {:>6} {:>11} {:>30} {:>11} {:>12} {:>9}\n", "comm", "op", "calls",
+  fmt::print(out, "{:>5}  {:<14} {:>6} {:>11} {:>30} {:>11} {:>12} {:>18}\n", "comm", "op", "calls",
              "bytes/call", "time/call us (median [95%])", "busbw GB/s", "recorded us",
              "replayed/recorded");
   for (const OpKindFigures& kind : figures.kinds) {
@@ -26,7 +26,7 @@ void print_kinds(const ReplayFigures& figures, std::ostream& out) {
         kind.recorded_us_per_call && *kind.recorded_us_per_call > 0
             ? fmt::format("{:.2f}", kind.time_per_call.p50_us / *kind.recorded_us_per_call)
             : "-";
-    fmt::print(out, "{:>5}  {:<14} {:>6} {:>11} {:>30} {:>11.2f} {:>12} {:>9}\n", kind.comm,
+    fmt::print(out, "{:>5}  {:<14} {:>6} {:>11} {:>30} {:>11.2f} {:>12} {:>18}\n", kind.comm,
                kind.op, kind.calls,
                format_byte_size(kind.bytes / std::max<std::uint64_t>(kind.calls, 1)),
                median_text(kind.time_per_call), kind.busbw_gbps, recorded, ratio);
