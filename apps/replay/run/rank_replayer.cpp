@@ -29,19 +29,19 @@ std::string nvtx_name(const WorkloadOp& op) {
   return fmt::format("{} comm {} seq {}{}", name_of(op.op), op.comm, op.seq, peer);
 }
 
-std::string iteration_name(const IterationIssue& issue) {
+}  // namespace
+
+std::string describe_iteration(const IterationIssue& issue) {
   switch (issue.kind) {
     case IterationIssue::Kind::warm_up:
-      return fmt::format("replay warm-up {}", issue.index);
+      return fmt::format("warm-up iteration {}", issue.index);
     case IterationIssue::Kind::timed:
-      return fmt::format("replay iteration {}", issue.index);
+      return fmt::format("timed iteration {}", issue.index);
     case IterationIssue::Kind::checked:
       break;
   }
-  return "replay checked iteration";
+  return "the checked iteration";
 }
-
-}  // namespace
 
 RankReplayer::RankReplayer(const WorkloadOps& workload, const TrafficByInstance& traffic,
                            const RankContext& lead, std::vector<NcclCommunicator> communicators,
@@ -113,7 +113,7 @@ void RankReplayer::prepare_buffers_and_inputs() {
 }
 
 void RankReplayer::issue_iteration(const IterationIssue& issue) {
-  auto range = named_range(iteration_name(issue), 0x808080, ops_.size());
+  auto range = named_range("replay " + describe_iteration(issue), 0x808080, ops_.size());
   const bool checked = issue.kind == IterationIssue::Kind::checked;
   ops_issued_.store(0);
   // However enqueueing ends, the rank arrives: a failure here must not hold the others' streams.

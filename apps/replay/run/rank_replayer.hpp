@@ -32,6 +32,9 @@ struct IterationIssue {
   double gate_timeout_s = 0;
 };
 
+// "timed iteration 3", "warm-up iteration 0", "the checked iteration": in messages and NVTX.
+std::string describe_iteration(const IterationIssue& issue);
+
 class RankReplayer {
  public:
   // `lead`: the rank's context in the world (its global rank, GPU, lead stream); `communicators`:

@@ -16,18 +16,6 @@ namespace {
 
 const ReplayHooks kNoHooks;
 
-std::string iteration_text(const IterationIssue& issue) {
-  switch (issue.kind) {
-    case IterationIssue::Kind::warm_up:
-      return fmt::format("warm-up iteration {}", issue.index);
-    case IterationIssue::Kind::timed:
-      return fmt::format("timed iteration {}", issue.index);
-    case IterationIssue::Kind::checked:
-      break;
-  }
-  return "the checked iteration";
-}
-
 }  // namespace
 
 ReplaySession::ReplaySession(Runner::RankSet& set, const WorkloadOps& workload,
@@ -118,7 +106,7 @@ void ReplaySession::run_iteration(IterationIssue issue) {
   }
   set_.workers().run(
       [&](int local) { replayers_[static_cast<std::size_t>(local)]->issue_iteration(issue); });
-  wait(iteration_text(issue));
+  wait(describe_iteration(issue));
   if (issue.gate) set_.gate().check();
 }
 
