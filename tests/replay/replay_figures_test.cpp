@@ -1,7 +1,8 @@
-// The replay's figures from known measurements: each op's median and busbw, calls timed by their
-// slowest member (a send with its recv one call), per-rank sums against the time some op ran
-// (what ran concurrently), the slowest rank's window, recorded times where every call has one;
-// and a rank's results packed to travel between processes and back.
+// The replay's figures from known measurements: each op's median and busbw; per communicator and
+// op the calls (a send with its recv one call) timed by the slowest rank, a group's time counted
+// once; per-rank sums against the time some op ran (what ran concurrently), the slowest rank's
+// window, recorded times where every call has one; and a rank's results packed to travel between
+// processes and back.
 #include "plan/replay_figures.hpp"
 
 #include <gtest/gtest.h>
@@ -64,7 +65,7 @@ TEST(ReplayFigures, EachOpsMedianBusbwAndRecordedTime) {
   EXPECT_EQ(figures.iterations, 3);
 }
 
-TEST(ReplayFigures, CallsAreTimedByTheirSlowestMemberAndPairsAreOneCall) {
+TEST(ReplayFigures, CallsAreTimedByTheSlowestRankAndPairsAreOneCall) {
   const ReplayFigures figures = replay_figures(two_rank_workload(true), three_iterations());
   ASSERT_EQ(figures.kinds.size(), 2u);
   const OpKindFigures& all_reduce = figures.kinds[0];
@@ -79,6 +80,37 @@ TEST(ReplayFigures, CallsAreTimedByTheirSlowestMemberAndPairsAreOneCall) {
   EXPECT_EQ(pairs.bytes, 1024u);
   EXPECT_DOUBLE_EQ(pairs.time_per_call.p50_us, 24);  // the recv's 23..25 beat the send's 20
   EXPECT_DOUBLE_EQ(*pairs.recorded_us_per_call, 10);
+}
+
+TEST(ReplayFigures, AGroupsCallsShareItsTimeOnce) {
+  // Two sends from rank 0 to rank 1 in one group, their recvs in one group on rank 1.
+  WorkloadOps workload;
+  workload.header = synthetic_header(2);
+  workload.communicators = CommunicatorTable({{0, {0, 1}, {"world"}}});
+  workload.by_rank = {
+      {in_group(timed(p2p_op(0, 0, ReplayOp::send, 1, 0), 0, 10), 0),
+       in_group(timed(p2p_op(0, 0, ReplayOp::send, 1, 1), 0, 10), 0)},
+      {in_group(timed(p2p_op(1, 0, ReplayOp::recv, 0, 0), 0, 12), 3),
+       in_group(timed(p2p_op(1, 0, ReplayOp::recv, 0, 1), 0, 12), 3)},
+  };
+  std::vector<RankResults> results(2);
+  for (int i = 0; i < 3; ++i) {
+    results[0].iterations.push_back({{0, 10}, {0, 10}});  // one group: one pair of events
+    results[1].iterations.push_back({{0, 12}, {0, 12}});
+    for (RankResults& rank : results) rank.window_us.push_back(12);
+  }
+  for (RankResults& rank : results) rank.mismatches = {0, 0};
+  const ReplayFigures figures = replay_figures(workload, results);
+  ASSERT_EQ(figures.kinds.size(), 1u);
+  const OpKindFigures& pairs = figures.kinds[0];
+  EXPECT_EQ(pairs.calls, 2u);
+  // The slowest rank spent 12 us on both calls, not 12 on each.
+  EXPECT_DOUBLE_EQ(pairs.time_per_call.p50_us, 6);
+  EXPECT_DOUBLE_EQ(pairs.busbw_gbps, gbps(2 * 1024, 12));
+  EXPECT_DOUBLE_EQ(*pairs.recorded_us_per_call, 6);
+  // Rank 1 was busy 12 us, its ops summed 12 us: nothing ran concurrently.
+  EXPECT_DOUBLE_EQ(figures.ranks[1].op_time_sum.p50_us, 12);
+  EXPECT_DOUBLE_EQ(figures.ranks[1].busy.p50_us, 12);
 }
 
 TEST(ReplayFigures, NoRecordedTimeUnlessEveryCallHasOne) {

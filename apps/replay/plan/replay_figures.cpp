@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
+#include "plan/issue_plan.hpp"
 #include "plan/recorded_times.hpp"
 #include "plan/registry_op.hpp"
 #include "summary/workload_summary.hpp"
@@ -27,13 +29,26 @@ struct InstanceId {
   }
 };
 
-// One call across its members: each iteration's time is its slowest member's.
-struct Instance {
-  std::string kind;
-  std::vector<double> times_us;
-  double bus_bytes = 0;
+using KindKey = std::pair<int, std::string>;  // communicator, op ("send/recv" for pairs)
+
+// One call's size: nccl-tests' size and the bus bytes, its busiest member's.
+struct CallSize {
   std::uint64_t bytes = 0;
-  std::optional<double> recorded_us;
+  double bus_bytes = 0;
+};
+
+// One rank's steps holding ops of one row, each (step, stream) once: a group's ops share its time.
+struct RankSteps {
+  std::map<std::pair<std::size_t, int>, std::size_t> op_of_step;  // an op of the step, for its time
+  std::map<std::pair<std::size_t, int>, double> recorded_us;      // its ops' longest recorded time
+  bool all_recorded = true;
+};
+
+// One row: its calls, and per iteration the slowest rank's summed step time.
+struct KindTotals {
+  std::map<InstanceId, CallSize> calls;
+  std::vector<double> slowest_us;
+  double slowest_recorded_us = 0;
   bool all_recorded = true;
 };
 
@@ -47,17 +62,33 @@ InstanceId instance_of(const WorkloadOp& op, int comm_rank) {
   return {op.comm, op.seq, -1, -1};
 }
 
-void add_member(Instance& instance, const WorkloadOp& op, const std::vector<double>& durations_us,
-                const OpFigures& figures, double bus_bytes) {
-  instance.kind = kind_name(op.op);
-  instance.times_us.resize(durations_us.size(), 0.0);
-  for (std::size_t i = 0; i < durations_us.size(); ++i)
-    instance.times_us[i] = std::max(instance.times_us[i], durations_us[i]);
-  instance.bus_bytes = std::max(instance.bus_bytes, bus_bytes);
-  instance.bytes = std::max(instance.bytes, figures.bytes);
-  instance.all_recorded = instance.all_recorded && figures.recorded_us.has_value();
-  if (figures.recorded_us)
-    instance.recorded_us = std::max(instance.recorded_us.value_or(0.0), *figures.recorded_us);
+void add_call(CallSize& call, const OpFigures& figures, double bus_bytes) {
+  call.bytes = std::max(call.bytes, figures.bytes);
+  call.bus_bytes = std::max(call.bus_bytes, bus_bytes);
+}
+
+void add_step(RankSteps& steps, const OpPlacement& place, std::size_t ordinal,
+              const std::optional<double>& recorded_us) {
+  const std::pair<std::size_t, int> step{place.step, place.stream};
+  steps.op_of_step.emplace(step, ordinal);
+  steps.all_recorded = steps.all_recorded && recorded_us.has_value();
+  double& longest = steps.recorded_us[step];
+  longest = std::max(longest, recorded_us.value_or(0.0));
+}
+
+// The rank's summed step times of the row enter its slowest-rank times.
+void add_rank(KindTotals& totals, const RankSteps& steps, const RankResults& results) {
+  totals.slowest_us.resize(results.iterations.size(), 0.0);
+  for (std::size_t i = 0; i < results.iterations.size(); ++i) {
+    double sum_us = 0;
+    for (const auto& [step, ordinal] : steps.op_of_step)
+      sum_us += results.iterations[i][ordinal].duration_us();
+    totals.slowest_us[i] = std::max(totals.slowest_us[i], sum_us);
+  }
+  double recorded_us = 0;
+  for (const auto& [step, longest] : steps.recorded_us) recorded_us += longest;
+  totals.slowest_recorded_us = std::max(totals.slowest_recorded_us, recorded_us);
+  totals.all_recorded = totals.all_recorded && steps.all_recorded;
 }
 
 OpFigures op_figures(const WorkloadOp& op, const WorkloadOps& workload,
@@ -92,12 +123,20 @@ std::optional<double> recorded_window_us(const std::vector<WorkloadOp>& ops) {
   return window->end_us - window->begin_us;
 }
 
+// Its ops' times summed (a group's once per stream: its ops share the time) against the time at
+// least one of them ran.
 RankWindowFigures rank_window(int rank, const std::vector<WorkloadOp>& ops,
-                              const RankResults& results) {
+                              const RankIssuePlan& plan, const RankResults& results) {
+  std::set<std::pair<std::size_t, int>> counted;
+  std::vector<std::size_t> once;  // one op of each step on each of its streams
+  for (std::size_t ordinal = 0; ordinal < plan.ops.size(); ++ordinal) {
+    if (counted.insert({plan.ops[ordinal].step, plan.ops[ordinal].stream}).second)
+      once.push_back(ordinal);
+  }
   std::vector<double> sums, busy;
   for (const std::vector<OpInterval>& iteration : results.iterations) {
     double sum_us = 0;
-    for (const OpInterval& interval : iteration) sum_us += interval.duration_us();
+    for (std::size_t ordinal : once) sum_us += iteration[ordinal].duration_us();
     sums.push_back(sum_us);
     busy.push_back(covered_us(iteration));
   }
@@ -105,44 +144,45 @@ RankWindowFigures rank_window(int rank, const std::vector<WorkloadOp>& ops,
           recorded_window_us(ops)};
 }
 
-// Per communicator and kind, the calls of one iteration summed.
-std::vector<OpKindFigures> kind_figures(const std::map<InstanceId, Instance>& instances,
-                                        int iterations) {
-  struct Totals {
-    OpKindFigures row;
-    std::vector<double> time_us;
-    double bus_bytes = 0;
-    double recorded_us = 0;
-    bool all_recorded = true;
-  };
-  std::map<std::pair<int, std::string>, Totals> by_kind;
-  for (const auto& [id, instance] : instances) {
-    Totals& totals = by_kind[{id.comm, instance.kind}];
-    totals.row.comm = id.comm;
-    totals.row.op = instance.kind;
-    ++totals.row.calls;
-    totals.row.bytes += instance.bytes;
-    totals.time_us.resize(static_cast<std::size_t>(iterations), 0.0);
-    for (std::size_t i = 0; i < totals.time_us.size(); ++i)
-      totals.time_us[i] += instance.times_us[i];
-    totals.bus_bytes += instance.bus_bytes;
-    totals.all_recorded = totals.all_recorded && instance.all_recorded;
-    totals.recorded_us += instance.recorded_us.value_or(0.0);
+OpKindFigures kind_row(const KindKey& key, const KindTotals& totals) {
+  OpKindFigures row;
+  row.comm = key.first;
+  row.op = key.second;
+  row.calls = totals.calls.size();
+  double bus_bytes = 0;
+  for (const auto& [id, call] : totals.calls) {
+    row.bytes += call.bytes;
+    bus_bytes += call.bus_bytes;
   }
-  std::vector<OpKindFigures> rows;
-  for (auto& [key, totals] : by_kind) {
-    const auto calls = static_cast<double>(totals.row.calls);
-    std::vector<double> per_call_us, busbw_gbps;
-    for (double time_us : totals.time_us) {
-      per_call_us.push_back(time_us / calls);
-      busbw_gbps.push_back(bandwidth_gbps(totals.bus_bytes, time_us));
-    }
-    totals.row.time_per_call = time_stats(per_call_us);
-    totals.row.busbw_gbps = percentile(busbw_gbps, 50);
-    if (totals.all_recorded) totals.row.recorded_us_per_call = totals.recorded_us / calls;
-    rows.push_back(totals.row);
+  const auto calls = static_cast<double>(row.calls);
+  std::vector<double> per_call_us, busbw_gbps;
+  for (double time_us : totals.slowest_us) {
+    per_call_us.push_back(time_us / calls);
+    busbw_gbps.push_back(bandwidth_gbps(bus_bytes, time_us));
   }
-  return rows;
+  row.time_per_call = time_stats(per_call_us);
+  row.busbw_gbps = busbw_gbps.empty() ? 0 : percentile(busbw_gbps, 50);
+  if (totals.all_recorded) row.recorded_us_per_call = totals.slowest_recorded_us / calls;
+  return row;
+}
+
+// One rank's ops: their figures, and their calls and steps in the rows.
+void add_rank_ops(int rank, const WorkloadOps& workload, const RankIssuePlan& plan,
+                  const RankResults& results, std::vector<OpFigures>& figures,
+                  std::map<KindKey, KindTotals>& kinds) {
+  const std::vector<WorkloadOp>& ops = workload.by_rank[static_cast<std::size_t>(rank)];
+  std::map<KindKey, RankSteps> steps;
+  for (std::size_t ordinal = 0; ordinal < ops.size(); ++ordinal) {
+    const WorkloadOp& op = ops[ordinal];
+    const int comm_rank = workload.comm_rank(op);
+    const double bus_bytes = op_bus_bytes(op, workload.comm_size(op), comm_rank);
+    figures.push_back(op_figures(op, workload, durations_of(results, ordinal), bus_bytes,
+                                 results.mismatches[ordinal]));
+    const KindKey key{op.comm, kind_name(op.op)};
+    add_call(kinds[key].calls[instance_of(op, comm_rank)], figures.back(), bus_bytes);
+    add_step(steps[key], plan.ops[ordinal], ordinal, figures.back().recorded_us);
+  }
+  for (const auto& [key, rank_steps] : steps) add_rank(kinds[key], rank_steps, results);
 }
 
 }  // namespace
@@ -165,27 +205,18 @@ double covered_us(std::vector<OpInterval> intervals) {
 ReplayFigures replay_figures(const WorkloadOps& workload, const std::vector<RankResults>& results) {
   ReplayFigures figures;
   figures.iterations = results.empty() ? 0 : static_cast<int>(results.front().window_us.size());
-  std::map<InstanceId, Instance> instances;
+  std::map<KindKey, KindTotals> kinds;
   std::vector<double> slowest_window_us(static_cast<std::size_t>(figures.iterations), 0.0);
   for (int rank = 0; rank < workload.world_size(); ++rank) {
     const std::vector<WorkloadOp>& ops = workload.by_rank[static_cast<std::size_t>(rank)];
     const RankResults& own = results[static_cast<std::size_t>(rank)];
-    std::vector<OpFigures>& rank_figures = figures.ops.emplace_back();
-    for (std::size_t ordinal = 0; ordinal < ops.size(); ++ordinal) {
-      const WorkloadOp& op = ops[ordinal];
-      const int comm_rank = workload.comm_rank(op);
-      const double bus_bytes = op_bus_bytes(op, workload.comm_size(op), comm_rank);
-      const std::vector<double> durations_us = durations_of(own, ordinal);
-      rank_figures.push_back(
-          op_figures(op, workload, durations_us, bus_bytes, own.mismatches[ordinal]));
-      add_member(instances[instance_of(op, comm_rank)], op, durations_us, rank_figures.back(),
-                 bus_bytes);
-    }
-    figures.ranks.push_back(rank_window(rank, ops, own));
+    const RankIssuePlan plan = plan_rank_issue(ops, workload.communicators);
+    add_rank_ops(rank, workload, plan, own, figures.ops.emplace_back(), kinds);
+    figures.ranks.push_back(rank_window(rank, ops, plan, own));
     for (std::size_t i = 0; i < slowest_window_us.size(); ++i)
       slowest_window_us[i] = std::max(slowest_window_us[i], own.window_us[i]);
   }
-  figures.kinds = kind_figures(instances, figures.iterations);
+  for (const auto& [key, totals] : kinds) figures.kinds.push_back(kind_row(key, totals));
   figures.window = time_stats(slowest_window_us);
   return figures;
 }

@@ -1,8 +1,9 @@
 // From the ranks' measurements to the figures a replay reports, with the engine's statistics
 // (core/metrics.hpp: the median and its interval) and the registry's bandwidths:
 // - per op of each rank: its time per iteration, busbw from the median, its recorded GPU time;
-// - per communicator and op: the calls of one iteration, each call an instance (a collective: all
-//   its members' ops; a send with its recv: one pair) timed by its slowest member, as nccl-tests
+// - per communicator and op: the calls of one iteration (a collective: all its members' ops; a
+//   send with its recv: one pair), and per iteration the slowest rank's time on them (each rank's
+//   steps holding them summed, a group's time once: its ops run as one launch), as nccl-tests
 //   reports the slowest rank; time per call and busbw of each iteration, their medians;
 // - per rank: the window's wall per iteration beside its ops' times summed and the time during
 //   which at least one op ran: what the sum exceeds that by ran concurrently on several streams.
@@ -33,17 +34,16 @@ struct OpKindFigures {
   std::string op;
   std::uint64_t calls = 0;  // per iteration
   std::uint64_t bytes = 0;  // per iteration: each call's nccl-tests size, summed
-  TimeStats time_per_call;  // per iteration: the calls' times summed over the calls
-  double busbw_gbps = 0;    // median over iterations of bus bytes / the calls' times summed
-  // The calls' recorded times (each its slowest member's) summed over the calls: only when every
-  // call has one.
+  TimeStats time_per_call;  // per iteration: the slowest rank's time on the calls / calls
+  double busbw_gbps = 0;    // median over iterations of the calls' bus bytes / that time
+  // Alike from the recorded times (a step's: its ops' longest): only when every op has one.
   std::optional<double> recorded_us_per_call;
 };
 
 struct RankWindowFigures {
   int rank = 0;
   TimeStats window;       // the window's wall: from the start of its streams to their join
-  TimeStats op_time_sum;  // its ops' times summed
+  TimeStats op_time_sum;  // its ops' times summed (a group's once per stream)
   TimeStats busy;         // the time during which at least one of its ops ran
   std::optional<double> recorded_window_us;  // its recorded span, first begin to last end
 };

@@ -58,8 +58,9 @@ RankReplayer::RankReplayer(const WorkloadOps& workload, const TrafficByInstance&
 
 void RankReplayer::prepare() {
   ScopedDevice on(device(), rank());
-  // Before any gated iteration: a first launch behind a held stream would wait for an idle GPU.
+  // Before any gated iteration or wait on a peer: a kernel's first launch waits for an idle GPU.
   CB_CUDA_CHECK(kernels::preload_gpu_delay());
+  CB_CUDA_CHECK(kernels::preload_fill_check());
   prepare_streams_and_events();
   prepare_buffers_and_inputs();
   results_.mismatches.assign(ops_.size(), 0);
