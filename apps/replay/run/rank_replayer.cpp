@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "core/data_type.hpp"
@@ -84,7 +85,10 @@ void RankReplayer::prepare_streams_and_events() {
   }
   iteration_start_ = Event(device());
   iteration_end_ = Event(device());
-  for (const WorkloadOp& op : ops_) op_names_.push_back(nvtx_name(op));
+  for (const WorkloadOp& op : ops_) {
+    op_names_.push_back(nvtx_name(op));
+    entries_.push_back(&registry_entry(op.op));
+  }
 }
 
 // Inputs are filled once here, each op's with its own values (ops sharing a stream's buffer
@@ -166,7 +170,8 @@ void RankReplayer::issue_step(std::size_t s, bool checked) {
 
 void RankReplayer::launch_op(std::size_t ordinal) {
   const WorkloadOp& op = ops_[ordinal];
-  auto range = named_range(op_names_[ordinal], registry_entry(op.op).nvtx_color);
+  const CollectiveSpec& entry = *entries_[ordinal];
+  auto range = named_range(op_names_[ordinal], entry.nvtx_color);
   if (hooks_.skips_op(rank(), ordinal)) return;
   const ncclComm_t comm = communicators_.at(static_cast<std::size_t>(op.comm)).get();
   const cudaStream_t stream = stream_of(op.stream);
@@ -193,7 +198,7 @@ void RankReplayer::launch_op(std::size_t ordinal) {
                         comm,
                         stream,
                         traffic};
-  registry_entry(op.op).launch_nccl(args);
+  entry.launch_nccl(args);
 }
 
 // The op's inputs get its values; its output the poison byte, which no correct output holds.

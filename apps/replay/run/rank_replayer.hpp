@@ -104,10 +104,11 @@ class RankReplayer {
   std::vector<std::size_t> event_of_op_;         // index into events_[step] of each op's stream
   std::vector<Event> joins_;                     // by recorded stream
   Event iteration_start_, iteration_end_;
-  std::vector<std::string> op_names_;         // NVTX: "all_reduce comm 1 seq 12"
-  std::vector<DeviceBuffer> segment_tables_;  // alltoallv: by ordinal, else empty
-  DeviceBuffer mismatch_counters_;            // one per op
-  std::atomic<std::size_t> ops_issued_{0};    // of the current iteration, whole steps
+  std::vector<std::string> op_names_;           // NVTX: "all_reduce comm 1 seq 12"
+  std::vector<const CollectiveSpec*> entries_;  // each op's registry entry, looked up once
+  std::vector<DeviceBuffer> segment_tables_;    // alltoallv: by ordinal, else empty
+  DeviceBuffer mismatch_counters_;              // one per op
+  std::atomic<std::size_t> ops_issued_{0};      // of the current iteration, whole steps
   RankResults results_;
 };
 
