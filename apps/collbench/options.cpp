@@ -370,13 +370,7 @@ void complete(Options& o, const CommandLine& line) {
   }
   // What the user's NCCL_* variables already choose is what a "default" entry runs: the rows say
   // so.
-  const auto variable = [](const char* name) {
-    const char* value = std::getenv(name);
-    return value ? std::optional<std::string>(value) : std::nullopt;
-  };
-  apply_environment_defaults(
-      {variable("NCCL_ALGO"), variable("NCCL_PROTO"), variable("NCCL_MAX_CTAS")}, o.nccl_algos,
-      o.nccl_protos, o.nccl_max_ctas);
+  apply_environment_defaults(read_nccl_environment(), o.nccl_algos, o.nccl_protos, o.nccl_max_ctas);
   o.run.seed = o.common.seed;
   o.run.timeout_s = o.common.timeout_s;
 }

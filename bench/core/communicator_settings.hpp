@@ -43,6 +43,8 @@ std::vector<int> parse_nccl_max_ctas_list(const std::string& text);
 struct NcclEnvironment {
   std::optional<std::string> algo, proto, max_ctas;
 };
+// This process's NCCL_ALGO, NCCL_PROTO and NCCL_MAX_CTAS.
+NcclEnvironment read_nccl_environment();
 // Makes the "default" entries ("" and 0) of the axes what the user's environment sets, so that a
 // row names what NCCL runs and `NCCL_ALGO=Ring` gives the rows `--nccl-algo Ring` gives. A value
 // that is one name (in any case) is written as NCCL spells it, any other (a list, "^NVLS") as it
@@ -50,6 +52,11 @@ struct NcclEnvironment {
 // NCCL_MAX_CTAS when it is not a CTA count from 1 to kMaxNcclCtas.
 void apply_environment_defaults(const NcclEnvironment& environment, std::vector<std::string>& algos,
                                 std::vector<std::string>& protos, std::vector<int>& max_ctas);
+
+// What a run at NCCL's defaults runs under `environment`, in the config column's form, as
+// collbench writes it for its "default" entries ("nccl_algo=Ring;nccl_max_ctas=8"; empty when no
+// variable is set). Throws UsageError as apply_environment_defaults does.
+std::string environment_nccl_config(const NcclEnvironment& environment);
 
 // The groups `settings.split` makes of `ranks` GPUs (one group of all when there is no rule).
 std::vector<std::vector<int>> communicator_groups(const CommunicatorSettings& settings, int ranks);
