@@ -76,6 +76,8 @@ TEST(ReplayFigures, CallsAreTimedByTheSlowestRankAndPairsAreOneCall) {
   EXPECT_DOUBLE_EQ(*all_reduce.recorded_us_per_call, 9);
   const OpKindFigures& pairs = figures.kinds[1];
   EXPECT_EQ(pairs.op, "send/recv");
+  EXPECT_EQ(pairs.registry_op, "sendrecv");
+  EXPECT_FALSE(pairs.redop.has_value());
   EXPECT_EQ(pairs.calls, 1u);
   EXPECT_EQ(pairs.bytes, 1024u);
   EXPECT_DOUBLE_EQ(pairs.time_per_call.p50_us, 24);  // the recv's 23..25 beat the send's 20
@@ -111,6 +113,51 @@ TEST(ReplayFigures, AGroupsCallsShareItsTimeOnce) {
   // Rank 1 was busy 12 us, its ops summed 12 us: nothing ran concurrently.
   EXPECT_DOUBLE_EQ(figures.ranks[1].op_time_sum.p50_us, 12);
   EXPECT_DOUBLE_EQ(figures.ranks[1].busy.p50_us, 12);
+}
+
+// Calls of one op in two dtypes or two reductions are rows of their own, each with its calls,
+// bytes, count and time; the figures keep the registry's name of each.
+TEST(ReplayFigures, EachDtypeAndReductionIsARowOfItsOwn) {
+  WorkloadOps workload;
+  workload.header = synthetic_header(2);
+  workload.communicators = CommunicatorTable({{0, {0, 1}, {"world"}}});
+  for (int rank = 0; rank < 2; ++rank) {
+    WorkloadOp bfloat16 = collective_op(rank, 0, 1, ReplayOp::all_reduce, 2048);
+    bfloat16.dtype = DataType::bfloat16;
+    WorkloadOp max = collective_op(rank, 0, 2, ReplayOp::all_reduce, 1);
+    max.redop = ReduceOp::max;
+    workload.by_rank.push_back({collective_op(rank, 0, 0), bfloat16, max});
+  }
+  std::vector<RankResults> results(2);
+  for (RankResults& rank : results) {
+    for (int i = 0; i < 3; ++i) rank.iterations.push_back({{0, 10}, {10, 30}, {30, 33}});
+    rank.window_us.assign(3, 33);
+    rank.mismatches = {0, 0, 0};
+  }
+  const ReplayFigures figures = replay_figures(workload, results);
+  ASSERT_EQ(figures.kinds.size(), 3u);
+  // By dtype, then reduction: float sum, float max, bfloat16 sum.
+  const OpKindFigures& sum = figures.kinds[0];
+  EXPECT_EQ(sum.dtype, DataType::float32);
+  EXPECT_EQ(sum.redop, ReduceOp::sum);
+  EXPECT_EQ(sum.bytes, 4096u);
+  EXPECT_EQ(sum.count, 1024u);
+  EXPECT_DOUBLE_EQ(sum.time_per_call.p50_us, 10);
+  const OpKindFigures& max = figures.kinds[1];
+  EXPECT_EQ(max.redop, ReduceOp::max);
+  EXPECT_EQ(max.bytes, 4u);
+  EXPECT_DOUBLE_EQ(max.time_per_call.p50_us, 3);
+  const OpKindFigures& bfloat16 = figures.kinds[2];
+  EXPECT_EQ(bfloat16.dtype, DataType::bfloat16);
+  EXPECT_EQ(bfloat16.bytes, 4096u);
+  EXPECT_EQ(bfloat16.count, 2048u);
+  EXPECT_DOUBLE_EQ(bfloat16.time_per_call.p50_us, 20);
+  EXPECT_DOUBLE_EQ(bfloat16.algbw_gbps, gbps(4096, 20));
+  for (const OpKindFigures& kind : figures.kinds) {
+    EXPECT_EQ(kind.op, "all_reduce");
+    EXPECT_EQ(kind.registry_op, "all_reduce");
+    EXPECT_EQ(kind.calls, 1u);
+  }
 }
 
 TEST(ReplayFigures, NoRecordedTimeUnlessEveryCallHasOne) {

@@ -29,7 +29,16 @@ struct InstanceId {
   }
 };
 
-using KindKey = std::pair<int, std::string>;  // communicator, op ("send/recv" for pairs)
+// A row: communicator, op ("send/recv" for pairs), dtype, reduction (none for ops without one).
+struct KindKey {
+  int comm;
+  std::string op;
+  DataType dtype;
+  ReduceOp redop;
+  bool operator<(const KindKey& o) const {
+    return std::tie(comm, op, dtype, redop) < std::tie(o.comm, o.op, o.dtype, o.redop);
+  }
+};
 
 // One call's size: nccl-tests' size and the bus bytes, its busiest member's.
 struct CallSize {
@@ -46,14 +55,28 @@ struct RankSteps {
 
 // One row: its calls, and per iteration the slowest rank's summed step time.
 struct KindTotals {
+  ReplayOp op = ReplayOp::all_reduce;  // one of its ops (a pair's send or recv)
+  std::set<std::uint64_t> counts;      // NCCL's count of each op
+  std::set<int> roots;
+  std::uint64_t mismatches = 0;
   std::map<InstanceId, CallSize> calls;
   std::vector<double> slowest_us;
   double slowest_recorded_us = 0;
   bool all_recorded = true;
 };
 
-std::string kind_name(ReplayOp op) {
-  return spec_of(op).point_to_point ? "send/recv" : std::string(name_of(op));
+KindKey kind_key(const WorkloadOp& op) {
+  const std::string name =
+      spec_of(op.op).point_to_point ? "send/recv" : std::string(name_of(op.op));
+  return {op.comm, name, op.dtype, op.redop.value_or(ReduceOp::none)};
+}
+
+// What the row learns from one op beside its time: kind, count, root, wrong elements.
+void add_op(KindTotals& totals, const WorkloadOp& op, std::uint64_t mismatches) {
+  totals.op = op.op;
+  totals.counts.insert(op.count);
+  if (op.root) totals.roots.insert(*op.root);
+  totals.mismatches += mismatches;
 }
 
 InstanceId instance_of(const WorkloadOp& op, int comm_rank) {
@@ -144,10 +167,26 @@ RankWindowFigures rank_window(int rank, const std::vector<WorkloadOp>& ops,
           recorded_window_us(ops)};
 }
 
-OpKindFigures kind_row(const KindKey& key, const KindTotals& totals) {
+double median_or_zero(const std::vector<double>& values) {
+  return values.empty() ? 0 : percentile(values, 50);
+}
+
+// The row's names: the key, and what every call shares (count, root), else nothing.
+OpKindFigures named_row(const KindKey& key, const KindTotals& totals) {
   OpKindFigures row;
-  row.comm = key.first;
-  row.op = key.second;
+  row.comm = key.comm;
+  row.op = key.op;
+  row.registry_op = std::string(registry_entry(totals.op).name);
+  row.dtype = key.dtype;
+  if (spec_of(totals.op).reduces) row.redop = key.redop;
+  row.roots.assign(totals.roots.begin(), totals.roots.end());
+  if (totals.counts.size() == 1) row.count = *totals.counts.begin();
+  row.mismatches = totals.mismatches;
+  return row;
+}
+
+OpKindFigures kind_row(const KindKey& key, const KindTotals& totals) {
+  OpKindFigures row = named_row(key, totals);
   row.calls = totals.calls.size();
   double bus_bytes = 0;
   for (const auto& [id, call] : totals.calls) {
@@ -155,13 +194,19 @@ OpKindFigures kind_row(const KindKey& key, const KindTotals& totals) {
     bus_bytes += call.bus_bytes;
   }
   const auto calls = static_cast<double>(row.calls);
-  std::vector<double> per_call_us, busbw_gbps;
+  std::vector<double> per_call_us, algbw_gbps, busbw_gbps;
   for (double time_us : totals.slowest_us) {
     per_call_us.push_back(time_us / calls);
+    algbw_gbps.push_back(bandwidth_gbps(static_cast<double>(row.bytes), time_us));
     busbw_gbps.push_back(bandwidth_gbps(bus_bytes, time_us));
   }
   row.time_per_call = time_stats(per_call_us);
-  row.busbw_gbps = busbw_gbps.empty() ? 0 : percentile(busbw_gbps, 50);
+  row.algbw_gbps = median_or_zero(algbw_gbps);
+  row.busbw_gbps = median_or_zero(busbw_gbps);
+  if (row.time_per_call.has_interval()) {
+    row.busbw_lo_gbps = bandwidth_gbps(bus_bytes, row.time_per_call.p50_hi_us * calls);
+    row.busbw_hi_gbps = bandwidth_gbps(bus_bytes, row.time_per_call.p50_lo_us * calls);
+  }
   if (totals.all_recorded) row.recorded_us_per_call = totals.slowest_recorded_us / calls;
   return row;
 }
@@ -178,7 +223,8 @@ void add_rank_ops(int rank, const WorkloadOps& workload, const RankIssuePlan& pl
     const double bus_bytes = op_bus_bytes(op, workload.comm_size(op), comm_rank);
     figures.push_back(op_figures(op, workload, durations_of(results, ordinal), bus_bytes,
                                  results.mismatches[ordinal]));
-    const KindKey key{op.comm, kind_name(op.op)};
+    const KindKey key = kind_key(op);
+    add_op(kinds[key], op, results.mismatches[ordinal]);
     add_call(kinds[key].calls[instance_of(op, comm_rank)], figures.back(), bus_bytes);
     add_step(steps[key], plan.ops[ordinal], ordinal, figures.back().recorded_us);
   }

@@ -1,10 +1,11 @@
 // From the ranks' measurements to the figures a replay reports, with the engine's statistics
 // (core/metrics.hpp: the median and its interval) and the registry's bandwidths:
 // - per op of each rank: its time per iteration, busbw from the median, its recorded GPU time;
-// - per communicator and op: the calls of one iteration (a collective: all its members' ops; a
-//   send with its recv: one pair), and per iteration the slowest rank's time on them (each rank's
-//   steps holding them summed, a group's time once: its ops run as one launch), as nccl-tests
-//   reports the slowest rank; time per call and busbw of each iteration, their medians;
+// - per communicator, op, dtype and reduction: the calls of one iteration (a collective: all its
+//   members' ops; a send with its recv: one pair), and per iteration the slowest rank's time on
+//   them (each rank's steps holding them summed, a group's time once: its ops run as one launch),
+//   as nccl-tests reports the slowest rank; time per call and busbw of each iteration, their
+//   medians;
 // - per rank: the window's wall per iteration beside its ops' times summed and the time during
 //   which at least one op ran: what the sum exceeds that by ran concurrently on several streams.
 #pragma once
@@ -28,14 +29,26 @@ struct OpFigures {
   std::uint64_t mismatches = 0;
 };
 
-// One row per communicator and op; sends and recvs are one row of pairs, "send/recv".
+// One row per communicator, op, dtype and reduction (each its own curve in a report); sends and
+// recvs are one row of pairs, "send/recv".
 struct OpKindFigures {
   int comm = 0;
-  std::string op;
-  std::uint64_t calls = 0;  // per iteration
-  std::uint64_t bytes = 0;  // per iteration: each call's nccl-tests size, summed
+  std::string op;           // as the console names it: "send/recv" for pairs
+  std::string registry_op;  // the collective registry's name: "sendrecv" for pairs
+  DataType dtype = DataType::float32;
+  std::optional<ReduceOp> redop;       // reducing ops only
+  std::vector<int> roots;              // rooted ops: the calls' roots, each once, ascending
+  std::optional<std::uint64_t> count;  // NCCL's count, when every call's is the same
+  std::uint64_t calls = 0;             // per iteration
+  std::uint64_t bytes = 0;             // per iteration: each call's nccl-tests size, summed
   TimeStats time_per_call;  // per iteration: the slowest rank's time on the calls / calls
-  double busbw_gbps = 0;    // median over iterations of the calls' bus bytes / that time
+  // Medians over iterations of the calls' bytes (algbw) and bus bytes (busbw) / that time; busbw
+  // too at the ends of the median time's interval (0 without one).
+  double algbw_gbps = 0;
+  double busbw_gbps = 0;
+  double busbw_lo_gbps = 0;
+  double busbw_hi_gbps = 0;
+  std::uint64_t mismatches = 0;  // --check: wrong elements over the calls' ops
   // Alike from the recorded times (a step's: its ops' longest): only when every op has one.
   std::optional<double> recorded_us_per_call;
 };
@@ -50,7 +63,7 @@ struct RankWindowFigures {
 
 struct ReplayFigures {
   std::vector<std::vector<OpFigures>> ops;  // [rank][ordinal]
-  std::vector<OpKindFigures> kinds;         // by communicator, then op name
+  std::vector<OpKindFigures> kinds;         // by communicator, op name, dtype, reduction
   std::vector<RankWindowFigures> ranks;
   TimeStats window;  // per iteration, the slowest rank's window
   int iterations = 0;

@@ -53,13 +53,16 @@ json run_json(const WorkloadOps& workload, const ReplayRunInfo& info) {
 json kinds_json(const ReplayFigures& figures) {
   json kinds = json::array();
   for (const OpKindFigures& kind : figures.kinds) {
-    kinds.push_back({{"communicator", kind.comm},
-                     {"op", kind.op},
-                     {"calls", kind.calls},
-                     {"bytes", kind.bytes},
-                     {"time_per_call", time_json(kind.time_per_call)},
-                     {"busbw_gbps", kind.busbw_gbps},
-                     {"recorded_us_per_call", optional_json(kind.recorded_us_per_call)}});
+    kinds.push_back(
+        {{"communicator", kind.comm},
+         {"op", kind.op},
+         {"dtype", std::string(name_of(kind.dtype))},
+         {"redop", kind.redop ? json(std::string(name_of(*kind.redop))) : json(nullptr)},
+         {"calls", kind.calls},
+         {"bytes", kind.bytes},
+         {"time_per_call", time_json(kind.time_per_call)},
+         {"busbw_gbps", kind.busbw_gbps},
+         {"recorded_us_per_call", optional_json(kind.recorded_us_per_call)}});
   }
   return kinds;
 }

@@ -15,10 +15,16 @@ std::size_t op_count(const WorkloadOps& workload) {
   return ops;
 }
 
+// "float" or "float sum": a row's dtype, and its reduction where it has one.
+std::string type_text(const OpKindFigures& kind) {
+  const std::string dtype(name_of(kind.dtype));
+  return kind.redop ? fmt::format("{} {}", dtype, name_of(*kind.redop)) : dtype;
+}
+
 void print_kinds(const ReplayFigures& figures, std::ostream& out) {
-  fmt::print(out, "{:>5}  {:<14} {:>6} {:>11} {:>30} {:>11} {:>12} {:>18}\n", "comm", "op", "calls",
-             "bytes/call", "time/call us (median [95%])", "busbw GB/s", "recorded us",
-             "replayed/recorded");
+  fmt::print(out, "{:>5}  {:<14} {:<13} {:>6} {:>11} {:>30} {:>11} {:>12} {:>18}\n", "comm", "op",
+             "type", "calls", "bytes/call", "time/call us (median [95%])", "busbw GB/s",
+             "recorded us", "replayed/recorded");
   for (const OpKindFigures& kind : figures.kinds) {
     const std::string recorded =
         kind.recorded_us_per_call ? fmt::format("{:.1f}", *kind.recorded_us_per_call) : "-";
@@ -26,8 +32,8 @@ void print_kinds(const ReplayFigures& figures, std::ostream& out) {
         kind.recorded_us_per_call && *kind.recorded_us_per_call > 0
             ? fmt::format("{:.2f}", kind.time_per_call.p50_us / *kind.recorded_us_per_call)
             : "-";
-    fmt::print(out, "{:>5}  {:<14} {:>6} {:>11} {:>30} {:>11.2f} {:>12} {:>18}\n", kind.comm,
-               kind.op, kind.calls,
+    fmt::print(out, "{:>5}  {:<14} {:<13} {:>6} {:>11} {:>30} {:>11.2f} {:>12} {:>18}\n", kind.comm,
+               kind.op, type_text(kind), kind.calls,
                format_byte_size(kind.bytes / std::max<std::uint64_t>(kind.calls, 1)),
                median_text(kind.time_per_call), kind.busbw_gbps, recorded, ratio);
   }
