@@ -9,11 +9,15 @@
 namespace collbench::replay {
 
 struct ReplayRunInfo {
-  report::RunOrigin origin;  // origin.nccl_version: the NCCL that replayed
+  std::string workload_name;  // what the rows' config names it by (report/replay_rows.hpp)
+  report::RunOrigin origin;   // origin.nccl_version: the NCCL that replayed
   int warmup = 0;
   int iters = 0;
   bool gaps = false;
   bool check = false;
+  // NCCL's settings the replay ran under (NCCL_ALGO, ...), in the config column's form
+  // ("nccl_algo=Ring"), as collbench writes them; empty at NCCL's defaults.
+  std::string nccl_config;
   // Whether every iteration's start was gated (every rank of a host starting together); why not
   // otherwise ("no warm-up", ...).
   bool gated = false;
