@@ -133,8 +133,11 @@ expect_refusal "--output: not an option of run" run "$work/tp_dp.jsonl" -o "$wor
 expect_refusal "--redop: applies to sources, not to a workload" run "$work/tp_dp.jsonl" --redop max
 expect_refusal "--json '/nonexistent/x.json' cannot be written" run "$work/tp_dp.jsonl" --json /nonexistent/x.json
 expect_refusal "--csv '/nonexistent/x.csv' cannot be written" run "$work/tp_dp.jsonl" --csv /nonexistent/x.csv
+expect_refusal "--ops-csv '/nonexistent/ops.csv' cannot be written" run "$work/tp_dp.jsonl" --ops-csv /nonexistent/ops.csv
+expect_refusal "--ops-csv: 1 required TEXT missing" run "$work/tp_dp.jsonl" --ops-csv
+NCCL_MAX_CTAS=0 expect_refusal "NCCL_MAX_CTAS '0' in the environment is not a CTA count from 1 to 64" run "$work/tp_dp.jsonl"
 expect_refusal "run: takes source files or one workload, given 0 files" run
-for option in --check --gaps "--json $work/x.json" "--csv $work/x.csv" "--launcher single" "--timeout 5" "-n 3" "-w 1"; do
+for option in --check --gaps "--json $work/x.json" "--csv $work/x.csv" "--ops-csv $work/o.csv" "--launcher single" "--timeout 5" "-n 3" "-w 1"; do
   name=${option%% *}
   [ "$name" = -n ] && name=--iters
   [ "$name" = -w ] && name=--warmup

@@ -102,13 +102,18 @@ std::vector<Setting<ReplayOptions>> make_settings() {
   s.push_back(
       Setting<O>("--json", T::text, "", "Write the run, the figures and every op as JSON (run)")
           .to([](O& o, const std::string& v) { o.json_path = v; }));
+  s.push_back(Setting<O>("--ops-csv", T::text, "",
+                         "Write one line per replayed op of every rank to this CSV file (run)")
+                  .to([](O& o, const std::string& v) { o.ops_csv_path = v; }));
   return s;
 }
 
 const CommonFlags& replay_common_flags() {
   static const CommonFlags flags = {
       {CommonFlag::timeout, "300", "Seconds an iteration may take"},
-      {CommonFlag::csv, "", "Write one row per replayed op to this CSV file"},
+      {CommonFlag::csv, "",
+       "Write report rows (collreport's schema: per communicator, op and dtype, and the window) "
+       "to this CSV file"},
       {CommonFlag::launcher, "", ""},
   };
   return flags;
@@ -134,11 +139,14 @@ const char* const kSubcommands = R"(Subcommands:
       data-parallel replicas grow or shrink, tensor-parallel groups stay whole.
   summary FILE.jsonl
       Communicators, calls and bytes per communicator and op, recorded GPU time.
-  run FILE.jsonl | SOURCE... [-w N] [-n N] [--check] [--gaps] [--csv F] [--json F] [--launcher L]
+  run FILE.jsonl | SOURCE... [-w N] [-n N] [--check] [--gaps] [--csv F] [--ops-csv F] [--json F]
+      [--launcher L]
       Replays the checked workload on world_size GPUs (one process driving them, or one process
       per rank under mpirun): its communicators split from the world, every rank's ops issued in
       order on its recorded streams, each iteration of the whole window started together on
-      every rank; times per op and per window, busbw, against the recorded times.
+      every rank; times per op and per window, busbw, against the recorded times. --csv writes
+      report rows that collreport summarizes and compares (a CI gate between two replays),
+      --ops-csv a line per op of every rank.
 A refused workload is bad input (exit status 2); so is a workload of more ranks than GPUs (or than
 processes): rescale it first.)";
 
@@ -168,8 +176,8 @@ void check_fits_command(const CommandRule& rule, const CommandLine& line) {
   refuse_unless(rule.takes_ranks, "--ranks");
   refuse_unless(rule.reads_sources, "--from");
   refuse_unless(rule.reads_sources, "--redop");
-  for (const char* option :
-       {"--warmup", "--iters", "--check", "--gaps", "--json", "--csv", "--launcher", "--timeout"})
+  for (const char* option : {"--warmup", "--iters", "--check", "--gaps", "--json", "--csv",
+                             "--ops-csv", "--launcher", "--timeout"})
     refuse_unless(rule.replays, option);
   if (rule.writes && !line.given("--output")) {
     throw UsageError(fmt::format("{}: -o FILE.jsonl is needed (the workload to write)", rule.name));

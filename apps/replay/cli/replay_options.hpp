@@ -1,6 +1,6 @@
 // collbench_replay's command line: the subcommand (import, check, rescale, summary, run), its
-// inputs and options, declared in one settings table (run's launch, timeout and CSV: the frame's
-// common flags) and checked so that every bad value is named in one line.
+// inputs and options, declared in one settings table (run's launch, timeout and report CSV: the
+// frame's common flags) and checked so that every bad value is named in one line.
 #pragma once
 
 #include <optional>
@@ -25,7 +25,8 @@ struct ReplayOptions {
   int ranks = 0;                    // rescale: --ranks
   ReplaySettings replay;            // run: -w, -n, --check, --gaps (--timeout: common.timeout_s)
   std::string json_path;            // run: --json
-  CommonSettings common;            // run: --csv, --launcher, --timeout
+  std::string ops_csv_path;         // run: --ops-csv, one line per op of every rank
+  CommonSettings common;            // run: --csv (report rows), --launcher, --timeout
 };
 
 // Parses the arguments (args[0] is the program); throws UsageError with one line naming the bad

@@ -8,12 +8,16 @@
 #include <iostream>
 
 #include "cli/replay_commands.hpp"
+#include "core/communicator_settings.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "launch/process_launch.hpp"
+#include "output/row_sinks.hpp"
 #include "report/op_csv.hpp"
 #include "report/replay_json.hpp"
+#include "report/replay_rows.hpp"
 #include "report/replay_text.hpp"
+#include "telemetry/run_metadata.hpp"
 
 namespace collbench::replay {
 
@@ -47,8 +51,11 @@ std::optional<int> ReplayProgram::run_without_plan() {
     run_replay_command(options_, std::cout);
     return kExitOk;
   }
-  // Before the frame looks for GPUs or joins processes: a refused workload is bad input anywhere.
+  // Before the frame looks for GPUs or joins processes: a refused workload, or an NCCL variable
+  // the rows cannot name, is bad input anywhere.
   workload_ = checked_replay_workload(options_);
+  info_.workload_name = workload_name(options_.inputs);
+  info_.nccl_config = environment_nccl_config(read_nccl_environment());
   return std::nullopt;
 }
 
@@ -89,7 +96,9 @@ void ReplayProgram::run_plan(RunContext& run) {
     if (run.group) run.group->abort();
     return;
   }
-  if (reporting_ && !options_.common.csv_path.empty()) write_csv();
+  if (!reporting_) return;
+  if (!options_.common.csv_path.empty()) write_report_rows();
+  if (!options_.ops_csv_path.empty()) write_ops_csv();
 }
 
 int ReplayProgram::finish(RunContext&) {
@@ -110,8 +119,16 @@ void ReplayProgram::abort() noexcept {
   if (session_) session_->abort_all();
 }
 
-void ReplayProgram::write_csv() const {
-  OpCsvWriter csv(options_.common.csv_path);
+void ReplayProgram::write_report_rows() const {
+  const std::vector<std::unique_ptr<RowSink>> sinks = open_row_sinks(options_.common.csv_path);
+  for (const report::ReportRow& row :
+       replay_report_rows(workload_, *figures_, info_, utc_timestamp())) {
+    for (const std::unique_ptr<RowSink>& sink : sinks) sink->write(row);
+  }
+}
+
+void ReplayProgram::write_ops_csv() const {
+  OpCsvWriter csv(options_.ops_csv_path);
   for (std::size_t rank = 0; rank < workload_.by_rank.size(); ++rank) {
     for (std::size_t ordinal = 0; ordinal < workload_.by_rank[rank].size(); ++ordinal)
       csv.write({workload_, workload_.by_rank[rank][ordinal], figures_->ops[rank][ordinal]});

@@ -28,7 +28,7 @@ class ReplayProgram : public Program {
   void parse(const std::vector<std::string>& args) override;
   const CommonSettings& common() const override { return options_.common; }
   std::vector<std::pair<std::string, std::string>> output_files() const override {
-    return {{"--json", options_.json_path}};
+    return {{"--json", options_.json_path}, {"--ops-csv", options_.ops_csv_path}};
   }
   // Every subcommand but run ends here; run's workload is checked and read here.
   std::optional<int> run_without_plan() override;
@@ -38,7 +38,9 @@ class ReplayProgram : public Program {
   void abort() noexcept override;
 
  private:
-  void write_csv() const;
+  // --csv's report rows and --ops-csv's op lines, each written and flushed as it is made.
+  void write_report_rows() const;
+  void write_ops_csv() const;
   void write_json() const;
   // Ops whose checked output was wrong, one line each; the exit status.
   int report_mismatches() const;

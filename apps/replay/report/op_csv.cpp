@@ -22,7 +22,7 @@ OpCsvWriter::OpCsvWriter(const std::string& path)
     : path_(path), file_(std::fopen(path.c_str(), "w")) {
   if (!file_) {
     throw std::runtime_error(
-        fmt::format("cannot write --csv '{}': {}", path, std::strerror(errno)));
+        fmt::format("cannot write --ops-csv '{}': {}", path, std::strerror(errno)));
   }
   std::vector<std::string> names;
   for (const OpColumn& column : op_columns()) names.emplace_back(column.name);
@@ -38,7 +38,7 @@ void OpCsvWriter::write(const ReplayedOp& replayed) {
 void OpCsvWriter::write_line(const std::string& line) {
   if (std::fprintf(file_.get(), "%s\n", line.c_str()) < 0 || std::fflush(file_.get()) != 0) {
     throw std::runtime_error(
-        fmt::format("cannot write --csv '{}': {}", path_, std::strerror(errno)));
+        fmt::format("cannot write --ops-csv '{}': {}", path_, std::strerror(errno)));
   }
 }
 

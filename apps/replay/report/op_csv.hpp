@@ -1,5 +1,5 @@
-// The replay's --csv: one row per op of every rank (op_columns.hpp), each written and flushed as
-// it is made, so that whatever was measured survives an interrupted run.
+// The replay's --ops-csv: one row per op of every rank (op_columns.hpp), each written and flushed
+// as it is made, so that whatever was measured survives an interrupted run.
 #pragma once
 
 #include <cstdio>
