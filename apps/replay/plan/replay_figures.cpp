@@ -37,18 +37,20 @@ struct CallSize {
   double bus_bytes = 0;
 };
 
-// One rank's steps holding ops of one row, each (step, stream) once: a group's ops share its time.
+// One rank's steps holding ops of one row, each (step, stream) once: a group's ops share its time;
+// and the row's calls the rank takes part in (a send/recv row's pairs: only some of them).
 struct RankSteps {
   std::map<std::pair<std::size_t, int>, std::size_t> op_of_step;  // an op of the step, for its time
   std::map<std::pair<std::size_t, int>, double> recorded_us;      // its ops' longest recorded time
+  std::set<InstanceId> calls;
   bool all_recorded = true;
 };
 
-// One row: its calls, and per iteration the slowest rank's summed step time.
+// One row: its calls, and per iteration the slowest rank's summed step time over its own calls.
 struct KindTotals {
   std::map<InstanceId, CallSize> calls;
-  std::vector<double> slowest_us;
-  double slowest_recorded_us = 0;
+  std::vector<double> slowest_per_call_us;
+  double slowest_recorded_per_call_us = 0;
   bool all_recorded = true;
 };
 
@@ -76,18 +78,20 @@ void add_step(RankSteps& steps, const OpPlacement& place, std::size_t ordinal,
   longest = std::max(longest, recorded_us.value_or(0.0));
 }
 
-// The rank's summed step times of the row enter its slowest-rank times.
+// The rank's summed step times of the row, over the calls it takes part in, enter the slowest.
 void add_rank(KindTotals& totals, const RankSteps& steps, const RankResults& results) {
-  totals.slowest_us.resize(results.iterations.size(), 0.0);
+  const auto calls = static_cast<double>(std::max<std::size_t>(steps.calls.size(), 1));
+  totals.slowest_per_call_us.resize(results.iterations.size(), 0.0);
   for (std::size_t i = 0; i < results.iterations.size(); ++i) {
     double sum_us = 0;
     for (const auto& [step, ordinal] : steps.op_of_step)
       sum_us += results.iterations[i][ordinal].duration_us();
-    totals.slowest_us[i] = std::max(totals.slowest_us[i], sum_us);
+    totals.slowest_per_call_us[i] = std::max(totals.slowest_per_call_us[i], sum_us / calls);
   }
   double recorded_us = 0;
   for (const auto& [step, longest] : steps.recorded_us) recorded_us += longest;
-  totals.slowest_recorded_us = std::max(totals.slowest_recorded_us, recorded_us);
+  totals.slowest_recorded_per_call_us =
+      std::max(totals.slowest_recorded_per_call_us, recorded_us / calls);
   totals.all_recorded = totals.all_recorded && steps.all_recorded;
 }
 
@@ -154,15 +158,13 @@ OpKindFigures kind_row(const KindKey& key, const KindTotals& totals) {
     row.bytes += call.bytes;
     bus_bytes += call.bus_bytes;
   }
-  const auto calls = static_cast<double>(row.calls);
-  std::vector<double> per_call_us, busbw_gbps;
-  for (double time_us : totals.slowest_us) {
-    per_call_us.push_back(time_us / calls);
-    busbw_gbps.push_back(bandwidth_gbps(bus_bytes, time_us));
-  }
-  row.time_per_call = time_stats(per_call_us);
+  const double bus_bytes_per_call = bus_bytes / static_cast<double>(row.calls);
+  std::vector<double> busbw_gbps;
+  for (double per_call_us : totals.slowest_per_call_us)
+    busbw_gbps.push_back(bandwidth_gbps(bus_bytes_per_call, per_call_us));
+  row.time_per_call = time_stats(totals.slowest_per_call_us);
   row.busbw_gbps = busbw_gbps.empty() ? 0 : percentile(busbw_gbps, 50);
-  if (totals.all_recorded) row.recorded_us_per_call = totals.slowest_recorded_us / calls;
+  if (totals.all_recorded) row.recorded_us_per_call = totals.slowest_recorded_per_call_us;
   return row;
 }
 
@@ -181,6 +183,7 @@ void add_rank_ops(int rank, const WorkloadOps& workload, const RankIssuePlan& pl
     const KindKey key{op.comm, kind_name(op.op)};
     add_call(kinds[key].calls[instance_of(op, comm_rank)], figures.back(), bus_bytes);
     add_step(steps[key], plan.ops[ordinal], ordinal, figures.back().recorded_us);
+    steps[key].calls.insert(instance_of(op, comm_rank));
   }
   for (const auto& [key, rank_steps] : steps) add_rank(kinds[key], rank_steps, results);
 }

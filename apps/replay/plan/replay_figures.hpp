@@ -2,9 +2,10 @@
 // (core/metrics.hpp: the median and its interval) and the registry's bandwidths:
 // - per op of each rank: its time per iteration, busbw from the median, its recorded GPU time;
 // - per communicator and op: the calls of one iteration (a collective: all its members' ops; a
-//   send with its recv: one pair), and per iteration the slowest rank's time on them (each rank's
-//   steps holding them summed, a group's time once: its ops run as one launch), as nccl-tests
-//   reports the slowest rank; time per call and busbw of each iteration, their medians;
+//   send with its recv: one pair), and per iteration the slowest rank's time per call (each rank's
+//   steps holding the row's calls summed, a group's time once: its ops run as one launch, over the
+//   calls it takes part in: a rank holds only its own pairs), as nccl-tests reports the slowest
+//   rank; time per call and busbw of each iteration, their medians;
 // - per rank: the window's wall per iteration beside its ops' times summed and the time during
 //   which at least one op ran: what the sum exceeds that by ran concurrently on several streams.
 #pragma once
@@ -34,8 +35,8 @@ struct OpKindFigures {
   std::string op;
   std::uint64_t calls = 0;  // per iteration
   std::uint64_t bytes = 0;  // per iteration: each call's nccl-tests size, summed
-  TimeStats time_per_call;  // per iteration: the slowest rank's time on the calls / calls
-  double busbw_gbps = 0;    // median over iterations of the calls' bus bytes / that time
+  TimeStats time_per_call;  // per iteration: the slowest rank's time on its calls / its calls
+  double busbw_gbps = 0;    // median over iterations of the bus bytes per call / that time
   // Alike from the recorded times (a step's: its ops' longest): only when every op has one.
   std::optional<double> recorded_us_per_call;
 };
