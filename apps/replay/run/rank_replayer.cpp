@@ -154,18 +154,32 @@ void RankReplayer::issue_step(std::size_t s, bool checked) {
     for (std::size_t ordinal : step.ops) fill_and_poison(ordinal);
   }
   for (const StepEvents& events : events_[s]) record(events.start, stream_of(events.stream));
-  {
-    // alltoallv is one send and one recv per peer: a group even when the workload names none.
-    std::optional<NcclGroupScope> group;
-    if (step.grouped || ops_[step.ops.front()].op == ReplayOp::alltoallv) group.emplace();
-    for (std::size_t ordinal : step.ops) launch_op(ordinal);
-    if (group) group->end();
-  }
+  launch_step(step);
   for (const StepEvents& events : events_[s]) record(events.end, stream_of(events.stream));
   if (checked) {
     for (std::size_t ordinal : step.ops) count_mismatches(ordinal);
   }
   ops_issued_ += step.ops.size();
+}
+
+// A call NCCL refuses names the op, as a timeout does (a failed group end: its first op).
+void RankReplayer::launch_step(const IssueStep& step) {
+  std::size_t ordinal = step.ops.front();
+  bool ending = false;
+  try {
+    // alltoallv is one send and one recv per peer: a group even when the workload names none.
+    std::optional<NcclGroupScope> group;
+    if (step.grouped || ops_[ordinal].op == ReplayOp::alltoallv) group.emplace();
+    for (std::size_t op : step.ops) launch_op(ordinal = op);
+    ending = true;
+    if (group) group->end();
+  } catch (const GpuError& error) {
+    if (ending) ordinal = step.ops.front();
+    throw GpuError(fmt::format("{}; issuing {}{} (op {} of rank {})", error.what(),
+                               ending && step.grouped ? "the group of " : "",
+                               describe_op(workload_, ops_[ordinal]), ordinal, rank()),
+                   error.out_of_memory(), error.nccl_status(), error.nccl_message());
+  }
 }
 
 void RankReplayer::launch_op(std::size_t ordinal) {

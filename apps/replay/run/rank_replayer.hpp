@@ -80,6 +80,7 @@ class RankReplayer {
   void prepare_streams_and_events();
   void prepare_buffers_and_inputs();
   void issue_step(std::size_t step, bool checked);
+  void launch_step(const IssueStep& step);
   void launch_op(std::size_t ordinal);
   void fill_and_poison(std::size_t ordinal);
   void count_mismatches(std::size_t ordinal);
