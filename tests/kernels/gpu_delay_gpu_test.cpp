@@ -22,7 +22,9 @@ TEST(GpuDelay, HoldsItsStreamForTheTimeAsked) {
   CB_CUDA_CHECK(cudaEventRecord(stop.get(), stream.get()));
   CB_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
   const double held_ms = elapsed_ms(start, stop);
-  EXPECT_GE(held_ms, 2.0);
+  // The delay reads %globaltimer, which ticks every microsecond or so: its first reading may lag
+  // the kernel's start by up to a tick, so the events may see one tick less than asked.
+  EXPECT_GE(held_ms, 1.99);
   EXPECT_LT(held_ms, 10.0);
 }
 

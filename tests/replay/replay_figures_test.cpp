@@ -160,6 +160,33 @@ TEST(ReplayFigures, EachDtypeAndReductionIsARowOfItsOwn) {
   }
 }
 
+// Two pairs on the world, 0 -> 1 and 2 -> 3, each 10 us (recorded 8): no rank takes part in
+// both, so each call took 10 us, not the 10 us of one rank spread over both calls.
+TEST(ReplayFigures, ACallIsTimedOverTheCallsOfEachRank) {
+  WorkloadOps workload;
+  workload.header = synthetic_header(4);
+  workload.communicators = CommunicatorTable({{0, {0, 1, 2, 3}, {"world"}}});
+  workload.by_rank = {{timed(p2p_op(0, 0, ReplayOp::send, 1, 0), 0, 8)},
+                      {timed(p2p_op(1, 0, ReplayOp::recv, 0, 0), 0, 8)},
+                      {timed(p2p_op(2, 0, ReplayOp::send, 3, 0), 0, 8)},
+                      {timed(p2p_op(3, 0, ReplayOp::recv, 2, 0), 0, 8)}};
+  std::vector<RankResults> results(4);
+  for (RankResults& rank : results) {
+    for (int i = 0; i < 3; ++i) {
+      rank.iterations.push_back({{0, 10}});
+      rank.window_us.push_back(10);
+    }
+    rank.mismatches = {0};
+  }
+  const ReplayFigures figures = replay_figures(workload, results);
+  ASSERT_EQ(figures.kinds.size(), 1u);
+  const OpKindFigures& pairs = figures.kinds[0];
+  EXPECT_EQ(pairs.calls, 2u);
+  EXPECT_DOUBLE_EQ(pairs.time_per_call.p50_us, 10);
+  EXPECT_DOUBLE_EQ(pairs.busbw_gbps, gbps(1024, 10));
+  EXPECT_DOUBLE_EQ(*pairs.recorded_us_per_call, 8);
+}
+
 TEST(ReplayFigures, NoRecordedTimeUnlessEveryCallHasOne) {
   const ReplayFigures figures = replay_figures(two_rank_workload(false), three_iterations());
   EXPECT_TRUE(figures.kinds[0].recorded_us_per_call.has_value());

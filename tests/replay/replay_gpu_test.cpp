@@ -136,11 +136,14 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, ReplayFixture, ::testing::ValuesIn(fixture_ca
 
 // ------------------------------------------------------------------ built workloads
 
-WorkloadOps built(int world, std::vector<WorkloadOp> ops) {
+// `communicators` communicators, each of every rank.
+WorkloadOps built(int world, std::vector<WorkloadOp> ops, int communicators = 1) {
   TempFile file("built.jsonl");
   std::vector<int> all;
   for (int rank = 0; rank < world; ++rank) all.push_back(rank);
-  write_workload(file.path(), synthetic_header(world), {{0, all, {"world"}}}, std::move(ops));
+  std::vector<Communicator> table;
+  for (int id = 0; id < communicators; ++id) table.push_back({id, all, {"world"}});
+  write_workload(file.path(), synthetic_header(world), table, std::move(ops));
   check_workload(file.path());
   return read_workload_ops(file.path());
 }
@@ -180,6 +183,24 @@ TEST(ReplayGpu, RecordedWaitsAndGapsHoldOnTheGpu) {
       EXPECT_GE(iteration[2].start_us - iteration[0].end_us, 3000.0);
     }
   }
+}
+
+// Rank 0 issues communicator 0's all_reduce (stream 0), then communicator 1's (stream 1); rank 1
+// the other way round. No deadlock on the GPU (the check accepts it), but NCCL connects each
+// communicator at its first op and blocks the issuing thread until its peers connect too: issued
+// in these orders, each rank's thread would wait on the other's. Connected one communicator at a
+// time first, the replay finishes.
+TEST(ReplayGpu, RanksReachingCommunicatorsInOppositeOrdersFinish) {
+  SKIP_WITHOUT_GPUS(2);
+  const std::vector<WorkloadOp> ops = {
+      collective_op(0, 0, 0, ReplayOp::all_reduce, 1u << 20, 0),
+      collective_op(0, 1, 0, ReplayOp::all_reduce, 1u << 20, 1),
+      collective_op(1, 1, 0, ReplayOp::all_reduce, 1u << 20, 0),
+      collective_op(1, 0, 0, ReplayOp::all_reduce, 1u << 20, 1),
+  };
+  const WorkloadOps workload = built(2, ops, 2);
+  const Replayed replayed = replay(workload, checked());
+  EXPECT_TRUE(mismatch_lines(workload, replayed.figures).empty());
 }
 
 // Corrupts one element of rank 1's output of its op 0 before the check reads it.

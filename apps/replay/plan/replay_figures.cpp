@@ -46,22 +46,24 @@ struct CallSize {
   double bus_bytes = 0;
 };
 
-// One rank's steps holding ops of one row, each (step, stream) once: a group's ops share its time.
+// One rank's steps holding ops of one row, each (step, stream) once: a group's ops share its time;
+// and the row's calls the rank takes part in (a send/recv row's pairs: only some of them).
 struct RankSteps {
   std::map<std::pair<std::size_t, int>, std::size_t> op_of_step;  // an op of the step, for its time
   std::map<std::pair<std::size_t, int>, double> recorded_us;      // its ops' longest recorded time
+  std::set<InstanceId> calls;
   bool all_recorded = true;
 };
 
-// One row: its calls, and per iteration the slowest rank's summed step time.
+// One row: its calls, and per iteration the slowest rank's summed step time over its own calls.
 struct KindTotals {
   ReplayOp op = ReplayOp::all_reduce;  // one of its ops (a pair's send or recv)
   std::set<std::uint64_t> counts;      // NCCL's count of each op
   std::set<int> roots;
   std::uint64_t mismatches = 0;
   std::map<InstanceId, CallSize> calls;
-  std::vector<double> slowest_us;
-  double slowest_recorded_us = 0;
+  std::vector<double> slowest_per_call_us;
+  double slowest_recorded_per_call_us = 0;
   bool all_recorded = true;
 };
 
@@ -99,18 +101,20 @@ void add_step(RankSteps& steps, const OpPlacement& place, std::size_t ordinal,
   longest = std::max(longest, recorded_us.value_or(0.0));
 }
 
-// The rank's summed step times of the row enter its slowest-rank times.
+// The rank's summed step times of the row, over the calls it takes part in, enter the slowest.
 void add_rank(KindTotals& totals, const RankSteps& steps, const RankResults& results) {
-  totals.slowest_us.resize(results.iterations.size(), 0.0);
+  const auto calls = static_cast<double>(std::max<std::size_t>(steps.calls.size(), 1));
+  totals.slowest_per_call_us.resize(results.iterations.size(), 0.0);
   for (std::size_t i = 0; i < results.iterations.size(); ++i) {
     double sum_us = 0;
     for (const auto& [step, ordinal] : steps.op_of_step)
       sum_us += results.iterations[i][ordinal].duration_us();
-    totals.slowest_us[i] = std::max(totals.slowest_us[i], sum_us);
+    totals.slowest_per_call_us[i] = std::max(totals.slowest_per_call_us[i], sum_us / calls);
   }
   double recorded_us = 0;
   for (const auto& [step, longest] : steps.recorded_us) recorded_us += longest;
-  totals.slowest_recorded_us = std::max(totals.slowest_recorded_us, recorded_us);
+  totals.slowest_recorded_per_call_us =
+      std::max(totals.slowest_recorded_per_call_us, recorded_us / calls);
   totals.all_recorded = totals.all_recorded && steps.all_recorded;
 }
 
@@ -194,20 +198,21 @@ OpKindFigures kind_row(const KindKey& key, const KindTotals& totals) {
     bus_bytes += call.bus_bytes;
   }
   const auto calls = static_cast<double>(row.calls);
-  std::vector<double> per_call_us, algbw_gbps, busbw_gbps;
-  for (double time_us : totals.slowest_us) {
-    per_call_us.push_back(time_us / calls);
-    algbw_gbps.push_back(bandwidth_gbps(static_cast<double>(row.bytes), time_us));
-    busbw_gbps.push_back(bandwidth_gbps(bus_bytes, time_us));
+  const double bytes_per_call = static_cast<double>(row.bytes) / calls;
+  const double bus_bytes_per_call = bus_bytes / calls;
+  std::vector<double> algbw_gbps, busbw_gbps;
+  for (double per_call_us : totals.slowest_per_call_us) {
+    algbw_gbps.push_back(bandwidth_gbps(bytes_per_call, per_call_us));
+    busbw_gbps.push_back(bandwidth_gbps(bus_bytes_per_call, per_call_us));
   }
-  row.time_per_call = time_stats(per_call_us);
+  row.time_per_call = time_stats(totals.slowest_per_call_us);
   row.algbw_gbps = median_or_zero(algbw_gbps);
   row.busbw_gbps = median_or_zero(busbw_gbps);
   if (row.time_per_call.has_interval()) {
-    row.busbw_lo_gbps = bandwidth_gbps(bus_bytes, row.time_per_call.p50_hi_us * calls);
-    row.busbw_hi_gbps = bandwidth_gbps(bus_bytes, row.time_per_call.p50_lo_us * calls);
+    row.busbw_lo_gbps = bandwidth_gbps(bus_bytes_per_call, row.time_per_call.p50_hi_us);
+    row.busbw_hi_gbps = bandwidth_gbps(bus_bytes_per_call, row.time_per_call.p50_lo_us);
   }
-  if (totals.all_recorded) row.recorded_us_per_call = totals.slowest_recorded_us / calls;
+  if (totals.all_recorded) row.recorded_us_per_call = totals.slowest_recorded_per_call_us;
   return row;
 }
 
@@ -227,6 +232,7 @@ void add_rank_ops(int rank, const WorkloadOps& workload, const RankIssuePlan& pl
     add_op(kinds[key], op, results.mismatches[ordinal]);
     add_call(kinds[key].calls[instance_of(op, comm_rank)], figures.back(), bus_bytes);
     add_step(steps[key], plan.ops[ordinal], ordinal, figures.back().recorded_us);
+    steps[key].calls.insert(instance_of(op, comm_rank));
   }
   for (const auto& [key, rank_steps] : steps) add_rank(kinds[key], rank_steps, results);
 }

@@ -2,10 +2,10 @@
 // (core/metrics.hpp: the median and its interval) and the registry's bandwidths:
 // - per op of each rank: its time per iteration, busbw from the median, its recorded GPU time;
 // - per communicator, op, dtype and reduction: the calls of one iteration (a collective: all its
-//   members' ops; a send with its recv: one pair), and per iteration the slowest rank's time on
-//   them (each rank's steps holding them summed, a group's time once: its ops run as one launch),
-//   as nccl-tests reports the slowest rank; time per call and busbw of each iteration, their
-//   medians;
+//   members' ops; a send with its recv: one pair), and per iteration the slowest rank's time per
+//   call (each rank's steps holding the row's calls summed, a group's time once: its ops run as
+//   one launch, over the calls it takes part in: a rank holds only its own pairs), as nccl-tests
+//   reports the slowest rank; time per call and busbw of each iteration, their medians;
 // - per rank: the window's wall per iteration beside its ops' times summed and the time during
 //   which at least one op ran: what the sum exceeds that by ran concurrently on several streams.
 #pragma once
@@ -41,9 +41,9 @@ struct OpKindFigures {
   std::optional<std::uint64_t> count;  // NCCL's count, when every call's is the same
   std::uint64_t calls = 0;             // per iteration
   std::uint64_t bytes = 0;             // per iteration: each call's nccl-tests size, summed
-  TimeStats time_per_call;  // per iteration: the slowest rank's time on the calls / calls
-  // Medians over iterations of the calls' bytes (algbw) and bus bytes (busbw) / that time; busbw
-  // too at the ends of the median time's interval (0 without one).
+  TimeStats time_per_call;  // per iteration: the slowest rank's time on its calls / its calls
+  // Medians over iterations of the bytes (algbw) and bus bytes (busbw) per call / that time;
+  // busbw too at the ends of the median time's interval (0 without one).
   double algbw_gbps = 0;
   double busbw_gbps = 0;
   double busbw_lo_gbps = 0;

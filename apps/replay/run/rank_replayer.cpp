@@ -117,6 +117,19 @@ void RankReplayer::prepare_buffers_and_inputs() {
   }
 }
 
+void RankReplayer::issue_connection(int comm) {
+  auto range = named_range(fmt::format("replay connect comm {}", comm), 0x808080);
+  for (const IssueStep& step : plan_.steps) {
+    IssueStep on_comm = step;
+    on_comm.ops.clear();
+    for (std::size_t ordinal : step.ops) {
+      if (ops_[ordinal].comm == comm) on_comm.ops.push_back(ordinal);
+    }
+    if (!on_comm.ops.empty()) launch_step(on_comm, false);
+  }
+  join_streams();
+}
+
 void RankReplayer::issue_iteration(const IterationIssue& issue) {
   auto range = named_range("replay " + describe_iteration(issue), 0x808080, ops_.size());
   const bool checked = issue.kind == IterationIssue::Kind::checked;
@@ -154,13 +167,7 @@ void RankReplayer::issue_step(std::size_t s, bool checked) {
     for (std::size_t ordinal : step.ops) fill_and_poison(ordinal);
   }
   for (const StepEvents& events : events_[s]) record(events.start, stream_of(events.stream));
-  {
-    // alltoallv is one send and one recv per peer: a group even when the workload names none.
-    std::optional<NcclGroupScope> group;
-    if (step.grouped || ops_[step.ops.front()].op == ReplayOp::alltoallv) group.emplace();
-    for (std::size_t ordinal : step.ops) launch_op(ordinal);
-    if (group) group->end();
-  }
+  launch_step(step);
   for (const StepEvents& events : events_[s]) record(events.end, stream_of(events.stream));
   if (checked) {
     for (std::size_t ordinal : step.ops) count_mismatches(ordinal);
@@ -168,11 +175,31 @@ void RankReplayer::issue_step(std::size_t s, bool checked) {
   ops_issued_ += step.ops.size();
 }
 
-void RankReplayer::launch_op(std::size_t ordinal) {
+// A call NCCL refuses names the op, as a timeout does (a failed group end: its first op).
+void RankReplayer::launch_step(const IssueStep& step, bool faults) {
+  std::size_t ordinal = step.ops.front();
+  bool ending = false;
+  try {
+    // alltoallv is one send and one recv per peer: a group even when the workload names none.
+    std::optional<NcclGroupScope> group;
+    if (step.grouped || ops_[ordinal].op == ReplayOp::alltoallv) group.emplace();
+    for (std::size_t op : step.ops) launch_op(ordinal = op, faults);
+    ending = true;
+    if (group) group->end();
+  } catch (const GpuError& error) {
+    if (ending) ordinal = step.ops.front();
+    throw GpuError(fmt::format("{}; issuing {}{} (op {} of rank {})", error.what(),
+                               ending && step.grouped ? "the group of " : "",
+                               describe_op(workload_, ops_[ordinal]), ordinal, rank()),
+                   error.out_of_memory(), error.nccl_status(), error.nccl_message());
+  }
+}
+
+void RankReplayer::launch_op(std::size_t ordinal, bool faults) {
   const WorkloadOp& op = ops_[ordinal];
   const CollectiveSpec& entry = *entries_[ordinal];
   auto range = named_range(op_names_[ordinal], entry.nvtx_color);
-  if (hooks_.skips_op(rank(), ordinal)) return;
+  if (faults && hooks_.skips_op(rank(), ordinal)) return;
   const ncclComm_t comm = communicators_.at(static_cast<std::size_t>(op.comm)).get();
   const cudaStream_t stream = stream_of(op.stream);
   if (op.op == ReplayOp::send) {

@@ -52,6 +52,13 @@ class RankReplayer {
 
   // Streams, buffers, events, alltoallv's segment tables and the inputs, on this rank's thread.
   void prepare();
+  // Enqueues this rank's ops on communicator `comm` alone, in issue order (a group's ops on it
+  // grouped), its streams joined to the lead stream; no events, waits or faults. NCCL connects a
+  // communicator's peers at its first ops and blocks the host until they connect too: ranks that
+  // reach their communicators in different orders (on different streams, as a checked workload
+  // may) would wait on each other's threads, outside any deadline. One communicator at a time on
+  // every rank, before any iteration, connects them all in one order.
+  void issue_connection(int comm);
   // Enqueues one iteration from this rank's thread.
   void issue_iteration(const IterationIssue& issue);
   // Once a timed iteration is done: its ops' intervals and the window, kept.
@@ -80,7 +87,8 @@ class RankReplayer {
   void prepare_streams_and_events();
   void prepare_buffers_and_inputs();
   void issue_step(std::size_t step, bool checked);
-  void launch_op(std::size_t ordinal);
+  void launch_step(const IssueStep& step, bool faults = true);
+  void launch_op(std::size_t ordinal, bool faults);
   void fill_and_poison(std::size_t ordinal);
   void count_mismatches(std::size_t ordinal);
   void fork_streams();

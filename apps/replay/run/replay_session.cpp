@@ -44,6 +44,7 @@ void ReplaySession::prepare() {
         [this](int local) { replayers_[static_cast<std::size_t>(local)]->prepare(); });
   }
   wait("preparing the buffers and inputs");
+  connect();
   // A kernel's first launch may load its module, which waits for an idle GPU: never behind a
   // held stream, so the warm-up runs ungated and must come first.
   gated_ = settings_.warmup > 0 && set_.gate().enabled();
@@ -98,6 +99,17 @@ std::vector<RankResults> ReplaySession::gather_results() {
   return results;
 }
 
+// Communicators in id order on every rank of every process, each done before the next
+// (RankReplayer::issue_connection).
+void ReplaySession::connect() {
+  for (int id = 0; id < workload_.communicators.count(); ++id) {
+    throw_if_interrupted();
+    set_.workers().run(
+        [&](int local) { replayers_[static_cast<std::size_t>(local)]->issue_connection(id); });
+    wait(fmt::format("connecting communicator {} (its ops alone)", id), false);
+  }
+}
+
 void ReplaySession::run_iteration(IterationIssue issue) {
   if (issue.kind == IterationIssue::Kind::timed && gated_) {
     issue.gate = &set_.gate();
@@ -110,7 +122,7 @@ void ReplaySession::run_iteration(IterationIssue issue) {
   if (issue.gate) set_.gate().check();
 }
 
-void ReplaySession::wait(const std::string& what) {
+void ReplaySession::wait(const std::string& what, bool names_ops) {
   std::vector<CompletionTarget> targets;
   for (const auto& replayer : replayers_)
     targets.push_back({replayer->device(), replayer->rank(), replayer->lead_stream()});
@@ -120,7 +132,7 @@ void ReplaySession::wait(const std::string& what) {
   } catch (const CompletionTimeout& timeout) {
     std::string reason = timeout.what();
     for (std::size_t local = 0; local < replayers_.size(); ++local) {
-      if (timeout.done()[local]) continue;
+      if (timeout.done()[local] || !names_ops) continue;
       const std::string unfinished = replayers_[local]->unfinished_op();
       if (!unfinished.empty()) reason += "; " + unfinished;
     }

@@ -1,5 +1,6 @@
 // A replay of a checked workload on this process's ranks, as its phases: prepare (the workload's
-// communicators split from the world, then each rank's streams, buffers and inputs), warm up,
+// communicators split from the world, then each rank's streams, buffers and inputs, then each
+// communicator's ops alone, one communicator at a time, so that NCCL connects them), warm up,
 // time (each iteration of the whole window start-gated on every rank of a host, then waited for),
 // check (one more iteration with checked values), and gather every rank's results.
 // Each wait is bounded by the deadline: at a timeout every communicator is aborted and the error
@@ -40,10 +41,12 @@ class ReplaySession {
   void abort_all() noexcept;
 
  private:
+  void connect();
   void run_iteration(IterationIssue issue);
   // Waits for every local rank's lead stream (its streams join it), watching NCCL's errors,
-  // signals and the deadline; at the deadline aborts and throws CaseTimeout.
-  void wait(const std::string& what);
+  // signals and the deadline; at the deadline aborts and throws CaseTimeout, naming each rank's
+  // first unfinished op when `names_ops` (an iteration's events tell it).
+  void wait(const std::string& what, bool names_ops = true);
   void check_async_errors() const;
 
   Runner::RankSet& set_;
