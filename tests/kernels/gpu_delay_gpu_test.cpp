@@ -42,7 +42,7 @@ TEST(GpuDelay, LeavesTheOtherStreamsRunning) {
   CB_CUDA_CHECK(cudaDeviceSynchronize());
   // The short delay on the other stream ended long before the long one.
   EXPECT_LT(elapsed_ms(origin, free_done), 1.0);
-  EXPECT_GE(elapsed_ms(origin, held_done), 2.0);
+  EXPECT_GE(elapsed_ms(origin, held_done), 1.99);  // a timer tick short at most, as above
 }
 
 }  // namespace
