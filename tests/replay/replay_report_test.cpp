@@ -1,7 +1,7 @@
 // The replay's reports from known figures: the CSV's one row per op (a header from the same
 // columns, no group or recorded time as empty fields, the source place quoted when it needs it),
-// the JSON (which NCCL recorded and which replayed, every op), the console table and the lines
-// naming wrong outputs.
+// the JSON (which NCCL recorded and which replayed, every op), the console table (arrival skew
+// beside the time without waiting) and the lines naming wrong outputs.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -101,6 +101,22 @@ TEST(ReplayReport, TheTableShowsTheMedianItsIntervalAndNoRatioWithoutARecording)
   TimeStats few;
   few.p50_us = 12.25;
   EXPECT_EQ(median_text(few), "12.2");
+}
+
+TEST(ReplayReport, TheTableAndTheJsonShowSkewApartFromTheTimeWithoutWaiting) {
+  // Both ranks start at 1 us (no skew); the shorter member's time is 10 + i: median 13.5.
+  const Replayed r = replayed();
+  ReplayRunInfo info;
+  info.gated = true;
+  std::ostringstream out;
+  print_replay_figures(r.figures, info, out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("skew us"), std::string::npos) << text;
+  EXPECT_NE(text.find("      0.0      13.5              -\n"), std::string::npos) << text;
+  const nlohmann::json row = replay_json(r.workload, r.figures, info)["communicator_ops"][0];
+  EXPECT_DOUBLE_EQ(row["arrival_skew_per_call"]["p50_us"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(row["op_time_without_wait_per_call"]["p50_us"].get<double>(), 13.5);
+  EXPECT_TRUE(row["recorded_skew_us_per_call"].is_null());  // rank 0's op has no recorded times
 }
 
 TEST(ReplayReport, EachWrongOutputIsOneLineNamingRankOpAndPlace) {

@@ -5,6 +5,7 @@
 // and every row valid to collreport's reader.
 #include "report/replay_rows.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "replayed_job.hpp"
@@ -81,7 +82,10 @@ TEST(ReplayRows, OneRowPerCommunicatorOpAndDtypeThenTheWindow) {
     EXPECT_EQ(row.root, want.root);
     EXPECT_EQ(row.bytes, want.bytes);
     EXPECT_EQ(row.count, want.count);
-    EXPECT_EQ(row.extra, want.extra);
+    // Then the calls' arrival figures (arrival_skew_test.cpp), as the figures have them.
+    const ArrivalFigures& arrival = r.figures.kinds[i].arrival;
+    EXPECT_EQ(row.extra, fmt::format("{};skew_us={:.3f};op_us={:.3f}", want.extra,
+                                     arrival.skew_per_call.p50_us, arrival.op_per_call.p50_us));
     EXPECT_EQ(row.wrong_elements, want.wrong_elements);
     EXPECT_EQ(row.status, want.wrong_elements > 0 ? "error" : "ok");
     EXPECT_EQ(row.config, "replay=mixed_job;comm=0;comm_ranks=0,1;nccl_algo=Ring");

@@ -62,6 +62,7 @@ struct KindTotals {
   std::set<int> roots;
   std::uint64_t mismatches = 0;
   std::map<InstanceId, CallSize> calls;
+  std::map<InstanceId, CallMembers> members;  // every rank's op in each call
   std::vector<double> slowest_per_call_us;
   double slowest_recorded_per_call_us = 0;
   bool all_recorded = true;
@@ -231,6 +232,8 @@ void add_rank_ops(int rank, const WorkloadOps& workload, const RankIssuePlan& pl
     const KindKey key = kind_key(op);
     add_op(kinds[key], op, results.mismatches[ordinal]);
     add_call(kinds[key].calls[instance_of(op, comm_rank)], figures.back(), bus_bytes);
+    kinds[key].members[instance_of(op, comm_rank)].push_back(
+        {static_cast<std::size_t>(rank), ordinal});
     add_step(steps[key], plan.ops[ordinal], ordinal, figures.back().recorded_us);
     steps[key].calls.insert(instance_of(op, comm_rank));
   }
@@ -268,7 +271,12 @@ ReplayFigures replay_figures(const WorkloadOps& workload, const std::vector<Rank
     for (std::size_t i = 0; i < slowest_window_us.size(); ++i)
       slowest_window_us[i] = std::max(slowest_window_us[i], own.window_us[i]);
   }
-  for (const auto& [key, totals] : kinds) figures.kinds.push_back(kind_row(key, totals));
+  for (const auto& [key, totals] : kinds) {
+    std::vector<CallMembers> calls;
+    for (const auto& [id, members] : totals.members) calls.push_back(members);
+    figures.kinds.push_back(kind_row(key, totals));
+    figures.kinds.back().arrival = arrival_figures(calls, workload, results);
+  }
   figures.window = time_stats(slowest_window_us);
   return figures;
 }

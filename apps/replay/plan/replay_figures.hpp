@@ -5,7 +5,8 @@
 //   members' ops; a send with its recv: one pair), and per iteration the slowest rank's time per
 //   call (each rank's steps holding the row's calls summed, a group's time once: its ops run as
 //   one launch, over the calls it takes part in: a rank holds only its own pairs), as nccl-tests
-//   reports the slowest rank; time per call and busbw of each iteration, their medians;
+//   reports the slowest rank; time per call and busbw of each iteration, their medians; and apart
+//   from that, the calls' arrival skew and their time without waiting (plan/arrival_skew.hpp);
 // - per rank: the window's wall per iteration beside its ops' times summed and the time during
 //   which at least one op ran: what the sum exceeds that by ran concurrently on several streams.
 #pragma once
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "core/metrics.hpp"
+#include "plan/arrival_skew.hpp"
 #include "plan/rank_results.hpp"
 #include "plan/workload_ops.hpp"
 
@@ -51,6 +53,7 @@ struct OpKindFigures {
   std::uint64_t mismatches = 0;  // --check: wrong elements over the calls' ops
   // Alike from the recorded times (a step's: its ops' longest): only when every op has one.
   std::optional<double> recorded_us_per_call;
+  ArrivalFigures arrival;  // how late members arrive, apart from the call's own time
 };
 
 struct RankWindowFigures {

@@ -62,7 +62,11 @@ json kinds_json(const ReplayFigures& figures) {
          {"bytes", kind.bytes},
          {"time_per_call", time_json(kind.time_per_call)},
          {"busbw_gbps", kind.busbw_gbps},
-         {"recorded_us_per_call", optional_json(kind.recorded_us_per_call)}});
+         {"recorded_us_per_call", optional_json(kind.recorded_us_per_call)},
+         {"arrival_skew_per_call", time_json(kind.arrival.skew_per_call)},
+         {"op_time_without_wait_per_call", time_json(kind.arrival.op_per_call)},
+         {"recorded_skew_us_per_call", optional_json(kind.arrival.recorded_skew_us)},
+         {"recorded_op_us_per_call", optional_json(kind.arrival.recorded_op_us)}});
   }
   return kinds;
 }

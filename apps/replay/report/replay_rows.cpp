@@ -68,6 +68,13 @@ std::string kind_extra(const OpKindFigures& kind) {
     append_config(extra, fmt::format("recorded_us_per_call={:.3f}", *kind.recorded_us_per_call));
   if (kind.roots.size() > 1)
     append_config(extra, fmt::format("roots={}", rank_list_text(kind.roots)));
+  const ArrivalFigures& arrival = kind.arrival;
+  append_config(extra, fmt::format("skew_us={:.3f};op_us={:.3f}", arrival.skew_per_call.p50_us,
+                                   arrival.op_per_call.p50_us));
+  if (arrival.recorded_skew_us) {
+    append_config(extra, fmt::format("recorded_skew_us={:.3f};recorded_op_us={:.3f}",
+                                     *arrival.recorded_skew_us, *arrival.recorded_op_us));
+  }
   return extra;
 }
 

@@ -22,9 +22,10 @@ std::string type_text(const OpKindFigures& kind) {
 }
 
 void print_kinds(const ReplayFigures& figures, std::ostream& out) {
-  fmt::print(out, "{:>5}  {:<14} {:<13} {:>6} {:>11} {:>30} {:>11} {:>12} {:>18}\n", "comm", "op",
-             "type", "calls", "bytes/call", "time/call us (median [95%])", "busbw GB/s",
-             "recorded us", "replayed/recorded");
+  fmt::print(out,
+             "{:>5}  {:<14} {:<13} {:>6} {:>11} {:>30} {:>11} {:>12} {:>18} {:>9} {:>9} {:>14}\n",
+             "comm", "op", "type", "calls", "bytes/call", "time/call us (median [95%])",
+             "busbw GB/s", "recorded us", "replayed/recorded", "skew us", "op us", "recorded skew");
   for (const OpKindFigures& kind : figures.kinds) {
     const std::string recorded =
         kind.recorded_us_per_call ? fmt::format("{:.1f}", *kind.recorded_us_per_call) : "-";
@@ -32,10 +33,16 @@ void print_kinds(const ReplayFigures& figures, std::ostream& out) {
         kind.recorded_us_per_call && *kind.recorded_us_per_call > 0
             ? fmt::format("{:.2f}", kind.time_per_call.p50_us / *kind.recorded_us_per_call)
             : "-";
-    fmt::print(out, "{:>5}  {:<14} {:<13} {:>6} {:>11} {:>30} {:>11.2f} {:>12} {:>18}\n", kind.comm,
-               kind.op, type_text(kind), kind.calls,
+    const ArrivalFigures& arrival = kind.arrival;
+    const std::string recorded_skew =
+        arrival.recorded_skew_us ? fmt::format("{:.1f}", *arrival.recorded_skew_us) : "-";
+    fmt::print(out,
+               "{:>5}  {:<14} {:<13} {:>6} {:>11} {:>30} {:>11.2f} {:>12} {:>18} {:>9.1f} {:>9.1f} "
+               "{:>14}\n",
+               kind.comm, kind.op, type_text(kind), kind.calls,
                format_byte_size(kind.bytes / std::max<std::uint64_t>(kind.calls, 1)),
-               median_text(kind.time_per_call), kind.busbw_gbps, recorded, ratio);
+               median_text(kind.time_per_call), kind.busbw_gbps, recorded, ratio,
+               arrival.skew_per_call.p50_us, arrival.op_per_call.p50_us, recorded_skew);
   }
 }
 
