@@ -150,6 +150,22 @@ void apply_environment_defaults(const NcclEnvironment& environment, std::vector<
   max_ctas = std::move(filled);
 }
 
+void apply_environment_defaults(const NcclEnvironment& environment, CommunicatorAxes& axes) {
+  apply_environment_defaults(environment, axes.nccl_algos, axes.nccl_protos, axes.nccl_max_ctas);
+}
+
+std::vector<CommunicatorSettings> nccl_combinations(const CommunicatorAxes& axes,
+                                                    const std::optional<SplitRule>& split) {
+  std::vector<CommunicatorSettings> combinations;
+  for (const std::string& algo : axes.nccl_algos) {
+    for (const std::string& proto : axes.nccl_protos) {
+      for (int max_ctas : axes.nccl_max_ctas)
+        combinations.push_back({algo, proto, max_ctas, split});
+    }
+  }
+  return combinations;
+}
+
 NcclEnvironment read_nccl_environment() {
   const auto variable = [](const char* name) {
     const char* value = std::getenv(name);
