@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
+#include <utility>
 
 #include "core/data_type.hpp"
 #include "fill_check.hpp"
@@ -46,7 +48,7 @@ std::string describe_iteration(const IterationIssue& issue) {
 
 RankReplayer::RankReplayer(const WorkloadOps& workload, const TrafficByInstance& traffic,
                            const RankContext& lead, std::vector<NcclCommunicator> communicators,
-                           bool gaps, const ReplayHooks& hooks)
+                           bool gaps, BufferRegistration registration, const ReplayHooks& hooks)
     : workload_(workload),
       traffic_(traffic),
       ops_(workload.by_rank.at(static_cast<std::size_t>(lead.rank))),
@@ -55,6 +57,7 @@ RankReplayer::RankReplayer(const WorkloadOps& workload, const TrafficByInstance&
       plan_(plan_rank_issue(ops_, workload.communicators)),
       gaps_(gaps ? recorded_gaps(ops_, plan_)
                  : std::vector<std::vector<StepDelay>>(plan_.steps.size())),
+      registration_(registration),
       communicators_(std::move(communicators)) {}
 
 void RankReplayer::prepare() {
@@ -94,9 +97,11 @@ void RankReplayer::prepare_streams_and_events() {
 // Inputs are filled once here, each op's with its own values (ops sharing a stream's buffer
 // overwrite each other's: any such values time alike); --check fills them again, op by op.
 void RankReplayer::prepare_buffers_and_inputs() {
-  for (const StreamBuffers& bytes : plan_.streams)
-    buffers_.push_back(
-        {DeviceBuffer(device(), bytes.send_bytes), DeviceBuffer(device(), bytes.recv_bytes)});
+  for (const StreamBuffers& bytes : plan_.streams) {
+    buffers_.push_back({ReplayBuffer(registration_, device(), bytes.send_bytes),
+                        ReplayBuffer(registration_, device(), bytes.recv_bytes)});
+  }
+  register_buffers();
   mismatch_counters_ =
       DeviceBuffer(device(), std::max<std::size_t>(ops_.size(), 1) * sizeof(unsigned long long));
   CB_CUDA_CHECK(
@@ -114,6 +119,18 @@ void RankReplayer::prepare_buffers_and_inputs() {
                                     stream_of(op.stream)));
     }
     fill_and_poison(ordinal);
+  }
+}
+
+// Each stream's buffers with every communicator whose ops use them, once.
+void RankReplayer::register_buffers() {
+  std::set<std::pair<int, int>> registered;  // (stream, communicator)
+  for (const WorkloadOp& op : ops_) {
+    if (!registered.insert({op.stream, op.comm}).second) continue;
+    Buffers& buffers = buffers_[static_cast<std::size_t>(op.stream)];
+    const ncclComm_t comm = communicators_[static_cast<std::size_t>(op.comm)].get();
+    buffers.send.register_with(comm, workload_.comm_rank(op));
+    buffers.recv.register_with(comm, workload_.comm_rank(op));
   }
 }
 

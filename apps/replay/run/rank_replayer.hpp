@@ -1,7 +1,8 @@
 // One rank's replay on its GPU: a stream per recorded stream, forked from the rank's lead stream
 // and joined back to it each iteration; buffers per stream sized by the issue plan; per step a
 // start and an end event on each of its streams, which time its ops and meet the recorded waits;
-// the rank's communicators (split from the world). Its own host thread issues each iteration, op
+// the rank's communicators (split from the world), with which the buffers are registered as the
+// combination says. Its own host thread issues each iteration, op
 // by op in issue order, a group's ops between ncclGroupStart/ncclGroupEnd; a checked iteration
 // fills every op's inputs with the test values and counts mismatches in its outputs.
 #pragma once
@@ -16,6 +17,7 @@
 #include "plan/rank_results.hpp"
 #include "plan/recorded_times.hpp"
 #include "plan/workload_ops.hpp"
+#include "run/replay_buffer.hpp"
 #include "run/replay_hooks.hpp"
 #include "runtime/cuda_resources.hpp"
 #include "runtime/nccl_communicator.hpp"
@@ -39,9 +41,10 @@ class RankReplayer {
  public:
   // `lead`: the rank's context in the world (its global rank, GPU, lead stream); `communicators`:
   // its split of each workload communicator, by id. `workload`, `traffic` and `hooks` outlive it.
+  // `registration`: how its stream buffers are registered with NCCL (run/replay_buffer.hpp).
   RankReplayer(const WorkloadOps& workload, const TrafficByInstance& traffic,
                const RankContext& lead, std::vector<NcclCommunicator> communicators, bool gaps,
-               const ReplayHooks& hooks);
+               BufferRegistration registration, const ReplayHooks& hooks);
   RankReplayer(const RankReplayer&) = delete;
   RankReplayer& operator=(const RankReplayer&) = delete;
 
@@ -80,12 +83,13 @@ class RankReplayer {
     Event end;
   };
   struct Buffers {
-    DeviceBuffer send;
-    DeviceBuffer recv;
+    ReplayBuffer send;
+    ReplayBuffer recv;
   };
 
   void prepare_streams_and_events();
   void prepare_buffers_and_inputs();
+  void register_buffers();
   void issue_step(std::size_t step, bool checked);
   void launch_step(const IssueStep& step, bool faults = true);
   void launch_op(std::size_t ordinal, bool faults);
@@ -105,7 +109,8 @@ class RankReplayer {
   const ReplayHooks& hooks_;
   const RankIssuePlan plan_;
   const std::vector<std::vector<StepDelay>> gaps_;  // empty per step without --gaps
-  std::vector<NcclCommunicator> communicators_;
+  const BufferRegistration registration_;
+  std::vector<NcclCommunicator> communicators_;  // before the buffers: outlive their registrations
   std::vector<Stream> streams_;                  // by recorded stream
   std::vector<Buffers> buffers_;                 // by recorded stream
   std::vector<std::vector<StepEvents>> events_;  // [step][stream of the step]

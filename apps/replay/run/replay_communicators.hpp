@@ -14,8 +14,10 @@
 namespace collbench::replay {
 
 // Per local rank of `world` (each context's rank: its global rank), one communicator per workload
-// communicator id; a null one where the rank is no member. Collective over every process.
+// communicator id; a null one where the rank is no member. Each split with `config` (none: NCCL's
+// defaults), under whatever NCCL_ALGO and NCCL_PROTO are set now. Collective over every process.
 std::vector<std::vector<NcclCommunicator>> split_workload_communicators(
-    const std::vector<RankContext>& world, const CommunicatorTable& communicators);
+    const std::vector<RankContext>& world, const CommunicatorTable& communicators,
+    const ncclConfig_t* config);
 
 }  // namespace collbench::replay

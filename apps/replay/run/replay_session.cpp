@@ -9,6 +9,7 @@
 #include "measure/sample_tables.hpp"
 #include "run/replay_communicators.hpp"
 #include "runtime/completion_wait.hpp"
+#include "runtime/nccl_settings.hpp"
 #include "telemetry/nvtx.hpp"
 
 namespace collbench::replay {
@@ -21,7 +22,8 @@ const ReplayHooks kNoHooks;
 ReplaySession::ReplaySession(Runner::RankSet& set, const WorkloadOps& workload,
                              const ReplaySettings& settings, bool multi_process,
                              const ReplayHooks* hooks)
-    : set_(set),
+    : nccl_environment_(nccl_environment(settings.combination.communicators)),
+      set_(set),
       workload_(workload),
       settings_(settings),
       multi_process_(multi_process),
@@ -31,12 +33,15 @@ ReplaySession::ReplaySession(Runner::RankSet& set, const WorkloadOps& workload,
 ReplaySession::~ReplaySession() = default;
 
 void ReplaySession::prepare() {
-  std::vector<std::vector<NcclCommunicator>> communicators =
-      split_workload_communicators(set_.agreement_contexts(), workload_.communicators);
+  const ReplayCombination& combination = settings_.combination;
+  const std::optional<ncclConfig_t> config = nccl_config(combination.communicators);
+  std::vector<std::vector<NcclCommunicator>> communicators = split_workload_communicators(
+      set_.agreement_contexts(), workload_.communicators, config ? &*config : nullptr);
   for (int local = 0; local < set_.size(); ++local) {
     replayers_.push_back(std::make_unique<RankReplayer>(
         workload_, traffic_, set_.agreement_contexts()[static_cast<std::size_t>(local)],
-        std::move(communicators[static_cast<std::size_t>(local)]), settings_.gaps, hooks_));
+        std::move(communicators[static_cast<std::size_t>(local)]), settings_.gaps,
+        combination.registration, hooks_));
   }
   {
     auto range = fixed_range<nvtx_names::allocate>();

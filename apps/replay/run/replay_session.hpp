@@ -1,4 +1,7 @@
-// A replay of a checked workload on this process's ranks, as its phases: prepare (the workload's
+// A replay of a checked workload on this process's ranks under one combination of communicator
+// settings (its NCCL_ALGO and NCCL_PROTO set while the session lives, as NCCL reads them when a
+// communicator is made and again when it launches; its ncclConfig_t in every split; its buffer
+// registration), as its phases: prepare (the workload's
 // communicators split from the world, then each rank's streams, buffers and inputs, then each
 // communicator's ops alone, one communicator at a time, so that NCCL connects them), warm up,
 // time (each iteration of the whole window start-gated on every rank of a host, then waited for),
@@ -15,6 +18,7 @@
 #include "plan/rank_results.hpp"
 #include "run/rank_replayer.hpp"
 #include "run/replay_settings.hpp"
+#include "runtime/scoped_environment.hpp"
 
 namespace collbench::replay {
 
@@ -49,6 +53,8 @@ class ReplaySession {
   void wait(const std::string& what, bool names_ops = true);
   void check_async_errors() const;
 
+  // First: restored last, once every communicator of the session is gone.
+  const ScopedEnvironment nccl_environment_;
   Runner::RankSet& set_;
   const WorkloadOps& workload_;
   const ReplaySettings settings_;
