@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # collbench_replay end to end on the fixtures and on hostile variants of them made here: each bad
 # input (truncated JSON, missing INIT lines, a rank's file missing, mismatched sequence numbers, an
-# unknown dtype, a send without its receive, a deadlock, a workload that is no grid, run's options
-# and a workload run refuses before any GPU work) must give exactly one line naming the place and
+# unknown dtype, a send without its receive, a deadlock, a workload that is no grid, run's options,
+# its swept settings, and a workload run refuses before any GPU work) must give exactly one line naming the place and
 # the value, exit status 2, and no half-written output.
 set -u
 replay=${1:?usage: replay_cli_test.sh PATH_TO_COLLBENCH_REPLAY FIXTURE_DIR}
@@ -137,7 +137,19 @@ expect_refusal "--ops-csv '/nonexistent/ops.csv' cannot be written" run "$work/t
 expect_refusal "--ops-csv: 1 required TEXT missing" run "$work/tp_dp.jsonl" --ops-csv
 NCCL_MAX_CTAS=0 expect_refusal "NCCL_MAX_CTAS '0' in the environment is not a CTA count from 1 to 64" run "$work/tp_dp.jsonl"
 expect_refusal "run: takes source files or one workload, given 0 files" run
-for option in --check --gaps "--json $work/x.json" "--csv $work/x.csv" "--ops-csv $work/o.csv" "--launcher single" "--timeout 5" "-n 3" "-w 1"; do
+# The swept settings: collbench's declarations, names and values.
+expect_refusal "--nccl-proto 'LL64' is not one of LL, LL128, Simple, default" run "$work/tp_dp.jsonl" --nccl-proto LL,LL64
+expect_refusal "--nccl-algo 'Star' is not one of Ring, Tree, CollNetDirect" run "$work/tp_dp.jsonl" --nccl-algo Star
+expect_refusal "--nccl-algo 'Ring,,Tree' has an empty entry" run "$work/tp_dp.jsonl" --nccl-algo Ring,,Tree
+expect_refusal "--nccl-max-ctas '65' is not a CTA count from 1 to 64 or default" run "$work/tp_dp.jsonl" --nccl-max-ctas 8,65
+expect_refusal "--register 'global' is not one of none, local, symmetric, all" run "$work/tp_dp.jsonl" --register none,global
+expect_refusal "--register symmetric: not built for replays yet" run "$work/tp_dp.jsonl" --register none,symmetric
+expect_refusal "--register symmetric: not built for replays yet" run "$work/tp_dp.jsonl" --register all
+NCCL_MAX_CTAS=8 expect_refusal "--nccl-max-ctas with NCCL_MAX_CTAS=8 in the environment" run "$work/tp_dp.jsonl" --nccl-max-ctas 4
+help=$("$replay" --help 2>&1)
+[[ "$help" == *"Settings swept over the replay (run only)"* ]] && [[ "$help" == *"--nccl-max-ctas"* ]] && [[ "$help" == *"[--register none,local]"* ]]
+record "--help names the swept settings" $? "$help"
+for option in --check --gaps "--json $work/x.json" "--csv $work/x.csv" "--ops-csv $work/o.csv" "--launcher single" "--timeout 5" "-n 3" "-w 1" "--nccl-algo Ring" "--nccl-proto LL" "--nccl-max-ctas 8" "--register local"; do
   name=${option%% *}
   [ "$name" = -n ] && name=--iters
   [ "$name" = -w ] && name=--warmup

@@ -1,7 +1,8 @@
 // collbench_replay run on GPUs (label gpu; skipped, saying why, without enough GPUs): every
 // committed fixture job from each of its three sources, rescaled to the visible GPU count where
 // fewer than its ranks are visible (a job that cannot be rescaled is skipped, saying why), with
-// checked values and no mismatch; recorded waits and gaps held on the GPU; a corrupted output
+// checked values and no mismatch; one fixture under two NCCL protocols, checked, with report rows
+// for both; recorded waits and gaps held on the GPU; a corrupted output
 // caught and named; a rank that never issues its op timing out with that op named; a workload of
 // more ranks than GPUs refused as bad input.
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include "gpu_test_support.hpp"
 #include "job_expectations.hpp"
 #include "report/replay_text.hpp"
+#include "reports/csv_reader.hpp"
 #include "rescale/rescale_workload.hpp"
 #include "run/replay_session.hpp"
 #include "workload_builders.hpp"
@@ -85,28 +87,37 @@ void PrintTo(const FixtureCase& fixture, std::ostream* out) {
 
 class ReplayFixture : public ::testing::TestWithParam<FixtureCase> {};
 
+// The fixture job imported from `source` into `dir`, and rescaled to the visible GPUs where fewer
+// than its ranks are visible; "" with `refused` saying why when it cannot be rescaled.
+std::string fixture_workload(const FixtureJob& job, SourceKind source, const TempDir& dir,
+                             std::string& refused) {
+  const std::string recorded = dir.path() + "/recorded.jsonl";
+  import_to(recorded, source, fixture_files(job, source));
+  check_workload(recorded);
+  const int gpus = visible_gpu_count();
+  if (gpus >= job.world_size) return recorded;
+  const std::string rescaled = dir.path() + "/rescaled.jsonl";
+  refused = usage_error_of([&] {
+    std::ofstream out(rescaled);
+    WorkloadWriter writer(out, rescaled);
+    rescale_workload(recorded, gpus, writer);
+    writer.finish();
+  });
+  if (!refused.empty()) return "";
+  check_workload(rescaled);
+  return rescaled;
+}
+
 TEST_P(ReplayFixture, ReplaysWithCheckedValuesAndNoMismatch) {
   ASSERT_FALSE(GetParam().job.empty()) << "no fixtures at " << fixture_dir();
   SKIP_WITHOUT_GPUS(2);
   const FixtureJob job = load_fixture_job(GetParam().job);
   TempDir dir;
-  const std::string recorded = dir.path() + "/recorded.jsonl";
-  import_to(recorded, GetParam().source, fixture_files(job, GetParam().source));
-  check_workload(recorded);
-  std::string workload = recorded;
-  const int gpus = visible_gpu_count();
-  if (gpus < job.world_size) {
-    workload = dir.path() + "/rescaled.jsonl";
-    const std::string refused = usage_error_of([&] {
-      std::ofstream out(workload);
-      WorkloadWriter writer(out, workload);
-      rescale_workload(recorded, gpus, writer);
-      writer.finish();
-    });
-    if (!refused.empty())
-      GTEST_SKIP() << job.name << " cannot be rescaled to the " << gpus << " GPUs: " << refused;
-    check_workload(workload);
-  }
+  std::string refused;
+  const std::string workload = fixture_workload(job, GetParam().source, dir, refused);
+  if (workload.empty())
+    GTEST_SKIP() << job.name << " cannot be rescaled to the " << visible_gpu_count()
+                 << " GPUs: " << refused;
   const WorkloadOps ops = read_workload_ops(workload);
   const Replayed replayed = replay(ops, checked());
   EXPECT_TRUE(mismatch_lines(ops, replayed.figures).empty())
@@ -133,6 +144,58 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, ReplayFixture, ::testing::ValuesIn(fixture_ca
                                info.param.job.empty() ? "missing" : info.param.job;
                            return job + "_" + source;
                          });
+
+// ------------------------------------------------------------------ swept settings
+
+// `args` after "collbench_replay" through the binary's frame; the exit status.
+int run_replay(std::vector<std::string> args) {
+  args.insert(args.begin(), "collbench_replay");
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  ReplayProgram program;
+  return run_program(static_cast<int>(argv.size()), argv.data(), program);
+}
+
+// The ddp job (Kineto: recorded start and end too) replayed under LL and then Simple, checked:
+// no mismatch in either, each combination's rows named by its protocol (a row per communicator
+// and op, then the window's), and the summary's choice among the two.
+TEST(ReplayGpu, TwoProtocolsReplayAFixtureCheckedWithRowsForBoth) {
+  SKIP_WITHOUT_GPUS(2);
+  const FixtureJob job = load_fixture_job("ddp");
+  TempDir dir;
+  std::string refused;
+  const std::string workload = fixture_workload(job, SourceKind::kineto, dir, refused);
+  ASSERT_FALSE(workload.empty()) << refused;
+  const std::string csv = dir.path() + "/rows.csv", json_path = dir.path() + "/run.json";
+  ASSERT_EQ(run_replay({"run", workload, "--launcher", "single", "-w", "2", "-n", "8", "--check",
+                        "--nccl-proto", "LL,Simple", "--csv", csv, "--json", json_path}),
+            kExitOk);
+  const nlohmann::json document = nlohmann::json::parse(read_whole_file(json_path));
+  ASSERT_EQ(document["combinations"].size(), 2u);
+  const std::size_t kinds = document["combinations"][0]["communicator_ops"].size();
+  ASSERT_GT(kinds, 0u);
+  const report::Report report = report::read_report(csv);
+  for (const std::string proto : {"nccl_proto=LL", "nccl_proto=Simple"}) {
+    std::size_t rows = 0;
+    for (const report::ReportLine& line : report.rows) {
+      const report::ReportRow& row = line.row;
+      const std::string config = row.config + ";";
+      if (config.find(proto + ";") == std::string::npos) continue;
+      ++rows;
+      EXPECT_EQ(row.status, "ok") << row.op << " " << row.config << ": " << row.reason;
+      EXPECT_EQ(row.wrong_elements, 0u) << row.op << " " << row.config;
+      EXPECT_GT(row.time.p50_us, 0) << row.op << " " << row.config;
+      if (row.op != "replay_window") {
+        EXPECT_NE(row.extra.find(";skew_us="), std::string::npos) << row.extra;
+      }
+    }
+    EXPECT_EQ(rows, kinds + 1) << proto;
+  }
+  const nlohmann::json& window = document["summary"]["window"];
+  EXPECT_TRUE(window["fastest"] == "nccl_proto=LL" || window["fastest"] == "nccl_proto=Simple")
+      << window.dump();
+  EXPECT_EQ(document["summary"]["communicator_ops"].size(), kinds);
+}
 
 // ------------------------------------------------------------------ built workloads
 
@@ -271,12 +334,8 @@ TEST(ReplayGpu, AWorkloadOfMoreRanksThanGpusIsBadInput) {
   std::vector<int> all;
   for (int rank = 0; rank < ranks; ++rank) all.push_back(rank);
   write_workload(file.path(), synthetic_header(ranks), {{0, all, {"world"}}}, ops);
-  std::vector<std::string> args = {"collbench_replay", "run", file.path(), "--launcher", "single"};
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  ReplayProgram program;
   ::testing::internal::CaptureStderr();
-  const int status = run_program(static_cast<int>(argv.size()), argv.data(), program);
+  const int status = run_replay({"run", file.path(), "--launcher", "single"});
   const std::string error = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(status, kExitUsage);
   EXPECT_NE(

@@ -46,6 +46,13 @@ Replayed replayed() {
   return r;
 }
 
+// The figures as the one combination of a run at the defaults.
+std::vector<CombinationRun> default_run(const ReplayFigures& figures) {
+  std::vector<CombinationRun> runs(1);
+  runs.front().figures = figures;
+  return runs;
+}
+
 TEST(ReplayReport, TheCsvHasOneRowPerOpInTheColumnsOrder) {
   const Replayed r = replayed();
   TempFile file("ops.csv");
@@ -75,15 +82,20 @@ TEST(ReplayReport, TheJsonNamesBothNcclsAndHoldsEveryOp) {
   ReplayRunInfo info;
   info.origin.nccl_version = "2.28.9";
   info.iters = 8;
-  const nlohmann::json document = replay_json(r.workload, r.figures, info);
+  const nlohmann::json document = replay_json(r.workload, default_run(r.figures), info);
   EXPECT_EQ(document["run"]["nccl_recorded"], "2.21.5");
   EXPECT_EQ(document["run"]["nccl_replayed"], "2.28.9");
-  ASSERT_EQ(document["ops"].size(), 2u);
-  EXPECT_EQ(document["ops"][1]["mismatches"], 3);
-  EXPECT_TRUE(document["ops"][0]["recorded_us"].is_null());
-  EXPECT_EQ(document["communicator_ops"][0]["calls"], 1);
-  EXPECT_DOUBLE_EQ(document["window"]["p50_us"].get<double>(), 15.5);
-  EXPECT_FALSE(document["window"]["p50_lo_us"].is_null());  // 8 samples: a 95% interval
+  ASSERT_EQ(document["combinations"].size(), 1u);
+  const nlohmann::json& only = document["combinations"][0];
+  EXPECT_EQ(only["name"], "default");
+  EXPECT_EQ(only["config"], "");
+  ASSERT_EQ(only["ops"].size(), 2u);
+  EXPECT_EQ(only["ops"][1]["mismatches"], 3);
+  EXPECT_TRUE(only["ops"][0]["recorded_us"].is_null());
+  EXPECT_EQ(only["communicator_ops"][0]["calls"], 1);
+  EXPECT_DOUBLE_EQ(only["window"]["p50_us"].get<double>(), 15.5);
+  EXPECT_FALSE(only["window"]["p50_lo_us"].is_null());  // 8 samples: a 95% interval
+  EXPECT_EQ(document["summary"]["window"]["fastest"], "default");
 }
 
 TEST(ReplayReport, TheTableShowsTheMedianItsIntervalAndNoRatioWithoutARecording) {
@@ -113,7 +125,8 @@ TEST(ReplayReport, TheTableAndTheJsonShowSkewApartFromTheTimeWithoutWaiting) {
   const std::string text = out.str();
   EXPECT_NE(text.find("skew us"), std::string::npos) << text;
   EXPECT_NE(text.find("      0.0      13.5              -\n"), std::string::npos) << text;
-  const nlohmann::json row = replay_json(r.workload, r.figures, info)["communicator_ops"][0];
+  const nlohmann::json row = replay_json(r.workload, default_run(r.figures),
+                                         info)["combinations"][0]["communicator_ops"][0];
   EXPECT_DOUBLE_EQ(row["arrival_skew_per_call"]["p50_us"].get<double>(), 0);
   EXPECT_DOUBLE_EQ(row["op_time_without_wait_per_call"]["p50_us"].get<double>(), 13.5);
   EXPECT_TRUE(row["recorded_skew_us_per_call"].is_null());  // rank 0's op has no recorded times

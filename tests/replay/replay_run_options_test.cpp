@@ -35,6 +35,24 @@ TEST(ReplayRunOptions, DefaultsAreFiveWarmUpTwentyTimedNoCheckNoGaps) {
   EXPECT_EQ(options.common.launcher, "auto");
 }
 
+TEST(ReplayRunOptions, TheSweptSettingsAreCollbenchsAndExpandInItsOrder) {
+  const ReplayOptions options = parse_replay_options(
+      {"collbench_replay", "run", "job.jsonl", "--nccl-algo", "ring,default", "--nccl-proto",
+       "ll128,Simple", "--nccl-max-ctas", "16", "--register", "local,none,local"});
+  EXPECT_EQ(options.axes.nccl_algos, (std::vector<std::string>{"Ring", ""}));
+  EXPECT_EQ(options.axes.nccl_protos, (std::vector<std::string>{"LL128", "Simple"}));
+  EXPECT_EQ(options.axes.nccl_max_ctas, std::vector<int>{16});
+  EXPECT_EQ(options.axes.registrations,
+            (std::vector<BufferRegistration>{BufferRegistration::local, BufferRegistration::none}));
+  const std::vector<ReplayCombination> combinations = replay_combinations(options.axes);
+  ASSERT_EQ(combinations.size(), 8u);
+  EXPECT_EQ(combinations.front().config(),
+            "nccl_algo=Ring;nccl_proto=LL128;nccl_max_ctas=16;register=local");
+  EXPECT_EQ(combinations.back().config(), "nccl_proto=Simple;nccl_max_ctas=16");
+  const ReplayOptions defaults = parse_replay_options({"collbench_replay", "run", "job.jsonl"});
+  EXPECT_EQ(replay_combinations(defaults.axes).size(), 1u);
+}
+
 TEST(ReplayRunOptions, OtherSubcommandsRefuseThem) {
   EXPECT_EQ(usage_error_of([] {
               parse_replay_options({"collbench_replay", "summary", "job.jsonl", "--check"});

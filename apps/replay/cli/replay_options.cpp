@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "frame/settings/command_line.hpp"
+#include "frame/settings/communicator_axes.hpp"
 
 namespace collbench::replay {
 namespace {
@@ -140,18 +141,29 @@ const char* const kSubcommands = R"(Subcommands:
   summary FILE.jsonl
       Communicators, calls and bytes per communicator and op, recorded GPU time.
   run FILE.jsonl | SOURCE... [-w N] [-n N] [--check] [--gaps] [--csv F] [--ops-csv F] [--json F]
-      [--launcher L]
+      [--launcher L] [--nccl-algo A,..] [--nccl-proto P,..] [--nccl-max-ctas N,..]
+      [--register none,local]
       Replays the checked workload on world_size GPUs (one process driving them, or one process
       per rank under mpirun): its communicators split from the world, every rank's ops issued in
       order on its recorded streams, each iteration of the whole window started together on
       every rank; times per op and per window, busbw, against the recorded times. --csv writes
       report rows that collreport summarizes and compares (a CI gate between two replays),
-      --ops-csv a line per op of every rank.
+      --ops-csv a line per op of every rank. Several values of the swept settings replay the
+      workload once per combination, each with its own communicators and warm-up, then say which
+      combination is fastest per communicator and op and for the window.
 A refused workload is bad input (exit status 2); so is a workload of more ranks than GPUs (or than
 processes): rescale it first.)";
 
+const std::vector<Setting<CommunicatorAxes>>& replay_axis_settings() {
+  static const std::vector<Setting<CommunicatorAxes>> settings = communicator_axis_settings(
+      "each combination replaying the whole workload in turn, the default first (run; "
+      "--register symmetric not built yet)");
+  return settings;
+}
+
 void declare(CommandLine& line, ReplayOptions& options) {
   line.add(replay_settings(), options);
+  line.add(replay_axis_settings(), options.axes, "Settings swept over the replay (run only)");
   line.add(common_settings(replay_common_flags()), options.common, "Run (run only)");
   line.add_footer(kSubcommands);
 }
@@ -176,8 +188,9 @@ void check_fits_command(const CommandRule& rule, const CommandLine& line) {
   refuse_unless(rule.takes_ranks, "--ranks");
   refuse_unless(rule.reads_sources, "--from");
   refuse_unless(rule.reads_sources, "--redop");
-  for (const char* option : {"--warmup", "--iters", "--check", "--gaps", "--json", "--csv",
-                             "--ops-csv", "--launcher", "--timeout"})
+  for (const char* option :
+       {"--warmup", "--iters", "--check", "--gaps", "--json", "--csv", "--ops-csv", "--launcher",
+        "--timeout", "--nccl-algo", "--nccl-proto", "--nccl-max-ctas", "--register"})
     refuse_unless(rule.replays, option);
   if (rule.writes && !line.given("--output")) {
     throw UsageError(fmt::format("{}: -o FILE.jsonl is needed (the workload to write)", rule.name));
@@ -193,6 +206,18 @@ void check_fits_command(const CommandRule& rule, const CommandLine& line) {
   }
 }
 
+// Symmetric windows are collective, every member of a communicator registering buffers of one
+// size in one order, while the replay's buffers are per rank and stream, of each rank's own sizes.
+void refuse_symmetric_registration(const CommunicatorAxes& axes) {
+  for (BufferRegistration mode : axes.registrations) {
+    if (mode == BufferRegistration::symmetric) {
+      throw UsageError(
+          "--register symmetric: not built for replays yet (symmetric windows need buffers of "
+          "one size on every member of a communicator); use none or local");
+    }
+  }
+}
+
 void check_command(ReplayOptions& options, const CommandLine& line) {
   if (!line.given("COMMAND")) {
     throw UsageError(fmt::format("a subcommand is needed: {}", fmt::join(command_names(), ", ")));
@@ -200,6 +225,12 @@ void check_command(ReplayOptions& options, const CommandLine& line) {
   for (const CommandRule& rule : command_rules()) {
     if (rule.command == options.command) check_fits_command(rule, line);
   }
+  if (options.command != ReplayCommand::run) return;
+  refuse_symmetric_registration(options.axes);
+  refuse_max_ctas_beside_environment(options.axes);
+  // What the user's NCCL_* variables already choose is what a "default" entry runs: the rows say
+  // so, as collbench's.
+  apply_environment_defaults(read_nccl_environment(), options.axes);
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 // collbench_replay's command line: the subcommand (import, check, rescale, summary, run), its
 // inputs and options, declared in one settings table (run's launch, timeout and report CSV: the
-// frame's common flags) and checked so that every bad value is named in one line.
+// frame's common flags; the communicator axes swept over a replay: the frame's declarations,
+// collbench's) and checked so that every bad value is named in one line.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/communicator_settings.hpp"
 #include "core/data_type.hpp"
 #include "frame/settings/common_flags.hpp"
 #include "import/source_kind.hpp"
@@ -27,6 +29,9 @@ struct ReplayOptions {
   std::string json_path;            // run: --json
   std::string ops_csv_path;         // run: --ops-csv, one line per op of every rank
   CommonSettings common;            // run: --csv (report rows), --launcher, --timeout
+  // run: --nccl-algo, --nccl-proto, --nccl-max-ctas, --register (collbench's declarations), their
+  // "default" entries made what the user's NCCL_* variables set.
+  CommunicatorAxes axes;
 };
 
 // Parses the arguments (args[0] is the program); throws UsageError with one line naming the bad

@@ -8,7 +8,6 @@
 #include <iostream>
 
 #include "cli/replay_commands.hpp"
-#include "core/communicator_settings.hpp"
 #include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "launch/process_launch.hpp"
@@ -55,7 +54,7 @@ std::optional<int> ReplayProgram::run_without_plan() {
   // the rows cannot name, is bad input anywhere.
   workload_ = checked_replay_workload(options_);
   info_.workload_name = workload_name(options_.inputs);
-  info_.nccl_config = environment_nccl_config(read_nccl_environment());
+  combinations_ = replay_combinations(options_.axes);
   return std::nullopt;
 }
 
@@ -71,34 +70,57 @@ void ReplayProgram::start(RunContext& run) {
     print_replay_header(workload_, info_,
                         run.group ? describe_processes(*run.group, run.environment) : "",
                         std::cout);
+    print_combinations_line(combinations_, std::cout);
     std::cout.flush();
   }
   throw_if_interrupted();
   const int ranks = workload_.world_size();
   set_ = run.group ? std::make_unique<Runner::RankSet>(*run.group, ranks)
                    : std::make_unique<Runner::RankSet>(ranks);
-  ReplaySettings settings = options_.replay;
-  settings.timeout_s = options_.common.timeout_s;
-  session_ = std::make_unique<ReplaySession>(*set_, workload_, settings, run.group != nullptr);
+  settings_ = options_.replay;
+  settings_.timeout_s = options_.common.timeout_s;
+  if (!reporting_) return;
+  if (!options_.common.csv_path.empty()) row_sinks_ = open_row_sinks(options_.common.csv_path);
+  if (!options_.ops_csv_path.empty()) ops_csv_.emplace(options_.ops_csv_path);
 }
 
 void ReplayProgram::run_plan(RunContext& run) {
+  for (const ReplayCombination& combination : combinations_) {
+    throw_if_interrupted();
+    if (!replay_combination(combination, run)) return;
+    if (!reporting_) continue;
+    write_report_rows();
+    write_ops_csv();
+  }
+}
+
+bool ReplayProgram::replay_combination(const ReplayCombination& combination, RunContext& run) {
+  ReplaySettings settings = settings_;
+  settings.combination = combination;
   try {
+    // The previous combination's communicators and NCCL environment go before this one's come.
+    session_.reset();
+    session_ = std::make_unique<ReplaySession>(*set_, workload_, settings, run.group != nullptr);
     session_->prepare();
     info_.gated = session_->gated();
     info_.ungated_reason = session_->ungated_reason();
     session_->warm_up();
     session_->time();
     session_->check();
-    figures_ = replay_figures(workload_, session_->gather_results());
+    runs_.push_back({combination, replay_figures(workload_, session_->gather_results())});
   } catch (const CaseTimeout& timeout) {
-    timeout_ = timeout.what();  // the session has aborted its communicators
+    timeout_ = fmt::format("{}{}", combinations_.size() > 1 ? combination.name() + ": " : "",
+                           timeout.what());  // the session has aborted its communicators
     if (run.group) run.group->abort();
-    return;
+    return false;
   }
-  if (!reporting_) return;
-  if (!options_.common.csv_path.empty()) write_report_rows();
-  if (!options_.ops_csv_path.empty()) write_ops_csv();
+  return true;
+}
+
+ReplayRunInfo ReplayProgram::info_for(const ReplayCombination& combination) const {
+  ReplayRunInfo info = info_;
+  info.nccl_config = combination.config();
+  return info;
 }
 
 int ReplayProgram::finish(RunContext&) {
@@ -106,9 +128,16 @@ int ReplayProgram::finish(RunContext&) {
     fmt::print(stderr, "collbench_replay: timeout: {}\n", timeout_);
     return kExitTimeout;
   }
-  if (!figures_) return kExitFailed;  // a signal stopped it first
+  if (runs_.size() != combinations_.size()) return kExitFailed;  // a signal stopped it first
   if (reporting_) {
-    print_replay_figures(*figures_, info_, std::cout);
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+      if (runs_.size() > 1)
+        print_combination_header(i, runs_.size(), runs_[i].combination, std::cout);
+      print_replay_figures(runs_[i].figures, info_, std::cout);
+    }
+    if (runs_.size() > 1)
+      print_combination_summary(summarize_combinations(runs_), runs_.front().combination.name(),
+                                std::cout);
     std::cout.flush();
     if (!options_.json_path.empty()) write_json();
   }
@@ -119,30 +148,38 @@ void ReplayProgram::abort() noexcept {
   if (session_) session_->abort_all();
 }
 
-void ReplayProgram::write_report_rows() const {
-  const std::vector<std::unique_ptr<RowSink>> sinks = open_row_sinks(options_.common.csv_path);
-  for (const report::ReportRow& row :
-       replay_report_rows(workload_, *figures_, info_, utc_timestamp())) {
-    for (const std::unique_ptr<RowSink>& sink : sinks) sink->write(row);
+void ReplayProgram::write_report_rows() {
+  const CombinationRun& latest = runs_.back();
+  for (const report::ReportRow& row : replay_report_rows(
+           workload_, latest.figures, info_for(latest.combination), utc_timestamp())) {
+    for (const std::unique_ptr<RowSink>& sink : row_sinks_) sink->write(row);
   }
 }
 
-void ReplayProgram::write_ops_csv() const {
-  OpCsvWriter csv(options_.ops_csv_path);
+void ReplayProgram::write_ops_csv() {
+  if (!ops_csv_) return;
+  const CombinationRun& latest = runs_.back();
+  const std::string config = latest.combination.config();
   for (std::size_t rank = 0; rank < workload_.by_rank.size(); ++rank) {
-    for (std::size_t ordinal = 0; ordinal < workload_.by_rank[rank].size(); ++ordinal)
-      csv.write({workload_, workload_.by_rank[rank][ordinal], figures_->ops[rank][ordinal]});
+    for (std::size_t ordinal = 0; ordinal < workload_.by_rank[rank].size(); ++ordinal) {
+      ops_csv_->write(
+          {workload_, workload_.by_rank[rank][ordinal], latest.figures.ops[rank][ordinal], config});
+    }
   }
 }
 
 void ReplayProgram::write_json() const {
   std::ofstream file(options_.json_path);
-  file << replay_json(workload_, *figures_, info_).dump(1) << "\n";
+  file << replay_json(workload_, runs_, info_).dump(1) << "\n";
   if (!file) throw std::runtime_error(fmt::format("cannot write --json '{}'", options_.json_path));
 }
 
 int ReplayProgram::report_mismatches() const {
-  const std::vector<std::string> wrong = mismatch_lines(workload_, *figures_);
+  std::vector<std::string> wrong;
+  for (const CombinationRun& run : runs_) {
+    for (const std::string& line : mismatch_lines(workload_, run.figures))
+      wrong.push_back(runs_.size() > 1 ? run.combination.name() + ": " + line : line);
+  }
   // Every process knows them all (gathered); one prints.
   if (reporting_) {
     for (const std::string& line : wrong) fmt::print(stderr, "collbench_replay: error: {}\n", line);

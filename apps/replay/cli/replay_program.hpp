@@ -1,7 +1,8 @@
 // collbench_replay in the shared frame: the frame answers --help and --version, turns bad input
 // and refused workloads into one line and exit status 2. import, check, rescale and summary run as
 // work that needs no plan; run's workload is checked there too, before any GPU work, and its plan
-// is the replay (run/replay_session.hpp): started on the launch's ranks, reported by world rank 0.
+// is the replay (run/replay_session.hpp): started on the launch's ranks, once per combination of
+// the swept settings (each with its own communicators and warm-up), reported by world rank 0.
 #pragma once
 
 #include <memory>
@@ -14,8 +15,11 @@
 #include "cli/replay_options.hpp"
 #include "frame/program.hpp"
 #include "measure/rank_set.hpp"
+#include "output/row_sinks.hpp"
+#include "plan/combination_summary.hpp"
 #include "plan/replay_figures.hpp"
 #include "plan/workload_ops.hpp"
+#include "report/op_csv.hpp"
 #include "report/replay_run_info.hpp"
 #include "run/replay_session.hpp"
 
@@ -38,9 +42,14 @@ class ReplayProgram : public Program {
   void abort() noexcept override;
 
  private:
-  // --csv's report rows and --ops-csv's op lines, each written and flushed as it is made.
-  void write_report_rows() const;
-  void write_ops_csv() const;
+  // One combination's replay, its figures kept; false when it timed out.
+  bool replay_combination(const ReplayCombination& combination, RunContext& run);
+  // The run's description for `combination`'s rows (its settings in their config).
+  ReplayRunInfo info_for(const ReplayCombination& combination) const;
+  // --csv's report rows and --ops-csv's op lines of the latest combination, each written and
+  // flushed as it is made.
+  void write_report_rows();
+  void write_ops_csv();
   void write_json() const;
   // Ops whose checked output was wrong, one line each; the exit status.
   int report_mismatches() const;
@@ -48,10 +57,14 @@ class ReplayProgram : public Program {
   ReplayOptions options_;
   WorkloadOps workload_;
   ReplayRunInfo info_;
+  std::vector<ReplayCombination> combinations_;  // the default first
   bool reporting_ = false;
   std::unique_ptr<Runner::RankSet> set_;
-  std::unique_ptr<ReplaySession> session_;
-  std::optional<ReplayFigures> figures_;
+  ReplaySettings settings_;
+  std::unique_ptr<ReplaySession> session_;  // the current combination's
+  std::vector<CombinationRun> runs_;        // the combinations done, in order
+  std::vector<std::unique_ptr<RowSink>> row_sinks_;
+  std::optional<OpCsvWriter> ops_csv_;
   std::string timeout_;  // what timed out, when something did
 };
 

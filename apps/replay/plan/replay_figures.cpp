@@ -242,6 +242,11 @@ void add_rank_ops(int rank, const WorkloadOps& workload, const RankIssuePlan& pl
 
 }  // namespace
 
+std::string type_text(const OpKindFigures& kind) {
+  const std::string dtype(name_of(kind.dtype));
+  return kind.redop ? dtype + " " + std::string(name_of(*kind.redop)) : dtype;
+}
+
 double covered_us(std::vector<OpInterval> intervals) {
   std::sort(intervals.begin(), intervals.end(),
             [](const OpInterval& a, const OpInterval& b) { return a.start_us < b.start_us; });

@@ -72,6 +72,9 @@ struct ReplayFigures {
   int iterations = 0;
 };
 
+// "float" or "float sum": a row's dtype, and its reduction where it has one.
+std::string type_text(const OpKindFigures& kind);
+
 // `results`: every rank's, by rank (index = global rank).
 ReplayFigures replay_figures(const WorkloadOps& workload, const std::vector<RankResults>& results);
 

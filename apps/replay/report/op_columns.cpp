@@ -40,6 +40,7 @@ const std::vector<OpColumn>& op_columns() {
       {"busbw_gbps", [](const R& r) { return json(r.figures.busbw_gbps); }},
       {"mismatches", [](const R& r) { return json(r.figures.mismatches); }},
       {"where", [](const R& r) { return json(r.op.where); }},
+      {"config", [](const R& r) { return json(std::string(r.config)); }},
   };
   return columns;
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plan/replay_figures.hpp"
@@ -17,6 +18,7 @@ struct ReplayedOp {
   const WorkloadOps& workload;
   const WorkloadOp& op;
   const OpFigures& figures;
+  std::string_view config = {};  // the combination's (ReplayCombination::config), "" at defaults
 };
 
 struct OpColumn {

@@ -83,11 +83,11 @@ json ranks_json(const ReplayFigures& figures) {
   return ranks;
 }
 
-}  // namespace
-
-json replay_json(const WorkloadOps& workload, const ReplayFigures& figures,
-                 const ReplayRunInfo& info) {
-  json document = {{"run", run_json(workload, info)},
+// One combination's: its name and config, and its figures.
+json combination_json(const WorkloadOps& workload, const CombinationRun& run) {
+  const ReplayFigures& figures = run.figures;
+  json document = {{"name", run.combination.name()},
+                   {"config", run.combination.config()},
                    {"window", time_json(figures.window)},
                    {"communicator_ops", kinds_json(figures)},
                    {"ranks", ranks_json(figures)}};
@@ -99,6 +99,32 @@ json replay_json(const WorkloadOps& workload, const ReplayFigures& figures,
     }
   }
   return document;
+}
+
+json choice_json(const CombinationChoice& choice) {
+  return {{"what", choice.what},
+          {"fastest", choice.fastest_name},
+          {"fastest_time", time_json(choice.fastest_time)},
+          {"default_time", time_json(choice.default_time)},
+          {"speedup", choice.speedup},
+          {"within_noise", choice.within_noise}};
+}
+
+json summary_json(const CombinationSummary& summary) {
+  json rows = json::array();
+  for (const CombinationChoice& row : summary.rows) rows.push_back(choice_json(row));
+  return {{"communicator_ops", rows}, {"window", choice_json(summary.window)}};
+}
+
+}  // namespace
+
+json replay_json(const WorkloadOps& workload, const std::vector<CombinationRun>& runs,
+                 const ReplayRunInfo& info) {
+  json combinations = json::array();
+  for (const CombinationRun& run : runs) combinations.push_back(combination_json(workload, run));
+  return {{"run", run_json(workload, info)},
+          {"combinations", combinations},
+          {"summary", summary_json(summarize_combinations(runs))}};
 }
 
 }  // namespace collbench::replay

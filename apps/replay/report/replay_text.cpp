@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include "core/byte_size.hpp"
 
@@ -13,12 +14,6 @@ std::size_t op_count(const WorkloadOps& workload) {
   std::size_t ops = 0;
   for (const auto& rank_ops : workload.by_rank) ops += rank_ops.size();
   return ops;
-}
-
-// "float" or "float sum": a row's dtype, and its reduction where it has one.
-std::string type_text(const OpKindFigures& kind) {
-  const std::string dtype(name_of(kind.dtype));
-  return kind.redop ? fmt::format("{} {}", dtype, name_of(*kind.redop)) : dtype;
 }
 
 void print_kinds(const ReplayFigures& figures, std::ostream& out) {
@@ -77,6 +72,40 @@ std::vector<std::string> mismatch_lines(const WorkloadOps& workload, const Repla
     }
   }
   return lines;
+}
+
+void print_combinations_line(const std::vector<ReplayCombination>& combinations,
+                             std::ostream& out) {
+  if (combinations.size() < 2) return;
+  std::vector<std::string> names;
+  for (const ReplayCombination& combination : combinations) names.push_back(combination.name());
+  fmt::print(out,
+             "# {} combinations of the swept settings, one after another, each with its own "
+             "communicators and warm-up: {}\n",
+             combinations.size(), fmt::join(names, ", "));
+}
+
+void print_combination_header(std::size_t index, std::size_t count,
+                              const ReplayCombination& combination, std::ostream& out) {
+  fmt::print(out, "# combination {} of {}: {}\n", index + 1, count, combination.name());
+}
+
+std::string choice_text(const CombinationChoice& choice) {
+  if (choice.fastest == 0) return "the default is fastest";
+  return fmt::format("{}: {} us against {} us, {:.2f}x faster{}", choice.fastest_name,
+                     median_text(choice.fastest_time), median_text(choice.default_time),
+                     choice.speedup, choice.within_noise ? ", within noise" : "");
+}
+
+void print_combination_summary(const CombinationSummary& summary, const std::string& default_name,
+                               std::ostream& out) {
+  fmt::print(out,
+             "fastest combination (time per call, the window's per iteration; median [95%]) "
+             "against the default ({}):\n",
+             default_name);
+  for (const CombinationChoice& row : summary.rows)
+    fmt::print(out, "  {}: {}\n", row.what, choice_text(row));
+  fmt::print(out, "  {}: {}\n", summary.window.what, choice_text(summary.window));
 }
 
 std::string median_text(const TimeStats& time) {
