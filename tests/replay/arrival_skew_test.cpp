@@ -12,12 +12,6 @@
 namespace collbench::replay::testing {
 namespace {
 
-WorkloadOp timed(WorkloadOp op, double start_us, double end_us) {
-  op.times.start_us = start_us;
-  op.times.end_us = end_us;
-  return op;
-}
-
 TEST(ArrivalSkew, TheLateMemberIsTheSkewAndItsDurationTheCallsTime) {
   // Ranks 0 and 1 start at 5 and wait for rank 2, which starts 50 us later; all end at 85.
   const CallArrival arrival = call_arrival({{5, 85}, {5, 85.5}, {55, 85}});

@@ -86,8 +86,9 @@ TEST(CombinationSummary, AClearWinnerIsFasterByTheRatioOfTheMedians) {
   EXPECT_EQ(row.fastest_name, "nccl_proto=LL");
   EXPECT_DOUBLE_EQ(row.speedup, 2);
   EXPECT_FALSE(row.within_noise);
-  EXPECT_EQ(choice_text(row), "nccl_proto=LL: 10.0 [9.5, 10.5] us against 20.0 [19.0, 21.0] us, "
-                              "2.00x faster");
+  EXPECT_EQ(choice_text(row),
+            "nccl_proto=LL: 10.0 [9.5, 10.5] us against 20.0 [19.0, 21.0] us, "
+            "2.00x faster");
   // The window: LL's median is lower, but its interval overlaps the default's.
   EXPECT_EQ(summary.window.fastest, 1u);
   EXPECT_TRUE(summary.window.within_noise);

@@ -12,12 +12,6 @@
 namespace collbench::replay::testing {
 namespace {
 
-WorkloadOp timed(WorkloadOp op, double start_us, double end_us) {
-  op.times.start_us = start_us;
-  op.times.end_us = end_us;
-  return op;
-}
-
 // Rank 0: all_reduce (stream 0), send to 1 (stream 1); rank 1: all_reduce, recv from 0 (stream 0).
 WorkloadOps two_rank_workload(bool recv_recorded) {
   WorkloadOps workload;

@@ -211,12 +211,6 @@ WorkloadOps built(int world, std::vector<WorkloadOp> ops, int communicators = 1)
   return read_workload_ops(file.path());
 }
 
-WorkloadOp timed(WorkloadOp op, double start_us, double end_us) {
-  op.times.start_us = start_us;
-  op.times.end_us = end_us;
-  return op;
-}
-
 // On each of 2 ranks: stream 0 an all_reduce of 64 MiB, then 3 ms idle, then a small one; stream 1
 // an all_gather that waits (a recorded wait) for the large all_reduce.
 std::vector<WorkloadOp> waits_and_gaps() {

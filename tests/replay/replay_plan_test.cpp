@@ -24,12 +24,6 @@ WorkloadOp after(WorkloadOp op, std::vector<std::int64_t> waited) {
   return op;
 }
 
-WorkloadOp timed(WorkloadOp op, double start_us, double end_us) {
-  op.times.start_us = start_us;
-  op.times.end_us = end_us;
-  return op;
-}
-
 TEST(IssuePlan, AGroupIsOneStepAcrossItsStreams) {
   const std::vector<WorkloadOp> ops = {
       collective_op(0, 0, 0),

@@ -98,13 +98,18 @@ TEST(ReplayReport, TheJsonNamesBothNcclsAndHoldsEveryOp) {
   EXPECT_EQ(document["summary"]["window"]["fastest"], "default");
 }
 
-TEST(ReplayReport, TheTableShowsTheMedianItsIntervalAndNoRatioWithoutARecording) {
-  const Replayed r = replayed();
+// The console's figures of a gated run.
+std::string gated_table(const ReplayFigures& figures) {
   ReplayRunInfo info;
   info.gated = true;
   std::ostringstream out;
-  print_replay_figures(r.figures, info, out);
-  const std::string text = out.str();
+  print_replay_figures(figures, info, out);
+  return out.str();
+}
+
+TEST(ReplayReport, TheTableShowsTheMedianItsIntervalAndNoRatioWithoutARecording) {
+  const Replayed r = replayed();
+  const std::string text = gated_table(r.figures);
   EXPECT_NE(text.find("all_reduce"), std::string::npos) << text;
   EXPECT_NE(text.find(median_text(r.figures.kinds[0].time_per_call)), std::string::npos) << text;
   EXPECT_EQ(text.find("not start-gated"), std::string::npos) << text;
@@ -118,15 +123,11 @@ TEST(ReplayReport, TheTableShowsTheMedianItsIntervalAndNoRatioWithoutARecording)
 TEST(ReplayReport, TheTableAndTheJsonShowSkewApartFromTheTimeWithoutWaiting) {
   // Both ranks start at 1 us (no skew); the shorter member's time is 10 + i: median 13.5.
   const Replayed r = replayed();
-  ReplayRunInfo info;
-  info.gated = true;
-  std::ostringstream out;
-  print_replay_figures(r.figures, info, out);
-  const std::string text = out.str();
+  const std::string text = gated_table(r.figures);
   EXPECT_NE(text.find("skew us"), std::string::npos) << text;
   EXPECT_NE(text.find("      0.0      13.5              -\n"), std::string::npos) << text;
-  const nlohmann::json row = replay_json(r.workload, default_run(r.figures),
-                                         info)["combinations"][0]["communicator_ops"][0];
+  const nlohmann::json row =
+      replay_json(r.workload, default_run(r.figures), {})["combinations"][0]["communicator_ops"][0];
   EXPECT_DOUBLE_EQ(row["arrival_skew_per_call"]["p50_us"].get<double>(), 0);
   EXPECT_DOUBLE_EQ(row["op_time_without_wait_per_call"]["p50_us"].get<double>(), 13.5);
   EXPECT_TRUE(row["recorded_skew_us_per_call"].is_null());  // rank 0's op has no recorded times
