@@ -113,6 +113,11 @@ bool ReplayProgram::replay_combination(const ReplayCombination& combination, Run
                            timeout.what());  // the session has aborted its communicators
     if (run.group) run.group->abort();
     return false;
+  } catch (const GpuError& error) {
+    if (combinations_.size() == 1) throw;
+    // Which combination NCCL refused (an algorithm or protocol it lacks here, say).
+    throw GpuError(fmt::format("{}: {}", combination.name(), error.what()), error.out_of_memory(),
+                   error.nccl_status(), error.nccl_message());
   }
   return true;
 }
