@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two replays' --csv rows through collreport: summary reads them; compare pairs every row of two
 # identical replays (PASS, judged by intervals), and names the one row made 20% slower a
-# REGRESSION (exit 1).
+# REGRESSION (exit 1); two combinations of the swept settings pair across their protocol.
 set -u
 tool=${1:?usage: replay_compare_test.sh REPLAY_ROWS_TOOL COLLREPORT}
 collreport=${2:?usage: replay_compare_test.sh REPLAY_ROWS_TOOL COLLREPORT}
@@ -28,5 +28,15 @@ out=$("$collreport" compare "$work/base.csv" "$work/slower.csv" --all 2>&1); sta
 regression=$(printf '%s\n' "$out" | grep -cE '^REGRESSION +all_reduce +nccl +2 +bfloat16 ')
 [ "$status" -eq 1 ] && [[ "$out" == *"FAIL: 1 regression, 0 failed rows"* ]] && [ "$regression" -eq 1 ]
 check "the bfloat16 all_reduce 20% slower is a regression" $? "exit $status: $out"
+
+"$tool" "$work/ll.csv" 1 LL && "$tool" "$work/simple.csv" 1.2 Simple
+check "the tool writes two combinations" $? ""
+grep -q ';nccl_proto=LL,' "$work/ll.csv" && grep -q ';nccl_proto=Simple,' "$work/simple.csv"
+check "each combination's rows name its protocol in config" $? "$(head -3 "$work/ll.csv")"
+out=$("$collreport" compare "$work/ll.csv" "$work/simple.csv" --across nccl_proto --all 2>&1); status=$?
+regression=$(printf '%s\n' "$out" | grep -cE '^REGRESSION +all_reduce +nccl +2 +bfloat16 ')
+[ "$status" -eq 1 ] && [[ "$out" == *"FAIL: 1 regression, 0 failed rows"* ]] && [ "$regression" -eq 1 ] &&
+  [[ "$out" == *"judged by intervals 6"* ]]
+check "--across nccl_proto pairs every row of two combinations" $? "exit $status: $out"
 
 exit $((failures > 0))
