@@ -2,7 +2,8 @@
 // committed fixture job from each of its three sources, rescaled to the visible GPU count where
 // fewer than its ranks are visible (a job that cannot be rescaled is skipped, saying why), with
 // checked values and no mismatch; one fixture under two NCCL protocols, checked, with report rows
-// for both; recorded waits and gaps held on the GPU; a corrupted output
+// for both; a rank made late by a recorded gap showing as arrival skew, not as the op's own time;
+// buffers registered locally; recorded waits and gaps held on the GPU; a corrupted output
 // caught and named; a rank that never issues its op timing out with that op named; a workload of
 // more ranks than GPUs refused as bad input.
 #include <fmt/format.h>
@@ -258,6 +259,51 @@ TEST(ReplayGpu, RanksReachingCommunicatorsInOppositeOrdersFinish) {
   const WorkloadOps workload = built(2, ops, 2);
   const Replayed replayed = replay(workload, checked());
   EXPECT_TRUE(mismatch_lines(workload, replayed.figures).empty());
+}
+
+// Two all_reduces on each of 2 ranks; rank 1 recorded 1000 us idle before its second (rank 0: 10
+// us), kept by --gaps as a delay on its stream: rank 0 arrives about 990 us earlier and waits.
+TEST(ReplayGpu, ALateRankShowsAsSkewNotAsTheOpsOwnTime) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    const double second_start = rank == 0 ? 20 : 1010;
+    ops.push_back(timed(collective_op(rank, 0, 0, ReplayOp::all_reduce, 1024, 0), 0, 10));
+    ops.push_back(timed(collective_op(rank, 0, 1, ReplayOp::all_reduce, 1024, 0), second_start,
+                        second_start + (rank == 0 ? 1010 : 10)));
+  }
+  const WorkloadOps workload = built(2, ops);
+  ReplaySettings settings = checked(8);
+  settings.gaps = true;
+  const Replayed replayed = replay(workload, settings);
+  EXPECT_TRUE(mismatch_lines(workload, replayed.figures).empty());
+  ASSERT_EQ(replayed.figures.kinds.size(), 1u);
+  const OpKindFigures& row = replayed.figures.kinds[0];
+  // Per call, the mean of the two calls: about (0 + 990) / 2 late, the waiting not in op us.
+  EXPECT_GE(row.arrival.skew_per_call.p50_us, 400) << row.arrival.skew_per_call.p50_us;
+  EXPECT_LT(row.arrival.op_per_call.p50_us, 0.5 * row.time_per_call.p50_us)
+      << row.arrival.op_per_call.p50_us << " of " << row.time_per_call.p50_us;
+  EXPECT_DOUBLE_EQ(*row.arrival.recorded_skew_us, 495);
+  EXPECT_DOUBLE_EQ(*row.arrival.recorded_op_us, 10);
+}
+
+// A stream's buffers registered (ncclCommRegister) with each of the two communicators whose ops
+// use them, a send/recv pair after the collectives: checked, no mismatch.
+TEST(ReplayGpu, LocallyRegisteredBuffersReplayChecked) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    ops.push_back(collective_op(rank, 0, 0, ReplayOp::all_reduce, 1u << 18, 0));
+    ops.push_back(collective_op(rank, 1, 0, ReplayOp::all_gather, 1u << 16, 0));
+    ops.push_back(
+        p2p_op(rank, 1, rank == 0 ? ReplayOp::send : ReplayOp::recv, 1 - rank, 0, 1u << 16, 0));
+  }
+  const WorkloadOps workload = built(2, ops, 2);
+  ReplaySettings settings = checked();
+  settings.combination.registration = BufferRegistration::local;
+  const Replayed replayed = replay(workload, settings);
+  EXPECT_TRUE(mismatch_lines(workload, replayed.figures).empty())
+      << mismatch_lines(workload, replayed.figures).front();
 }
 
 // Corrupts one element of rank 1's output of its op 0 before the check reads it.
