@@ -15,8 +15,9 @@ struct ReplayRunInfo {
   int iters = 0;
   bool gaps = false;
   bool check = false;
-  // NCCL's settings the replay ran under (NCCL_ALGO, ...), in the config column's form
-  // ("nccl_algo=Ring"), as collbench writes them; empty at NCCL's defaults.
+  // The combination's settings the rows were replayed under (NCCL_ALGO, ..., the registration),
+  // in the config column's form ("nccl_algo=Ring;register=local": ReplayCombination::config), as
+  // collbench writes them; empty at NCCL's defaults.
   std::string nccl_config;
   // Whether every iteration's start was gated (every rank of a host starting together); why not
   // otherwise ("no warm-up", ...).
