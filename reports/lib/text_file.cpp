@@ -52,10 +52,21 @@ bool is_gzip(const std::string& bytes) {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
+// An inflate stream for gzip, ended however the inflating ends.
+struct GzipInflater {
+  z_stream stream{};
+  GzipInflater() {
+    if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) throw TextFileError("cannot inflate: zlib");
+  }
+  ~GzipInflater() { inflateEnd(&stream); }
+  GzipInflater(const GzipInflater&) = delete;
+  GzipInflater& operator=(const GzipInflater&) = delete;
+};
+
 // The gzip members of `compressed` inflated, refusing more than `max_bytes` of text.
 std::string inflated(const std::string& compressed, std::uint64_t max_bytes) {
-  z_stream stream{};
-  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) throw TextFileError("cannot inflate: zlib");
+  GzipInflater inflater;
+  z_stream& stream = inflater.stream;
   stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
   stream.avail_in = static_cast<uInt>(compressed.size());
   std::string text;
@@ -67,21 +78,17 @@ std::string inflated(const std::string& compressed, std::uint64_t max_bytes) {
     stream.avail_out = sizeof(buffer);
     status = inflate(&stream, Z_NO_FLUSH);
     if (status != Z_OK && status != Z_STREAM_END) {
-      const std::string reason = stream.msg != nullptr ? stream.msg : "cut off";
-      inflateEnd(&stream);
-      throw TextFileError(fmt::format("not a whole gzip file ({})", reason));
+      throw TextFileError(fmt::format("not a whole gzip file ({})",
+                                      stream.msg != nullptr ? stream.msg : "cut off"));
     }
     text.append(buffer, sizeof(buffer) - stream.avail_out);
     if (text.size() > max_bytes) {
-      inflateEnd(&stream);
       throw TextFileError(fmt::format("too large: inflates beyond {}", size_text(max_bytes)));
     }
     if (status == Z_OK && stream.avail_in == 0 && stream.avail_out > 0) {
-      inflateEnd(&stream);
       throw TextFileError("not a whole gzip file (cut off)");
     }
   }
-  inflateEnd(&stream);
   return text;
 }
 
