@@ -1,7 +1,7 @@
 // Which setting, on the CPU: the swept axes expand into combinations in collbench's order (the
 // registration outermost, the CTA limit fastest), each named by its config as collbench writes
-// it; the summary picks the fastest combination per row and for the window against the default,
-// a clear winner as faster and one whose interval overlaps the default's as within noise.
+// it; the summary picks the fastest combination per row and for the window against the first,
+// a clear winner as faster and one whose interval overlaps the first's as within noise.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -104,7 +104,7 @@ TEST(CombinationSummary, TheDefaultCanBeFastest) {
   EXPECT_EQ(summary.rows[0].fastest, 0u);
   EXPECT_EQ(summary.rows[0].fastest_name, "default");
   EXPECT_DOUBLE_EQ(summary.rows[0].speedup, 1);
-  EXPECT_EQ(choice_text(summary.window), "the default is fastest");
+  EXPECT_EQ(choice_text(summary.window), "the first is fastest");
 }
 
 TEST(CombinationSummary, AMedianWithoutAnIntervalCannotBeToldApart) {

@@ -150,6 +150,27 @@ TEST(NcclLogImport, GroupsKeepThePipelinesBatchedRingFromDeadlocking) {
             std::string::npos);
 }
 
+// The job (job.json) batches only its ring, on the world communicator; its single sends and
+// receives go to communicators of two ranks, where rank 0 logs send, send, recv, recv back to back
+// while rank 1 interleaves its two neighbours. Grouping those on one side only made NCCL truncate
+// the message on the GPU, so only runs both sides group alike stay groups.
+TEST(NcclLogImport, GroupsOnlyWhatBothSidesLogAsOneRun) {
+  TempFile file("pipeline.jsonl");
+  import_to(file.path(), SourceKind::nccl_log,
+            fixture_files(load_fixture_job("pipeline"), SourceKind::nccl_log));
+  const LoadedWorkload workload = load_workload(file.path());
+  int grouped = 0;
+  for (const auto& [rank, rank_ops] : workload.ops) {
+    for (const WorkloadOp& op : rank_ops) {
+      if (!spec_of(op.op).point_to_point) continue;
+      const bool world = workload.communicators.size_of(op.comm) == workload.header.world_size;
+      EXPECT_EQ(op.group.has_value(), world) << op.where;
+      grouped += op.group.has_value() ? 1 : 0;
+    }
+  }
+  EXPECT_GT(grouped, 0);
+}
+
 TEST(Importers, RecordTheTimesTheirSourcesHave) {
   const LoadedWorkload kineto = imported("ddp", SourceKind::kineto);
   ASSERT_TRUE(kineto.header.time_origin_ns.has_value());

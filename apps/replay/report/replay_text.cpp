@@ -91,7 +91,7 @@ void print_combination_header(std::size_t index, std::size_t count,
 }
 
 std::string choice_text(const CombinationChoice& choice) {
-  if (choice.fastest == 0) return "the default is fastest";
+  if (choice.fastest == 0) return "the first is fastest";
   return fmt::format("{}: {} us against {} us, {:.2f}x faster{}", choice.fastest_name,
                      median_text(choice.fastest_time), median_text(choice.default_time),
                      choice.speedup, choice.within_noise ? ", within noise" : "");
@@ -101,7 +101,7 @@ void print_combination_summary(const CombinationSummary& summary, const std::str
                                std::ostream& out) {
   fmt::print(out,
              "fastest combination (time per call, the window's per iteration; median [95%]) "
-             "against the default ({}):\n",
+             "against the first ({}):\n",
              default_name);
   for (const CombinationChoice& row : summary.rows)
     fmt::print(out, "  {}: {}\n", row.what, choice_text(row));

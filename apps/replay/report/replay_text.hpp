@@ -26,11 +26,12 @@ void print_combinations_line(const std::vector<ReplayCombination>& combinations,
 // "# combination 2 of 4: nccl_proto=LL": before a combination's table.
 void print_combination_header(std::size_t index, std::size_t count,
                               const ReplayCombination& combination, std::ostream& out);
-// The summary's lines: per row and for the window, the fastest combination against the default.
+// The summary's lines: per row and for the window, the fastest combination against the first
+// (the defaults when every axis has "default" first).
 void print_combination_summary(const CombinationSummary& summary, const std::string& default_name,
                                std::ostream& out);
 // "nccl_proto=LL: 12.1 [11.9, 12.4] us against 16.3 [16.0, 16.8] us, 1.35x faster" (", within
-// noise" when the intervals overlap); "the default is fastest" when it is.
+// noise" when the intervals overlap); "the first is fastest" when it is.
 std::string choice_text(const CombinationChoice& choice);
 
 // One line per op whose checked output was wrong: "rank 1: 12 elements of all_reduce seq 3 on
