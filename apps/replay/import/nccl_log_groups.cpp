@@ -19,7 +19,8 @@ void InferredGroups::add(int log, std::size_t run, int comm, int self, int peer,
   std::vector<Run>& runs = runs_[static_cast<std::size_t>(log)];
   if (runs.size() <= run) runs.resize(run + 1);
   ++runs[run].ops;
-  Channel& channel = channels_[sends ? std::make_tuple(comm, self, peer) : std::make_tuple(comm, peer, self)];
+  Channel& channel =
+      channels_[sends ? std::make_tuple(comm, self, peer) : std::make_tuple(comm, peer, self)];
   (sends ? channel.sends : channel.recvs).push_back({log, run});
 }
 

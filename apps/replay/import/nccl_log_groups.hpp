@@ -60,7 +60,7 @@ class InferredGroups {
   Run& run(RunRef ref) { return runs_[static_cast<std::size_t>(ref.log)][ref.run]; }
   bool agrees(const Run& candidate) const;
 
-  std::vector<std::vector<Run>> runs_;  // per log, per run
+  std::vector<std::vector<Run>> runs_;                     // per log, per run
   std::map<std::tuple<int, int, int>, Channel> channels_;  // (comm, sender, receiver)
 };
 

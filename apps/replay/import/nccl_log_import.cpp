@@ -151,55 +151,57 @@ ImportedOp resolve_op(const NcclOpLine& line, const ProcessHandles& handles, con
   return imported;
 }
 
-// Every send and recv of one log into `groups`, numbered by the runs emit_log meets.
-void collect_point_to_point(const ProcessLog& log, int log_index, ImportSession& session,
-                            InferredGroups& groups) {
+// Calls `visit(line, op, handles)` for every op line of `log`, resolved against its INIT lines.
+template <typename Visit>
+void for_each_op(const ProcessLog& log, ImportSession& session, Visit visit) {
   TextInput input(log.path);
   ProcessHandles handles;
-  PointToPointRuns runs;
   std::string text;
   while (input.next_line(text)) {
     const std::string where = place(log, input.line_number());
     const NcclLogLine line = parse_nccl_log_line(text, where);
     if (line.kind == NcclLogLine::Kind::init) handles.add(line.init, where);
     if (line.kind != NcclLogLine::Kind::op) continue;
-    const ImportedOp imported = resolve_op(line.op, handles, log, where, session);
-    if (!imported.op.peer) {
-      runs.end_run();
-      continue;
-    }
-    const std::string& key = *handles.key_of(line.op.comm);  // resolve_op found it
-    const auto member = std::find_if(log.memberships.begin(), log.memberships.end(),
-                                     [&](const Membership& known) { return known.key == key; });
-    groups.add(log_index, runs.run_of(line.thread, line.op), imported.op.comm, member->comm_rank,
-               *imported.op.peer, imported.op.op == ReplayOp::send);
+    visit(line, resolve_op(line.op, handles, log, where, session), handles);
   }
+}
+
+// Every send and recv of one log into `groups`, numbered by the runs emit_log meets.
+void collect_point_to_point(const ProcessLog& log, int log_index, ImportSession& session,
+                            InferredGroups& groups) {
+  PointToPointRuns runs;
+  for_each_op(
+      log, session,
+      [&](const NcclLogLine& line, const ImportedOp& imported, const ProcessHandles& handles) {
+        if (!imported.op.peer) {
+          runs.end_run();
+          return;
+        }
+        const std::string& key = *handles.key_of(line.op.comm);  // resolve_op found it
+        const auto member = std::find_if(log.memberships.begin(), log.memberships.end(),
+                                         [&](const Membership& known) { return known.key == key; });
+        groups.add(log_index, runs.run_of(line.thread, line.op), imported.op.comm,
+                   member->comm_rank, *imported.op.peer, imported.op.op == ReplayOp::send);
+      });
 }
 
 void emit_log(const ProcessLog& log, int log_index, const InferredGroups& groups,
               ImportSession& session, RankNumbering& numbering, WorkloadWriter& writer) {
-  TextInput input(log.path);
-  ProcessHandles handles;
   PointToPointRuns runs;
   PointToPointRun run;
   std::int64_t next_group_key = 0;
-  std::string text;
-  while (input.next_line(text)) {
-    const std::string where = place(log, input.line_number());
-    const NcclLogLine line = parse_nccl_log_line(text, where);
-    if (line.kind == NcclLogLine::Kind::init) handles.add(line.init, where);
-    if (line.kind != NcclLogLine::Kind::op) continue;
-    ImportedOp imported = resolve_op(line.op, handles, log, where, session);
-    if (!imported.op.peer) {
-      run.flush(groups, log_index, numbering, writer, next_group_key);
-      runs.end_run();
-      writer.write_op(numbering.number(imported));
-      continue;
-    }
-    const std::size_t index = runs.run_of(line.thread, line.op);
-    if (!run.is(index)) run.flush(groups, log_index, numbering, writer, next_group_key);
-    run.add(index, std::move(imported));
-  }
+  for_each_op(log, session,
+              [&](const NcclLogLine& line, ImportedOp imported, const ProcessHandles&) {
+                if (!imported.op.peer) {
+                  run.flush(groups, log_index, numbering, writer, next_group_key);
+                  runs.end_run();
+                  writer.write_op(numbering.number(imported));
+                  return;
+                }
+                const std::size_t index = runs.run_of(line.thread, line.op);
+                if (!run.is(index)) run.flush(groups, log_index, numbering, writer, next_group_key);
+                run.add(index, std::move(imported));
+              });
   run.flush(groups, log_index, numbering, writer, next_group_key);
 }
 
