@@ -8,7 +8,8 @@
 #   NCCL_TESTS_DIR: nccl-tests' *_perf binaries for the headline and nccl_modes steps (optional).
 #   steps: info tests quick smoke sweep stability headline diagnose graph faults real_faults avg1 linkpeak nsys mpi mpi_algos
 #          env signal register nccl_modes algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_ddp dpstep_nsys
-#          dp_timeline mpi_hang traces
+#          dp_timeline mpi_hang traces replay
+#   REPLAY_SOURCES: the replay step's sources of each fixture job (nccl kineto fr by default).
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -478,6 +479,33 @@ for want in "$@"; do
       # PyTorch's python with its own NCCL: LD_LIBRARY_PATH (the machine's CUDA and NCCL) dropped.
       STEP_TIMEOUT_S=480 step traces env -u LD_LIBRARY_PATH "${TORCH_PYTHON:-/opt/torch/.venv/bin/python3}" \
         "$root/ci/record_traces.py" --out "$work/traces" ;;
+    replay)
+      # collbench_replay run on every fixture job (tests/replay/fixtures/*/JOB), from each of its
+      # sources, rescaled to this machine's GPU count where the job allows it (else on its own
+      # ranks when there are GPUs enough, else left out, saying why), with --check: in one process,
+      # then one process per rank under mpirun. Rows and JSON under reports/<machine>/replay/.
+      d="$work/reports/$machine/replay"
+      mkdir -p "$d" "$work/replay"
+      for job_dir in tests/replay/fixtures/*/*/; do
+        job=$(basename "$job_dir")
+        for source in ${REPLAY_SOURCES:-nccl kineto fr}; do
+          name="${job}_$source" w="$work/replay/${job}_$source.jsonl"
+          if ! "$bin/collbench_replay" import "$job_dir/$source".* -o "$w" >"$work/logs/replay_import_$name.log" 2>&1; then
+            echo "replay: $name: import failed: $(tail -n 1 "$work/logs/replay_import_$name.log")"; continue
+          fi
+          ranks=$(head -n 1 "$w" | grep -o '"world_size":[0-9]*' | cut -d: -f2)
+          if ((ranks != gpus)); then
+            if "$bin/collbench_replay" rescale "$w" --ranks "$gpus" -o "$work/replay/${name}_$gpus.jsonl"               >"$work/logs/replay_rescale_$name.log" 2>&1; then
+              w="$work/replay/${name}_$gpus.jsonl" ranks=$gpus
+            elif ((ranks > gpus)); then
+              echo "replay: $name: $ranks ranks, $gpus GPUs: $(tail -n 1 "$work/logs/replay_rescale_$name.log")"; continue
+            fi
+          fi
+          step "replay_$name" "$bin/collbench_replay" run "$w" --check --csv "$d/$name.csv" --json "$d/$name.json"
+          step "replay_${name}_mpi" "${mpirun[@]}" -np "$ranks" "$bin/collbench_replay" run "$w" --check \
+            --csv "$d/${name}_mpi.csv" --json "$d/${name}_mpi.json"
+        done
+      done ;;
     mpi_hang)
       # A rank that skips a collective under mpirun: every process must end by itself, soon.
       step mpi_hang bash -c 'start=$SECONDS; mpirun --allow-run-as-root --bind-to none -np "$gpus" -x NCCL_NVLS_ENABLE \

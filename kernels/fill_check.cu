@@ -163,4 +163,19 @@ void launch_corrupt_element(void* data, std::uint64_t index, const PatternParams
   });
 }
 
+cudaError_t preload_fill_check() {
+  cudaError_t status = cudaSuccess;
+  for (int type = 0; type <= static_cast<int>(ElementType::bfloat16); ++type) {
+    with_element_type(static_cast<ElementType>(type), [&](auto tag) {
+      using T = decltype(tag);
+      cudaFuncAttributes attributes{};
+      if (status == cudaSuccess) status = cudaFuncGetAttributes(&attributes, fill_kernel<T>);
+      if (status == cudaSuccess)
+        status = cudaFuncGetAttributes(&attributes, count_mismatches_kernel<T>);
+      if (status == cudaSuccess) status = cudaFuncGetAttributes(&attributes, corrupt_kernel<T>);
+    });
+  }
+  return status;
+}
+
 }  // namespace collbench::kernels

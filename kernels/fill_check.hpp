@@ -24,4 +24,9 @@ void launch_count_mismatches(const void* data, std::uint64_t count, const Patter
 void launch_corrupt_element(void* data, std::uint64_t index, const PatternParams& params,
                             cudaStream_t stream);
 
+// Loads every type's fill, check and corrupt kernels on the current device now: CUDA loads a
+// kernel's module on its first launch and waits for an idle device to do it, which a device whose
+// other streams wait on a peer (a replay's checked iteration) may not become in time.
+cudaError_t preload_fill_check();
+
 }  // namespace collbench::kernels

@@ -79,11 +79,11 @@ nlohmann::json sweep_json(const Options& options) {
   for (ReduceOp op : options.reduce_ops) reduce_ops.emplace_back(name_of(op));
   // The communicator axes as --nccl-* take them: "default" for NCCL's own choice.
   std::vector<std::string> nccl_algos, nccl_protos, nccl_max_ctas;
-  for (const std::string& algo : options.nccl_algos)
+  for (const std::string& algo : options.axes.nccl_algos)
     nccl_algos.push_back(algo.empty() ? "default" : algo);
-  for (const std::string& proto : options.nccl_protos)
+  for (const std::string& proto : options.axes.nccl_protos)
     nccl_protos.push_back(proto.empty() ? "default" : proto);
-  for (int ctas : options.nccl_max_ctas)
+  for (int ctas : options.axes.nccl_max_ctas)
     nccl_max_ctas.push_back(ctas == 0 ? "default" : std::to_string(ctas));
   nlohmann::json sweep = {{"ops", options.ops},
                           {"algos", options.algos},

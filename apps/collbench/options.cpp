@@ -17,6 +17,7 @@
 #include "core/errors.hpp"
 #include "frame/settings/algorithm_tunings.hpp"
 #include "frame/settings/command_line.hpp"
+#include "frame/settings/communicator_axes.hpp"
 #include "frame/settings/value_parsers.hpp"
 
 namespace collbench {
@@ -165,14 +166,6 @@ std::vector<Setting<Options>> make_settings() {
                   }));
   s.push_back(Setting<O>("--in-place", T::text, "both", "out, in or both")
                   .to([](O& o, const std::string& v) { o.in_place = parse_in_place(v); }));
-  s.push_back(Setting<O>("--register", T::text, "none",
-                         "NCCL buffer registration, swept: none, local (ncclCommRegister), "
-                         "symmetric (ncclMemAlloc and symmetric windows, NCCL >= 2.27), or all")
-                  .as_list()
-                  .to_all([](O& o, const Values& v) {
-                    o.registrations =
-                        parse_named_list(v, all_buffer_registrations(), parse_buffer_registration);
-                  }));
   s.push_back(Setting<O>("--a2av-spread", T::text, "1",
                          "alltoallv: nccl-tests' generated traffic, from 0 (uniform) to 1 (by "
                          "forward distance); a comma-separated list is swept")
@@ -183,26 +176,6 @@ std::vector<Setting<Options>> make_settings() {
                          "column j); its bytes replace the size sweep")
                   // Read once the rules between options hold (read_a2av_matrix).
                   .to([](O& o, const std::string& v) { o.a2av_matrix_path = v; }));
-  s.push_back(
-      Setting<O>("--nccl-algo", T::text, "default",
-                 "NCCL algorithms (NCCL_ALGO, set while each combination's communicators live), "
-                 "comma separated: Ring, Tree, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT, "
-                 "default (NCCL's choice, or NCCL_ALGO as already set, which rows then name). With "
-                 "--nccl-proto and --nccl-max-ctas a cartesian product, for --algo nccl only "
-                 "(hand-built algorithms run once, on default communicators); a combination NCCL "
-                 "refuses is skipped")
-          // core's parser takes the whole list ("default" entries, NCCL's spellings).
-          .to([](O& o, const std::string& v) { o.nccl_algos = parse_nccl_algo_list(v); }));
-  s.push_back(
-      Setting<O>("--nccl-proto", T::text, "default",
-                 "NCCL protocols (NCCL_PROTO): LL, LL128, Simple, default (or NCCL_PROTO "
-                 "as set)")
-          .to([](O& o, const std::string& v) { o.nccl_protos = parse_nccl_proto_list(v); }));
-  s.push_back(
-      Setting<O>("--nccl-max-ctas", T::text, "default",
-                 "NCCL's CTA (channel) limit per collective (ncclConfig_t maxCTAs), 1 to "
-                 "64 or default (or NCCL_MAX_CTAS as set)")
-          .to([](O& o, const std::string& v) { o.nccl_max_ctas = parse_nccl_max_ctas_list(v); }));
   s.push_back(Setting<O>("--split", T::text, "",
                          "Split each GPU count's ranks into concurrent groups by an "
                          "NCCL_TESTS_SPLIT rule (AND 0x7, MOD 2, DIV 4, OR 1; color of rank r, "
@@ -314,8 +287,16 @@ const CommonFlags& collbench_common_flags() {
   return flags;
 }
 
+const std::vector<Setting<CommunicatorAxes>>& collbench_axis_settings() {
+  static const std::vector<Setting<CommunicatorAxes>> settings = communicator_axis_settings(
+      "for --algo nccl only (hand-built algorithms run once, on default communicators; --register "
+      "applies to every algorithm); a combination NCCL refuses is skipped");
+  return settings;
+}
+
 void declare(CommandLine& line, Options& options) {
   line.add(collbench_settings(), options);
+  line.add(collbench_axis_settings(), options.axes, "Communicators (swept)");
   line.add(common_settings(collbench_common_flags()), options.common, "Run and output");
   line.add_footer(algorithm_tunings_help());
 }
@@ -346,16 +327,8 @@ void spreads_or_matrix(const Options&, const CommandLine& line) {
         "--a2av-spread and --a2av-matrix exclude each other (the matrix is the traffic)");
   }
 }
-// NCCL applies NCCL_MAX_CTAS after ncclConfig_t (src/init.cc), so the sweep would not be what it
-// says.
 void max_ctas_not_in_the_environment(const Options& o, const CommandLine&) {
-  const char* environment = std::getenv("NCCL_MAX_CTAS");
-  if (environment != nullptr && o.nccl_max_ctas != std::vector<int>{0}) {
-    throw UsageError(fmt::format(
-        "--nccl-max-ctas with NCCL_MAX_CTAS={} in the environment: NCCL would apply the "
-        "variable instead; unset it",
-        shown_value(environment)));
-  }
+  refuse_max_ctas_beside_environment(o.axes);
 }
 constexpr void (*kRules[])(const Options&, const CommandLine&) = {
     sizes_ascend, stop_times_ascend, loop_timing_without_graph, spreads_or_matrix,
@@ -370,13 +343,7 @@ void complete(Options& o, const CommandLine& line) {
   }
   // What the user's NCCL_* variables already choose is what a "default" entry runs: the rows say
   // so.
-  const auto variable = [](const char* name) {
-    const char* value = std::getenv(name);
-    return value ? std::optional<std::string>(value) : std::nullopt;
-  };
-  apply_environment_defaults(
-      {variable("NCCL_ALGO"), variable("NCCL_PROTO"), variable("NCCL_MAX_CTAS")}, o.nccl_algos,
-      o.nccl_protos, o.nccl_max_ctas);
+  apply_environment_defaults(read_nccl_environment(), o.axes);
   o.run.seed = o.common.seed;
   o.run.timeout_s = o.common.timeout_s;
 }

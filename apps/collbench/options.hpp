@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "collbench/fault_injection.hpp"
-#include "core/buffer_registration.hpp"
+#include "core/communicator_settings.hpp"
 #include "core/data_type.hpp"
 #include "core/split_rule.hpp"
 #include "core/traffic_matrix.hpp"
@@ -33,13 +33,10 @@ struct Options {
   std::vector<ReduceOp> reduce_ops = {ReduceOp::sum};
   std::string roots = "0";  // a rank or "all"
   InPlaceMode in_place = InPlaceMode::both;
-  // NCCL's communicator variants, swept as a cartesian product for --algo nccl only; "" and 0 are
-  // NCCL's own choice (see core/communicator_settings.hpp).
-  std::vector<std::string> nccl_algos = {""};
-  std::vector<std::string> nccl_protos = {""};
-  std::vector<int> nccl_max_ctas = {0};
+  // NCCL's communicator variants, swept as a cartesian product for --algo nccl only, and buffer
+  // registration, for every algorithm (frame/settings/communicator_axes.hpp).
+  CommunicatorAxes axes;
   std::optional<SplitRule> split;  // --split: every GPU count's ranks in concurrent groups
-  std::vector<BufferRegistration> registrations = {BufferRegistration::none};  // --register
   // alltoallv's traffic: nccl-tests' generated spreads (swept), or a matrix file read and checked
   // while parsing (then the sizes do not apply to alltoallv: the matrix is its one case).
   std::vector<double> a2av_spreads = {1.0};

@@ -48,14 +48,7 @@ std::vector<CommunicatorSettings> communicator_variants(const Options& options,
                                                         const AlgorithmChoice& choice) {
   if (!choice.entry->capabilities.nccl_communicator_variants)
     return {CommunicatorSettings{"", "", 0, options.split}};
-  std::vector<CommunicatorSettings> variants;
-  for (const std::string& algo : options.nccl_algos) {
-    for (const std::string& proto : options.nccl_protos) {
-      for (int max_ctas : options.nccl_max_ctas)
-        variants.push_back({algo, proto, max_ctas, options.split});
-    }
-  }
-  return variants;
+  return nccl_combinations(options.axes, options.split);
 }
 
 // The ranks of one communicator of a `ranks`-GPU case: all of them, or under --split rank 0's
@@ -319,12 +312,12 @@ std::vector<Case> build_sweep(const Options& options, int visible_gpus, bool lis
                            cases.end());
   }
   const std::size_t total =
-      cases.size() * options.registrations.size() * static_cast<std::size_t>(options.repeats);
+      cases.size() * options.axes.registrations.size() * static_cast<std::size_t>(options.repeats);
   if (total > kMaxCases) {
     throw UsageError(fmt::format("the command line selects {} cases (more than {}); narrow it",
                                  total, kMaxCases));
   }
-  cases = expand_registrations(cases, options.registrations);
+  cases = expand_registrations(cases, options.axes.registrations);
   if (cases.empty())
     throw UsageError("the command line selects no case (check --algo against --ops)");
   const std::size_t one_pass = cases.size();

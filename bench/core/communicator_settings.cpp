@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -147,6 +148,41 @@ void apply_environment_defaults(const NcclEnvironment& environment, std::vector<
   std::vector<int> filled;
   for (int value : max_ctas) append_once(filled, value == 0 ? *limit : value);
   max_ctas = std::move(filled);
+}
+
+void apply_environment_defaults(const NcclEnvironment& environment, CommunicatorAxes& axes) {
+  apply_environment_defaults(environment, axes.nccl_algos, axes.nccl_protos, axes.nccl_max_ctas);
+}
+
+std::vector<CommunicatorSettings> nccl_combinations(const CommunicatorAxes& axes,
+                                                    const std::optional<SplitRule>& split) {
+  std::vector<CommunicatorSettings> combinations;
+  for (const std::string& algo : axes.nccl_algos) {
+    for (const std::string& proto : axes.nccl_protos) {
+      for (int max_ctas : axes.nccl_max_ctas)
+        combinations.push_back({algo, proto, max_ctas, split});
+    }
+  }
+  return combinations;
+}
+
+NcclEnvironment read_nccl_environment() {
+  const auto variable = [](const char* name) {
+    const char* value = std::getenv(name);
+    return value ? std::optional<std::string>(value) : std::nullopt;
+  };
+  return {variable("NCCL_ALGO"), variable("NCCL_PROTO"), variable("NCCL_MAX_CTAS")};
+}
+
+std::string environment_nccl_config(const NcclEnvironment& environment) {
+  std::vector<std::string> algos = {""}, protos = {""};
+  std::vector<int> max_ctas = {0};
+  apply_environment_defaults(environment, algos, protos, max_ctas);
+  CommunicatorSettings settings;
+  settings.nccl_algo = algos.front();
+  settings.nccl_proto = protos.front();
+  settings.nccl_max_ctas = max_ctas.front();
+  return communicator_config(settings, 1);
 }
 
 std::vector<std::vector<int>> communicator_groups(const CommunicatorSettings& settings, int ranks) {

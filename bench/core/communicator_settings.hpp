@@ -1,12 +1,15 @@
 // How the communicators of a case are made: NCCL's algorithm and protocol (NCCL_ALGO,
 // NCCL_PROTO), its CTA limit (ncclConfig_t::maxCTAs) and an NCCL_TESTS_SPLIT rule that splits the
-// ranks of a GPU count into concurrent groups. Pure data: parsing, the config text, the key.
+// ranks of a GPU count into concurrent groups; and the swept axes of those settings with buffer
+// registration (--nccl-algo, --nccl-proto, --nccl-max-ctas, --register), which collbench and
+// collbench_replay share. Pure data: parsing, the config text, the key, the combinations.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/buffer_registration.hpp"
 #include "core/split_rule.hpp"
 
 namespace collbench {
@@ -39,10 +42,26 @@ std::vector<std::string> parse_nccl_proto_list(const std::string& text);
 // "8,16,default": CTA limits from 1 to kMaxNcclCtas, or default (0).
 std::vector<int> parse_nccl_max_ctas_list(const std::string& text);
 
+// The swept values of each axis, in the order given; "" and 0 are NCCL's own choice (after
+// apply_environment_defaults: what the user's environment sets).
+struct CommunicatorAxes {
+  std::vector<std::string> nccl_algos = {""};
+  std::vector<std::string> nccl_protos = {""};
+  std::vector<int> nccl_max_ctas = {0};
+  std::vector<BufferRegistration> registrations = {BufferRegistration::none};
+};
+
+// Every combination of the NCCL axes (algorithm, then protocol, then CTA limit varying fastest),
+// each with `split`.
+std::vector<CommunicatorSettings> nccl_combinations(const CommunicatorAxes& axes,
+                                                    const std::optional<SplitRule>& split);
+
 // The user's NCCL_ALGO, NCCL_PROTO and NCCL_MAX_CTAS (nullopt: not set).
 struct NcclEnvironment {
   std::optional<std::string> algo, proto, max_ctas;
 };
+// This process's NCCL_ALGO, NCCL_PROTO and NCCL_MAX_CTAS.
+NcclEnvironment read_nccl_environment();
 // Makes the "default" entries ("" and 0) of the axes what the user's environment sets, so that a
 // row names what NCCL runs and `NCCL_ALGO=Ring` gives the rows `--nccl-algo Ring` gives. A value
 // that is one name (in any case) is written as NCCL spells it, any other (a list, "^NVLS") as it
@@ -50,6 +69,14 @@ struct NcclEnvironment {
 // NCCL_MAX_CTAS when it is not a CTA count from 1 to kMaxNcclCtas.
 void apply_environment_defaults(const NcclEnvironment& environment, std::vector<std::string>& algos,
                                 std::vector<std::string>& protos, std::vector<int>& max_ctas);
+
+// The same, on every NCCL axis of `axes`.
+void apply_environment_defaults(const NcclEnvironment& environment, CommunicatorAxes& axes);
+
+// What a run at NCCL's defaults runs under `environment`, in the config column's form, as
+// collbench writes it for its "default" entries ("nccl_algo=Ring;nccl_max_ctas=8"; empty when no
+// variable is set). Throws UsageError as apply_environment_defaults does.
+std::string environment_nccl_config(const NcclEnvironment& environment);
 
 // The groups `settings.split` makes of `ranks` GPUs (one group of all when there is no rule).
 std::vector<std::vector<int>> communicator_groups(const CommunicatorSettings& settings, int ranks);

@@ -21,16 +21,6 @@
 namespace collbench {
 namespace {
 
-// Stream operations one gated round may enqueue per rank before its gate opens. The launch queue
-// of a stream holds about a thousand; a host that blocked on a full queue would never arrive, and
-// every gate of the round would wait for it until the case's deadline.
-// NCCL's work FIFO (1 MiB by default) must also hold every collective of the round.
-constexpr std::size_t kMaxGatedOperations = 128;
-
-// How long after its deadline a gate gives up on its own: the host's deadline comes first and
-// aborts it; this only bounds a kernel whose host died.
-constexpr double kGateGraceS = 10;
-
 double steady_now_us() {
   return std::chrono::duration<double, std::micro>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -224,7 +214,8 @@ void CaseMeasurement::run_timed_batches() {
       [&](int local) { record_event(set_.events(local, 1)[0], set_.contexts()[local]); });
   // No gate without a warm-up (a kernel's first launch may load its module, which waits for a
   // device the gate holds) or when one sample alone would fill the launch queue.
-  gated_ = settings_.warmup_iters > 0 && stream_operations_per_sample() <= kMaxGatedOperations;
+  gated_ =
+      settings_.warmup_iters > 0 && stream_operations_per_sample() <= kMaxGatedStreamOperations;
   std::size_t asked = std::max(base_batch_, next_step(settings_.stop, {}, outcome_.ops_per_sample,
                                                       settings_.confidence, base_batch_)
                                                 .next_samples);
@@ -265,7 +256,7 @@ std::size_t CaseMeasurement::stream_operations_per_sample() const {
 std::size_t CaseMeasurement::round_samples(std::size_t asked) const {
   if (!gated_) return asked;
   return std::max<std::size_t>(
-      1, std::min(asked, kMaxGatedOperations / stream_operations_per_sample()));
+      1, std::min(asked, kMaxGatedStreamOperations / stream_operations_per_sample()));
 }
 
 // One round: every rank enqueues its samples behind the gate, which opens once every rank

@@ -100,15 +100,27 @@ std::vector<NcclCommunicator> create_single_process_communicators(const std::vec
 
 std::vector<NcclCommunicator> split_communicators(const std::vector<NcclCommunicator>& parents,
                                                   const std::vector<int>& colors,
-                                                  const ncclConfig_t* config) {
+                                                  const ncclConfig_t* config,
+                                                  const std::vector<int>& keys) {
+  std::vector<RankContext> contexts;
+  for (const NcclCommunicator& parent : parents)
+    contexts.push_back({parent.rank(), parent.device(), nullptr, parent.get()});
+  return split_communicators(contexts, colors, config, keys);
+}
+
+std::vector<NcclCommunicator> split_communicators(const std::vector<RankContext>& parents,
+                                                  const std::vector<int>& colors,
+                                                  const ncclConfig_t* config,
+                                                  const std::vector<int>& keys) {
   PendingCommunicators pending(parents.size());
   {
     NcclGroupScope group;
     for (std::size_t i = 0; i < parents.size(); ++i) {
-      ScopedDevice on(parents[i].device(), parents[i].rank());
+      ScopedDevice on(parents[i].device, parents[i].rank);
       std::optional<ncclConfig_t> split_config;
       if (config != nullptr) split_config = *config;
-      CB_NCCL_CHECK(ncclCommSplit(parents[i].get(), colors[i], parents[i].rank(), &pending[i],
+      const int key = keys.empty() ? parents[i].rank : keys[i];
+      CB_NCCL_CHECK(ncclCommSplit(parents[i].comm, colors[i], key, &pending[i],
                                   split_config ? &*split_config : nullptr));
     }
     group.end();
@@ -117,7 +129,7 @@ std::vector<NcclCommunicator> split_communicators(const std::vector<NcclCommunic
   std::vector<NcclCommunicator> owned;
   owned.reserve(parents.size());
   for (std::size_t i = 0; i < parents.size(); ++i) {
-    owned.emplace_back(comms[i], parents[i].device(), parents[i].rank());
+    owned.emplace_back(comms[i], parents[i].device, parents[i].rank);
   }
   return owned;
 }

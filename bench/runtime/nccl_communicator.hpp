@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/algorithm.hpp"
+
 namespace collbench {
 
 class NcclCommunicator {
@@ -43,12 +45,20 @@ std::vector<NcclCommunicator> create_single_process_communicators(
     const std::vector<int>& devices, const ncclConfig_t* config = nullptr);
 
 // ncclCommSplit of each of this process's communicators, all inside one group (one process may
-// hold several ranks): parents[i] joins the group of colors[i], ordered by its rank (the key).
-// `config` applies to the new communicators; null inherits the parents'. Each new communicator
-// keeps its parent's rank as the rank its errors name (ncclCommUserRank gives its group rank).
+// hold several ranks): parents[i] joins the group of colors[i] (NCCL_SPLIT_NOCOLOR: none, its
+// communicator is null), ordered by keys[i], or by its rank when `keys` is empty. `config` applies
+// to the new communicators; null inherits the parents'. Each new communicator keeps its parent's
+// rank as the rank its errors name (ncclCommUserRank gives its group rank).
 std::vector<NcclCommunicator> split_communicators(const std::vector<NcclCommunicator>& parents,
                                                   const std::vector<int>& colors,
-                                                  const ncclConfig_t* config);
+                                                  const ncclConfig_t* config,
+                                                  const std::vector<int>& keys = {});
+// The same from communicators owned elsewhere (a rank set's): each context's comm, device and
+// rank (the rank its errors name).
+std::vector<NcclCommunicator> split_communicators(const std::vector<RankContext>& parents,
+                                                  const std::vector<int>& colors,
+                                                  const ncclConfig_t* config,
+                                                  const std::vector<int>& keys = {});
 
 // "2.28.3" for the NCCL library loaded at run time.
 std::string nccl_runtime_version();

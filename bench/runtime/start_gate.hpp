@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -19,6 +20,16 @@
 #include "start_gate_wait.hpp"
 
 namespace collbench {
+
+// Stream operations one rank may enqueue behind a closed gate. The launch queue of a stream holds
+// about a thousand; a host that blocked on a full queue would never arrive, and every gate of the
+// round would wait for it until the deadline. NCCL's work FIFO (1 MiB by default) must also hold
+// every collective enqueued before the gate opens.
+inline constexpr std::size_t kMaxGatedStreamOperations = 128;
+// How long past the host's deadline a held stream gives up on its own (hold's timeout is the
+// deadline plus this): the host's deadline comes first and aborts the gate; this only bounds a
+// wait whose host died.
+inline constexpr double kGateGraceS = 10;
 
 class StartGate {
  public:
@@ -80,13 +91,22 @@ class StartGate {
 class GateArrival {
  public:
   GateArrival(const StartGate& gate, int ranks = 1) : gate_(gate), ranks_(ranks) {}
-  ~GateArrival() { gate_.arrive(ranks_); }
+  ~GateArrival() { arrive_now(); }
   GateArrival(const GateArrival&) = delete;
   GateArrival& operator=(const GateArrival&) = delete;
+
+  // Arrives now rather than at the end of the scope, once: the round's first operations are
+  // enqueued, the rest follow while it runs (a round longer than kMaxGatedStreamOperations).
+  void arrive_now() {
+    if (arrived_) return;
+    arrived_ = true;
+    gate_.arrive(ranks_);
+  }
 
  private:
   const StartGate& gate_;
   int ranks_;
+  bool arrived_ = false;
 };
 
 }  // namespace collbench

@@ -19,14 +19,17 @@ inline constexpr std::array<const char*, 10> kCollectiveOps = {
     "alltoall",   "gather",     "scatter",        "sendrecv",  "alltoallv"};
 inline constexpr const char* kDpStepOp = "dp_step";     // a data-parallel training step
 inline constexpr const char* kLinkPeakOp = "p2p_peak";  // a copy between two GPUs at peak
+// A replayed job's whole window of communication, per iteration.
+inline constexpr const char* kReplayWindowOp = "replay_window";
 
 struct AppOp {
   const char* op;
   const char* app;  // the binary that writes rows of the op
 };
-inline constexpr std::array<AppOp, 2> kAppOps = {{
+inline constexpr std::array<AppOp, 3> kAppOps = {{
     {kDpStepOp, "collbench_dpstep"},
     {kLinkPeakOp, "collbench_linkpeak"},
+    {kReplayWindowOp, "collbench_replay"},
 }};
 
 // Every op a row may name: the collectives, then the apps' ops.

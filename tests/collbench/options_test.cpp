@@ -55,7 +55,7 @@ TEST(Options, DefaultsMatchTheReadme) {
   EXPECT_EQ(options.in_place, InPlaceMode::both);
   EXPECT_EQ(options.run.timing, IterationTiming::each);
   EXPECT_EQ(parse({"--timing", "loop"}).run.timing, IterationTiming::loop);
-  EXPECT_EQ(options.registrations, std::vector<BufferRegistration>{BufferRegistration::none});
+  EXPECT_EQ(options.axes.registrations, std::vector<BufferRegistration>{BufferRegistration::none});
 }
 
 // Code that builds Options without a command line (tests, tools) gets what `collbench` alone runs:
@@ -73,10 +73,10 @@ TEST(Options, TheTablesDefaultsAreTheStructs) {
   EXPECT_EQ(parsed.reduce_ops, built.reduce_ops);
   EXPECT_EQ(parsed.roots, built.roots);
   EXPECT_EQ(parsed.in_place, built.in_place);
-  EXPECT_EQ(parsed.nccl_algos, built.nccl_algos);
-  EXPECT_EQ(parsed.nccl_protos, built.nccl_protos);
-  EXPECT_EQ(parsed.nccl_max_ctas, built.nccl_max_ctas);
-  EXPECT_EQ(parsed.registrations, built.registrations);
+  EXPECT_EQ(parsed.axes.nccl_algos, built.axes.nccl_algos);
+  EXPECT_EQ(parsed.axes.nccl_protos, built.axes.nccl_protos);
+  EXPECT_EQ(parsed.axes.nccl_max_ctas, built.axes.nccl_max_ctas);
+  EXPECT_EQ(parsed.axes.registrations, built.axes.registrations);
   EXPECT_EQ(parsed.a2av_spreads, built.a2av_spreads);
   EXPECT_EQ(parsed.repeats, built.repeats);
   const MeasureSettings &a = parsed.run, &b = built.run;
@@ -119,12 +119,12 @@ TEST(Options, LongBadValuesAreShortenedInTheError) {
 }
 
 TEST(Options, RegisterIsAListOfModes) {
-  EXPECT_EQ(parse({"--register", "local"}).registrations,
+  EXPECT_EQ(parse({"--register", "local"}).axes.registrations,
             std::vector<BufferRegistration>{BufferRegistration::local});
   EXPECT_EQ(
-      parse({"--register", "symmetric,none,symmetric"}).registrations,
+      parse({"--register", "symmetric,none,symmetric"}).axes.registrations,
       (std::vector<BufferRegistration>{BufferRegistration::symmetric, BufferRegistration::none}));
-  EXPECT_EQ(parse({"--register", "all"}).registrations, all_buffer_registrations());
+  EXPECT_EQ(parse({"--register", "all"}).axes.registrations, all_buffer_registrations());
   expect_usage_errors({
       {{"--register", "global"}, "--register 'global' is not one of none, local, symmetric, all"},
       {{"--register", "local,"}, "--register 'local,' has an empty entry"},
@@ -372,15 +372,15 @@ TEST(Options, SweepRejectsMoreGpusThanVisibleAndRootsOutsideTheRanks) {
 // choice; --split takes an NCCL_TESTS_SPLIT rule.
 TEST(Options, CommunicatorAxes) {
   const Options defaults = parse({});
-  EXPECT_EQ(defaults.nccl_algos, std::vector<std::string>{""});
-  EXPECT_EQ(defaults.nccl_protos, std::vector<std::string>{""});
-  EXPECT_EQ(defaults.nccl_max_ctas, std::vector<int>{0});
+  EXPECT_EQ(defaults.axes.nccl_algos, std::vector<std::string>{""});
+  EXPECT_EQ(defaults.axes.nccl_protos, std::vector<std::string>{""});
+  EXPECT_EQ(defaults.axes.nccl_max_ctas, std::vector<int>{0});
   EXPECT_FALSE(defaults.split.has_value());
   const Options options = parse({"--nccl-algo", "ring,tree,default", "--nccl-proto", "ll128,Simple",
                                  "--nccl-max-ctas", "4,default", "--split", "mod 2"});
-  EXPECT_EQ(options.nccl_algos, (std::vector<std::string>{"Ring", "Tree", ""}));
-  EXPECT_EQ(options.nccl_protos, (std::vector<std::string>{"LL128", "Simple"}));
-  EXPECT_EQ(options.nccl_max_ctas, (std::vector<int>{4, 0}));
+  EXPECT_EQ(options.axes.nccl_algos, (std::vector<std::string>{"Ring", "Tree", ""}));
+  EXPECT_EQ(options.axes.nccl_protos, (std::vector<std::string>{"LL128", "Simple"}));
+  EXPECT_EQ(options.axes.nccl_max_ctas, (std::vector<int>{4, 0}));
   ASSERT_TRUE(options.split.has_value());
   EXPECT_EQ(options.split->text(), "MOD 2");
 }
@@ -435,11 +435,11 @@ TEST(Options, NcclVariablesInTheEnvironmentAreNamedInTheRows) {
   unsetenv("NCCL_ALGO");
   unsetenv("NCCL_PROTO");
   unsetenv("NCCL_MAX_CTAS");
-  EXPECT_EQ(from_environment.nccl_algos, std::vector<std::string>{"Ring"});
-  EXPECT_EQ(from_environment.nccl_protos, std::vector<std::string>{"LL128"});
-  EXPECT_EQ(from_environment.nccl_max_ctas, std::vector<int>{16});
+  EXPECT_EQ(from_environment.axes.nccl_algos, std::vector<std::string>{"Ring"});
+  EXPECT_EQ(from_environment.axes.nccl_protos, std::vector<std::string>{"LL128"});
+  EXPECT_EQ(from_environment.axes.nccl_max_ctas, std::vector<int>{16});
   EXPECT_EQ(keys(from_environment), by_options);
-  EXPECT_EQ(mixed.nccl_algos, (std::vector<std::string>{"Tree", "Ring"}));
+  EXPECT_EQ(mixed.axes.nccl_algos, (std::vector<std::string>{"Tree", "Ring"}));
   const Case first = build_sweep(from_environment, 2).front();
   EXPECT_EQ(first.config(),
             "nccl_algo=Ring;nccl_proto=LL128;nccl_max_ctas=16;split=DIV 2;groups=1");
@@ -447,7 +447,7 @@ TEST(Options, NcclVariablesInTheEnvironmentAreNamedInTheRows) {
   setenv("NCCL_MAX_CTAS", "99", 1);
   expect_usage_error({}, "NCCL_MAX_CTAS '99' in the environment is not a CTA count from 1 to 64");
   unsetenv("NCCL_MAX_CTAS");
-  EXPECT_EQ(parse({}).nccl_max_ctas, std::vector<int>{0});
+  EXPECT_EQ(parse({}).axes.nccl_max_ctas, std::vector<int>{0});
 }
 
 }  // namespace

@@ -217,9 +217,9 @@ TEST_F(RingKnobEnvironment, RowsOfLoopTimingSayItInTheirConfig) {
 // named in config, and so in the benchmark and display names.
 TEST(SweepPlan, NcclAxesAreACartesianProductForNcclOnly) {
   Options options = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
-  options.nccl_algos = {"Ring", "Tree"};
-  options.nccl_protos = {"", "LL"};
-  options.nccl_max_ctas = {0, 8};
+  options.axes.nccl_algos = {"Ring", "Tree"};
+  options.axes.nccl_protos = {"", "LL"};
+  options.axes.nccl_max_ctas = {0, 8};
   const std::vector<Case> cases = build_sweep(options, 2);
   std::vector<std::string> configs;
   for (const Case& c : cases) configs.push_back(c.algo() + "|" + c.config());
@@ -252,8 +252,8 @@ TEST_F(RingKnobEnvironment, RegistrationModesAreSweptPerRankCount) {
   Options options = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
   options.common.gpu_counts = "1,2";
   options.max_bytes = 2048;
-  options.registrations = {BufferRegistration::none, BufferRegistration::symmetric,
-                           BufferRegistration::local};
+  options.axes.registrations = {BufferRegistration::none, BufferRegistration::symmetric,
+                                BufferRegistration::local};
   setenv("COLLBENCH_RING_CTAS", "32", 1);
   const std::vector<Case> cases = build_sweep(options, 2);
   // Per count: 3 modes x 2 algos x 2 sizes.
@@ -298,7 +298,7 @@ TEST(SweepPlan, CasesAreGroupedByGpuCountThenCommunicators) {
   options.ops = {"all_reduce", "all_gather"};
   options.algos = {"nccl", "ring"};
   options.common.gpu_counts = "2,4";
-  options.nccl_protos = {"LL", "Simple"};
+  options.axes.nccl_protos = {"LL", "Simple"};
   options.min_bytes = 1024;
   options.max_bytes = 4096;
   const std::vector<Case> cases = build_sweep(options, 4);
@@ -356,7 +356,7 @@ TEST(SweepPlan, SplitCasesArePerGroup) {
   // rule in their config; the NCCL axes apply to nccl alone.
   Options mixed = one_size("all_reduce", {"nccl", "ring"}, 2, 1024);
   mixed.split = parse_split_rule("DIV 2");
-  mixed.nccl_algos = {"Ring"};
+  mixed.axes.nccl_algos = {"Ring"};
   const std::vector<Case> cases = build_sweep(mixed, 2);
   std::vector<std::string> configs;
   for (const Case& c : cases) configs.push_back(c.algo() + "|" + c.config());
@@ -391,8 +391,8 @@ TEST_F(RingKnobEnvironment, CountThenCommunicatorsThenRegistrationThenOp) {
   options.min_bytes = 1024;
   options.max_bytes = 2048;
   options.in_place = InPlaceMode::out_of_place;
-  options.nccl_protos = {"LL", "Simple"};
-  options.registrations = {BufferRegistration::local, BufferRegistration::none};
+  options.axes.nccl_protos = {"LL", "Simple"};
+  options.axes.registrations = {BufferRegistration::local, BufferRegistration::none};
   options.a2av_spreads = {0.5};
   setenv("COLLBENCH_RING_CTAS", "32", 1);
   const std::vector<Case> cases = build_sweep(options, 4);
@@ -434,10 +434,10 @@ TEST_F(RingKnobEnvironment, CountThenCommunicatorsThenRegistrationThenOp) {
 
   // Every part at once, and timing=loop after them in the row.
   Options split = one_size("alltoallv", {"nccl"}, 4, 4096);
-  split.nccl_algos = {"Ring"};
+  split.axes.nccl_algos = {"Ring"};
   split.split = parse_split_rule("MOD 2");
   split.a2av_spreads = {0.5};
-  split.registrations = {BufferRegistration::symmetric};
+  split.axes.registrations = {BufferRegistration::symmetric};
   const Case all = build_sweep(split, 4).front();
   MeasureSettings settings;
   settings.timing = IterationTiming::loop;
@@ -494,9 +494,9 @@ TEST(SweepPlan, RegistrationModesCountTowardTheCaseLimit) {
   Options options = one_size("all_reduce", {"nccl"}, 2, 1024);
   options.repeats =
       static_cast<int>(kMaxCases / 2);  // one case per pass: at the limit with 2 modes
-  options.registrations = {BufferRegistration::none, BufferRegistration::local};
+  options.axes.registrations = {BufferRegistration::none, BufferRegistration::local};
   EXPECT_EQ(build_sweep(options, 2).size(), kMaxCases);
-  options.registrations = all_buffer_registrations();
+  options.axes.registrations = all_buffer_registrations();
   try {
     build_sweep(options, 2);
     ADD_FAILURE() << "more than kMaxCases cases accepted";

@@ -152,5 +152,19 @@ TEST(CommunicatorSettings, EnvironmentFillsTheDefaultEntries) {
       "NCCL_MAX_CTAS 'x' in the environment is not a CTA count from 1 to 64; fix or unset it");
 }
 
+// A run that chooses nothing itself (collbench_replay) names what the environment chose, as
+// collbench names its "default" entries under the same variables.
+TEST(CommunicatorSettings, EnvironmentConfigIsWhatTheDefaultsRunUnder) {
+  EXPECT_EQ(environment_nccl_config({std::nullopt, std::nullopt, std::nullopt}), "");
+  EXPECT_EQ(environment_nccl_config({"tree", std::nullopt, "8"}), "nccl_algo=Tree;nccl_max_ctas=8");
+  EXPECT_EQ(environment_nccl_config({"allreduce:tree;broadcast:ring", "simple", std::nullopt}),
+            "nccl_algo=allreduce:tree|broadcast:ring;nccl_proto=Simple");
+  EXPECT_EQ(
+      usage_error_of([] {
+        environment_nccl_config({std::nullopt, std::nullopt, "0"});
+      }),
+      "NCCL_MAX_CTAS '0' in the environment is not a CTA count from 1 to 64; fix or unset it");
+}
+
 }  // namespace
 }  // namespace collbench

@@ -466,7 +466,7 @@ TEST(GpuCommunicatorVariants, EveryNcclProtocolIsCorrect) {
   for (const char* proto : {"LL", "LL128", "Simple"}) {
     for (const char* op : {"all_reduce", "all_gather", "broadcast"}) {
       for (const Case& c :
-           variant_cases(op, 2, 262147, [&](Options& o) { o.nccl_protos = {proto}; })) {
+           variant_cases(op, 2, 262147, [&](Options& o) { o.axes.nccl_protos = {proto}; })) {
         ASSERT_EQ(c.config(), std::string("nccl_proto=") + proto);
         const CaseOutcome outcome = runner.run(c);
         if (nccl_refused(outcome) && std::string(proto) != "Simple") {
@@ -490,7 +490,7 @@ TEST(GpuCommunicatorVariants, RingAndTreeAllReduce) {
   Runner runner(quick_settings());
   for (const char* algo : {"Ring", "Tree"}) {
     for (const Case& c :
-         variant_cases("all_reduce", 2, 1 << 20, [&](Options& o) { o.nccl_algos = {algo}; })) {
+         variant_cases("all_reduce", 2, 1 << 20, [&](Options& o) { o.axes.nccl_algos = {algo}; })) {
       const CaseOutcome outcome = runner.run(c);
       ASSERT_NE(std::getenv("NCCL_ALGO"), nullptr);
       EXPECT_EQ(std::string(std::getenv("NCCL_ALGO")), algo);
@@ -514,7 +514,7 @@ TEST(GpuCommunicatorVariants, MaxCtasIsCorrect) {
   Runner runner(quick_settings());
   for (const char* op : {"all_reduce", "reduce_scatter", "alltoall"}) {
     for (const Case& c : variant_cases(op, 2, 262147, [](Options& o) {
-           o.nccl_max_ctas = {1, 4};
+           o.axes.nccl_max_ctas = {1, 4};
          })) {
       const CaseOutcome outcome = runner.run(c);
       ASSERT_EQ(outcome.status, report::kStatusOk) << display_name(c) << ": " << outcome.reason;
@@ -530,7 +530,7 @@ TEST(GpuCommunicatorVariants, MaxCtasIsCorrect) {
 TEST(GpuCommunicatorVariants, RefusedCombinationIsSkippedAndTheNextCaseRuns) {
   SKIP_WITHOUT_GPUS(2);
   Runner runner(quick_settings());
-  const auto tree = [](Options& o) { o.nccl_algos = {"Tree"}; };
+  const auto tree = [](Options& o) { o.axes.nccl_algos = {"Tree"}; };
   const Case gather = variant_cases("all_gather", 2, 4096, tree).front();
   const CaseOutcome refused = runner.run(gather);
   EXPECT_EQ(refused.status, report::kStatusSkipped) << refused.reason;
@@ -649,7 +649,7 @@ std::vector<Case> registered_cases(const std::string& op, int ranks, BufferRegis
   options.reduce_ops = {ReduceOp::sum, ReduceOp::max};
   options.roots = "all";
   options.min_bytes = options.max_bytes = elements * size_of(options.types.front());
-  options.registrations = {mode};
+  options.axes.registrations = {mode};
   return build_sweep(options, visible_gpu_count());
 }
 
@@ -890,7 +890,7 @@ TEST(GpuCommunicatorVariants, SplitRunsAlltoallvAndRegisteredBuffers) {
     for (const char* op : {"alltoallv", "all_reduce", "all_gather"}) {
       const auto configure = [&](Options& o) {
         o.split = parse_split_rule(rule);
-        o.registrations = modes;
+        o.axes.registrations = modes;
         o.a2av_spreads = {0.0, 1.0};
       };
       for (const Case& c : variant_cases(op, ranks, 262147, configure)) {

@@ -41,8 +41,9 @@ void expect_op(const ExpectedOp& expected, const WorkloadOp& actual, const Commu
     ASSERT_TRUE(actual.peer.has_value());
     EXPECT_EQ(ranks[static_cast<std::size_t>(*actual.peer)], *expected.peer);
   }
-  if (expected.peer && source == SourceKind::nccl_log && !expected.batched) {
-    // NCCL gives each pair of ranks a communicator of its own for single sends and receives.
+  if (expected.peer && !expected.batched) {
+    // PyTorch gives each pair of ranks a communicator of its own for single sends and receives:
+    // the NCCL log shows it, the other importers make it.
     const std::vector<int> pair{std::min(actual.rank, *expected.peer),
                                 std::max(actual.rank, *expected.peer)};
     EXPECT_EQ(ranks, pair);

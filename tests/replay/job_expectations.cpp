@@ -4,6 +4,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <stdexcept>
@@ -78,10 +79,17 @@ ExpectedOp expected_op(const json& job, const json& entry, int rank) {
 
 }  // namespace
 
+const std::string& fixture_dir() {
+  static const std::string dir = std::filesystem::exists(COLLBENCH_REPLAY_FIXTURES)
+                                     ? COLLBENCH_REPLAY_FIXTURES
+                                     : COLLBENCH_REPLAY_FIXTURES_IN_REPOSITORY;
+  return dir;
+}
+
 FixtureJob load_fixture_job(const std::string& name) {
   FixtureJob fixture;
   fixture.name = name;
-  fixture.dir = kFixtureDir + "/" + name;
+  fixture.dir = fixture_dir() + "/" + name;
   std::ifstream in(fixture.dir + "/job.json");
   fixture.job = json::parse(in);
   fixture.world_size = fixture.job.at("world_size");

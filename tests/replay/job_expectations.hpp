@@ -16,7 +16,9 @@
 
 namespace collbench::replay::testing {
 
-inline const std::string kFixtureDir = COLLBENCH_REPLAY_FIXTURES;  // tests/replay/fixtures/h100x4
+// tests/replay/fixtures/h100x4 where the build found it; else (a GPU test binary carried to
+// another machine and run from the repository root) the same folder under the working directory.
+const std::string& fixture_dir();
 
 struct ExpectedOp {
   ReplayOp op = ReplayOp::all_reduce;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # collbench_replay end to end on the fixtures and on hostile variants of them made here: each bad
 # input (truncated JSON, missing INIT lines, a rank's file missing, mismatched sequence numbers, an
-# unknown dtype, a send without its receive, a deadlock, a workload that is no grid) must give
-# exactly one line naming the place and the value, exit status 2, and no half-written output.
+# unknown dtype, a send without its receive, a deadlock, a workload that is no grid, run's options,
+# its swept settings, and a workload run refuses before any GPU work) must give exactly one line naming the place and
+# the value, exit status 2, and no half-written output.
 set -u
 replay=${1:?usage: replay_cli_test.sh PATH_TO_COLLBENCH_REPLAY FIXTURE_DIR}
 fixtures=${2:?usage: replay_cli_test.sh PATH_TO_COLLBENCH_REPLAY FIXTURE_DIR}
@@ -32,8 +33,9 @@ copy() { mkdir -p "$3"; cp "$fixtures/$1/$2".* "$3/"; }
 
 # --- what exists, and the fixtures' happy paths
 help=$("$replay" --help 2>&1); status=$?
-[ "$status" -eq 0 ] && [[ "$help" == *"import SOURCE..."* ]] && [[ "$help" == *"rescale FILE.jsonl --ranks N"* ]] && [[ "$help" != *" run "* ]]
-record "--help names import, check, rescale, summary and no run" $? "exit $status"
+[ "$status" -eq 0 ] && [[ "$help" == *"import SOURCE..."* ]] && [[ "$help" == *"rescale FILE.jsonl --ranks N"* ]] &&
+  [[ "$help" == *"run FILE.jsonl | SOURCE... [-w N] [-n N] [--check] [--gaps]"* ]] && [[ "$help" == *"--launcher"* ]]
+record "--help names import, check, rescale, summary and run" $? "exit $status"
 expect_ok "collbench_replay 0." --version
 expect_ok "assumed:" import "$fixtures"/tp_dp/nccl.*.log -o "$work/tp_dp.jsonl"
 expect_ok "ok: 4 ranks, 5 communicators, 180 ops" check "$work/tp_dp.jsonl"
@@ -109,7 +111,7 @@ expect_refusal "--ranks 3: not a multiple of the 2 ranks" rescale "$work/tp_dp.j
 expect_refusal "--ranks 0 is not a rank count from 1 to" rescale "$work/tp_dp.jsonl" --ranks 0 -o "$work/x.jsonl"
 expect_refusal "--from nccl: unknown source kind (expected nccl-log, kineto, flight-recorder)" check --from nccl "$work/tp_dp.jsonl"
 expect_refusal "--redop mean: unknown reduction" import --redop mean "$fixtures"/ddp/fr.* -o "$work/x.jsonl"
-expect_refusal "COMMAND replay: unknown subcommand (expected import, check, rescale, summary)" replay "$work/tp_dp.jsonl"
+expect_refusal "COMMAND replay: unknown subcommand (expected import, check, rescale, summary, run)" replay "$work/tp_dp.jsonl"
 expect_refusal "a subcommand is needed" --from kineto
 expect_refusal "--ranks: not an option of check" check "$work/tp_dp.jsonl" --ranks 8
 expect_refusal "import: -o FILE.jsonl is needed" import "$fixtures"/ddp/fr.*
@@ -117,5 +119,42 @@ expect_refusal "summary: takes one workload, given 2 files" summary "$work/tp_dp
 expect_refusal "a flight-recorder among nccl-log files" check "$fixtures/ddp/nccl.vm.5974.log" "$fixtures/ddp/fr.rank1.json"
 expect_refusal "/nonexistent/x.jsonl: cannot be written" import "$fixtures"/ddp/fr.* -o /nonexistent/x.jsonl
 expect_refusal "missing.log: cannot be read" check "$work/missing.log"
+
+# --- run: its options, and what it refuses before any GPU work (this machine may have none)
+expect_refusal "cycle.jsonl:4: deadlock: rank 0 issues all_reduce seq 0 on communicator 0 (ranks 0,1)" run "$work/cycle.jsonl"
+expect_refusal "fr.rank2.json:entries[3]: seq 4 after seq 4 on rank 2" run "$work"/seq/*
+expect_refusal "no dump of rank 3 (the process groups hold ranks 0-3" run "$fixtures"/ddp/fr.rank[012].json
+expect_refusal "--iters 0 is not from 1 to 100000" run "$work/tp_dp.jsonl" -n 0
+expect_refusal "--warmup -1 is not from 0 to 10000" run "$work/tp_dp.jsonl" -w -1
+expect_refusal "--timeout 0 is not above 0" run "$work/tp_dp.jsonl" --timeout 0
+expect_refusal "--launcher 'bogus' is not one of auto, single, mpi, env" run "$work/tp_dp.jsonl" --launcher bogus
+expect_refusal "--ranks: not an option of run" run "$work/tp_dp.jsonl" --ranks 8
+expect_refusal "--output: not an option of run" run "$work/tp_dp.jsonl" -o "$work/x.jsonl"
+expect_refusal "--redop: applies to sources, not to a workload" run "$work/tp_dp.jsonl" --redop max
+expect_refusal "--json '/nonexistent/x.json' cannot be written" run "$work/tp_dp.jsonl" --json /nonexistent/x.json
+expect_refusal "--csv '/nonexistent/x.csv' cannot be written" run "$work/tp_dp.jsonl" --csv /nonexistent/x.csv
+expect_refusal "--ops-csv '/nonexistent/ops.csv' cannot be written" run "$work/tp_dp.jsonl" --ops-csv /nonexistent/ops.csv
+expect_refusal "--ops-csv: 1 required TEXT missing" run "$work/tp_dp.jsonl" --ops-csv
+NCCL_MAX_CTAS=0 expect_refusal "NCCL_MAX_CTAS '0' in the environment is not a CTA count from 1 to 64" run "$work/tp_dp.jsonl"
+expect_refusal "run: takes source files or one workload, given 0 files" run
+# The swept settings: collbench's declarations, names and values.
+expect_refusal "--nccl-proto 'LL64' is not one of LL, LL128, Simple, default" run "$work/tp_dp.jsonl" --nccl-proto LL,LL64
+expect_refusal "--nccl-algo 'Star' is not one of Ring, Tree, CollNetDirect" run "$work/tp_dp.jsonl" --nccl-algo Star
+expect_refusal "--nccl-algo 'Ring,,Tree' has an empty entry" run "$work/tp_dp.jsonl" --nccl-algo Ring,,Tree
+expect_refusal "--nccl-max-ctas '65' is not a CTA count from 1 to 64 or default" run "$work/tp_dp.jsonl" --nccl-max-ctas 8,65
+expect_refusal "--register 'global' is not one of none, local, symmetric, all" run "$work/tp_dp.jsonl" --register none,global
+expect_refusal "--register symmetric: not built for replays yet" run "$work/tp_dp.jsonl" --register none,symmetric
+expect_refusal "--register symmetric: not built for replays yet" run "$work/tp_dp.jsonl" --register all
+NCCL_MAX_CTAS=8 expect_refusal "--nccl-max-ctas with NCCL_MAX_CTAS=8 in the environment" run "$work/tp_dp.jsonl" --nccl-max-ctas 4
+help=$("$replay" --help 2>&1)
+[[ "$help" == *"Settings swept over the replay (run only)"* ]] && [[ "$help" == *"--nccl-max-ctas"* ]] && [[ "$help" == *"[--register none,local]"* ]]
+record "--help names the swept settings" $? "$help"
+for option in --check --gaps "--json $work/x.json" "--csv $work/x.csv" "--ops-csv $work/o.csv" "--launcher single" "--timeout 5" "-n 3" "-w 1" "--nccl-algo Ring" "--nccl-proto LL" "--nccl-max-ctas 8" "--register local"; do
+  name=${option%% *}
+  [ "$name" = -n ] && name=--iters
+  [ "$name" = -w ] && name=--warmup
+  # shellcheck disable=SC2086  # the option and its value are two words
+  expect_refusal "$name: not an option of check" check "$work/tp_dp.jsonl" $option
+done
 
 cli_summary "replay cli"

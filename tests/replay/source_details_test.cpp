@@ -150,6 +150,40 @@ TEST(NcclLogImport, GroupsKeepThePipelinesBatchedRingFromDeadlocking) {
             std::string::npos);
 }
 
+// The job (job.json) batches only its ring, on the world communicator; its single sends and
+// receives go over communicators of two ranks (PyTorch makes one per pair; the NCCL log shows
+// them). From the log: rank 0 logs send, send, recv, recv back to back while rank 1 interleaves its
+// two neighbours, and grouping those on one side only made NCCL truncate the message on the GPU, so
+// only runs both sides group alike stay groups. From Kineto and Flight Recorder, which name only
+// the process group: the single ones move to a communicator of their pair.
+class PipelineGroups : public ::testing::TestWithParam<SourceKind> {};
+
+TEST_P(PipelineGroups, BatchedOnTheWorldSingleOnTheirPair) {
+  TempFile file("pipeline.jsonl");
+  import_to(file.path(), GetParam(), fixture_files(load_fixture_job("pipeline"), GetParam()));
+  EXPECT_NO_THROW(check_workload(file.path()));
+  const LoadedWorkload workload = load_workload(file.path());
+  int grouped = 0;
+  int single = 0;
+  for (const auto& [rank, rank_ops] : workload.ops) {
+    for (const WorkloadOp& op : rank_ops) {
+      if (!spec_of(op.op).point_to_point) continue;
+      const int size = workload.communicators.size_of(op.comm);
+      EXPECT_EQ(op.group.has_value(), size == workload.header.world_size) << op.where;
+      if (!op.group) {
+        EXPECT_EQ(size, 2) << op.where;
+      }
+      (op.group ? grouped : single) += 1;
+    }
+  }
+  EXPECT_GT(grouped, 0);
+  EXPECT_GT(single, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sources, PipelineGroups,
+                         ::testing::Values(SourceKind::nccl_log, SourceKind::kineto,
+                                           SourceKind::flight_recorder));
+
 TEST(Importers, RecordTheTimesTheirSourcesHave) {
   const LoadedWorkload kineto = imported("ddp", SourceKind::kineto);
   ASSERT_TRUE(kineto.header.time_origin_ns.has_value());

@@ -38,6 +38,12 @@ WorkloadOp in_group(WorkloadOp op, std::int64_t group) {
   return op;
 }
 
+WorkloadOp timed(WorkloadOp op, double start_us, double end_us) {
+  op.times.start_us = start_us;
+  op.times.end_us = end_us;
+  return op;
+}
+
 namespace {
 
 void add_rank_ops(int rank, int data_parallel, int tensor_parallel, GridWorkload& grid) {

@@ -16,6 +16,8 @@ WorkloadOp collective_op(int rank, int comm, std::int64_t seq, ReplayOp op = Rep
 WorkloadOp p2p_op(int rank, int comm, ReplayOp direction, int peer, std::int64_t seq,
                   std::uint64_t count = 256, int stream = 0);
 WorkloadOp in_group(WorkloadOp op, std::int64_t group);
+// `op` recorded as running on the GPU from `start_us` to `end_us`.
+WorkloadOp timed(WorkloadOp op, double start_us, double end_us);
 
 // A DP x TP grid: the world (communicator 0), TP blocks (1 .. dp), DP strides (dp+1 .. dp+tp).
 struct GridWorkload {

@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <optional>
+#include <stdexcept>
+
 #include "check/workload_check.hpp"
 #include "core/errors.hpp"
 #include "io/output_file.hpp"
@@ -42,19 +45,34 @@ void run_import(const ReplayOptions& options, std::ostream& out) {
   for (const std::string& note : header.assumptions) fmt::print(out, "  - {}\n", note);
 }
 
-void run_check(const ReplayOptions& options, std::ostream& out) {
+// The workload the inputs give, checked: the one named, or one imported in passing from the
+// sources into `made` (a temporary file, removed with it), its messages naming the sources first.
+struct CheckedInput {
+  std::string path;
+  std::string name;  // for messages: the workload's path, or "4 files"
+  bool source_first = false;
+  CheckSummary summary;
+};
+
+CheckedInput checked_input(const ReplayOptions& options, std::optional<OutputFile>& made) {
   const bool workload =
       options.inputs.size() == 1 && !options.from && looks_like_workload(options.inputs.front());
   if (workload) {
     if (options.redop) throw UsageError("--redop: applies to sources, not to a workload");
-    print_check(options.inputs.front(), check_workload(options.inputs.front()), out);
-    return;
+    const std::string& path = options.inputs.front();
+    return {path, path, false, check_workload(path)};
   }
-  OutputFile file = OutputFile::temporary();  // the sources' workload, made in passing
-  import_into(options, file);
-  file.commit();
-  print_check(fmt::format("{} files", options.inputs.size()), check_workload(file.path(), {true}),
-              out);
+  made.emplace(OutputFile::temporary());
+  import_into(options, *made);
+  made->commit();
+  return {made->path(), fmt::format("{} files", options.inputs.size()), true,
+          check_workload(made->path(), {true})};
+}
+
+void run_check(const ReplayOptions& options, std::ostream& out) {
+  std::optional<OutputFile> made;
+  const CheckedInput input = checked_input(options, made);
+  print_check(input.name, input.summary, out);
 }
 
 void run_rescale(const ReplayOptions& options, std::ostream& out) {
@@ -87,7 +105,17 @@ void run_replay_command(const ReplayOptions& options, std::ostream& out) {
     case ReplayCommand::summary:
       print_summary(summarize_workload(options.inputs.front()), out);
       break;
+    case ReplayCommand::run:
+      throw std::logic_error("run replays on GPUs: not a subcommand without a plan");
   }
+}
+
+WorkloadOps checked_replay_workload(const ReplayOptions& options) {
+  std::optional<OutputFile> made;
+  const CheckedInput input = checked_input(options, made);
+  WorkloadOps ops = read_workload_ops(input.path, {input.source_first});
+  ops.path = input.name;
+  return ops;
 }
 
 }  // namespace collbench::replay

@@ -5,12 +5,16 @@
 
 #include "core/errors.hpp"
 #include "frame/settings/command_line.hpp"
+#include "frame/settings/communicator_axes.hpp"
 
 namespace collbench::replay {
 namespace {
 
 // A rank count beyond this is a typo, not a machine.
 constexpr int kMaxRanks = 1 << 20;
+// Iterations beyond these are typos: every timed one's op times are kept (and gathered).
+constexpr int kMaxWarmup = 10'000;
+constexpr int kMaxIters = 100'000;
 
 // What each subcommand takes: its inputs and which options belong to it.
 struct CommandRule {
@@ -20,14 +24,16 @@ struct CommandRule {
   bool writes;         // -o is needed
   bool takes_ranks;    // --ranks is needed
   bool reads_sources;  // --from and --redop apply
+  bool replays;        // the replay's options and the common flags apply (run)
 };
 
 const std::vector<CommandRule>& command_rules() {
   static const std::vector<CommandRule> rules = {
-      {ReplayCommand::import, "import", true, true, false, true},
-      {ReplayCommand::check, "check", true, false, false, true},
-      {ReplayCommand::rescale, "rescale", false, true, true, false},
-      {ReplayCommand::summary, "summary", false, false, false, false},
+      {ReplayCommand::import, "import", true, true, false, true, false},
+      {ReplayCommand::check, "check", true, false, false, true, false},
+      {ReplayCommand::rescale, "rescale", false, true, true, false, false},
+      {ReplayCommand::summary, "summary", false, false, false, false, false},
+      {ReplayCommand::run, "run", true, false, false, true, true},
   };
   return rules;
 }
@@ -55,7 +61,7 @@ std::vector<Setting<ReplayOptions>> make_settings() {
   using O = ReplayOptions;
   using T = ValueKind;
   std::vector<Setting<O>> s;
-  s.push_back(Setting<O>("COMMAND", T::text, "", "import, check, rescale or summary (below)")
+  s.push_back(Setting<O>("COMMAND", T::text, "", "import, check, rescale, summary or run (below)")
                   .one_of(command_names(), "subcommand")
                   .to([](O& o, const std::string& v) {
                     for (const CommandRule& rule : command_rules()) {
@@ -79,7 +85,39 @@ std::vector<Setting<ReplayOptions>> make_settings() {
   s.push_back(Setting<O>("--ranks", T::integer, "", "The rank count to rescale to (rescale)")
                   .within(1, kMaxRanks, fmt::format("a rank count from 1 to {}", kMaxRanks))
                   .to([](O& o, const std::string& v) { o.ranks = std::stoi(v); }));
+  s.push_back(Setting<O>("-w,--warmup", T::integer, "5",
+                         "Untimed iterations of the whole window before the timed ones (run)")
+                  .within(0, kMaxWarmup)
+                  .to([](O& o, const std::string& v) { o.replay.warmup = std::stoi(v); }));
+  s.push_back(
+      Setting<O>("-n,--iters", T::integer, "20", "Timed iterations of the whole window (run)")
+          .within(1, kMaxIters)
+          .to([](O& o, const std::string& v) { o.replay.iters = std::stoi(v); }));
+  s.push_back(Setting<O>("--check", T::flag, "",
+                         "One more iteration with test values: every op's output checked (run)")
+                  .to([](O& o, const std::string& v) { o.replay.check = v == "true"; }));
+  s.push_back(
+      Setting<O>("--gaps", T::flag, "",
+                 "Keep the recorded gaps between a stream's ops, as delays on the GPU (run)")
+          .to([](O& o, const std::string& v) { o.replay.gaps = v == "true"; }));
+  s.push_back(
+      Setting<O>("--json", T::text, "", "Write the run, the figures and every op as JSON (run)")
+          .to([](O& o, const std::string& v) { o.json_path = v; }));
+  s.push_back(Setting<O>("--ops-csv", T::text, "",
+                         "Write one line per replayed op of every rank to this CSV file (run)")
+                  .to([](O& o, const std::string& v) { o.ops_csv_path = v; }));
   return s;
+}
+
+const CommonFlags& replay_common_flags() {
+  static const CommonFlags flags = {
+      {CommonFlag::timeout, "300", "Seconds an iteration may take"},
+      {CommonFlag::csv, "",
+       "Write report rows (collreport's schema: per communicator, op and dtype, and the window) "
+       "to this CSV file"},
+      {CommonFlag::launcher, "", ""},
+  };
+  return flags;
 }
 
 const std::vector<Setting<ReplayOptions>>& replay_settings() {
@@ -102,10 +140,31 @@ const char* const kSubcommands = R"(Subcommands:
       data-parallel replicas grow or shrink, tensor-parallel groups stay whole.
   summary FILE.jsonl
       Communicators, calls and bytes per communicator and op, recorded GPU time.
-A refused workload is bad input (exit status 2). Replaying a workload on GPUs is not built yet.)";
+  run FILE.jsonl | SOURCE... [-w N] [-n N] [--check] [--gaps] [--csv F] [--ops-csv F] [--json F]
+      [--launcher L] [--nccl-algo A,..] [--nccl-proto P,..] [--nccl-max-ctas N,..]
+      [--register none,local]
+      Replays the checked workload on world_size GPUs (one process driving them, or one process
+      per rank under mpirun): its communicators split from the world, every rank's ops issued in
+      order on its recorded streams, each iteration of the whole window started together on
+      every rank; times per op and per window, busbw, against the recorded times. --csv writes
+      report rows that collreport summarizes and compares (a CI gate between two replays),
+      --ops-csv a line per op of every rank. Several values of the swept settings replay the
+      workload once per combination, each with its own communicators and warm-up, then say which
+      combination is fastest per communicator and op and for the window.
+A refused workload is bad input (exit status 2); so is a workload of more ranks than GPUs (or than
+processes): rescale it first.)";
+
+const std::vector<Setting<CommunicatorAxes>>& replay_axis_settings() {
+  static const std::vector<Setting<CommunicatorAxes>> settings = communicator_axis_settings(
+      "each combination replaying the whole workload in turn, the default first (run; "
+      "--register symmetric not built yet)");
+  return settings;
+}
 
 void declare(CommandLine& line, ReplayOptions& options) {
   line.add(replay_settings(), options);
+  line.add(replay_axis_settings(), options.axes, "Settings swept over the replay (run only)");
+  line.add(common_settings(replay_common_flags()), options.common, "Run (run only)");
   line.add_footer(kSubcommands);
 }
 
@@ -114,7 +173,8 @@ const CommandLineDeclaration<ReplayOptions> kCommandLine = {
     "collbench_replay: a real job's communication as a workload collbench can check and replay. "
     "It imports NCCL logs, PyTorch profiler traces or Flight Recorder dumps into one workload "
     "format (JSON Lines, docs/replay.md), checks that a workload cannot deadlock before any GPU "
-    "work, rescales it to another rank count, and summarizes it. It needs no GPU.",
+    "work, rescales it to another rank count, summarizes it, and replays it on GPUs (run): only "
+    "run needs a GPU.",
     declare};
 
 // Refuses an option the subcommand does not take, and a missing one it needs.
@@ -128,6 +188,10 @@ void check_fits_command(const CommandRule& rule, const CommandLine& line) {
   refuse_unless(rule.takes_ranks, "--ranks");
   refuse_unless(rule.reads_sources, "--from");
   refuse_unless(rule.reads_sources, "--redop");
+  for (const char* option :
+       {"--warmup", "--iters", "--check", "--gaps", "--json", "--csv", "--ops-csv", "--launcher",
+        "--timeout", "--nccl-algo", "--nccl-proto", "--nccl-max-ctas", "--register"})
+    refuse_unless(rule.replays, option);
   if (rule.writes && !line.given("--output")) {
     throw UsageError(fmt::format("{}: -o FILE.jsonl is needed (the workload to write)", rule.name));
   }
@@ -142,6 +206,18 @@ void check_fits_command(const CommandRule& rule, const CommandLine& line) {
   }
 }
 
+// Symmetric windows are collective, every member of a communicator registering buffers of one
+// size in one order, while the replay's buffers are per rank and stream, of each rank's own sizes.
+void refuse_symmetric_registration(const CommunicatorAxes& axes) {
+  for (BufferRegistration mode : axes.registrations) {
+    if (mode == BufferRegistration::symmetric) {
+      throw UsageError(
+          "--register symmetric: not built for replays yet (symmetric windows need buffers of "
+          "one size on every member of a communicator); use none or local");
+    }
+  }
+}
+
 void check_command(ReplayOptions& options, const CommandLine& line) {
   if (!line.given("COMMAND")) {
     throw UsageError(fmt::format("a subcommand is needed: {}", fmt::join(command_names(), ", ")));
@@ -149,6 +225,12 @@ void check_command(ReplayOptions& options, const CommandLine& line) {
   for (const CommandRule& rule : command_rules()) {
     if (rule.command == options.command) check_fits_command(rule, line);
   }
+  if (options.command != ReplayCommand::run) return;
+  refuse_symmetric_registration(options.axes);
+  refuse_max_ctas_beside_environment(options.axes);
+  // What the user's NCCL_* variables already choose is what a "default" entry runs: the rows say
+  // so, as collbench's.
+  apply_environment_defaults(read_nccl_environment(), options.axes);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "import/torch_names.hpp"
 #include "import/torch_notes.hpp"
+#include "import/torch_pair_communicators.hpp"
 #include "workload/input_error.hpp"
 
 namespace collbench::replay {
@@ -170,6 +171,7 @@ std::vector<ImportedOp> flight_recorder_rank_ops(
   std::vector<ImportedOp> imported;
   imported.reserve(ops.size());
   for (auto& [entry, op] : ops) imported.push_back(std::move(op));
+  move_single_point_to_point_to_pairs(imported, session);
   return imported;
 }
 

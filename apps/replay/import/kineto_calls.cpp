@@ -9,6 +9,7 @@
 
 #include "import/torch_names.hpp"
 #include "import/torch_notes.hpp"
+#include "import/torch_pair_communicators.hpp"
 #include "workload/input_error.hpp"
 
 namespace collbench::replay {
@@ -223,6 +224,7 @@ std::vector<ImportedOp> kineto_rank_ops(const KinetoTrace& trace, const ImportOp
       op.stream_key = fmt::format("process group stream of communicator {}", op.op.comm);
     }
   }
+  move_single_point_to_point_to_pairs(ops, session);
   return ops;
 }
 

@@ -1,5 +1,5 @@
 // NCCL log import: survey, communicators, then ops with the log's missing group boundaries
-// inferred from runs of send/recv lines.
+// inferred from runs of send/recv lines that both sides agree on.
 #include "import/nccl_log_import.hpp"
 
 #include <fmt/format.h>
@@ -11,6 +11,7 @@
 #include "import/import_session.hpp"
 #include "import/nccl_enums.hpp"
 #include "import/nccl_log_communicators.hpp"
+#include "import/nccl_log_groups.hpp"
 #include "import/rank_numbering.hpp"
 #include "io/path_names.hpp"
 #include "io/text_input.hpp"
@@ -107,25 +108,20 @@ ProcessLog survey_log(const std::string& path, ImportSession& session) {
   return log;
 }
 
-// Sends and receives of one thread on one communicator and stream with no other op between: what
-// the log shows of one group (batch_isend_irecv, all_to_all_single with splits).
+// The buffered sends and receives of one run (nccl_log_groups.hpp), written as one group when the
+// run settled as one.
 class PointToPointRun {
  public:
-  bool continues(std::string_view thread, const NcclOpLine& line) const {
-    return !ops_.empty() && thread == thread_ && line.comm == comm_ && line.stream == stream_;
-  }
-  void add(std::string_view thread, const NcclOpLine& line, ImportedOp op) {
-    if (ops_.empty()) {
-      thread_ = thread;
-      comm_ = line.comm;
-      stream_ = line.stream;
-    }
+  bool is(std::size_t run) const { return !ops_.empty() && run == run_; }
+  void add(std::size_t run, ImportedOp op) {
+    run_ = run;
     ops_.push_back(std::move(op));
   }
-  // Writes the run's ops, as one group when there are two or more.
-  void flush(RankNumbering& numbering, WorkloadWriter& writer, std::int64_t& next_group_key) {
+  void flush(const InferredGroups& groups, int log, RankNumbering& numbering,
+             WorkloadWriter& writer, std::int64_t& next_group_key) {
+    if (ops_.empty()) return;
     const std::optional<std::int64_t> group =
-        ops_.size() > 1 ? std::optional<std::int64_t>(next_group_key++) : std::nullopt;
+        groups.grouped(log, run_) ? std::optional<std::int64_t>(next_group_key++) : std::nullopt;
     for (ImportedOp& op : ops_) {
       op.group_key = group;
       writer.write_op(numbering.number(op));
@@ -134,7 +130,7 @@ class PointToPointRun {
   }
 
  private:
-  std::string thread_, comm_, stream_;
+  std::size_t run_ = 0;
   std::vector<ImportedOp> ops_;
 };
 
@@ -155,29 +151,58 @@ ImportedOp resolve_op(const NcclOpLine& line, const ProcessHandles& handles, con
   return imported;
 }
 
-void emit_log(const ProcessLog& log, ImportSession& session, RankNumbering& numbering,
-              WorkloadWriter& writer) {
+// Calls `visit(line, op, handles)` for every op line of `log`, resolved against its INIT lines.
+template <typename Visit>
+void for_each_op(const ProcessLog& log, ImportSession& session, Visit visit) {
   TextInput input(log.path);
   ProcessHandles handles;
-  PointToPointRun run;
-  std::int64_t next_group_key = 0;
   std::string text;
   while (input.next_line(text)) {
     const std::string where = place(log, input.line_number());
     const NcclLogLine line = parse_nccl_log_line(text, where);
     if (line.kind == NcclLogLine::Kind::init) handles.add(line.init, where);
     if (line.kind != NcclLogLine::Kind::op) continue;
-    ImportedOp imported = resolve_op(line.op, handles, log, where, session);
-    if (!imported.op.peer || !run.continues(line.thread, line.op)) {
-      run.flush(numbering, writer, next_group_key);
-    }
-    if (imported.op.peer) {
-      run.add(line.thread, line.op, std::move(imported));
-    } else {
-      writer.write_op(numbering.number(imported));
-    }
+    visit(line, resolve_op(line.op, handles, log, where, session), handles);
   }
-  run.flush(numbering, writer, next_group_key);
+}
+
+// Every send and recv of one log into `groups`, numbered by the runs emit_log meets.
+void collect_point_to_point(const ProcessLog& log, int log_index, ImportSession& session,
+                            InferredGroups& groups) {
+  PointToPointRuns runs;
+  for_each_op(
+      log, session,
+      [&](const NcclLogLine& line, const ImportedOp& imported, const ProcessHandles& handles) {
+        if (!imported.op.peer) {
+          runs.end_run();
+          return;
+        }
+        const std::string& key = *handles.key_of(line.op.comm);  // resolve_op found it
+        const auto member = std::find_if(log.memberships.begin(), log.memberships.end(),
+                                         [&](const Membership& known) { return known.key == key; });
+        groups.add(log_index, runs.run_of(line.thread, line.op), imported.op.comm,
+                   member->comm_rank, *imported.op.peer, imported.op.op == ReplayOp::send);
+      });
+}
+
+void emit_log(const ProcessLog& log, int log_index, const InferredGroups& groups,
+              ImportSession& session, RankNumbering& numbering, WorkloadWriter& writer) {
+  PointToPointRuns runs;
+  PointToPointRun run;
+  std::int64_t next_group_key = 0;
+  for_each_op(log, session,
+              [&](const NcclLogLine& line, ImportedOp imported, const ProcessHandles&) {
+                if (!imported.op.peer) {
+                  run.flush(groups, log_index, numbering, writer, next_group_key);
+                  runs.end_run();
+                  writer.write_op(numbering.number(imported));
+                  return;
+                }
+                const std::size_t index = runs.run_of(line.thread, line.op);
+                if (!run.is(index)) run.flush(groups, log_index, numbering, writer, next_group_key);
+                run.add(index, std::move(imported));
+              });
+  run.flush(groups, log_index, numbering, writer, next_group_key);
 }
 
 void note_what_the_log_lacks(ImportSession& session) {
@@ -187,7 +212,8 @@ void note_what_the_log_lacks(ImportSession& session) {
   session.assume(
       "groups: the log has no ncclGroupStart/End boundaries; consecutive send/recv "
       "lines of one thread on one communicator and stream, with no other op between, "
-      "are taken as one group");
+      "are taken as one group where their peers' matching lines are grouped alike, "
+      "else issued one by one");
   session.assume(
       "streams: waits between streams are not in the log; ops on different streams "
       "are ordered only by their communicators");
@@ -215,8 +241,13 @@ void import_nccl_logs(const std::vector<std::string>& paths, const ImportOptions
   session.write_preamble(writer);
   std::sort(logs.begin(), logs.end(),
             [](const ProcessLog& a, const ProcessLog& b) { return a.rank < b.rank; });
+  InferredGroups groups(logs.size());
+  for (std::size_t i = 0; i < logs.size(); ++i)
+    collect_point_to_point(logs[i], static_cast<int>(i), session, groups);
+  groups.settle();
   RankNumbering numbering(session.communicators(), std::nullopt);
-  for (const ProcessLog& log : logs) emit_log(log, session, numbering, writer);
+  for (std::size_t i = 0; i < logs.size(); ++i)
+    emit_log(logs[i], static_cast<int>(i), groups, session, numbering, writer);
 }
 
 }  // namespace collbench::replay

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "plan/recorded_times.hpp"
+#include "plan/registry_op.hpp"
 #include "workload/workload_reader.hpp"
 
 namespace collbench::replay {
@@ -18,19 +20,9 @@ void widen(std::optional<double>& first, std::optional<double>& last,
 }  // namespace
 
 std::uint64_t op_bytes(const WorkloadOp& op, const CommunicatorTable& communicators) {
-  std::uint64_t elements = 0;
-  if (spec_of(op.op).per_peer_counts) {
-    std::uint64_t sent = 0, received = 0;
-    for (const std::uint64_t count : op.send_counts) sent += count;
-    for (const std::uint64_t count : op.recv_counts) received += count;
-    elements = std::max(sent, received);
-  } else {
-    const bool is_root = op.root && communicators.local_rank(op.comm, op.rank) == *op.root;
-    const BufferElements buffers =
-        buffer_elements(op.op, op.count, communicators.size_of(op.comm), is_root);
-    elements = std::max(buffers.send, buffers.recv);
-  }
-  return elements * size_of(op.dtype);
+  const ElementCounts counts = op_element_counts(op, communicators.size_of(op.comm),
+                                                 communicators.local_rank(op.comm, op.rank));
+  return std::max(counts.send, counts.recv) * size_of(op.dtype);
 }
 
 WorkloadSummary summarize_workload(const std::string& path) {
@@ -44,9 +36,7 @@ WorkloadSummary summarize_workload(const std::string& path) {
     ++totals.calls;
     totals.bytes += op_bytes(*op, summary.communicators);
     const RecordedTimes& times = op->times;
-    const std::optional<double> gpu_us =
-        times.start_us ? std::optional<double>(*times.end_us - *times.start_us) : times.duration_us;
-    if (gpu_us) {
+    if (const std::optional<double> gpu_us = recorded_duration_us(times)) {
       ++totals.timed_calls;
       totals.gpu_us += *gpu_us;
     }

@@ -1,0 +1,160 @@
+// The replay's phases.
+#include "run/replay_session.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/interrupt.hpp"
+#include "measure/sample_tables.hpp"
+#include "run/replay_communicators.hpp"
+#include "runtime/completion_wait.hpp"
+#include "runtime/nccl_settings.hpp"
+#include "telemetry/nvtx.hpp"
+
+namespace collbench::replay {
+namespace {
+
+const ReplayHooks kNoHooks;
+
+}  // namespace
+
+ReplaySession::ReplaySession(Runner::RankSet& set, const WorkloadOps& workload,
+                             const ReplaySettings& settings, bool multi_process,
+                             const ReplayHooks* hooks)
+    : nccl_environment_(nccl_environment(settings.combination.communicators)),
+      set_(set),
+      workload_(workload),
+      settings_(settings),
+      multi_process_(multi_process),
+      hooks_(hooks ? *hooks : kNoHooks),
+      traffic_(alltoallv_traffic(workload)) {}
+
+ReplaySession::~ReplaySession() = default;
+
+void ReplaySession::prepare() {
+  const ReplayCombination& combination = settings_.combination;
+  const std::optional<ncclConfig_t> config = nccl_config(combination.communicators);
+  std::vector<std::vector<NcclCommunicator>> communicators = split_workload_communicators(
+      set_.agreement_contexts(), workload_.communicators, config ? &*config : nullptr);
+  for (int local = 0; local < set_.size(); ++local) {
+    replayers_.push_back(std::make_unique<RankReplayer>(
+        workload_, traffic_, set_.agreement_contexts()[static_cast<std::size_t>(local)],
+        std::move(communicators[static_cast<std::size_t>(local)]), settings_.gaps,
+        combination.registration, hooks_));
+  }
+  {
+    auto range = fixed_range<nvtx_names::allocate>();
+    set_.workers().run(
+        [this](int local) { replayers_[static_cast<std::size_t>(local)]->prepare(); });
+  }
+  wait("preparing the buffers and inputs");
+  connect();
+  // A kernel's first launch may load its module, which waits for an idle GPU: never behind a
+  // held stream, so the warm-up runs ungated and must come first.
+  gated_ = settings_.warmup > 0 && set_.gate().enabled();
+  if (settings_.warmup == 0) ungated_reason_ = "no warm-up iteration (-w 0)";
+  if (!set_.gate().enabled()) ungated_reason_ = "the processes share no memory for a start gate";
+}
+
+void ReplaySession::warm_up() {
+  auto range =
+      fixed_range<nvtx_names::warmup>(0x808080, static_cast<std::uint64_t>(settings_.warmup));
+  for (int i = 0; i < settings_.warmup; ++i) {
+    throw_if_interrupted();
+    run_iteration({IterationIssue::Kind::warm_up, i});
+  }
+}
+
+void ReplaySession::time() {
+  auto range =
+      fixed_range<nvtx_names::timed>(0x808080, static_cast<std::uint64_t>(settings_.iters));
+  for (int i = 0; i < settings_.iters; ++i) {
+    throw_if_interrupted();
+    run_iteration({IterationIssue::Kind::timed, i});
+    for (const auto& replayer : replayers_) replayer->record_timed_iteration();
+  }
+}
+
+void ReplaySession::check() {
+  if (!settings_.check) return;
+  auto range = fixed_range<nvtx_names::check>();
+  throw_if_interrupted();
+  run_iteration({IterationIssue::Kind::checked, 0});
+  for (const auto& replayer : replayers_) replayer->record_mismatches();
+}
+
+std::vector<RankResults> ReplaySession::gather_results() {
+  std::size_t most_ops = 0;
+  for (const std::vector<WorkloadOp>& ops : workload_.by_rank)
+    most_ops = std::max(most_ops, ops.size());
+  const auto iterations = static_cast<std::size_t>(settings_.iters);
+  RankTable local;
+  for (const auto& replayer : replayers_)
+    local.push_back(pack_results(replayer->results(), most_ops, iterations));
+  const std::vector<RankTable> by_rank =
+      gather_by_rank(set_, workload_.world_size(), packed_results_size(most_ops, iterations),
+                     {local}, multi_process_, [this] { wait("gathering every rank's results"); });
+  std::vector<RankResults> results;
+  for (int rank = 0; rank < workload_.world_size(); ++rank) {
+    const auto r = static_cast<std::size_t>(rank);
+    results.push_back(
+        unpack_results(by_rank[0][r], workload_.by_rank[r].size(), most_ops, iterations));
+  }
+  return results;
+}
+
+// Communicators in id order on every rank of every process, each done before the next
+// (RankReplayer::issue_connection).
+void ReplaySession::connect() {
+  for (int id = 0; id < workload_.communicators.count(); ++id) {
+    throw_if_interrupted();
+    set_.workers().run(
+        [&](int local) { replayers_[static_cast<std::size_t>(local)]->issue_connection(id); });
+    wait(fmt::format("connecting communicator {} (its ops alone)", id), false);
+  }
+}
+
+void ReplaySession::run_iteration(IterationIssue issue) {
+  if (issue.kind == IterationIssue::Kind::timed && gated_) {
+    issue.gate = &set_.gate();
+    issue.ticket = set_.gate().next_round(set_.ranks_on_host());
+    issue.gate_timeout_s = settings_.timeout_s + kGateGraceS;
+  }
+  set_.workers().run(
+      [&](int local) { replayers_[static_cast<std::size_t>(local)]->issue_iteration(issue); });
+  wait(describe_iteration(issue));
+  if (issue.gate) set_.gate().check();
+}
+
+void ReplaySession::wait(const std::string& what, bool names_ops) {
+  std::vector<CompletionTarget> targets;
+  for (const auto& replayer : replayers_)
+    targets.push_back({replayer->device(), replayer->rank(), replayer->lead_stream()});
+  try {
+    wait_for_completion(targets, WaitDeadline::after(settings_.timeout_s), what,
+                        [this] { check_async_errors(); });
+  } catch (const CompletionTimeout& timeout) {
+    std::string reason = timeout.what();
+    for (std::size_t local = 0; local < replayers_.size(); ++local) {
+      if (timeout.done()[local] || !names_ops) continue;
+      const std::string unfinished = replayers_[local]->unfinished_op();
+      if (!unfinished.empty()) reason += "; " + unfinished;
+    }
+    // At once: nothing may wait on a peer that will never come (the others time out alike).
+    abort_all();
+    throw CaseTimeout(reason);
+  }
+}
+
+void ReplaySession::check_async_errors() const {
+  for (const auto& replayer : replayers_) replayer->check_async_errors();
+  set_.check_async_errors();
+}
+
+void ReplaySession::abort_all() noexcept {
+  for (const auto& replayer : replayers_) replayer->abort();
+  set_.abort_all();
+}
+
+}  // namespace collbench::replay

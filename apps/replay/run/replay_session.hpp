@@ -1,0 +1,69 @@
+// A replay of a checked workload on this process's ranks under one combination of communicator
+// settings (its NCCL_ALGO and NCCL_PROTO set while the session lives, as NCCL reads them when a
+// communicator is made and again when it launches; its ncclConfig_t in every split; its buffer
+// registration), as its phases: prepare (the workload's
+// communicators split from the world, then each rank's streams, buffers and inputs, then each
+// communicator's ops alone, one communicator at a time, so that NCCL connects them), warm up,
+// time (each iteration of the whole window start-gated on every rank of a host, then waited for),
+// check (one more iteration with checked values), and gather every rank's results.
+// Each wait is bounded by the deadline: at a timeout every communicator is aborted and the error
+// names, per rank, the op that had not finished.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "measure/rank_set.hpp"
+#include "plan/rank_results.hpp"
+#include "run/rank_replayer.hpp"
+#include "run/replay_settings.hpp"
+#include "runtime/scoped_environment.hpp"
+
+namespace collbench::replay {
+
+class ReplaySession {
+ public:
+  // `set`: the world's ranks this process drives (all of them, or its one under a launcher).
+  // `workload`, `set` and `hooks` (none: no faults) outlive the session.
+  ReplaySession(Runner::RankSet& set, const WorkloadOps& workload, const ReplaySettings& settings,
+                bool multi_process, const ReplayHooks* hooks = nullptr);
+  ~ReplaySession();
+  ReplaySession(const ReplaySession&) = delete;
+  ReplaySession& operator=(const ReplaySession&) = delete;
+
+  void prepare();
+  void warm_up();
+  void time();
+  void check();  // nothing without settings.check
+  // Every rank's results, by global rank, from every process (collective).
+  std::vector<RankResults> gather_results();
+
+  // Whether the timed iterations start together on every rank of a host; why not otherwise.
+  bool gated() const { return gated_; }
+  const std::string& ungated_reason() const { return ungated_reason_; }
+  void abort_all() noexcept;
+
+ private:
+  void connect();
+  void run_iteration(IterationIssue issue);
+  // Waits for every local rank's lead stream (its streams join it), watching NCCL's errors,
+  // signals and the deadline; at the deadline aborts and throws CaseTimeout, naming each rank's
+  // first unfinished op when `names_ops` (an iteration's events tell it).
+  void wait(const std::string& what, bool names_ops = true);
+  void check_async_errors() const;
+
+  // First: restored last, once every communicator of the session is gone.
+  const ScopedEnvironment nccl_environment_;
+  Runner::RankSet& set_;
+  const WorkloadOps& workload_;
+  const ReplaySettings settings_;
+  const bool multi_process_;
+  const ReplayHooks& hooks_;
+  const TrafficByInstance traffic_;
+  std::vector<std::unique_ptr<RankReplayer>> replayers_;  // by local rank
+  bool gated_ = false;
+  std::string ungated_reason_;
+};
+
+}  // namespace collbench::replay

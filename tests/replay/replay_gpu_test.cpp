@@ -1,0 +1,392 @@
+// collbench_replay run on GPUs (label gpu; skipped, saying why, without enough GPUs): every
+// committed fixture job from each of its three sources, rescaled to the visible GPU count where
+// fewer than its ranks are visible (a job that cannot be rescaled is skipped, saying why), with
+// checked values and no mismatch; one fixture under two NCCL protocols, checked, with report rows
+// for both; a rank made late by a recorded gap showing as arrival skew, not as the op's own time;
+// buffers registered locally; recorded waits and gaps held on the GPU; a corrupted output
+// caught and named; a rank that never issues its op timing out with that op named; a workload of
+// more ranks than GPUs refused as bad input.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "check/workload_check.hpp"
+#include "cli/replay_program.hpp"
+#include "fill_check.hpp"
+#include "gpu_test_support.hpp"
+#include "job_expectations.hpp"
+#include "report/replay_text.hpp"
+#include "reports/csv_reader.hpp"
+#include "rescale/rescale_workload.hpp"
+#include "run/replay_session.hpp"
+#include "workload_builders.hpp"
+#include "workload_files.hpp"
+
+namespace collbench::replay::testing {
+namespace {
+
+struct Replayed {
+  std::vector<RankResults> results;
+  ReplayFigures figures;
+};
+
+// Replays `workload` on GPUs 0..world_size-1 in this process.
+Replayed replay(const WorkloadOps& workload, ReplaySettings settings,
+                const ReplayHooks* hooks = nullptr) {
+  Runner::RankSet set(workload.world_size());
+  ReplaySession session(set, workload, settings, false, hooks);
+  session.prepare();
+  session.warm_up();
+  session.time();
+  session.check();
+  Replayed replayed;
+  replayed.results = session.gather_results();
+  replayed.figures = replay_figures(workload, replayed.results);
+  return replayed;
+}
+
+ReplaySettings checked(int iters = 3) {
+  ReplaySettings settings;
+  settings.warmup = 1;
+  settings.iters = iters;
+  settings.check = true;
+  settings.timeout_s = 60;
+  return settings;
+}
+
+// ------------------------------------------------------------------ the fixtures
+
+struct FixtureCase {
+  std::string job;
+  SourceKind source;
+};
+
+// Every job folder (one holding job.json) of the fixtures, from each source; one case without a
+// job when the folder is missing, which fails saying so.
+std::vector<FixtureCase> fixture_cases() {
+  if (!std::filesystem::is_directory(fixture_dir())) return {{"", SourceKind::nccl_log}};
+  std::vector<std::string> jobs;
+  for (const auto& entry : std::filesystem::directory_iterator(fixture_dir())) {
+    if (std::filesystem::exists(entry.path() / "job.json"))
+      jobs.push_back(entry.path().filename().string());
+  }
+  std::sort(jobs.begin(), jobs.end());
+  std::vector<FixtureCase> cases;
+  for (const std::string& job : jobs) {
+    for (SourceKind source :
+         {SourceKind::nccl_log, SourceKind::kineto, SourceKind::flight_recorder})
+      cases.push_back({job, source});
+  }
+  return cases;
+}
+
+void PrintTo(const FixtureCase& fixture, std::ostream* out) {
+  *out << fixture.job << " from its " << name_of(fixture.source) << " files";
+}
+
+class ReplayFixture : public ::testing::TestWithParam<FixtureCase> {};
+
+// The fixture job imported from `source` into `dir`, and rescaled to the visible GPUs where fewer
+// than its ranks are visible; "" with `refused` saying why when it cannot be rescaled.
+std::string fixture_workload(const FixtureJob& job, SourceKind source, const TempDir& dir,
+                             std::string& refused) {
+  const std::string recorded = dir.path() + "/recorded.jsonl";
+  import_to(recorded, source, fixture_files(job, source));
+  check_workload(recorded);
+  const int gpus = visible_gpu_count();
+  if (gpus >= job.world_size) return recorded;
+  const std::string rescaled = dir.path() + "/rescaled.jsonl";
+  refused = usage_error_of([&] {
+    std::ofstream out(rescaled);
+    WorkloadWriter writer(out, rescaled);
+    rescale_workload(recorded, gpus, writer);
+    writer.finish();
+  });
+  if (!refused.empty()) return "";
+  check_workload(rescaled);
+  return rescaled;
+}
+
+TEST_P(ReplayFixture, ReplaysWithCheckedValuesAndNoMismatch) {
+  ASSERT_FALSE(GetParam().job.empty()) << "no fixtures at " << fixture_dir();
+  SKIP_WITHOUT_GPUS(2);
+  const FixtureJob job = load_fixture_job(GetParam().job);
+  TempDir dir;
+  std::string refused;
+  const std::string workload = fixture_workload(job, GetParam().source, dir, refused);
+  if (workload.empty())
+    GTEST_SKIP() << job.name << " cannot be rescaled to the " << visible_gpu_count()
+                 << " GPUs: " << refused;
+  const WorkloadOps ops = read_workload_ops(workload);
+  const Replayed replayed = replay(ops, checked());
+  EXPECT_TRUE(mismatch_lines(ops, replayed.figures).empty())
+      << mismatch_lines(ops, replayed.figures).front();
+  for (std::size_t rank = 0; rank < ops.by_rank.size(); ++rank) {
+    for (std::size_t ordinal = 0; ordinal < ops.by_rank[rank].size(); ++ordinal) {
+      const OpFigures& op = replayed.figures.ops[rank][ordinal];
+      EXPECT_GT(op.time.p50_us, 0) << describe_op(ops, ops.by_rank[rank][ordinal]);
+      EXPECT_LE(op.time.p50_us, replayed.figures.ranks[rank].window.max_us);
+      // A communicator of one rank (a data-parallel group rescaled to one replica) moves nothing
+      // between GPUs: its bus bandwidth is 0, as nccl-tests reports for one rank.
+      const WorkloadOp& recorded = ops.by_rank[rank][ordinal];
+      if (op.bytes > 0 && ops.comm_size(recorded) > 1) {
+        EXPECT_GT(op.busbw_gbps, 0) << describe_op(ops, recorded);
+      }
+    }
+  }
+  EXPECT_GT(replayed.figures.window.p50_us, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, ReplayFixture, ::testing::ValuesIn(fixture_cases()),
+                         [](const ::testing::TestParamInfo<FixtureCase>& info) {
+                           std::string source(name_of(info.param.source));
+                           source.erase(std::remove(source.begin(), source.end(), '-'),
+                                        source.end());
+                           const std::string job =
+                               info.param.job.empty() ? "missing" : info.param.job;
+                           return job + "_" + source;
+                         });
+
+// ------------------------------------------------------------------ swept settings
+
+// `args` after "collbench_replay" through the binary's frame; the exit status.
+int run_replay(std::vector<std::string> args) {
+  args.insert(args.begin(), "collbench_replay");
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  ReplayProgram program;
+  return run_program(static_cast<int>(argv.size()), argv.data(), program);
+}
+
+// The ddp job (Kineto: recorded start and end too) replayed under LL and then Simple, checked:
+// no mismatch in either, each combination's rows named by its protocol (a row per communicator
+// and op, then the window's), and the summary's choice among the two.
+TEST(ReplayGpu, TwoProtocolsReplayAFixtureCheckedWithRowsForBoth) {
+  SKIP_WITHOUT_GPUS(2);
+  const FixtureJob job = load_fixture_job("ddp");
+  TempDir dir;
+  std::string refused;
+  const std::string workload = fixture_workload(job, SourceKind::kineto, dir, refused);
+  ASSERT_FALSE(workload.empty()) << refused;
+  const std::string csv = dir.path() + "/rows.csv", json_path = dir.path() + "/run.json";
+  ASSERT_EQ(run_replay({"run", workload, "--launcher", "single", "-w", "2", "-n", "8", "--check",
+                        "--nccl-proto", "LL,Simple", "--csv", csv, "--json", json_path}),
+            kExitOk);
+  const nlohmann::json document = nlohmann::json::parse(read_whole_file(json_path));
+  ASSERT_EQ(document["combinations"].size(), 2u);
+  const std::size_t kinds = document["combinations"][0]["communicator_ops"].size();
+  ASSERT_GT(kinds, 0u);
+  const report::Report report = report::read_report(csv);
+  for (const std::string proto : {"nccl_proto=LL", "nccl_proto=Simple"}) {
+    std::size_t rows = 0;
+    for (const report::ReportLine& line : report.rows) {
+      const report::ReportRow& row = line.row;
+      const std::string config = row.config + ";";
+      if (config.find(proto + ";") == std::string::npos) continue;
+      ++rows;
+      EXPECT_EQ(row.status, "ok") << row.op << " " << row.config << ": " << row.reason;
+      EXPECT_EQ(row.wrong_elements, 0u) << row.op << " " << row.config;
+      EXPECT_GT(row.time.p50_us, 0) << row.op << " " << row.config;
+      if (row.op != "replay_window") {
+        EXPECT_NE(row.extra.find(";skew_us="), std::string::npos) << row.extra;
+      }
+    }
+    EXPECT_EQ(rows, kinds + 1) << proto;
+  }
+  const nlohmann::json& window = document["summary"]["window"];
+  EXPECT_TRUE(window["fastest"] == "nccl_proto=LL" || window["fastest"] == "nccl_proto=Simple")
+      << window.dump();
+  EXPECT_EQ(document["summary"]["communicator_ops"].size(), kinds);
+}
+
+// ------------------------------------------------------------------ built workloads
+
+// `communicators` communicators, each of every rank.
+WorkloadOps built(int world, std::vector<WorkloadOp> ops, int communicators = 1) {
+  TempFile file("built.jsonl");
+  std::vector<int> all;
+  for (int rank = 0; rank < world; ++rank) all.push_back(rank);
+  std::vector<Communicator> table;
+  for (int id = 0; id < communicators; ++id) table.push_back({id, all, {"world"}});
+  write_workload(file.path(), synthetic_header(world), table, std::move(ops));
+  check_workload(file.path());
+  return read_workload_ops(file.path());
+}
+
+// On each of 2 ranks: stream 0 an all_reduce of 64 MiB, then 3 ms idle, then a small one; stream 1
+// an all_gather that waits (a recorded wait) for the large all_reduce.
+std::vector<WorkloadOp> waits_and_gaps() {
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    ops.push_back(timed(collective_op(rank, 0, 0, ReplayOp::all_reduce, 16u << 20, 0), 0, 1000));
+    WorkloadOp gather = timed(collective_op(rank, 0, 1, ReplayOp::all_gather, 1024, 1), 1000, 1010);
+    gather.after = {0};
+    ops.push_back(gather);
+    ops.push_back(timed(collective_op(rank, 0, 2, ReplayOp::all_reduce, 1024, 0), 4010, 4020));
+  }
+  return ops;
+}
+
+TEST(ReplayGpu, RecordedWaitsAndGapsHoldOnTheGpu) {
+  SKIP_WITHOUT_GPUS(2);
+  const WorkloadOps ops = built(2, waits_and_gaps());
+  ReplaySettings settings = checked(3);
+  settings.gaps = true;
+  const Replayed replayed = replay(ops, settings);
+  EXPECT_TRUE(mismatch_lines(ops, replayed.figures).empty());
+  for (const RankResults& rank : replayed.results) {
+    for (const std::vector<OpInterval>& iteration : rank.iterations) {
+      // The all_gather on stream 1 started only once the all_reduce it waits for had ended.
+      EXPECT_GE(iteration[1].start_us, iteration[0].end_us);
+      // Stream 0 stayed idle for the 3010 us recorded between its two ops (1000 to 4010 us).
+      EXPECT_GE(iteration[2].start_us - iteration[0].end_us, 3000.0);
+    }
+  }
+}
+
+// Rank 0 issues communicator 0's all_reduce (stream 0), then communicator 1's (stream 1); rank 1
+// the other way round. No deadlock on the GPU (the check accepts it), but NCCL connects each
+// communicator at its first op and blocks the issuing thread until its peers connect too: issued
+// in these orders, each rank's thread would wait on the other's. Connected one communicator at a
+// time first, the replay finishes.
+TEST(ReplayGpu, RanksReachingCommunicatorsInOppositeOrdersFinish) {
+  SKIP_WITHOUT_GPUS(2);
+  const std::vector<WorkloadOp> ops = {
+      collective_op(0, 0, 0, ReplayOp::all_reduce, 1u << 20, 0),
+      collective_op(0, 1, 0, ReplayOp::all_reduce, 1u << 20, 1),
+      collective_op(1, 1, 0, ReplayOp::all_reduce, 1u << 20, 0),
+      collective_op(1, 0, 0, ReplayOp::all_reduce, 1u << 20, 1),
+  };
+  const WorkloadOps workload = built(2, ops, 2);
+  const Replayed replayed = replay(workload, checked());
+  EXPECT_TRUE(mismatch_lines(workload, replayed.figures).empty());
+}
+
+// Two all_reduces on each of 2 ranks; rank 1 recorded 1000 us idle before its second (rank 0: 10
+// us), kept by --gaps as a delay on its stream: rank 0 arrives about 990 us earlier and waits.
+TEST(ReplayGpu, ALateRankShowsAsSkewNotAsTheOpsOwnTime) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    const double second_start = rank == 0 ? 20 : 1010;
+    ops.push_back(timed(collective_op(rank, 0, 0, ReplayOp::all_reduce, 1024, 0), 0, 10));
+    ops.push_back(timed(collective_op(rank, 0, 1, ReplayOp::all_reduce, 1024, 0), second_start,
+                        second_start + (rank == 0 ? 1010 : 10)));
+  }
+  const WorkloadOps workload = built(2, ops);
+  ReplaySettings settings = checked(8);
+  settings.gaps = true;
+  const Replayed replayed = replay(workload, settings);
+  EXPECT_TRUE(mismatch_lines(workload, replayed.figures).empty());
+  ASSERT_EQ(replayed.figures.kinds.size(), 1u);
+  const OpKindFigures& row = replayed.figures.kinds[0];
+  // Per call, the mean of the two calls: about (0 + 990) / 2 late, the waiting not in op us.
+  EXPECT_GE(row.arrival.skew_per_call.p50_us, 400) << row.arrival.skew_per_call.p50_us;
+  EXPECT_LT(row.arrival.op_per_call.p50_us, 0.5 * row.time_per_call.p50_us)
+      << row.arrival.op_per_call.p50_us << " of " << row.time_per_call.p50_us;
+  EXPECT_DOUBLE_EQ(*row.arrival.recorded_skew_us, 495);
+  EXPECT_DOUBLE_EQ(*row.arrival.recorded_op_us, 10);
+}
+
+// A stream's buffers registered (ncclCommRegister) with each of the two communicators whose ops
+// use them, a send/recv pair after the collectives: checked, no mismatch.
+TEST(ReplayGpu, LocallyRegisteredBuffersReplayChecked) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    ops.push_back(collective_op(rank, 0, 0, ReplayOp::all_reduce, 1u << 18, 0));
+    ops.push_back(collective_op(rank, 1, 0, ReplayOp::all_gather, 1u << 16, 0));
+    ops.push_back(
+        p2p_op(rank, 1, rank == 0 ? ReplayOp::send : ReplayOp::recv, 1 - rank, 0, 1u << 16, 0));
+  }
+  const WorkloadOps workload = built(2, ops, 2);
+  ReplaySettings settings = checked();
+  settings.combination.registration = BufferRegistration::local;
+  const Replayed replayed = replay(workload, settings);
+  EXPECT_TRUE(mismatch_lines(workload, replayed.figures).empty())
+      << mismatch_lines(workload, replayed.figures).front();
+}
+
+// Corrupts one element of rank 1's output of its op 0 before the check reads it.
+class CorruptOneOutput : public ReplayHooks {
+ public:
+  void after_checked_op(int rank, std::size_t ordinal, void* output, std::uint64_t,
+                        const kernels::PatternParams& pattern, cudaStream_t stream) const override {
+    if (rank == 1 && ordinal == 0) kernels::launch_corrupt_element(output, 5, pattern, stream);
+  }
+};
+
+TEST(ReplayGpu, ACorruptedOutputIsCaughtAndNamed) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    ops.push_back(collective_op(rank, 0, 0, ReplayOp::all_reduce, 4096));
+    ops.push_back(collective_op(rank, 0, 1, ReplayOp::all_gather, 4096));
+  }
+  const WorkloadOps workload = built(2, ops);
+  const CorruptOneOutput hooks;
+  const Replayed replayed = replay(workload, checked(), &hooks);
+  EXPECT_EQ(replayed.figures.ops[1][0].mismatches, 1u);
+  EXPECT_EQ(replayed.figures.ops[0][0].mismatches, 0u);
+  EXPECT_EQ(replayed.figures.ops[1][1].mismatches, 0u);
+  const std::vector<std::string> lines = mismatch_lines(workload, replayed.figures);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("rank 1: 1 elements of all_reduce seq 0 on communicator 0 (ranks 0,1) "
+                          "(synthetic:1:0)"),
+            std::string::npos)
+      << lines[0];
+}
+
+// Rank 1 never issues its last op (an earlier one would meet rank 0's next on the communicator):
+// rank 0 waits inside it until the deadline.
+class SkipOneOp : public ReplayHooks {
+ public:
+  bool skips_op(int rank, std::size_t ordinal) const override { return rank == 1 && ordinal == 2; }
+};
+
+TEST(ReplayGpu, ARankThatNeverIssuesItsOpIsATimeoutNamingIt) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    for (int seq = 0; seq < 3; ++seq) ops.push_back(collective_op(rank, 0, seq));
+  }
+  const WorkloadOps workload = built(2, ops);
+  ReplaySettings settings = checked();
+  settings.timeout_s = 5;
+  const SkipOneOp hooks;
+  try {
+    replay(workload, settings, &hooks);
+    FAIL() << "no timeout";
+  } catch (const CaseTimeout& timeout) {
+    const std::string what = timeout.what();
+    EXPECT_NE(what.find("warm-up iteration 0 did not finish within 5"), std::string::npos) << what;
+    EXPECT_NE(what.find("rank 0: all_reduce seq 2 on communicator 0 (ranks 0,1)"),
+              std::string::npos)
+        << what;
+  }
+}
+
+TEST(ReplayGpu, AWorkloadOfMoreRanksThanGpusIsBadInput) {
+  SKIP_WITHOUT_GPUS(1);
+  const int ranks = visible_gpu_count() + 1;
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < ranks; ++rank) ops.push_back(collective_op(rank, 0, 0));
+  TempFile file("too_many.jsonl");
+  std::vector<int> all;
+  for (int rank = 0; rank < ranks; ++rank) all.push_back(rank);
+  write_workload(file.path(), synthetic_header(ranks), {{0, all, {"world"}}}, ops);
+  ::testing::internal::CaptureStderr();
+  const int status = run_replay({"run", file.path(), "--launcher", "single"});
+  const std::string error = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(status, kExitUsage);
+  EXPECT_NE(
+      error.find(fmt::format("the workload has {} ranks, {} GPUs are visible", ranks, ranks - 1)),
+      std::string::npos)
+      << error;
+  EXPECT_NE(error.find("collbench_replay rescale"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace collbench::replay::testing
