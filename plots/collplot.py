@@ -270,9 +270,11 @@ def plot_all_reduce_algorithms(plt, rows, out_dir, formats):
         for row_index in (0, 1):
             size_axis(grid[row_index][column], all_sizes)
         grid[0][column].set_title(f"{count} GPUs")
-        grid[0][column].set_ylim(bottom=0)
         grid[1][column].set_yscale("log")
         grid[0][column].legend(title="algorithm")
+    # The busbw row shares its y axis: fixing its limits before every column is drawn would cut
+    # the later (larger) GPU counts' curves at the first one's top.
+    grid[0][0].set_ylim(bottom=0)
     grid[0][0].set_ylabel("bus bandwidth (GB/s)")
     grid[1][0].set_ylabel("p50 time per operation (µs)" + interval_caption(plain))
     figure.suptitle(f"all_reduce algorithms ({dtypes[0]}, out of place)\n{origin(plain)}")

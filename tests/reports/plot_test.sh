@@ -32,6 +32,32 @@ MPLBACKEND=Agg "$python" "$collplot" "$fixtures/base_v1.csv" -o "$work/v1" \
 ! grep -q 'id="p50-interval' "$work/v1/latency_all_reduce.svg" || fail "version 1: a band without intervals"
 ! grep -q 'id="ratio-interval' "$work/v1/compare_all_reduce.svg" || fail "version 1 BASE: error bars without intervals"
 
+# The algorithms' busbw panels share their y axis: the fewest GPUs' curves (here made 4x lower)
+# must not fix its top before the larger counts are drawn.
+MPLBACKEND=Agg "$python" - "$collplot" "$fixtures/base.csv" "$work/low.csv" <<'PYTHON' || fail "all_reduce_algorithms: a busbw curve above the panel's top"
+import csv, os, sys
+collplot_path, fixture, low = sys.argv[1:]
+with open(fixture, newline="") as source, open(low, "w", newline="") as target:
+    reader = csv.reader(source)
+    writer = csv.writer(target)
+    header = next(reader)
+    writer.writerow(header)
+    ranks, busbw = header.index("ranks"), header.index("busbw_gbps")
+    for row in reader:
+        if row[ranks] == "2":
+            row[busbw] = str(float(row[busbw]) / 4)
+        writer.writerow(row)
+sys.path.insert(0, os.path.dirname(collplot_path))
+import matplotlib.pyplot as plt
+import collplot
+figures = []
+collplot.save = lambda plt_, figure, out_dir, name, formats: (figures.append(figure), [])[1]
+collplot.plot_all_reduce_algorithms(plt, collplot.read_report(low), ".", ["png"])
+panels = [axes for axes in figures[0].axes if axes.get_title().endswith("GPUs")]
+highest = max(max(line.get_ydata()) for axes in panels for line in axes.get_lines())
+sys.exit(0 if all(axes.get_ylim()[1] >= highest for axes in panels) else 1)
+PYTHON
+
 sed '1s/,time_us_p50_lo,/,time_us_p50_low,/' "$fixtures/base.csv" >"$work/renamed.csv"
 got=0
 output=$(MPLBACKEND=Agg "$python" "$collplot" "$work/renamed.csv" -o "$work/renamed" 2>&1) || got=$?
