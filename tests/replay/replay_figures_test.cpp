@@ -109,6 +109,35 @@ TEST(ReplayFigures, AGroupsCallsShareItsTimeOnce) {
   EXPECT_DOUBLE_EQ(figures.ranks[1].busy.p50_us, 12);
 }
 
+// A ring of two ranks in one group each (send to the other, recv from it): each rank's launch holds
+// two calls, so its time per call and its time without waiting are both half the launch's.
+TEST(ReplayFigures, AGroupsTimeWithoutWaitingIsSharedLikeItsTimePerCall) {
+  WorkloadOps workload;
+  workload.header = synthetic_header(2);
+  workload.communicators = CommunicatorTable({{0, {0, 1}, {"world"}}});
+  workload.by_rank = {
+      {in_group(p2p_op(0, 0, ReplayOp::send, 1, 0), 0),
+       in_group(p2p_op(0, 0, ReplayOp::recv, 1, 0), 0)},
+      {in_group(p2p_op(1, 0, ReplayOp::send, 0, 0), 1),
+       in_group(p2p_op(1, 0, ReplayOp::recv, 0, 0), 1)},
+  };
+  std::vector<RankResults> results(2);
+  for (int i = 0; i < 3; ++i) {
+    for (RankResults& rank : results) {
+      rank.iterations.push_back({{2, 22}, {2, 22}});  // one launch of 20 us
+      rank.window_us.push_back(22);
+    }
+  }
+  for (RankResults& rank : results) rank.mismatches = {0, 0};
+  const ReplayFigures figures = replay_figures(workload, results);
+  ASSERT_EQ(figures.kinds.size(), 1u);
+  const OpKindFigures& pairs = figures.kinds[0];
+  EXPECT_EQ(pairs.calls, 2u);
+  EXPECT_DOUBLE_EQ(pairs.time_per_call.p50_us, 10);
+  EXPECT_DOUBLE_EQ(pairs.arrival.op_per_call.p50_us, 10);  // not the launch's 20
+  EXPECT_DOUBLE_EQ(pairs.arrival.skew_per_call.p50_us, 0);
+}
+
 // Calls of one op in two dtypes or two reductions are rows of their own, each with its calls,
 // bytes, count and time; the figures keep the registry's name of each.
 TEST(ReplayFigures, EachDtypeAndReductionIsARowOfItsOwn) {

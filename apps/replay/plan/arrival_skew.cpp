@@ -7,6 +7,12 @@
 namespace collbench::replay {
 namespace {
 
+// A member's interval with its duration shared among the calls of its launch (its start kept).
+OpInterval shared(const OpInterval& interval, const CallMember& member) {
+  const auto calls = static_cast<double>(std::max<std::size_t>(member.calls_in_launch, 1));
+  return {interval.start_us, interval.start_us + interval.duration_us() / calls};
+}
+
 // The recorded intervals of a call's members; nothing when one has no start and end.
 std::optional<std::vector<OpInterval>> recorded_members(const CallMembers& call,
                                                         const WorkloadOps& workload) {
@@ -14,7 +20,7 @@ std::optional<std::vector<OpInterval>> recorded_members(const CallMembers& call,
   for (const CallMember& member : call) {
     const RecordedTimes& times = workload.by_rank.at(member.rank).at(member.ordinal).times;
     if (!times.start_us || !times.end_us) return std::nullopt;
-    members.push_back({*times.start_us, *times.end_us});
+    members.push_back(shared({*times.start_us, *times.end_us}, member));
   }
   return members;
 }
@@ -62,7 +68,8 @@ ArrivalFigures arrival_figures(const std::vector<CallMembers>& calls, const Work
     for (const CallMembers& call : calls) {
       std::vector<OpInterval> members;
       for (const CallMember& member : call)
-        members.push_back(results.at(member.rank).iterations.at(i).at(member.ordinal));
+        members.push_back(
+            shared(results.at(member.rank).iterations.at(i).at(member.ordinal), member));
       const CallArrival arrival = call_arrival(members);
       skews[i] += arrival.skew_us / count;
       op_times[i] += arrival.op_us / count;

@@ -33,6 +33,9 @@ CallArrival call_arrival(const std::vector<OpInterval>& members);
 struct CallMember {
   std::size_t rank = 0;
   std::size_t ordinal = 0;
+  // The row's calls that the member's group launch holds on its rank (a ring's send and recv: 2):
+  // its duration is shared among them, as the row's time per call shares it.
+  std::size_t calls_in_launch = 1;
 };
 using CallMembers = std::vector<CallMember>;
 

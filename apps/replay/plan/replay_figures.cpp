@@ -222,6 +222,13 @@ void add_rank_ops(int rank, const WorkloadOps& workload, const RankIssuePlan& pl
                   const RankResults& results, std::vector<OpFigures>& figures,
                   std::map<KindKey, KindTotals>& kinds) {
   const std::vector<WorkloadOp>& ops = workload.by_rank[static_cast<std::size_t>(rank)];
+  // Per row, the calls each launch (step and stream) of this rank holds.
+  std::map<std::tuple<KindKey, std::size_t, int>, std::set<InstanceId>> launch_calls;
+  for (std::size_t ordinal = 0; ordinal < ops.size(); ++ordinal) {
+    const OpPlacement& place = plan.ops[ordinal];
+    launch_calls[{kind_key(ops[ordinal]), place.step, place.stream}].insert(
+        instance_of(ops[ordinal], workload.comm_rank(ops[ordinal])));
+  }
   std::map<KindKey, RankSteps> steps;
   for (std::size_t ordinal = 0; ordinal < ops.size(); ++ordinal) {
     const WorkloadOp& op = ops[ordinal];
@@ -233,7 +240,8 @@ void add_rank_ops(int rank, const WorkloadOps& workload, const RankIssuePlan& pl
     add_op(kinds[key], op, results.mismatches[ordinal]);
     add_call(kinds[key].calls[instance_of(op, comm_rank)], figures.back(), bus_bytes);
     kinds[key].members[instance_of(op, comm_rank)].push_back(
-        {static_cast<std::size_t>(rank), ordinal});
+        {static_cast<std::size_t>(rank), ordinal,
+         launch_calls[{key, plan.ops[ordinal].step, plan.ops[ordinal].stream}].size()});
     add_step(steps[key], plan.ops[ordinal], ordinal, figures.back().recorded_us);
     steps[key].calls.insert(instance_of(op, comm_rank));
   }
