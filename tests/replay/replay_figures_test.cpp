@@ -41,6 +41,20 @@ std::vector<RankResults> three_iterations() {
   return results;
 }
 
+// Three iterations, each with every rank's op intervals as given and the same window; no mismatch.
+std::vector<RankResults> same_three_iterations(const std::vector<std::vector<OpInterval>>& per_rank,
+                                               double window_us) {
+  std::vector<RankResults> results(per_rank.size());
+  for (std::size_t rank = 0; rank < per_rank.size(); ++rank) {
+    for (int i = 0; i < 3; ++i) {
+      results[rank].iterations.push_back(per_rank[rank]);
+      results[rank].window_us.push_back(window_us);
+    }
+    results[rank].mismatches.assign(per_rank[rank].size(), 0);
+  }
+  return results;
+}
+
 double gbps(double bytes, double us) {
   return bytes / (us * 1e-6) / 1e9;
 }
@@ -89,14 +103,9 @@ TEST(ReplayFigures, AGroupsCallsShareItsTimeOnce) {
       {in_group(timed(p2p_op(1, 0, ReplayOp::recv, 0, 0), 0, 12), 3),
        in_group(timed(p2p_op(1, 0, ReplayOp::recv, 0, 1), 0, 12), 3)},
   };
-  std::vector<RankResults> results(2);
-  for (int i = 0; i < 3; ++i) {
-    results[0].iterations.push_back({{0, 10}, {0, 10}});  // one group: one pair of events
-    results[1].iterations.push_back({{0, 12}, {0, 12}});
-    for (RankResults& rank : results) rank.window_us.push_back(12);
-  }
-  for (RankResults& rank : results) rank.mismatches = {0, 0};
-  const ReplayFigures figures = replay_figures(workload, results);
+  // One group per rank: one pair of events for both of its ops.
+  const ReplayFigures figures =
+      replay_figures(workload, same_three_iterations({{{0, 10}, {0, 10}}, {{0, 12}, {0, 12}}}, 12));
   ASSERT_EQ(figures.kinds.size(), 1u);
   const OpKindFigures& pairs = figures.kinds[0];
   EXPECT_EQ(pairs.calls, 2u);
@@ -121,15 +130,9 @@ TEST(ReplayFigures, AGroupsTimeWithoutWaitingIsSharedLikeItsTimePerCall) {
       {in_group(p2p_op(1, 0, ReplayOp::send, 0, 0), 1),
        in_group(p2p_op(1, 0, ReplayOp::recv, 0, 0), 1)},
   };
-  std::vector<RankResults> results(2);
-  for (int i = 0; i < 3; ++i) {
-    for (RankResults& rank : results) {
-      rank.iterations.push_back({{2, 22}, {2, 22}});  // one launch of 20 us
-      rank.window_us.push_back(22);
-    }
-  }
-  for (RankResults& rank : results) rank.mismatches = {0, 0};
-  const ReplayFigures figures = replay_figures(workload, results);
+  // One launch of 20 us per rank.
+  const ReplayFigures figures =
+      replay_figures(workload, same_three_iterations({{{2, 22}, {2, 22}}, {{2, 22}, {2, 22}}}, 22));
   ASSERT_EQ(figures.kinds.size(), 1u);
   const OpKindFigures& pairs = figures.kinds[0];
   EXPECT_EQ(pairs.calls, 2u);
