@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <numeric>
 #include <optional>
 
 #include "core/errors.hpp"
@@ -71,10 +73,15 @@ ImportedOp convert_op(const NcclOpLine& line, const std::string& where, ImportSe
   return imported;
 }
 
-ProcessLog survey_log(const std::string& path, ImportSession& session) {
+// What the import needs before writing anything: the log's process, memberships, version and
+// settings, every op checked, and its sends and receives in `groups` (numbered as the log's
+// `log_index`, their communicators by `comm_numbers` of the keys all processes share).
+ProcessLog survey_log(const std::string& path, int log_index, ImportSession& session,
+                      InferredGroups& groups, std::map<std::string, int>& comm_numbers) {
   ProcessLog log{path, base_name(path), "", {}, -1};
   TextInput input(path);
   ProcessHandles handles;
+  PointToPointRuns runs;
   std::string text;
   while (input.next_line(text)) {
     const std::string where = place(log, input.line_number());
@@ -95,12 +102,23 @@ ProcessLog survey_log(const std::string& path, ImportSession& session) {
       }
     }
     if (line.kind == NcclLogLine::Kind::op) {
-      if (handles.key_of(line.op.comm) == nullptr) {
+      const std::string* key = handles.key_of(line.op.comm);
+      if (key == nullptr) {
         throw_bad_input(where, fmt::format("comm {} has no INIT line before it in this log "
                                            "(NCCL_DEBUG_SUBSYS must include INIT)",
                                            show_value(line.op.comm)));
       }
-      convert_op(line.op, where, session);  // refuses bad values before anything is written
+      // Refuses bad values before anything is written.
+      const ImportedOp imported = convert_op(line.op, where, session);
+      if (!imported.op.peer) {
+        runs.end_run();
+        continue;
+      }
+      const auto member = std::find_if(log.memberships.begin(), log.memberships.end(),
+                                       [&](const Membership& known) { return known.key == *key; });
+      const auto number = comm_numbers.emplace(*key, static_cast<int>(comm_numbers.size()));
+      groups.add(log_index, runs.run_of(line.thread, line.op), number.first->second,
+                 member->comm_rank, *imported.op.peer, imported.op.op == ReplayOp::send);
     }
   }
   if (log.process.empty())
@@ -151,57 +169,30 @@ ImportedOp resolve_op(const NcclOpLine& line, const ProcessHandles& handles, con
   return imported;
 }
 
-// Calls `visit(line, op, handles)` for every op line of `log`, resolved against its INIT lines.
-template <typename Visit>
-void for_each_op(const ProcessLog& log, ImportSession& session, Visit visit) {
+void emit_log(const ProcessLog& log, int log_index, const InferredGroups& groups,
+              ImportSession& session, RankNumbering& numbering, WorkloadWriter& writer) {
   TextInput input(log.path);
   ProcessHandles handles;
+  PointToPointRuns runs;
+  PointToPointRun run;
+  std::int64_t next_group_key = 0;
   std::string text;
   while (input.next_line(text)) {
     const std::string where = place(log, input.line_number());
     const NcclLogLine line = parse_nccl_log_line(text, where);
     if (line.kind == NcclLogLine::Kind::init) handles.add(line.init, where);
     if (line.kind != NcclLogLine::Kind::op) continue;
-    visit(line, resolve_op(line.op, handles, log, where, session), handles);
+    ImportedOp imported = resolve_op(line.op, handles, log, where, session);
+    if (!imported.op.peer) {
+      run.flush(groups, log_index, numbering, writer, next_group_key);
+      runs.end_run();
+      writer.write_op(numbering.number(imported));
+      continue;
+    }
+    const std::size_t index = runs.run_of(line.thread, line.op);
+    if (!run.is(index)) run.flush(groups, log_index, numbering, writer, next_group_key);
+    run.add(index, std::move(imported));
   }
-}
-
-// Every send and recv of one log into `groups`, numbered by the runs emit_log meets.
-void collect_point_to_point(const ProcessLog& log, int log_index, ImportSession& session,
-                            InferredGroups& groups) {
-  PointToPointRuns runs;
-  for_each_op(
-      log, session,
-      [&](const NcclLogLine& line, const ImportedOp& imported, const ProcessHandles& handles) {
-        if (!imported.op.peer) {
-          runs.end_run();
-          return;
-        }
-        const std::string& key = *handles.key_of(line.op.comm);  // resolve_op found it
-        const auto member = std::find_if(log.memberships.begin(), log.memberships.end(),
-                                         [&](const Membership& known) { return known.key == key; });
-        groups.add(log_index, runs.run_of(line.thread, line.op), imported.op.comm,
-                   member->comm_rank, *imported.op.peer, imported.op.op == ReplayOp::send);
-      });
-}
-
-void emit_log(const ProcessLog& log, int log_index, const InferredGroups& groups,
-              ImportSession& session, RankNumbering& numbering, WorkloadWriter& writer) {
-  PointToPointRuns runs;
-  PointToPointRun run;
-  std::int64_t next_group_key = 0;
-  for_each_op(log, session,
-              [&](const NcclLogLine& line, ImportedOp imported, const ProcessHandles&) {
-                if (!imported.op.peer) {
-                  run.flush(groups, log_index, numbering, writer, next_group_key);
-                  runs.end_run();
-                  writer.write_op(numbering.number(imported));
-                  return;
-                }
-                const std::size_t index = runs.run_of(line.thread, line.op);
-                if (!run.is(index)) run.flush(groups, log_index, numbering, writer, next_group_key);
-                run.add(index, std::move(imported));
-              });
   run.flush(groups, log_index, numbering, writer, next_group_key);
 }
 
@@ -234,20 +225,25 @@ void import_nccl_logs(const std::vector<std::string>& paths, const ImportOptions
   for (const std::string& path : paths) names.push_back(base_name(path));
   ImportSession session("nccl-log", names);
   std::vector<ProcessLog> logs;
-  for (const std::string& path : paths) logs.push_back(survey_log(path, session));
+  InferredGroups groups(paths.size());
+  std::map<std::string, int> comm_numbers;
+  for (const std::string& path : paths) {
+    logs.push_back(survey_log(path, static_cast<int>(logs.size()), session, groups, comm_numbers));
+  }
+  groups.settle();
   assemble_communicators(logs, session);
   note_what_the_log_lacks(session);
   session.header().world_size = static_cast<int>(logs.size());
   session.write_preamble(writer);
-  std::sort(logs.begin(), logs.end(),
-            [](const ProcessLog& a, const ProcessLog& b) { return a.rank < b.rank; });
-  InferredGroups groups(logs.size());
-  for (std::size_t i = 0; i < logs.size(); ++i)
-    collect_point_to_point(logs[i], static_cast<int>(i), session, groups);
-  groups.settle();
+  // In rank order; each log keeps the index its sends and receives have in `groups`.
+  std::vector<int> order(logs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return logs[static_cast<std::size_t>(a)].rank < logs[static_cast<std::size_t>(b)].rank;
+  });
   RankNumbering numbering(session.communicators(), std::nullopt);
-  for (std::size_t i = 0; i < logs.size(); ++i)
-    emit_log(logs[i], static_cast<int>(i), groups, session, numbering, writer);
+  for (const int index : order)
+    emit_log(logs[static_cast<std::size_t>(index)], index, groups, session, numbering, writer);
 }
 
 }  // namespace collbench::replay
