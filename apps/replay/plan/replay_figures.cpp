@@ -222,28 +222,31 @@ void add_rank_ops(int rank, const WorkloadOps& workload, const RankIssuePlan& pl
                   const RankResults& results, std::vector<OpFigures>& figures,
                   std::map<KindKey, KindTotals>& kinds) {
   const std::vector<WorkloadOp>& ops = workload.by_rank[static_cast<std::size_t>(rank)];
-  // Per row, the calls each launch (step and stream) of this rank holds.
+  // Each op's row and call, and per row the calls each launch (step and stream) of this rank holds.
+  std::vector<KindKey> keys;
+  std::vector<InstanceId> calls;
   std::map<std::tuple<KindKey, std::size_t, int>, std::set<InstanceId>> launch_calls;
   for (std::size_t ordinal = 0; ordinal < ops.size(); ++ordinal) {
+    keys.push_back(kind_key(ops[ordinal]));
+    calls.push_back(instance_of(ops[ordinal], workload.comm_rank(ops[ordinal])));
     const OpPlacement& place = plan.ops[ordinal];
-    launch_calls[{kind_key(ops[ordinal]), place.step, place.stream}].insert(
-        instance_of(ops[ordinal], workload.comm_rank(ops[ordinal])));
+    launch_calls[{keys.back(), place.step, place.stream}].insert(calls.back());
   }
   std::map<KindKey, RankSteps> steps;
   for (std::size_t ordinal = 0; ordinal < ops.size(); ++ordinal) {
     const WorkloadOp& op = ops[ordinal];
-    const int comm_rank = workload.comm_rank(op);
-    const double bus_bytes = op_bus_bytes(op, workload.comm_size(op), comm_rank);
+    const OpPlacement& place = plan.ops[ordinal];
+    const KindKey& key = keys[ordinal];
+    const InstanceId& call = calls[ordinal];
+    const double bus_bytes = op_bus_bytes(op, workload.comm_size(op), workload.comm_rank(op));
     figures.push_back(op_figures(op, workload, durations_of(results, ordinal), bus_bytes,
                                  results.mismatches[ordinal]));
-    const KindKey key = kind_key(op);
     add_op(kinds[key], op, results.mismatches[ordinal]);
-    add_call(kinds[key].calls[instance_of(op, comm_rank)], figures.back(), bus_bytes);
-    kinds[key].members[instance_of(op, comm_rank)].push_back(
-        {static_cast<std::size_t>(rank), ordinal,
-         launch_calls[{key, plan.ops[ordinal].step, plan.ops[ordinal].stream}].size()});
-    add_step(steps[key], plan.ops[ordinal], ordinal, figures.back().recorded_us);
-    steps[key].calls.insert(instance_of(op, comm_rank));
+    add_call(kinds[key].calls[call], figures.back(), bus_bytes);
+    kinds[key].members[call].push_back({static_cast<std::size_t>(rank), ordinal,
+                                        launch_calls[{key, place.step, place.stream}].size()});
+    add_step(steps[key], place, ordinal, figures.back().recorded_us);
+    steps[key].calls.insert(call);
   }
   for (const auto& [key, rank_steps] : steps) add_rank(kinds[key], rank_steps, results);
 }
