@@ -25,22 +25,6 @@ namespace {
 
 using Values = std::vector<std::string>;
 
-// Each of `values` parsed by `parse`; "all" stands for `all`. Repeats dropped.
-template <typename Value, typename Parse>
-std::vector<Value> parse_named_list(const Values& values, const std::vector<Value>& all,
-                                    Parse&& parse) {
-  std::vector<Value> parsed;
-  for (const std::string& name : values) {
-    if (name == "all") {
-      parsed.insert(parsed.end(), all.begin(), all.end());
-    } else {
-      parsed.push_back(parse(name));
-    }
-  }
-  dedupe(parsed);
-  return parsed;
-}
-
 std::vector<std::string> parse_ops(const Values& values) {
   std::vector<std::string> all;
   for (const CollectiveSpec& spec : collective_registry()) all.emplace_back(spec.name);

@@ -9,24 +9,6 @@
 #include "frame/settings/value_parsers.hpp"
 
 namespace collbench {
-namespace {
-
-// --register's names, "all" standing for every mode; repeats dropped.
-std::vector<BufferRegistration> parse_registrations(const std::vector<std::string>& names) {
-  std::vector<BufferRegistration> modes;
-  for (const std::string& name : names) {
-    if (name == "all") {
-      const std::vector<BufferRegistration>& all = all_buffer_registrations();
-      modes.insert(modes.end(), all.begin(), all.end());
-    } else {
-      modes.push_back(parse_buffer_registration(name));
-    }
-  }
-  dedupe(modes);
-  return modes;
-}
-
-}  // namespace
 
 std::vector<Setting<CommunicatorAxes>> communicator_axis_settings(const std::string& scope) {
   using A = CommunicatorAxes;
@@ -56,7 +38,8 @@ std::vector<Setting<CommunicatorAxes>> communicator_axis_settings(const std::str
                          "symmetric (ncclMemAlloc and symmetric windows, NCCL >= 2.27), or all")
                   .as_list()
                   .to_all([](A& a, const std::vector<std::string>& v) {
-                    a.registrations = parse_registrations(v);
+                    a.registrations =
+                        parse_named_list(v, all_buffer_registrations(), parse_buffer_registration);
                   }));
   return s;
 }

@@ -34,4 +34,20 @@ void dedupe(std::vector<T>& values) {
   values = std::move(unique);
 }
 
+// Each of `names` parsed by `parse`; "all" stands for `all`. Repeats dropped.
+template <typename Value, typename Parse>
+std::vector<Value> parse_named_list(const std::vector<std::string>& names,
+                                    const std::vector<Value>& all, Parse&& parse) {
+  std::vector<Value> parsed;
+  for (const std::string& name : names) {
+    if (name == "all") {
+      parsed.insert(parsed.end(), all.begin(), all.end());
+    } else {
+      parsed.push_back(parse(name));
+    }
+  }
+  dedupe(parsed);
+  return parsed;
+}
+
 }  // namespace collbench
