@@ -9,7 +9,8 @@
 #   steps: info tests quick smoke sweep stability headline diagnose graph faults real_faults avg1 linkpeak nsys mpi mpi_algos
 #          env signal register nccl_modes algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_ddp dpstep_nsys
 #          dp_timeline mpi_hang traces replay
-#   REPLAY_SOURCES: the replay step's sources of each fixture job (nccl kineto fr by default).
+#   REPLAY_SOURCES: the replay step's sources of each fixture job (nccl kineto fr by default);
+#   REPLAY_FIXTURES: which machine's fixtures it replays (h100x2: tests/replay/fixtures/h100x2; all).
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -298,11 +299,11 @@ for want in "$@"; do
       # NCCL buffer registration (--register): every op checked on plain, locally registered and
       # symmetric buffers, in one process, in CUDA graphs, and one process per GPU under mpirun.
       step register_check "$bin/collbench" --ops all --algo nccl,ring_sendrecv,oneshot --register all -d float \
-        -o sum -b 4 -e 16M -f 16 -g "1-$gpus" -w 1 -n 3 --csv "$work/reports/register_check.csv"
+        -o sum -b 4 -e 16M -f 16 -g "1-$gpus" -w 1 -n 3 --timeout 60 --csv "$work/reports/register_check.csv"
       step register_graph "$bin/collbench" --ops all_reduce,all_gather,reduce_scatter --register all -b 8 -e 64M -f 8 \
         -g "$doubling" -G 10 --csv "$work/reports/register_graph.csv"
       mpi=("${mpirun[@]}" -np "$gpus")
-      step register_mpi "${mpi[@]}" "$bin/collbench" --ops all --register all -b 4 -e 16M -f 16 -g "$doubling" -w 1 -n 3 \
+      step register_mpi "${mpi[@]}" "$bin/collbench" --ops all --register all -b 4 -e 16M -f 16 -g "$doubling" -w 1 -n 3 --timeout 60 \
         --csv "$work/reports/register_mpi.csv" ;;
     nccl_modes)
       # NCCL's modern modes (docs/collbench.md), each beside nccl-tests 2.19 when NCCL_TESTS_DIR holds
@@ -483,13 +484,16 @@ for want in "$@"; do
       # collbench_replay run on every fixture job (tests/replay/fixtures/*/JOB), from each of its
       # sources, rescaled to this machine's GPU count where the job allows it (else on its own
       # ranks when there are GPUs enough, else left out, saying why), with --check: in one process,
-      # then one process per rank under mpirun. Rows and JSON under reports/<machine>/replay/.
+      # then one process per rank under mpirun. Rows and JSON under reports/<machine>/replay/, named
+      # JOB_SOURCE, or JOB_SOURCE_from_ORIGIN for a job recorded on another machine kind.
       d="$work/reports/$machine/replay"
       mkdir -p "$d" "$work/replay"
-      for job_dir in tests/replay/fixtures/*/*/; do
-        job=$(basename "$job_dir")
+      for job_dir in tests/replay/fixtures/${REPLAY_FIXTURES:-*}/*/; do
+        job=$(basename "$job_dir") origin=$(basename "$(dirname "$job_dir")")
         for source in ${REPLAY_SOURCES:-nccl kineto fr}; do
-          name="${job}_$source" w="$work/replay/${job}_$source.jsonl"
+          name="${job}_$source"
+          [[ $origin != "$machine" ]] && name+="_from_$origin"
+          w="$work/replay/$name.jsonl"
           if ! "$bin/collbench_replay" import "$job_dir/$source".* -o "$w" >"$work/logs/replay_import_$name.log" 2>&1; then
             echo "replay: $name: import failed: $(tail -n 1 "$work/logs/replay_import_$name.log")"; continue
           fi

@@ -121,8 +121,18 @@ const std::vector<RankBuffers>& Runner::RankSet::buffers_for(const Case& c) {
   auto range = fixed_range<nvtx_names::allocate>(0x404040, c.bytes());
   const std::size_t element = size_of(c.type);
   // Buffers registered otherwise must not serve this case (NCCL finds registrations by address).
-  if (c.registration != buffer_mode_) release_buffers();
+  // Registered buffers are made and registered anew for each operation and implementation: kept
+  // from a sendrecv (or ring_sendrecv) case, a broadcast of 4 MiB on them hung with NCCL 2.28.3
+  // and 2.28.9 on 2 and 4 H100s, its peers reusing the mappings NCCL had made for the send/recv
+  // (NCCL_DEBUG_SUBSYS=REG: "IPC reuse buffer"); made anew, every case ran (docs/collbench.md,
+  // "Buffer registration").
+  const std::string user = std::string(c.spec->name) + "/" + c.algorithm.key();
+  if (c.registration != buffer_mode_ ||
+      (c.registration != BufferRegistration::none && user != buffer_user_)) {
+    release_buffers();
+  }
   buffer_mode_ = c.registration;
+  buffer_user_ = user;
   for (int local = 0; local < size(); ++local) {
     const RankContext& rank = contexts_[local];
     if (c.in_place) {

@@ -122,6 +122,7 @@ class Runner::RankSet {
   std::vector<RegisteredBuffer> primary_;    // recv buffer, or the one in-place buffer
   std::vector<RegisteredBuffer> secondary_;  // send buffer when out of place
   BufferRegistration buffer_mode_ = BufferRegistration::none;  // of primary_ and secondary_
+  std::string buffer_user_;  // "broadcast/nccl": the operation and implementation they served
   std::vector<RankBuffers> buffers_;
   std::vector<std::vector<Event>> events_;
   std::vector<DeviceBuffer> counters_;
