@@ -86,10 +86,21 @@ const std::string& fixture_dir() {
   return dir;
 }
 
-FixtureJob load_fixture_job(const std::string& name) {
+std::vector<std::string> fixture_machines() {
+  std::vector<std::string> machines;
+  if (!std::filesystem::is_directory(fixture_dir())) return machines;
+  for (const auto& entry : std::filesystem::directory_iterator(fixture_dir())) {
+    if (entry.is_directory()) machines.push_back(entry.path().filename().string());
+  }
+  std::sort(machines.begin(), machines.end());
+  return machines;
+}
+
+FixtureJob load_fixture_job(const std::string& path) {
   FixtureJob fixture;
-  fixture.name = name;
-  fixture.dir = fixture_dir() + "/" + name;
+  const std::size_t slash = path.find('/');
+  fixture.name = slash == std::string::npos ? path : path.substr(slash + 1);
+  fixture.dir = fixture_dir() + "/" + (slash == std::string::npos ? "h100x4/" + path : path);
   std::ifstream in(fixture.dir + "/job.json");
   fixture.job = json::parse(in);
   fixture.world_size = fixture.job.at("world_size");

@@ -16,9 +16,12 @@
 
 namespace collbench::replay::testing {
 
-// tests/replay/fixtures/h100x4 where the build found it; else (a GPU test binary carried to
-// another machine and run from the repository root) the same folder under the working directory.
+// tests/replay/fixtures (one folder per machine the jobs were recorded on: h100x4, h100x2) where
+// the build found it; else (a GPU test binary carried to another machine and run from the
+// repository root) the same folder under the working directory.
 const std::string& fixture_dir();
+// The machine folders under fixture_dir(), sorted.
+std::vector<std::string> fixture_machines();
 
 struct ExpectedOp {
   ReplayOp op = ReplayOp::all_reduce;
@@ -32,7 +35,7 @@ struct ExpectedOp {
 };
 
 struct FixtureJob {
-  std::string name;
+  std::string name;  // the job: "ddp"
   std::string dir;
   nlohmann::json job;
   int world_size = 0;
@@ -41,7 +44,8 @@ struct FixtureJob {
   std::map<int, std::vector<ExpectedOp>> step_ops;  // per rank, one step (empty: DDP, FSDP)
 };
 
-FixtureJob load_fixture_job(const std::string& name);
+// `path`: "h100x2/ddp", or a job name alone for the 4-GPU recording ("ddp": "h100x4/ddp").
+FixtureJob load_fixture_job(const std::string& path);
 
 // The steps a source holds: NCCL's log and Flight Recorder every step, the profiler the
 // profiled ones.

@@ -3,15 +3,18 @@
 // fewer than its ranks are visible (a job that cannot be rescaled is skipped, saying why), with
 // checked values and no mismatch; one fixture under two NCCL protocols, checked, with report rows
 // for both; a rank made late by a recorded gap showing as arrival skew, not as the op's own time;
-// buffers registered locally; recorded waits and gaps held on the GPU; a corrupted output
-// caught and named; a rank that never issues its op timing out with that op named; a workload of
-// more ranks than GPUs refused as bad input.
+// buffers registered locally; the all_reduce ops on hand-built algorithms (--algo), checked, and
+// a combination that cannot run skipped; recorded waits and gaps held on the GPU; a corrupted
+// output caught and named; a rank that never issues its op timing out with that op named; a
+// workload of more ranks than GPUs refused as bad input.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
+#include "algorithms/algorithm_registry.hpp"
 #include "check/workload_check.hpp"
 #include "cli/replay_program.hpp"
 #include "fill_check.hpp"
@@ -63,14 +66,16 @@ struct FixtureCase {
   SourceKind source;
 };
 
-// Every job folder (one holding job.json) of the fixtures, from each source; one case without a
-// job when the folder is missing, which fails saying so.
+// Every job folder (one holding job.json) of every machine's fixtures, from each source; one case
+// without a job when the folder is missing, which fails saying so.
 std::vector<FixtureCase> fixture_cases() {
   if (!std::filesystem::is_directory(fixture_dir())) return {{"", SourceKind::nccl_log}};
-  std::vector<std::string> jobs;
-  for (const auto& entry : std::filesystem::directory_iterator(fixture_dir())) {
-    if (std::filesystem::exists(entry.path() / "job.json"))
-      jobs.push_back(entry.path().filename().string());
+  std::vector<std::string> jobs;  // "h100x2/ddp"
+  for (const std::string& machine : fixture_machines()) {
+    for (const auto& entry : std::filesystem::directory_iterator(fixture_dir() + "/" + machine)) {
+      if (std::filesystem::exists(entry.path() / "job.json"))
+        jobs.push_back(machine + "/" + entry.path().filename().string());
+    }
   }
   std::sort(jobs.begin(), jobs.end());
   std::vector<FixtureCase> cases;
@@ -89,11 +94,13 @@ void PrintTo(const FixtureCase& fixture, std::ostream* out) {
 class ReplayFixture : public ::testing::TestWithParam<FixtureCase> {};
 
 // The fixture job imported from `source` into `dir`, and rescaled to the visible GPUs where fewer
-// than its ranks are visible; "" with `refused` saying why when it cannot be rescaled.
+// than its ranks are visible; "" with `refused` saying why when it cannot be rescaled, or when the
+// importer refuses the source (Flight Recorder's uneven all_to_all: import_fixtures_test).
 std::string fixture_workload(const FixtureJob& job, SourceKind source, const TempDir& dir,
                              std::string& refused) {
   const std::string recorded = dir.path() + "/recorded.jsonl";
-  import_to(recorded, source, fixture_files(job, source));
+  refused = usage_error_of([&] { import_to(recorded, source, fixture_files(job, source)); });
+  if (!refused.empty()) return "";
   check_workload(recorded);
   const int gpus = visible_gpu_count();
   if (gpus >= job.world_size) return recorded;
@@ -117,8 +124,8 @@ TEST_P(ReplayFixture, ReplaysWithCheckedValuesAndNoMismatch) {
   std::string refused;
   const std::string workload = fixture_workload(job, GetParam().source, dir, refused);
   if (workload.empty())
-    GTEST_SKIP() << job.name << " cannot be rescaled to the " << visible_gpu_count()
-                 << " GPUs: " << refused;
+    GTEST_SKIP() << job.name << " cannot be imported from these files or rescaled to the "
+                 << visible_gpu_count() << " GPUs: " << refused;
   const WorkloadOps ops = read_workload_ops(workload);
   const Replayed replayed = replay(ops, checked());
   EXPECT_TRUE(mismatch_lines(ops, replayed.figures).empty())
@@ -144,8 +151,8 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, ReplayFixture, ::testing::ValuesIn(fixture_ca
                            std::string source(name_of(info.param.source));
                            source.erase(std::remove(source.begin(), source.end(), '-'),
                                         source.end());
-                           const std::string job =
-                               info.param.job.empty() ? "missing" : info.param.job;
+                           std::string job = info.param.job.empty() ? "missing" : info.param.job;
+                           std::replace(job.begin(), job.end(), '/', '_');  // "h100x2_ddp"
                            return job + "_" + source;
                          });
 
@@ -307,6 +314,92 @@ TEST(ReplayGpu, LocallyRegisteredBuffersReplayChecked) {
   const Replayed replayed = replay(workload, settings);
   EXPECT_TRUE(mismatch_lines(workload, replayed.figures).empty())
       << mismatch_lines(workload, replayed.figures).front();
+}
+
+// ------------------------------------------------------------------ hand-built all-reduces
+
+AlgorithmChoice all_reduce_algo(const std::string& text) {
+  AlgorithmChoice choice = resolve_algorithm(text);
+  choice.entry = find_algorithm(choice.name(), OpKind::all_reduce);
+  return choice;
+}
+
+// On each of 2 ranks: all_reduce float (1 MiB) on communicator 0, an all_gather, a grouped
+// send/recv and an all_reduce bfloat16 (4096) on communicator 1, then an all_reduce float max on
+// communicator 0: the hand-built ones among NCCL's, on two communicators of one stream.
+std::vector<WorkloadOp> all_reduces_among_others() {
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    ops.push_back(collective_op(rank, 0, 0, ReplayOp::all_reduce, 1u << 18, 0));
+    ops.push_back(collective_op(rank, 1, 0, ReplayOp::all_gather, 1u << 12, 0));
+    WorkloadOp send = p2p_op(rank, 1, ReplayOp::send, 1 - rank, 0, 1u << 10, 0);
+    WorkloadOp recv = p2p_op(rank, 1, ReplayOp::recv, 1 - rank, 0, 1u << 10, 0);
+    send.group = recv.group = 7;
+    ops.push_back(send);
+    ops.push_back(recv);
+    WorkloadOp small = collective_op(rank, 1, 1, ReplayOp::all_reduce, 1u << 12, 0);
+    small.dtype = DataType::bfloat16;
+    ops.push_back(small);
+    WorkloadOp largest = collective_op(rank, 0, 1, ReplayOp::all_reduce, 3000, 0);
+    largest.redop = ReduceOp::max;
+    ops.push_back(largest);
+  }
+  return ops;
+}
+
+TEST(ReplayGpu, HandbuiltAllReducesReplayCheckedAmongNcclsOps) {
+  SKIP_WITHOUT_GPUS(2);
+  const WorkloadOps workload = built(2, all_reduces_among_others(), 2);
+  for (const std::string& algo : algorithm_names(OpKind::all_reduce)) {
+    ReplaySettings settings = checked();
+    settings.combination.all_reduce = all_reduce_algo(algo);
+    const Replayed replayed = replay(workload, settings);
+    const std::vector<std::string> wrong = mismatch_lines(workload, replayed.figures);
+    EXPECT_TRUE(wrong.empty()) << algo << ": " << wrong.front();
+    for (const RankResults& rank : replayed.results) {
+      ASSERT_EQ(rank.iterations.size(), 3u) << algo;
+      for (const OpInterval& op : rank.iterations.back()) EXPECT_GT(op.end_us, op.start_us) << algo;
+    }
+  }
+}
+
+// A fixture through the command line under NCCL's all-reduce and two hand-built ones: rows for
+// each, checked; a hand-built peer kernel on NCCL-registered buffers is skipped saying why, and
+// asked for alone it is bad input.
+TEST(ReplayGpu, AlgoCombinationsReplayAFixtureAndSkipWhatCannotRun) {
+  SKIP_WITHOUT_GPUS(2);
+  const FixtureJob job = load_fixture_job("ddp");
+  TempDir dir;
+  std::string refused;
+  const std::string workload = fixture_workload(job, SourceKind::nccl_log, dir, refused);
+  ASSERT_FALSE(workload.empty()) << refused;
+  const std::string csv = dir.path() + "/rows.csv";
+  ASSERT_EQ(run_replay({"run", workload, "--launcher", "single", "-w", "1", "-n", "4", "--check",
+                        "--algo", "nccl,ring_sendrecv,oneshot", "--register", "none,local", "--csv",
+                        csv}),
+            kExitOk);
+  const report::Report report = report::read_report(csv);
+  std::map<std::string, std::size_t> rows_by_combination;
+  for (const report::ReportLine& line : report.rows) {
+    const report::ReportRow& row = line.row;
+    EXPECT_EQ(row.status, "ok") << row.op << " " << row.config << ": " << row.reason;
+    EXPECT_EQ(row.wrong_elements, 0u) << row.op << " " << row.config;
+    std::string combination = "nccl";
+    for (const char* algo : {"algo=ring_sendrecv", "algo=oneshot"}) {
+      if ((row.config + ";").find(std::string(algo) + ";") != std::string::npos) combination = algo;
+    }
+    if (row.config.find("register=local") != std::string::npos) combination += "+local";
+    ++rows_by_combination[combination];
+  }
+  // oneshot maps its peers' memory itself: skipped on registered buffers, run on plain ones.
+  EXPECT_EQ(rows_by_combination.count("algo=oneshot+local"), 0u);
+  for (const char* ran :
+       {"nccl", "algo=ring_sendrecv", "algo=oneshot", "nccl+local", "algo=ring_sendrecv+local"}) {
+    EXPECT_GT(rows_by_combination[ran], 1u) << ran;
+  }
+  EXPECT_EQ(run_replay({"run", workload, "--launcher", "single", "-w", "1", "-n", "2", "--algo",
+                        "oneshot", "--register", "local"}),
+            kExitUsage);
 }
 
 // Corrupts one element of rank 1's output of its op 0 before the check reads it.

@@ -3,6 +3,7 @@
 // count than the workload's is refused naming both numbers.
 #include <gtest/gtest.h>
 
+#include "algorithms/algorithm_registry.hpp"
 #include "cli/replay_program.hpp"
 #include "workload_builders.hpp"
 #include "workload_files.hpp"
@@ -58,6 +59,48 @@ TEST(ReplayRunOptions, OtherSubcommandsRefuseThem) {
               parse_replay_options({"collbench_replay", "summary", "job.jsonl", "--check"});
             }),
             "--check: not an option of summary");
+  EXPECT_EQ(usage_error_of([] {
+              parse_replay_options(
+                  {"collbench_replay", "import", "a.log", "-o", "w.jsonl", "--algo", "oneshot"});
+            }),
+            "--algo: not an option of import");
+}
+
+// --algo resolves each entry against the algorithm registry for all_reduce, settings included,
+// and crosses with the communicator axes inside the registration, NCCL's first.
+TEST(ReplayRunOptions, AlgoEntriesResolveForAllReduceAndCrossTheOtherAxes) {
+  const ReplayOptions options =
+      parse_replay_options({"collbench_replay", "run", "job.jsonl", "--algo",
+                            "nccl,ring:ctas=8,ring_sendrecv", "--nccl-proto", "LL,Simple"});
+  ASSERT_EQ(options.all_reduce_algos.size(), 3u);
+  for (const AlgorithmChoice& choice : options.all_reduce_algos)
+    EXPECT_EQ(choice.entry->op, OpKind::all_reduce) << choice.name();
+  const std::vector<ReplayCombination> combinations =
+      replay_combinations(options.axes, options.all_reduce_algos);
+  ASSERT_EQ(combinations.size(), 6u);
+  EXPECT_EQ(combinations[0].config(), "nccl_proto=LL");
+  EXPECT_FALSE(combinations[0].handbuilt_all_reduce());
+  EXPECT_EQ(combinations[2].config(), "nccl_proto=LL;algo=ring;ring_ctas=8");
+  EXPECT_TRUE(combinations[2].handbuilt_all_reduce());
+  EXPECT_EQ(combinations[5].config(), "nccl_proto=Simple;algo=ring_sendrecv");
+
+  const ReplayOptions every =
+      parse_replay_options({"collbench_replay", "run", "job.jsonl", "--algo", "all"});
+  std::vector<std::string> names;
+  for (const AlgorithmChoice& choice : every.all_reduce_algos) names.emplace_back(choice.name());
+  EXPECT_EQ(names, algorithm_names(OpKind::all_reduce));
+}
+
+TEST(ReplayRunOptions, AnAlgoThatIsNotAnAllReduceIsNamed) {
+  EXPECT_NE(usage_error_of([] {
+              parse_replay_options({"collbench_replay", "run", "job.jsonl", "--algo", "bogus"});
+            }).find("bogus"),
+            std::string::npos);
+  EXPECT_NE(usage_error_of([] {
+              parse_replay_options(
+                  {"collbench_replay", "run", "job.jsonl", "--algo", "ring:ctas=banana"});
+            }).find("banana"),
+            std::string::npos);
 }
 
 WorkloadOps workload_of(int ranks) {

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/algorithm_registry.hpp"
 #include "core/errors.hpp"
 #include "frame/settings/command_line.hpp"
 #include "frame/settings/communicator_axes.hpp"
@@ -57,6 +58,30 @@ std::vector<std::string> reduce_op_names() {
   return names;
 }
 
+// Each --algo entry as the registry resolves it (settings, environment overrides), for all_reduce;
+// "all": every all_reduce implementation at its defaults. Throws UsageError naming a bad entry.
+std::vector<AlgorithmChoice> resolve_all_reduce_algos(const std::vector<std::string>& entries) {
+  std::vector<std::string> texts;
+  for (const std::string& entry : entries) {
+    if (entry == "all") {
+      for (const std::string& name : algorithm_names(OpKind::all_reduce)) texts.push_back(name);
+    } else {
+      texts.push_back(entry);
+    }
+  }
+  std::vector<AlgorithmChoice> choices;
+  for (const std::string& text : texts) {
+    AlgorithmChoice choice = resolve_algorithm(text);
+    choice.entry = find_algorithm(choice.name(), OpKind::all_reduce);
+    if (choice.entry == nullptr) {
+      throw UsageError(fmt::format("--algo {}: does not implement all_reduce (one of: {}, all)",
+                                   text, fmt::join(algorithm_names(OpKind::all_reduce), ", ")));
+    }
+    choices.push_back(std::move(choice));
+  }
+  return choices;
+}
+
 std::vector<Setting<ReplayOptions>> make_settings() {
   using O = ReplayOptions;
   using T = ValueKind;
@@ -100,6 +125,14 @@ std::vector<Setting<ReplayOptions>> make_settings() {
       Setting<O>("--gaps", T::flag, "",
                  "Keep the recorded gaps between a stream's ops, as delays on the GPU (run)")
           .to([](O& o, const std::string& v) { o.replay.gaps = v == "true"; }));
+  s.push_back(Setting<O>("--algo", T::text, "nccl",
+                         "What runs the all_reduce ops, comma separated: nccl, hand-built "
+                         "all-reduces with optional settings (ring:ctas=32, as collbench's), or "
+                         "all; each replays the workload in turn (run)")
+                  .as_list()
+                  .to_all([](O& o, const std::vector<std::string>& v) {
+                    o.all_reduce_algos = resolve_all_reduce_algos(v);
+                  }));
   s.push_back(
       Setting<O>("--json", T::text, "", "Write the run, the figures and every op as JSON (run)")
           .to([](O& o, const std::string& v) { o.json_path = v; }));
@@ -142,7 +175,7 @@ const char* const kSubcommands = R"(Subcommands:
       Communicators, calls and bytes per communicator and op, recorded GPU time.
   run FILE.jsonl | SOURCE... [-w N] [-n N] [--check] [--gaps] [--csv F] [--ops-csv F] [--json F]
       [--launcher L] [--nccl-algo A,..] [--nccl-proto P,..] [--nccl-max-ctas N,..]
-      [--register none,local]
+      [--register none,local] [--algo nccl,oneshot,..]
       Replays the checked workload on world_size GPUs (one process driving them, or one process
       per rank under mpirun): its communicators split from the world, every rank's ops issued in
       order on its recorded streams, each iteration of the whole window started together on
@@ -150,7 +183,9 @@ const char* const kSubcommands = R"(Subcommands:
       report rows that collreport summarizes and compares (a CI gate between two replays),
       --ops-csv a line per op of every rank. Several values of the swept settings replay the
       workload once per combination, each with its own communicators and warm-up, then say which
-      combination is fastest per communicator and op and for the window.
+      combination is fastest per communicator and op and for the window. --algo runs the
+      all_reduce ops on hand-built algorithms (collbench --help lists them and their settings);
+      a combination one cannot run here (its shapes, registered buffers) is skipped, saying why.
 A refused workload is bad input (exit status 2); so is a workload of more ranks than GPUs (or than
 processes): rescale it first.)";
 
@@ -190,7 +225,7 @@ void check_fits_command(const CommandRule& rule, const CommandLine& line) {
   refuse_unless(rule.reads_sources, "--redop");
   for (const char* option :
        {"--warmup", "--iters", "--check", "--gaps", "--json", "--csv", "--ops-csv", "--launcher",
-        "--timeout", "--nccl-algo", "--nccl-proto", "--nccl-max-ctas", "--register"})
+        "--timeout", "--nccl-algo", "--nccl-proto", "--nccl-max-ctas", "--register", "--algo"})
     refuse_unless(rule.replays, option);
   if (rule.writes && !line.given("--output")) {
     throw UsageError(fmt::format("{}: -o FILE.jsonl is needed (the workload to write)", rule.name));

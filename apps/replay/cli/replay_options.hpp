@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/algorithm.hpp"
 #include "core/communicator_settings.hpp"
 #include "core/data_type.hpp"
 #include "frame/settings/common_flags.hpp"
@@ -32,6 +33,9 @@ struct ReplayOptions {
   // run: --nccl-algo, --nccl-proto, --nccl-max-ctas, --register (collbench's declarations), their
   // "default" entries made what the user's NCCL_* variables set.
   CommunicatorAxes axes;
+  // run: --algo, what runs the all_reduce ops ("nccl", hand-built ones with their settings), each
+  // resolved against the algorithm registry; empty: NCCL's alone.
+  std::vector<AlgorithmChoice> all_reduce_algos;
 };
 
 // Parses the arguments (args[0] is the program); throws UsageError with one line naming the bad

@@ -54,7 +54,7 @@ std::optional<int> ReplayProgram::run_without_plan() {
   // the rows cannot name, is bad input anywhere.
   workload_ = checked_replay_workload(options_);
   info_.workload_name = workload_name(options_.inputs);
-  combinations_ = replay_combinations(options_.axes);
+  combinations_ = replay_combinations(options_.axes, options_.all_reduce_algos);
   return std::nullopt;
 }
 
@@ -87,8 +87,9 @@ void ReplayProgram::start(RunContext& run) {
 void ReplayProgram::run_plan(RunContext& run) {
   for (const ReplayCombination& combination : combinations_) {
     throw_if_interrupted();
+    const std::size_t done = runs_.size();
     if (!replay_combination(combination, run)) return;
-    if (!reporting_) continue;
+    if (!reporting_ || runs_.size() == done) continue;  // skipped: nothing to write
     write_report_rows();
     write_ops_csv();
   }
@@ -108,6 +109,12 @@ bool ReplayProgram::replay_combination(const ReplayCombination& combination, Run
     session_->time();
     session_->check();
     runs_.push_back({combination, replay_figures(workload_, session_->gather_results())});
+  } catch (const UnsupportedCombination& refused) {
+    session_.reset();
+    // Alone, the combination asked for cannot run: bad input, as a refused workload.
+    if (combinations_.size() == 1) throw UsageError(refused.what());
+    skipped_.push_back(fmt::format("{}: skipped: {}", combination.name(), refused.what()));
+    if (reporting_) fmt::print(stderr, "collbench_replay: {}\n", skipped_.back());
   } catch (const CaseTimeout& timeout) {
     timeout_ = fmt::format("{}{}", combinations_.size() > 1 ? combination.name() + ": " : "",
                            timeout.what());  // the session has aborted its communicators
@@ -133,7 +140,12 @@ int ReplayProgram::finish(RunContext&) {
     fmt::print(stderr, "collbench_replay: timeout: {}\n", timeout_);
     return kExitTimeout;
   }
-  if (runs_.size() != combinations_.size()) return kExitFailed;  // a signal stopped it first
+  if (runs_.size() + skipped_.size() != combinations_.size())
+    return kExitFailed;  // a signal stopped it first
+  if (runs_.empty()) {
+    fmt::print(stderr, "collbench_replay: error: no combination can run here\n");
+    return kExitUsage;
+  }
   if (reporting_) {
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       if (runs_.size() > 1)
@@ -143,6 +155,7 @@ int ReplayProgram::finish(RunContext&) {
     if (runs_.size() > 1)
       print_combination_summary(summarize_combinations(runs_), runs_.front().combination.name(),
                                 std::cout);
+    for (const std::string& line : skipped_) std::cout << "# " << line << "\n";
     std::cout.flush();
     if (!options_.json_path.empty()) write_json();
   }

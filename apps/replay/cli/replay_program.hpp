@@ -42,7 +42,8 @@ class ReplayProgram : public Program {
   void abort() noexcept override;
 
  private:
-  // One combination's replay, its figures kept; false when it timed out.
+  // One combination's replay, its figures kept (or why it cannot run here); false when it timed
+  // out.
   bool replay_combination(const ReplayCombination& combination, RunContext& run);
   // The run's description for `combination`'s rows (its settings in their config).
   ReplayRunInfo info_for(const ReplayCombination& combination) const;
@@ -65,7 +66,8 @@ class ReplayProgram : public Program {
   std::vector<CombinationRun> runs_;        // the combinations done, in order
   std::vector<std::unique_ptr<RowSink>> row_sinks_;
   std::optional<OpCsvWriter> ops_csv_;
-  std::string timeout_;  // what timed out, when something did
+  std::vector<std::string> skipped_;  // "COMBINATION: skipped: why", those that cannot run here
+  std::string timeout_;               // what timed out, when something did
 };
 
 // Throws UsageError, naming both numbers, unless the launch has the workload's world_size ranks:

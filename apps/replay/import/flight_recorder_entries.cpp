@@ -70,8 +70,17 @@ void set_op(const FlightRecorderEntry& entry, std::string_view name, const std::
                                        show_value(entry.profiling_name)));
   op.op = collective->op;
   const int ranks = session.communicators().size_of(op.comm);
-  set_torch_count(*collective, elements_of(entry.input_sizes), elements_of(entry.output_sizes),
-                  ranks, where, op);
+  const std::uint64_t sent = elements_of(entry.input_sizes);
+  const std::uint64_t received = elements_of(entry.output_sizes);
+  // Even splits send what they receive; uneven ones need the splits, which the dump lacks.
+  if (collective->op == ReplayOp::alltoall && sent != received) {
+    throw_bad_input(where,
+                    fmt::format("all_to_all sends {} elements and receives {}: uneven splits, "
+                                "which Flight Recorder does not record; import this job's NCCL "
+                                "logs or profiler traces instead",
+                                sent, received));
+  }
+  set_torch_count(*collective, sent, received, ranks, where, op);
   note_count_rule(*collective, session);
   if (spec_of(op.op).reduces)
     op.redop = assumed_reduction(op.op, options, "Flight Recorder", session);

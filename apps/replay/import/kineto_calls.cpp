@@ -58,6 +58,10 @@ int process_group(const KinetoCall& call, const KinetoTrace& trace, const std::s
        torch_int_list(argument(call, "Process Group Ranks", where), "Process Group Ranks", where)) {
     ranks.push_back(static_cast<int>(rank));
   }
+  if (const auto configured = trace.group_ranks.find(name);
+      ranks.empty() && configured != trace.group_ranks.end()) {
+    ranks = configured->second;
+  }
   if (std::find(ranks.begin(), ranks.end(), trace.rank) == ranks.end()) {
     throw_bad_input(where, fmt::format("process group {} (ranks {}) does not hold this trace's "
                                        "rank {}",

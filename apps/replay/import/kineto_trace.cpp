@@ -93,6 +93,18 @@ void read_distributed_info(KinetoTrace& trace, const json& document) {
     trace.nccl_version = version->get<std::string>();
   }
   trace.base_ns = integer_or(document, "baseTimeNanoseconds", 0);
+  const auto config = info->find("pg_config");
+  if (config == info->end() || !config->is_array()) return;
+  for (const json& group : *config) {
+    const auto name = group.find("pg_name");
+    const auto ranks = group.find("ranks");
+    if (name == group.end() || !name->is_string() || ranks == group.end() || !ranks->is_array())
+      continue;
+    std::vector<int>& members = trace.group_ranks[name->get<std::string>()];
+    for (const json& rank : *ranks) {
+      if (rank.is_number_integer()) members.push_back(rank.get<int>());
+    }
+  }
 }
 
 }  // namespace

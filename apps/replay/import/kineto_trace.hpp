@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -38,8 +39,11 @@ struct KinetoTrace {
   int rank = -1;
   int world_size = 0;
   std::optional<std::string> nccl_version;
-  std::int64_t base_ns = 0;       // baseTimeNanoseconds: ts (us) counts from it
-  std::vector<KinetoCall> calls;  // in issue order
+  std::int64_t base_ns = 0;  // baseTimeNanoseconds: ts (us) counts from it
+  // distributedInfo's pg_config: each process group's global ranks by its name, where a call's
+  // own "Process Group Ranks" is empty (PyTorch 2.11 leaves it so for a group of one rank).
+  std::map<std::string, std::vector<int>> group_ranks;
+  std::vector<KinetoCall> calls;                        // in issue order
   std::unordered_map<std::int64_t, KinetoGpuSpan> gpu;  // NCCL kernels by External id
   std::vector<KinetoCoalescedEnd> coalesced_ends;       // in time order
 };

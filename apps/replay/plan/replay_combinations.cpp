@@ -1,12 +1,18 @@
 // The replay's combinations.
 #include "plan/replay_combinations.hpp"
 
+#include <fmt/format.h>
+
 #include "core/config_column.hpp"
 
 namespace collbench::replay {
 
 std::string ReplayCombination::config() const {
   std::string config = communicator_config(communicators, 1);
+  if (handbuilt_all_reduce()) {
+    append_config(config, fmt::format("algo={}", all_reduce.name()));
+    append_config(config, all_reduce.config());
+  }
   append_config(config, registration_config(registration));
   return config;
 }
@@ -16,11 +22,16 @@ std::string ReplayCombination::name() const {
   return text.empty() ? "default" : text;
 }
 
-std::vector<ReplayCombination> replay_combinations(const CommunicatorAxes& axes) {
+std::vector<ReplayCombination> replay_combinations(
+    const CommunicatorAxes& axes, const std::vector<AlgorithmChoice>& all_reduce_algos) {
+  const std::vector<AlgorithmChoice> algos =
+      all_reduce_algos.empty() ? std::vector<AlgorithmChoice>{AlgorithmChoice{}} : all_reduce_algos;
   std::vector<ReplayCombination> combinations;
   for (BufferRegistration registration : axes.registrations) {
-    for (const CommunicatorSettings& settings : nccl_combinations(axes, std::nullopt))
-      combinations.push_back({settings, registration});
+    for (const AlgorithmChoice& algo : algos) {
+      for (const CommunicatorSettings& settings : nccl_combinations(axes, std::nullopt))
+        combinations.push_back({settings, registration, algo});
+    }
   }
   return combinations;
 }

@@ -58,7 +58,28 @@ RankReplayer::RankReplayer(const WorkloadOps& workload, const TrafficByInstance&
       gaps_(gaps ? recorded_gaps(ops_, plan_)
                  : std::vector<std::vector<StepDelay>>(plan_.steps.size())),
       registration_(registration),
-      communicators_(std::move(communicators)) {}
+      communicators_(std::move(communicators)) {
+  for (std::size_t s = 0; s < plan_.steps.size(); ++s)
+    step_costs_.push_back(plan_.steps[s].stream_operations() + gaps_[s].size());
+  bound_.assign(ops_.size(), nullptr);
+}
+
+RankContext RankReplayer::op_context(std::size_t ordinal) const {
+  const WorkloadOp& op = ops_.at(ordinal);
+  return {workload_.comm_rank(op), device(), stream_of(op.stream),
+          communicators_.at(static_cast<std::size_t>(op.comm)).get()};
+}
+
+RankBuffers RankReplayer::op_buffers(std::size_t ordinal) const {
+  return {send_of(ordinal), recv_of(ordinal)};
+}
+
+void RankReplayer::bind_all_reduce(std::size_t ordinal, const BoundAllReduce* bound) {
+  bound_.at(ordinal) = bound;
+  // Its launches replace the one NCCL call the plan counted.
+  step_costs_.at(plan_.ops[ordinal].step) +=
+      static_cast<std::size_t>(std::max(bound->stream_operations(), 1)) - 1;
+}
 
 void RankReplayer::prepare() {
   ScopedDevice on(device(), rank());
@@ -162,7 +183,7 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
   std::size_t enqueued = 2 + streams_.size();
   for (std::size_t s = 0; s < plan_.steps.size(); ++s) {
     // The gate opens before a rank's queue behind it could fill; the rest follows as it runs.
-    const std::size_t cost = plan_.steps[s].stream_operations() + gaps_[s].size();
+    const std::size_t cost = step_costs_[s];
     if (arrival && enqueued + cost > kMaxGatedStreamOperations) arrival->arrive_now();
     issue_step(s, checked);
     enqueued += cost;
@@ -217,6 +238,10 @@ void RankReplayer::launch_op(std::size_t ordinal, bool faults) {
   const CollectiveSpec& entry = *entries_[ordinal];
   auto range = named_range(op_names_[ordinal], entry.nvtx_color);
   if (faults && hooks_.skips_op(rank(), ordinal)) return;
+  if (bound_[ordinal] != nullptr) {
+    bound_[ordinal]->launch();
+    return;
+  }
   const ncclComm_t comm = communicators_.at(static_cast<std::size_t>(op.comm)).get();
   const cudaStream_t stream = stream_of(op.stream);
   if (op.op == ReplayOp::send) {

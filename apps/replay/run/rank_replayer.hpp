@@ -17,6 +17,7 @@
 #include "plan/rank_results.hpp"
 #include "plan/recorded_times.hpp"
 #include "plan/workload_ops.hpp"
+#include "run/replay_all_reduces.hpp"
 #include "run/replay_buffer.hpp"
 #include "run/replay_hooks.hpp"
 #include "runtime/cuda_resources.hpp"
@@ -52,6 +53,14 @@ class RankReplayer {
   int device() const { return lead_.device; }
   cudaStream_t lead_stream() const { return lead_.stream; }
   std::size_t op_count() const { return ops_.size(); }
+  const std::vector<WorkloadOp>& ops() const { return ops_; }
+  // Where op `ordinal` runs (its communicator rank and handle, GPU and stream) and its buffers;
+  // after prepare().
+  RankContext op_context(std::size_t ordinal) const;
+  RankBuffers op_buffers(std::size_t ordinal) const;
+  // Op `ordinal` (an all_reduce) runs as `bound` from now on instead of ncclAllReduce; `bound`
+  // outlives the replayer's iterations.
+  void bind_all_reduce(std::size_t ordinal, const BoundAllReduce* bound);
 
   // Streams, buffers, events, alltoallv's segment tables and the inputs, on this rank's thread.
   void prepare();
@@ -109,6 +118,10 @@ class RankReplayer {
   const ReplayHooks& hooks_;
   const RankIssuePlan plan_;
   const std::vector<std::vector<StepDelay>> gaps_;  // empty per step without --gaps
+  // What each step enqueues on the rank's streams (the start gate's budget): its events, waits,
+  // delays and launches, a hand-built all_reduce's as many as it says.
+  std::vector<std::size_t> step_costs_;
+  std::vector<const BoundAllReduce*> bound_;  // by ordinal: null for NCCL's own call
   const BufferRegistration registration_;
   std::vector<NcclCommunicator> communicators_;  // before the buffers: outlive their registrations
   std::vector<Stream> streams_;                  // by recorded stream

@@ -9,6 +9,7 @@
 #include "measure/sample_tables.hpp"
 #include "run/replay_communicators.hpp"
 #include "runtime/completion_wait.hpp"
+#include "runtime/host_collectives.hpp"
 #include "runtime/nccl_settings.hpp"
 #include "telemetry/nvtx.hpp"
 
@@ -49,6 +50,11 @@ void ReplaySession::prepare() {
         [this](int local) { replayers_[static_cast<std::size_t>(local)]->prepare(); });
   }
   wait("preparing the buffers and inputs");
+  if (combination.handbuilt_all_reduce()) {
+    all_reduces_ = std::make_unique<HandbuiltAllReduces>(
+        combination.all_reduce, combination.registration, workload_, replayers_,
+        [this](bool ok) { return all_agree(ok); });
+  }
   connect();
   // A kernel's first launch may load its module, which waits for an idle GPU: never behind a
   // held stream, so the warm-up runs ungated and must come first.
@@ -85,6 +91,8 @@ void ReplaySession::check() {
 }
 
 std::vector<RankResults> ReplaySession::gather_results() {
+  // Mappings of the peers' buffers closed before the gather, the barrier after which they may go.
+  if (all_reduces_) all_reduces_->release();
   std::size_t most_ops = 0;
   for (const std::vector<WorkloadOp>& ops : workload_.by_rank)
     most_ops = std::max(most_ops, ops.size());
@@ -147,12 +155,23 @@ void ReplaySession::wait(const std::string& what, bool names_ops) {
   }
 }
 
+bool ReplaySession::all_agree(bool ok) {
+  std::vector<std::vector<std::uint8_t>> flags(replayers_.size(),
+                                               {ok ? std::uint8_t{1} : std::uint8_t{0}});
+  const std::vector<std::uint8_t> all =
+      all_reduce_host_values<std::uint8_t>(set_.agreement_contexts(), flags, ncclMin,
+                                           [this] { wait("agreeing on the combination", false); });
+  return all.front() == 1;
+}
+
 void ReplaySession::check_async_errors() const {
+  if (all_reduces_) all_reduces_->check_health();
   for (const auto& replayer : replayers_) replayer->check_async_errors();
   set_.check_async_errors();
 }
 
 void ReplaySession::abort_all() noexcept {
+  if (all_reduces_) all_reduces_->request_abort();  // their kernels stop waiting on peers first
   for (const auto& replayer : replayers_) replayer->abort();
   set_.abort_all();
 }

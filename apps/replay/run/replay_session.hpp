@@ -1,9 +1,10 @@
 // A replay of a checked workload on this process's ranks under one combination of communicator
 // settings (its NCCL_ALGO and NCCL_PROTO set while the session lives, as NCCL reads them when a
 // communicator is made and again when it launches; its ncclConfig_t in every split; its buffer
-// registration), as its phases: prepare (the workload's
-// communicators split from the world, then each rank's streams, buffers and inputs, then each
-// communicator's ops alone, one communicator at a time, so that NCCL connects them), warm up,
+// registration; its all-reduce implementation), as its phases: prepare (the workload's
+// communicators split from the world, then each rank's streams, buffers and inputs, the hand-built
+// all-reduce instances if the combination names one, then each communicator's ops alone, one
+// communicator at a time, so that NCCL connects them), warm up,
 // time (each iteration of the whole window start-gated on every rank of a host, then waited for),
 // check (one more iteration with checked values), and gather every rank's results.
 // Each wait is bounded by the deadline: at a timeout every communicator is aborted and the error
@@ -17,6 +18,7 @@
 #include "measure/rank_set.hpp"
 #include "plan/rank_results.hpp"
 #include "run/rank_replayer.hpp"
+#include "run/replay_all_reduces.hpp"
 #include "run/replay_settings.hpp"
 #include "runtime/scoped_environment.hpp"
 
@@ -32,6 +34,7 @@ class ReplaySession {
   ReplaySession(const ReplaySession&) = delete;
   ReplaySession& operator=(const ReplaySession&) = delete;
 
+  // Throws UnsupportedCombination (every process alike) when the combination cannot run here.
   void prepare();
   void warm_up();
   void time();
@@ -52,6 +55,8 @@ class ReplaySession {
   // first unfinished op when `names_ops` (an iteration's events tell it).
   void wait(const std::string& what, bool names_ops = true);
   void check_async_errors() const;
+  // True when every local rank of every process passed true (a host all-reduce over the world).
+  bool all_agree(bool ok);
 
   // First: restored last, once every communicator of the session is gone.
   const ScopedEnvironment nccl_environment_;
@@ -62,6 +67,8 @@ class ReplaySession {
   const ReplayHooks& hooks_;
   const TrafficByInstance traffic_;
   std::vector<std::unique_ptr<RankReplayer>> replayers_;  // by local rank
+  // --algo: the all_reduce ops' hand-built instances (after the replayers: gone first).
+  std::unique_ptr<HandbuiltAllReduces> all_reduces_;
   bool gated_ = false;
   std::string ungated_reason_;
 };
