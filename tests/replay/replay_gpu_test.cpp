@@ -236,21 +236,51 @@ std::vector<WorkloadOp> waits_and_gaps() {
   return ops;
 }
 
+// Issued op by op and as one captured CUDA graph per rank (--issue graph) alike.
 TEST(ReplayGpu, RecordedWaitsAndGapsHoldOnTheGpu) {
   SKIP_WITHOUT_GPUS(2);
   const WorkloadOps ops = built(2, waits_and_gaps());
-  ReplaySettings settings = checked(3);
-  settings.gaps = true;
-  const Replayed replayed = replay(ops, settings);
-  EXPECT_TRUE(mismatch_lines(ops, replayed.figures).empty());
-  for (const RankResults& rank : replayed.results) {
-    for (const std::vector<OpInterval>& iteration : rank.iterations) {
-      // The all_gather on stream 1 started only once the all_reduce it waits for had ended.
-      EXPECT_GE(iteration[1].start_us, iteration[0].end_us);
-      // Stream 0 stayed idle for the 3010 us recorded between its two ops (1000 to 4010 us).
-      EXPECT_GE(iteration[2].start_us - iteration[0].end_us, 3000.0);
+  for (const bool graph : {false, true}) {
+    ReplaySettings settings = checked(3);
+    settings.gaps = true;
+    settings.combination.graph = graph;
+    const Replayed replayed = replay(ops, settings);
+    EXPECT_TRUE(mismatch_lines(ops, replayed.figures).empty()) << "graph " << graph;
+    for (const RankResults& rank : replayed.results) {
+      ASSERT_EQ(rank.iterations.size(), 3u);
+      for (const std::vector<OpInterval>& iteration : rank.iterations) {
+        // The all_gather on stream 1 started only once the all_reduce it waits for had ended.
+        EXPECT_GE(iteration[1].start_us, iteration[0].end_us) << "graph " << graph;
+        // Stream 0 stayed idle for the 3010 us recorded between its two ops (1000 to 4010 us).
+        EXPECT_GE(iteration[2].start_us - iteration[0].end_us, 3000.0) << "graph " << graph;
+        EXPECT_GT(iteration[0].duration_us(), 0) << "graph " << graph;
+      }
     }
   }
+}
+
+// A fixture with grouped sends and receives on pair communicators (the pipeline), its iteration
+// captured into a CUDA graph with the hand-built all-reduces and without: checked, timed.
+TEST(ReplayGpu, AGraphOfEachRanksIterationReplaysCheckedWithRows) {
+  SKIP_WITHOUT_GPUS(2);
+  const FixtureJob job = load_fixture_job("h100x2/pipeline");
+  TempDir dir;
+  std::string refused;
+  const std::string workload = fixture_workload(job, SourceKind::nccl_log, dir, refused);
+  ASSERT_FALSE(workload.empty()) << refused;
+  const std::string csv = dir.path() + "/rows.csv";
+  ASSERT_EQ(run_replay({"run", workload, "--launcher", "single", "-w", "1", "-n", "4", "--check",
+                        "--issue", "direct,graph", "--algo", "nccl,oneshot", "--csv", csv}),
+            kExitOk);
+  std::map<std::string, std::size_t> windows;
+  for (const report::ReportLine& line : report::read_report(csv).rows) {
+    const report::ReportRow& row = line.row;
+    EXPECT_EQ(row.status, "ok") << row.op << " " << row.config << ": " << row.reason;
+    EXPECT_EQ(row.wrong_elements, 0u) << row.op << " " << row.config;
+    EXPECT_GT(row.time.p50_us, 0) << row.op << " " << row.config;
+    if (row.op == "replay_window") ++windows[row.config];
+  }
+  EXPECT_EQ(windows.size(), 4u);  // direct and graph, each with NCCL's all-reduce and oneshot
 }
 
 // Rank 0 issues communicator 0's all_reduce (stream 0), then communicator 1's (stream 1); rank 1

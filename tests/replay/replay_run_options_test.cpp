@@ -91,6 +91,28 @@ TEST(ReplayRunOptions, AlgoEntriesResolveForAllReduceAndCrossTheOtherAxes) {
   EXPECT_EQ(names, algorithm_names(OpKind::all_reduce));
 }
 
+// --issue: direct and graph, repeats dropped, innermost in the combinations' order.
+TEST(ReplayRunOptions, IssueModesSweepInnermost) {
+  const ReplayOptions options =
+      parse_replay_options({"collbench_replay", "run", "job.jsonl", "--issue", "graph,direct,graph",
+                            "--register", "none,local"});
+  EXPECT_EQ(options.graphs, (std::vector<bool>{true, false}));
+  const std::vector<ReplayCombination> combinations =
+      replay_combinations(options.axes, options.all_reduce_algos, options.graphs);
+  ASSERT_EQ(combinations.size(), 4u);
+  EXPECT_EQ(combinations[0].config(), "issue=graph");
+  EXPECT_EQ(combinations[1].name(), "default");
+  EXPECT_EQ(combinations[2].config(), "register=local;issue=graph");
+  EXPECT_EQ(usage_error_of([] {
+              parse_replay_options({"collbench_replay", "run", "job.jsonl", "--issue", "eager"});
+            }),
+            "--issue eager: use direct, graph, or both");
+  EXPECT_EQ(usage_error_of([] {
+              parse_replay_options({"collbench_replay", "check", "job.jsonl", "--issue", "graph"});
+            }),
+            "--issue: not an option of check");
+}
+
 TEST(ReplayRunOptions, AnAlgoThatIsNotAnAllReduceIsNamed) {
   EXPECT_NE(usage_error_of([] {
               parse_replay_options({"collbench_replay", "run", "job.jsonl", "--algo", "bogus"});

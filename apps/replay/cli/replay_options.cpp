@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "algorithms/algorithm_registry.hpp"
 #include "core/errors.hpp"
 #include "frame/settings/command_line.hpp"
@@ -133,6 +135,23 @@ std::vector<Setting<ReplayOptions>> make_settings() {
                   .to_all([](O& o, const std::vector<std::string>& v) {
                     o.all_reduce_algos = resolve_all_reduce_algos(v);
                   }));
+  s.push_back(Setting<O>("--issue", T::text, "direct",
+                         "How each rank issues an iteration, comma separated: direct (its thread "
+                         "launches every op) or graph (captured once into a CUDA graph, launched "
+                         "per iteration); each replays the workload in turn (run)")
+                  .as_list()
+                  .to_all([](O& o, const std::vector<std::string>& v) {
+                    o.graphs.clear();
+                    for (const std::string& mode : v) {
+                      if (mode != "direct" && mode != "graph") {
+                        throw UsageError(
+                            fmt::format("--issue {}: use direct, graph, or both", mode));
+                      }
+                      const bool graph = mode == "graph";
+                      if (std::find(o.graphs.begin(), o.graphs.end(), graph) == o.graphs.end())
+                        o.graphs.push_back(graph);
+                    }
+                  }));
   s.push_back(
       Setting<O>("--json", T::text, "", "Write the run, the figures and every op as JSON (run)")
           .to([](O& o, const std::string& v) { o.json_path = v; }));
@@ -175,7 +194,7 @@ const char* const kSubcommands = R"(Subcommands:
       Communicators, calls and bytes per communicator and op, recorded GPU time.
   run FILE.jsonl | SOURCE... [-w N] [-n N] [--check] [--gaps] [--csv F] [--ops-csv F] [--json F]
       [--launcher L] [--nccl-algo A,..] [--nccl-proto P,..] [--nccl-max-ctas N,..]
-      [--register none,local] [--algo nccl,oneshot,..]
+      [--register none,local] [--algo nccl,oneshot,..] [--issue direct,graph]
       Replays the checked workload on world_size GPUs (one process driving them, or one process
       per rank under mpirun): its communicators split from the world, every rank's ops issued in
       order on its recorded streams, each iteration of the whole window started together on
@@ -186,6 +205,7 @@ const char* const kSubcommands = R"(Subcommands:
       combination is fastest per communicator and op and for the window. --algo runs the
       all_reduce ops on hand-built algorithms (collbench --help lists them and their settings);
       a combination one cannot run here (its shapes, registered buffers) is skipped, saying why.
+      --issue graph captures each rank's iteration once into a CUDA graph and launches that.
 A refused workload is bad input (exit status 2); so is a workload of more ranks than GPUs (or than
 processes): rescale it first.)";
 
@@ -223,9 +243,9 @@ void check_fits_command(const CommandRule& rule, const CommandLine& line) {
   refuse_unless(rule.takes_ranks, "--ranks");
   refuse_unless(rule.reads_sources, "--from");
   refuse_unless(rule.reads_sources, "--redop");
-  for (const char* option :
-       {"--warmup", "--iters", "--check", "--gaps", "--json", "--csv", "--ops-csv", "--launcher",
-        "--timeout", "--nccl-algo", "--nccl-proto", "--nccl-max-ctas", "--register", "--algo"})
+  for (const char* option : {"--warmup", "--iters", "--check", "--gaps", "--json", "--csv",
+                             "--ops-csv", "--launcher", "--timeout", "--nccl-algo", "--nccl-proto",
+                             "--nccl-max-ctas", "--register", "--algo", "--issue"})
     refuse_unless(rule.replays, option);
   if (rule.writes && !line.given("--output")) {
     throw UsageError(fmt::format("{}: -o FILE.jsonl is needed (the workload to write)", rule.name));

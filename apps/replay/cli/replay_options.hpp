@@ -36,6 +36,8 @@ struct ReplayOptions {
   // run: --algo, what runs the all_reduce ops ("nccl", hand-built ones with their settings), each
   // resolved against the algorithm registry; empty: NCCL's alone.
   std::vector<AlgorithmChoice> all_reduce_algos;
+  // run: --issue, direct and/or graph (repeats dropped); empty: direct alone.
+  std::vector<bool> graphs;
 };
 
 // Parses the arguments (args[0] is the program); throws UsageError with one line naming the bad

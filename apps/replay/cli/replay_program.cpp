@@ -54,7 +54,7 @@ std::optional<int> ReplayProgram::run_without_plan() {
   // the rows cannot name, is bad input anywhere.
   workload_ = checked_replay_workload(options_);
   info_.workload_name = workload_name(options_.inputs);
-  combinations_ = replay_combinations(options_.axes, options_.all_reduce_algos);
+  combinations_ = replay_combinations(options_.axes, options_.all_reduce_algos, options_.graphs);
   return std::nullopt;
 }
 

@@ -14,6 +14,7 @@ std::string ReplayCombination::config() const {
     append_config(config, all_reduce.config());
   }
   append_config(config, registration_config(registration));
+  if (graph) append_config(config, "issue=graph");
   return config;
 }
 
@@ -23,14 +24,18 @@ std::string ReplayCombination::name() const {
 }
 
 std::vector<ReplayCombination> replay_combinations(
-    const CommunicatorAxes& axes, const std::vector<AlgorithmChoice>& all_reduce_algos) {
+    const CommunicatorAxes& axes, const std::vector<AlgorithmChoice>& all_reduce_algos,
+    const std::vector<bool>& graphs) {
+  const std::vector<bool> modes = graphs.empty() ? std::vector<bool>{false} : graphs;
   const std::vector<AlgorithmChoice> algos =
       all_reduce_algos.empty() ? std::vector<AlgorithmChoice>{AlgorithmChoice{}} : all_reduce_algos;
   std::vector<ReplayCombination> combinations;
   for (BufferRegistration registration : axes.registrations) {
     for (const AlgorithmChoice& algo : algos) {
-      for (const CommunicatorSettings& settings : nccl_combinations(axes, std::nullopt))
-        combinations.push_back({settings, registration, algo});
+      for (const CommunicatorSettings& settings : nccl_combinations(axes, std::nullopt)) {
+        for (const bool graph : modes)
+          combinations.push_back({settings, registration, algo, graph});
+      }
     }
   }
   return combinations;

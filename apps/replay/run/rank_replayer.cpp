@@ -14,6 +14,7 @@
 #include "plan/check_values.hpp"
 #include "plan/registry_op.hpp"
 #include "runtime/nccl_group.hpp"
+#include "runtime/stream_capture.hpp"
 #include "telemetry/nvtx.hpp"
 
 namespace collbench::replay {
@@ -172,6 +173,18 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
   auto range = named_range("replay " + describe_iteration(issue), 0x808080, ops_.size());
   const bool checked = issue.kind == IterationIssue::Kind::checked;
   ops_issued_.store(0);
+  if (graph_ && !checked) {
+    std::optional<GateArrival> arrival;
+    if (issue.gate) {
+      arrival.emplace(*issue.gate);
+      issue.gate->hold(device(), lead_.stream, issue.ticket, issue.gate_timeout_s);
+    }
+    record(iteration_start_, lead_.stream);
+    CB_CUDA_CHECK(cudaGraphLaunch(graph_.get(), lead_.stream));
+    record(iteration_end_, lead_.stream);
+    ops_issued_ = ops_.size();
+    return;
+  }
   // However enqueueing ends, the rank arrives: a failure here must not hold the others' streams.
   std::optional<GateArrival> arrival;
   if (issue.gate) {
@@ -179,7 +192,7 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
     issue.gate->hold(device(), lead_.stream, issue.ticket, issue.gate_timeout_s);
   }
   record(iteration_start_, lead_.stream);
-  fork_streams();
+  fork_streams(iteration_start_);
   std::size_t enqueued = 2 + streams_.size();
   for (std::size_t s = 0; s < plan_.steps.size(); ++s) {
     // The gate opens before a rank's queue behind it could fill; the rest follows as it runs.
@@ -192,6 +205,36 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
   record(iteration_end_, lead_.stream);
 }
 
+void RankReplayer::capture_iteration() {
+  ScopedDevice on(device(), rank());
+  auto range = named_range("replay capture", 0x808080, ops_.size());
+  fork_ = Event(device());
+  wait_events_.clear();
+  for (const std::vector<StepEvents>& step : events_) {
+    std::vector<Event> waits;
+    for (std::size_t i = 0; i < step.size(); ++i) waits.emplace_back(device());
+    wait_events_.push_back(std::move(waits));
+  }
+  StreamCapture capture({lead_});
+  capturing_ = true;
+  try {
+    record(fork_, lead_.stream);
+    fork_streams(fork_);
+    for (std::size_t s = 0; s < plan_.steps.size(); ++s) issue_step(s, false);
+    join_streams();
+  } catch (...) {
+    capturing_ = false;
+    throw;
+  }
+  capturing_ = false;
+  graph_ = std::move(instantiate(capture.finish()).front());
+}
+
+void RankReplayer::record_timing(const Event& event, cudaStream_t stream) {
+  if (!capturing_) return record(event, stream);
+  CB_CUDA_CHECK(cudaEventRecordWithFlags(event.get(), stream, cudaEventRecordExternal));
+}
+
 void RankReplayer::issue_step(std::size_t s, bool checked) {
   const IssueStep& step = plan_.steps[s];
   for (const StepDelay& delay : gaps_[s]) {
@@ -199,14 +242,20 @@ void RankReplayer::issue_step(std::size_t s, bool checked) {
     CB_CUDA_CHECK(kernels::launch_gpu_delay(delay_ns, stream_of(delay.stream)));
   }
   for (const StreamWait& wait : step.waits) {
-    CB_CUDA_CHECK(cudaStreamWaitEvent(stream_of(wait.stream), events_of(wait.op).end.get(), 0));
+    const Event& met = capturing_ ? wait_events_[plan_.ops[wait.op].step][event_of_op_[wait.op]]
+                                  : events_of(wait.op).end;
+    CB_CUDA_CHECK(cudaStreamWaitEvent(stream_of(wait.stream), met.get(), 0));
   }
   if (checked) {
     for (std::size_t ordinal : step.ops) fill_and_poison(ordinal);
   }
-  for (const StepEvents& events : events_[s]) record(events.start, stream_of(events.stream));
+  for (const StepEvents& events : events_[s]) record_timing(events.start, stream_of(events.stream));
   launch_step(step);
-  for (const StepEvents& events : events_[s]) record(events.end, stream_of(events.stream));
+  for (const StepEvents& events : events_[s]) record_timing(events.end, stream_of(events.stream));
+  if (capturing_) {
+    for (std::size_t i = 0; i < events_[s].size(); ++i)
+      record(wait_events_[s][i], stream_of(events_[s][i].stream));
+  }
   if (checked) {
     for (std::size_t ordinal : step.ops) count_mismatches(ordinal);
   }
@@ -304,9 +353,9 @@ void RankReplayer::count_mismatches(std::size_t ordinal) {
   CB_CHECK_LAUNCH();
 }
 
-void RankReplayer::fork_streams() {
+void RankReplayer::fork_streams(const Event& from) {
   for (const Stream& stream : streams_)
-    CB_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), iteration_start_.get(), 0));
+    CB_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), from.get(), 0));
 }
 
 void RankReplayer::join_streams() {

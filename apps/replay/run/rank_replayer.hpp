@@ -71,8 +71,14 @@ class RankReplayer {
   // may) would wait on each other's threads, outside any deadline. One communicator at a time on
   // every rank, before any iteration, connects them all in one order.
   void issue_connection(int comm);
-  // Enqueues one iteration from this rank's thread.
+  // Enqueues one iteration from this rank's thread: its ops, or once capture_iteration() has run,
+  // the captured graph (a checked iteration is always issued op by op: it fills and checks).
   void issue_iteration(const IterationIssue& issue);
+  // Captures one iteration (every step, its events, waits and gaps) into a CUDA graph, from this
+  // rank's thread; launched by every later warm-up and timed iteration. Its events are recorded
+  // as external nodes, so they time the ops as in a direct iteration; the recorded waits meet
+  // internal events of their own.
+  void capture_iteration();
   // Once a timed iteration is done: its ops' intervals and the window, kept.
   void record_timed_iteration();
   // Once the checked iteration is done: each op's mismatches, kept.
@@ -100,11 +106,12 @@ class RankReplayer {
   void prepare_buffers_and_inputs();
   void register_buffers();
   void issue_step(std::size_t step, bool checked);
+  void record_timing(const Event& event, cudaStream_t stream);
   void launch_step(const IssueStep& step, bool faults = true);
   void launch_op(std::size_t ordinal, bool faults);
   void fill_and_poison(std::size_t ordinal);
   void count_mismatches(std::size_t ordinal);
-  void fork_streams();
+  void fork_streams(const Event& from);
   void join_streams();
   cudaStream_t stream_of(int recorded_stream) const;
   const StepEvents& events_of(std::size_t ordinal) const;
@@ -130,6 +137,12 @@ class RankReplayer {
   std::vector<std::size_t> event_of_op_;         // index into events_[step] of each op's stream
   std::vector<Event> joins_;                     // by recorded stream
   Event iteration_start_, iteration_end_;
+  // --issue graph: the captured iteration, the capture's fork event and, per step and stream, the
+  // event the recorded waits meet during capture (an external event node orders nothing).
+  bool capturing_ = false;
+  GraphExec graph_;
+  Event fork_;
+  std::vector<std::vector<Event>> wait_events_;
   std::vector<std::string> op_names_;           // NVTX: "all_reduce comm 1 seq 12"
   std::vector<const CollectiveSpec*> entries_;  // each op's registry entry, looked up once
   std::vector<DeviceBuffer> segment_tables_;    // alltoallv: by ordinal, else empty

@@ -70,6 +70,13 @@ void ReplaySession::warm_up() {
     throw_if_interrupted();
     run_iteration({IterationIssue::Kind::warm_up, i});
   }
+  if (!settings_.combination.graph) return;
+  // Captured once every op has run (modules loaded, NCCL connected), then launched once untimed:
+  // a graph's first launch uploads it.
+  set_.workers().run(
+      [this](int local) { replayers_[static_cast<std::size_t>(local)]->capture_iteration(); });
+  throw_if_interrupted();
+  run_iteration({IterationIssue::Kind::warm_up, settings_.warmup});
 }
 
 void ReplaySession::time() {

@@ -5,7 +5,8 @@
 // communicators split from the world, then each rank's streams, buffers and inputs, the hand-built
 // all-reduce instances if the combination names one, then each communicator's ops alone, one
 // communicator at a time, so that NCCL connects them), warm up,
-// time (each iteration of the whole window start-gated on every rank of a host, then waited for),
+// time (each iteration of the whole window start-gated on every rank of a host, then waited for;
+// under --issue graph, each rank's iteration captured after the warm-up and launched as one graph),
 // check (one more iteration with checked values), and gather every rank's results.
 // Each wait is bounded by the deadline: at a timeout every communicator is aborted and the error
 // names, per rank, the op that had not finished.
