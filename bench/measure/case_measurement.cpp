@@ -452,9 +452,7 @@ std::string CaseMeasurement::timeout_reason(const std::vector<bool>& idle) const
 
 bool CaseMeasurement::all_processes_agree(bool ok) {
   if (!group_) return ok;
-  const std::vector<std::int32_t> flag = all_reduce_host_values<std::int32_t>(
-      {set_.agreement_contexts().front()}, {{ok ? 1 : 0}}, ncclMin, [this] { wait(); });
-  return flag.front() == 1;
+  return all_ranks_agree({set_.agreement_contexts().front()}, ok, [this] { wait(); });
 }
 
 // Inputs and expected outputs are those of one communicator: under --split, of each group alone

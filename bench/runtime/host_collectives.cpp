@@ -75,6 +75,12 @@ std::vector<Value> all_reduce_host_values(const std::vector<RankContext>& ranks,
   return result;
 }
 
+bool all_ranks_agree(const std::vector<RankContext>& ranks, bool ok,
+                     const std::function<void()>& wait_until_done) {
+  const std::vector<std::vector<std::int32_t>> flags(ranks.size(), {ok ? 1 : 0});
+  return all_reduce_host_values<std::int32_t>(ranks, flags, ncclMin, wait_until_done).front() == 1;
+}
+
 template std::vector<double> all_reduce_host_values(const std::vector<RankContext>&,
                                                     const std::vector<std::vector<double>>&,
                                                     ncclRedOp_t, const std::function<void()>&);

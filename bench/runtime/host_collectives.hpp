@@ -24,4 +24,9 @@ std::vector<Value> all_reduce_host_values(const std::vector<RankContext>& ranks,
                                           ncclRedOp_t op,
                                           const std::function<void()>& wait_until_done);
 
+// Whether every rank of every process passed `ok`: a flag per rank of `ranks`, min-reduced as
+// all_reduce_host_values does it (collective alike).
+bool all_ranks_agree(const std::vector<RankContext>& ranks, bool ok,
+                     const std::function<void()>& wait_until_done);
+
 }  // namespace collbench

@@ -3,12 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "algorithms/algorithm_registry.hpp"
 #include "core/errors.hpp"
 #include "frame/settings/command_line.hpp"
 #include "frame/settings/communicator_axes.hpp"
+#include "frame/settings/value_parsers.hpp"
 
 namespace collbench::replay {
 namespace {
@@ -147,10 +146,9 @@ std::vector<Setting<ReplayOptions>> make_settings() {
                         throw UsageError(
                             fmt::format("--issue {}: use direct, graph, or both", mode));
                       }
-                      const bool graph = mode == "graph";
-                      if (std::find(o.graphs.begin(), o.graphs.end(), graph) == o.graphs.end())
-                        o.graphs.push_back(graph);
+                      o.graphs.push_back(mode == "graph");
                     }
+                    dedupe(o.graphs);
                   }));
   s.push_back(
       Setting<O>("--json", T::text, "", "Write the run, the figures and every op as JSON (run)")

@@ -173,18 +173,6 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
   auto range = named_range("replay " + describe_iteration(issue), 0x808080, ops_.size());
   const bool checked = issue.kind == IterationIssue::Kind::checked;
   ops_issued_.store(0);
-  if (graph_ && !checked) {
-    std::optional<GateArrival> arrival;
-    if (issue.gate) {
-      arrival.emplace(*issue.gate);
-      issue.gate->hold(device(), lead_.stream, issue.ticket, issue.gate_timeout_s);
-    }
-    record(iteration_start_, lead_.stream);
-    CB_CUDA_CHECK(cudaGraphLaunch(graph_.get(), lead_.stream));
-    record(iteration_end_, lead_.stream);
-    ops_issued_ = ops_.size();
-    return;
-  }
   // However enqueueing ends, the rank arrives: a failure here must not hold the others' streams.
   std::optional<GateArrival> arrival;
   if (issue.gate) {
@@ -192,16 +180,21 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
     issue.gate->hold(device(), lead_.stream, issue.ticket, issue.gate_timeout_s);
   }
   record(iteration_start_, lead_.stream);
-  fork_streams(iteration_start_);
-  std::size_t enqueued = 2 + streams_.size();
-  for (std::size_t s = 0; s < plan_.steps.size(); ++s) {
-    // The gate opens before a rank's queue behind it could fill; the rest follows as it runs.
-    const std::size_t cost = step_costs_[s];
-    if (arrival && enqueued + cost > kMaxGatedStreamOperations) arrival->arrive_now();
-    issue_step(s, checked);
-    enqueued += cost;
+  if (graph_ && !checked) {
+    CB_CUDA_CHECK(cudaGraphLaunch(graph_.get(), lead_.stream));
+    ops_issued_ = ops_.size();
+  } else {
+    fork_streams(iteration_start_);
+    std::size_t enqueued = 2 + streams_.size();
+    for (std::size_t s = 0; s < plan_.steps.size(); ++s) {
+      // The gate opens before a rank's queue behind it could fill; the rest follows as it runs.
+      const std::size_t cost = step_costs_[s];
+      if (arrival && enqueued + cost > kMaxGatedStreamOperations) arrival->arrive_now();
+      issue_step(s, checked);
+      enqueued += cost;
+    }
+    join_streams();
   }
-  join_streams();
   record(iteration_end_, lead_.stream);
 }
 

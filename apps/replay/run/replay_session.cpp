@@ -52,8 +52,10 @@ void ReplaySession::prepare() {
   wait("preparing the buffers and inputs");
   if (combination.handbuilt_all_reduce()) {
     all_reduces_ = std::make_unique<HandbuiltAllReduces>(
-        combination.all_reduce, combination.registration, workload_, replayers_,
-        [this](bool ok) { return all_agree(ok); });
+        combination.all_reduce, combination.registration, workload_, replayers_, [this](bool ok) {
+          return all_ranks_agree(set_.agreement_contexts(), ok,
+                                 [this] { wait("agreeing on the combination", false); });
+        });
   }
   connect();
   // A kernel's first launch may load its module, which waits for an idle GPU: never behind a
@@ -160,15 +162,6 @@ void ReplaySession::wait(const std::string& what, bool names_ops) {
     abort_all();
     throw CaseTimeout(reason);
   }
-}
-
-bool ReplaySession::all_agree(bool ok) {
-  std::vector<std::vector<std::uint8_t>> flags(replayers_.size(),
-                                               {ok ? std::uint8_t{1} : std::uint8_t{0}});
-  const std::vector<std::uint8_t> all =
-      all_reduce_host_values<std::uint8_t>(set_.agreement_contexts(), flags, ncclMin,
-                                           [this] { wait("agreeing on the combination", false); });
-  return all.front() == 1;
 }
 
 void ReplaySession::check_async_errors() const {

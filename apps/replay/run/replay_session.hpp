@@ -56,8 +56,6 @@ class ReplaySession {
   // first unfinished op when `names_ops` (an iteration's events tell it).
   void wait(const std::string& what, bool names_ops = true);
   void check_async_errors() const;
-  // True when every local rank of every process passed true (a host all-reduce over the world).
-  bool all_agree(bool ok);
 
   // First: restored last, once every communicator of the session is gone.
   const ScopedEnvironment nccl_environment_;
