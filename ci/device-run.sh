@@ -10,7 +10,8 @@
 #          env signal register nccl_modes algos_check algos sanitizer dpstep dpstep_local dpstep_mpi dpstep_ddp dpstep_nsys
 #          dp_timeline mpi_hang traces replay
 #   REPLAY_SOURCES: the replay step's sources of each fixture job (nccl kineto fr by default);
-#   REPLAY_FIXTURES: which machine's fixtures it replays (h100x2: tests/replay/fixtures/h100x2; all).
+#   REPLAY_FIXTURES: which machine's fixtures it replays (h100x2: tests/replay/fixtures/h100x2; every
+#   machine's when unset).
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}

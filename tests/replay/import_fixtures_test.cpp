@@ -137,19 +137,6 @@ void expect_fsdp(const FixtureJob& job, const LoadedWorkload& workload, SourceKi
   }
 }
 
-// Whether a rank of the job sends another element count than it receives in an all_to_all.
-bool sends_other_than_it_receives(const FixtureJob& job) {
-  for (const auto& [rank, ops] : job.step_ops) {
-    for (const ExpectedOp& op : ops) {
-      if (op.op != ReplayOp::alltoallv) continue;
-      if (std::accumulate(op.send_counts.begin(), op.send_counts.end(), std::uint64_t{0}) !=
-          std::accumulate(op.recv_counts.begin(), op.recv_counts.end(), std::uint64_t{0}))
-        return true;
-    }
-  }
-  return false;
-}
-
 class ImportFixture : public ::testing::TestWithParam<FixtureCase> {};
 
 TEST_P(ImportFixture, HoldsWhatTheJobRanAndPassesTheCheck) {

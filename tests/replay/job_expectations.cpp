@@ -152,6 +152,18 @@ std::vector<ExpectedOp> as_recorded(const std::vector<ExpectedOp>& step, SourceK
   return recorded;
 }
 
+bool sends_other_than_it_receives(const FixtureJob& job) {
+  for (const auto& [rank, ops] : job.step_ops) {
+    for (const ExpectedOp& op : ops) {
+      if (op.op != ReplayOp::alltoallv) continue;
+      if (std::accumulate(op.send_counts.begin(), op.send_counts.end(), std::uint64_t{0}) !=
+          std::accumulate(op.recv_counts.begin(), op.recv_counts.end(), std::uint64_t{0}))
+        return true;
+    }
+  }
+  return false;
+}
+
 std::vector<std::string> fixture_files(const FixtureJob& job, SourceKind source) {
   const std::string prefix = source == SourceKind::nccl_log ? "nccl."
                              : source == SourceKind::kineto ? "kineto."

@@ -54,6 +54,10 @@ int recorded_steps(const FixtureJob& job, SourceKind source);
 // One step of one rank as `source` records it.
 std::vector<ExpectedOp> as_recorded(const std::vector<ExpectedOp>& step, SourceKind source);
 
+// Whether a rank of the job sends another element count than it receives in an all_to_all (its
+// Flight Recorder dump is refused at import: it keeps totals, not splits).
+bool sends_other_than_it_receives(const FixtureJob& job);
+
 // The fixture's files of `source`, in the order ls gives them.
 std::vector<std::string> fixture_files(const FixtureJob& job, SourceKind source);
 

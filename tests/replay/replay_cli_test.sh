@@ -50,6 +50,11 @@ gzip -dc "$fixtures/ddp/kineto.rank2.json.gz" | head -c 30000 | gzip > "$work/ki
 expect_refusal "kineto.rank2.json.gz: not a JSON trace (" check "$work"/kineto_cut/*
 head -c 30000 "$fixtures/ddp/kineto.rank1.json.gz" > "$work/kineto_cut/kineto.rank1.json.gz"
 expect_refusal "kineto.rank1.json.gz: cannot be decompressed" check "$work"/kineto_cut/kineto.rank1.json.gz
+copy tp_dp kineto "$work/kineto_pg"
+gzip -dc "$fixtures/tp_dp/kineto.rank0.json.gz" | sed 's/"pg_name": "4314d7ee2124be4609c7b955eb07bdf5e29f70ab"/"pg_name": "0"/' |
+  gzip > "$work/kineto_pg/kineto.rank0.json.gz"
+expect_refusal "kineto.rank0.json.gz: distributedInfo.pg_config names process group '0' twice, with ranks 0,1,2,3 and 0,2" \
+  check "$work"/kineto_pg/*
 copy ddp fr "$work/fr_cut"
 head -c 3000 "$fixtures/ddp/fr.rank3.json" > "$work/fr_cut/fr.rank3.json"
 expect_refusal "fr.rank3.json: not a JSON dump (" import "$work"/fr_cut/* -o "$work/fr_cut.jsonl"

@@ -94,13 +94,17 @@ void PrintTo(const FixtureCase& fixture, std::ostream* out) {
 class ReplayFixture : public ::testing::TestWithParam<FixtureCase> {};
 
 // The fixture job imported from `source` into `dir`, and rescaled to the visible GPUs where fewer
-// than its ranks are visible; "" with `refused` saying why when it cannot be rescaled, or when the
-// importer refuses the source (Flight Recorder's uneven all_to_all: import_fixtures_test).
+// than its ranks are visible; "" with `refused` saying why when it cannot be rescaled, or when
+// the importer refuses the source as it should (Flight Recorder's uneven all_to_all:
+// import_fixtures_test). Any other refusal throws, failing the test.
 std::string fixture_workload(const FixtureJob& job, SourceKind source, const TempDir& dir,
                              std::string& refused) {
+  if (source == SourceKind::flight_recorder && sends_other_than_it_receives(job)) {
+    refused = "its Flight Recorder dump has an uneven all_to_all without its splits";
+    return "";
+  }
   const std::string recorded = dir.path() + "/recorded.jsonl";
-  refused = usage_error_of([&] { import_to(recorded, source, fixture_files(job, source)); });
-  if (!refused.empty()) return "";
+  import_to(recorded, source, fixture_files(job, source));
   check_workload(recorded);
   const int gpus = visible_gpu_count();
   if (gpus >= job.world_size) return recorded;
@@ -248,7 +252,13 @@ TEST(ReplayGpu, RecordedWaitsAndGapsHoldOnTheGpu) {
     EXPECT_TRUE(mismatch_lines(ops, replayed.figures).empty()) << "graph " << graph;
     for (const RankResults& rank : replayed.results) {
       ASSERT_EQ(rank.iterations.size(), 3u);
-      for (const std::vector<OpInterval>& iteration : rank.iterations) {
+      for (std::size_t i = 0; i < rank.iterations.size(); ++i) {
+        const std::vector<OpInterval>& iteration = rank.iterations[i];
+        // Every op inside its iteration's window (graph: the external event nodes time it).
+        for (const OpInterval& op : iteration) {
+          EXPECT_GE(op.start_us, 0) << "graph " << graph;
+          EXPECT_LE(op.end_us, rank.window_us[i]) << "graph " << graph;
+        }
         // The all_gather on stream 1 started only once the all_reduce it waits for had ended.
         EXPECT_GE(iteration[1].start_us, iteration[0].end_us) << "graph " << graph;
         // Stream 0 stayed idle for the 3010 us recorded between its two ops (1000 to 4010 us).
@@ -381,15 +391,71 @@ TEST(ReplayGpu, HandbuiltAllReducesReplayCheckedAmongNcclsOps) {
   SKIP_WITHOUT_GPUS(2);
   const WorkloadOps workload = built(2, all_reduces_among_others(), 2);
   for (const std::string& algo : algorithm_names(OpKind::all_reduce)) {
+    // Launched op by op, and captured into each rank's graph (the checked iteration too).
+    for (const bool graph : {false, true}) {
+      const std::string what = fmt::format("{}, graph {}", algo, graph);
+      ReplaySettings settings = checked();
+      settings.combination.all_reduce = all_reduce_algo(algo);
+      settings.combination.graph = graph;
+      const Replayed replayed = replay(workload, settings);
+      const std::vector<std::string> wrong = mismatch_lines(workload, replayed.figures);
+      EXPECT_TRUE(wrong.empty()) << what << ": " << wrong.front();
+      for (const RankResults& rank : replayed.results) {
+        ASSERT_EQ(rank.iterations.size(), 3u) << what;
+        for (const OpInterval& op : rank.iterations.back())
+          EXPECT_GT(op.end_us, op.start_us) << what;
+      }
+    }
+  }
+}
+
+// An all_reduce a rank issues inside an NCCL group (here with a send/recv pair) stays NCCL's
+// under --algo, checked; a workload whose every all_reduce is grouped skips the hand-built
+// combination, saying so.
+TEST(ReplayGpu, GroupedAllReducesStayOnNccl) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    const int peer = 1 - rank;
+    ops.push_back(in_group(collective_op(rank, 0, 0, ReplayOp::all_reduce, 1u << 16), 0));
+    ops.push_back(in_group(p2p_op(rank, 0, ReplayOp::send, peer, 0), 0));
+    ops.push_back(in_group(p2p_op(rank, 0, ReplayOp::recv, peer, 0), 0));
+    ops.push_back(collective_op(rank, 0, 1, ReplayOp::all_reduce, 1u << 16));
+  }
+  const WorkloadOps workload = built(2, ops);
+  for (const std::string& algo : algorithm_names(OpKind::all_reduce)) {
+    if (algo == "nccl") continue;
     ReplaySettings settings = checked();
     settings.combination.all_reduce = all_reduce_algo(algo);
-    const Replayed replayed = replay(workload, settings);
-    const std::vector<std::string> wrong = mismatch_lines(workload, replayed.figures);
+    Runner::RankSet set(workload.world_size());
+    ReplaySession session(set, workload, settings, false);
+    session.prepare();
+    EXPECT_NE(session.kept_note().find("1 all_reduce op(s) issued inside an NCCL group"),
+              std::string::npos)
+        << algo << ": " << session.kept_note();
+    session.warm_up();
+    session.time();
+    session.check();
+    const ReplayFigures figures = replay_figures(workload, session.gather_results());
+    const std::vector<std::string> wrong = mismatch_lines(workload, figures);
     EXPECT_TRUE(wrong.empty()) << algo << ": " << wrong.front();
-    for (const RankResults& rank : replayed.results) {
-      ASSERT_EQ(rank.iterations.size(), 3u) << algo;
-      for (const OpInterval& op : rank.iterations.back()) EXPECT_GT(op.end_us, op.start_us) << algo;
-    }
+  }
+  std::vector<WorkloadOp> grouped_only;
+  for (const WorkloadOp& op : ops) {
+    if (op.group) grouped_only.push_back(op);
+  }
+  const WorkloadOps all_grouped = built(2, grouped_only);
+  ReplaySettings settings = checked();
+  settings.combination.all_reduce = all_reduce_algo("oneshot");
+  Runner::RankSet set(all_grouped.world_size());
+  ReplaySession session(set, all_grouped, settings, false);
+  try {
+    session.prepare();
+    ADD_FAILURE() << "a workload without an ungrouped all_reduce ran on oneshot";
+  } catch (const UnsupportedCombination& refused) {
+    EXPECT_NE(std::string(refused.what()).find("0 on a communicator of one rank, 1 inside"),
+              std::string::npos)
+        << refused.what();
   }
 }
 
@@ -450,16 +516,21 @@ TEST(ReplayGpu, ACorruptedOutputIsCaughtAndNamed) {
   }
   const WorkloadOps workload = built(2, ops);
   const CorruptOneOutput hooks;
-  const Replayed replayed = replay(workload, checked(), &hooks);
-  EXPECT_EQ(replayed.figures.ops[1][0].mismatches, 1u);
-  EXPECT_EQ(replayed.figures.ops[0][0].mismatches, 0u);
-  EXPECT_EQ(replayed.figures.ops[1][1].mismatches, 0u);
-  const std::vector<std::string> lines = mismatch_lines(workload, replayed.figures);
-  ASSERT_EQ(lines.size(), 1u);
-  EXPECT_NE(lines[0].find("rank 1: 1 elements of all_reduce seq 0 on communicator 0 (ranks 0,1) "
-                          "(synthetic:1:0)"),
-            std::string::npos)
-      << lines[0];
+  // Under --issue graph the checked iteration is a graph of its own: the check runs in it.
+  for (const bool graph : {false, true}) {
+    ReplaySettings settings = checked();
+    settings.combination.graph = graph;
+    const Replayed replayed = replay(workload, settings, &hooks);
+    EXPECT_EQ(replayed.figures.ops[1][0].mismatches, 1u) << "graph " << graph;
+    EXPECT_EQ(replayed.figures.ops[0][0].mismatches, 0u) << "graph " << graph;
+    EXPECT_EQ(replayed.figures.ops[1][1].mismatches, 0u) << "graph " << graph;
+    const std::vector<std::string> lines = mismatch_lines(workload, replayed.figures);
+    ASSERT_EQ(lines.size(), 1u) << "graph " << graph;
+    EXPECT_NE(lines[0].find("rank 1: 1 elements of all_reduce seq 0 on communicator 0 (ranks 0,1) "
+                            "(synthetic:1:0)"),
+              std::string::npos)
+        << lines[0];
+  }
 }
 
 // Rank 1 never issues its last op (an earlier one would meet rank 0's next on the communicator):

@@ -5,6 +5,7 @@
 
 #include "plan/alltoallv_traffic.hpp"
 #include "plan/check_values.hpp"
+#include "plan/handbuilt_selection.hpp"
 #include "plan/issue_plan.hpp"
 #include "plan/recorded_times.hpp"
 #include "plan/registry_op.hpp"
@@ -215,6 +216,23 @@ TEST(AlltoallvTraffic, EveryMembersRowMakesTheMatrix) {
   EXPECT_EQ(matrix.recv_offset(1, 2), 3u);
   EXPECT_EQ(matrix.send_offset(1, 2), 9u);
   EXPECT_EQ(matrix.received_by(2), 18u);
+}
+
+// --algo takes an all_reduce only when no member groups it and its communicator has peers:
+// decided over every rank's ops (rank 1 alone grouping seq 0 keeps it on NCCL for rank 0 too).
+TEST(HandbuiltSelection, GroupedAndOneRankAllReducesStayOnNccl) {
+  WorkloadOps workload;
+  workload.communicators = CommunicatorTable({{0, {0, 1}, {"world"}}, {1, {0}, {"alone"}}});
+  workload.by_rank = {
+      {collective_op(0, 0, 0), collective_op(0, 0, 1), collective_op(0, 1, 0),
+       collective_op(0, 0, 2, ReplayOp::all_gather)},
+      {in_group(collective_op(1, 0, 0), 7), collective_op(1, 0, 1),
+       collective_op(1, 0, 2, ReplayOp::all_gather)},
+  };
+  const HandbuiltSelection selection = select_handbuilt_all_reduces(workload);
+  EXPECT_EQ(selection.taken, (std::set<OpKey>{{0, 1}}));
+  EXPECT_EQ(selection.grouped, 1u);
+  EXPECT_EQ(selection.single_rank, 1u);
 }
 
 }  // namespace

@@ -89,6 +89,15 @@ TEST(ReplayRunOptions, AlgoEntriesResolveForAllReduceAndCrossTheOtherAxes) {
   std::vector<std::string> names;
   for (const AlgorithmChoice& choice : every.all_reduce_algos) names.emplace_back(choice.name());
   EXPECT_EQ(names, algorithm_names(OpKind::all_reduce));
+
+  // Entries naming one choice twice make one combination: the first spelling kept.
+  const ReplayOptions repeated = parse_replay_options(
+      {"collbench_replay", "run", "job.jsonl", "--algo", "oneshot,nccl,oneshot,all"});
+  names.clear();
+  for (const AlgorithmChoice& choice : repeated.all_reduce_algos) names.emplace_back(choice.name());
+  EXPECT_EQ(names.size(), algorithm_names(OpKind::all_reduce).size());
+  EXPECT_EQ(names.front(), "oneshot");
+  EXPECT_EQ(names[1], "nccl");
 }
 
 // --issue: direct and graph, repeats dropped, innermost in the combinations' order.

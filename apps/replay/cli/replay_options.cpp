@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "algorithms/algorithm_registry.hpp"
 #include "core/errors.hpp"
 #include "frame/settings/command_line.hpp"
@@ -60,7 +62,9 @@ std::vector<std::string> reduce_op_names() {
 }
 
 // Each --algo entry as the registry resolves it (settings, environment overrides), for all_reduce;
-// "all": every all_reduce implementation at its defaults. Throws UsageError naming a bad entry.
+// "all": every all_reduce implementation at its defaults. An entry resolving as an earlier one
+// did ("ring,all", "ring:ctas=128" at the default) is dropped: one combination each. Throws
+// UsageError naming a bad entry.
 std::vector<AlgorithmChoice> resolve_all_reduce_algos(const std::vector<std::string>& entries) {
   std::vector<std::string> texts;
   for (const std::string& entry : entries) {
@@ -78,7 +82,10 @@ std::vector<AlgorithmChoice> resolve_all_reduce_algos(const std::vector<std::str
       throw UsageError(fmt::format("--algo {}: does not implement all_reduce (one of: {}, all)",
                                    text, fmt::join(algorithm_names(OpKind::all_reduce), ", ")));
     }
-    choices.push_back(std::move(choice));
+    const std::string key = choice.key();
+    const bool repeated = std::any_of(choices.begin(), choices.end(),
+                                      [&](const AlgorithmChoice& c) { return c.key() == key; });
+    if (!repeated) choices.push_back(std::move(choice));
   }
   return choices;
 }

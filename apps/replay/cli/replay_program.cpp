@@ -105,6 +105,10 @@ bool ReplayProgram::replay_combination(const ReplayCombination& combination, Run
     session_->prepare();
     info_.gated = session_->gated();
     info_.ungated_reason = session_->ungated_reason();
+    if (const std::string kept = session_->kept_note(); !kept.empty()) {
+      notes_.push_back(fmt::format("{}: {}", combination.name(), kept));
+      if (reporting_) fmt::print(stderr, "collbench_replay: {}\n", notes_.back());
+    }
     session_->warm_up();
     session_->time();
     session_->check();
@@ -155,6 +159,7 @@ int ReplayProgram::finish(RunContext&) {
     if (runs_.size() > 1)
       print_combination_summary(summarize_combinations(runs_), runs_.front().combination.name(),
                                 std::cout);
+    for (const std::string& line : notes_) std::cout << "# " << line << "\n";
     for (const std::string& line : skipped_) std::cout << "# " << line << "\n";
     std::cout.flush();
     if (!options_.json_path.empty()) write_json();

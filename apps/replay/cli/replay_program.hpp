@@ -67,6 +67,7 @@ class ReplayProgram : public Program {
   std::vector<std::unique_ptr<RowSink>> row_sinks_;
   std::optional<OpCsvWriter> ops_csv_;
   std::vector<std::string> skipped_;  // "COMBINATION: skipped: why", those that cannot run here
+  std::vector<std::string> notes_;    // "COMBINATION: ...", what of one stays on NCCL
   std::string timeout_;               // what timed out, when something did
 };
 

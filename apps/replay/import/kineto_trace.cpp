@@ -3,6 +3,7 @@
 #include "import/kineto_trace.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -100,9 +101,18 @@ void read_distributed_info(KinetoTrace& trace, const json& document) {
     const auto ranks = group.find("ranks");
     if (name == group.end() || !name->is_string() || ranks == group.end() || !ranks->is_array())
       continue;
-    std::vector<int>& members = trace.group_ranks[name->get<std::string>()];
+    std::vector<int> members;
     for (const json& rank : *ranks) {
       if (rank.is_number_integer()) members.push_back(rank.get<int>());
+    }
+    // A name given twice with the same ranks says nothing new; with others, which is meant?
+    const auto [known, added] = trace.group_ranks.emplace(name->get<std::string>(), members);
+    if (!added && known->second != members) {
+      throw_bad_input(
+          trace.label,
+          fmt::format("distributedInfo.pg_config names process group '{}' twice, with "
+                      "ranks {} and {}",
+                      known->first, fmt::join(known->second, ","), fmt::join(members, ",")));
     }
   }
 }

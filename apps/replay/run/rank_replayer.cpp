@@ -180,8 +180,9 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
     issue.gate->hold(device(), lead_.stream, issue.ticket, issue.gate_timeout_s);
   }
   record(iteration_start_, lead_.stream);
-  if (graph_ && !checked) {
-    CB_CUDA_CHECK(cudaGraphLaunch(graph_.get(), lead_.stream));
+  const GraphExec& graph = checked ? checked_graph_ : graph_;
+  if (graph) {
+    CB_CUDA_CHECK(cudaGraphLaunch(graph.get(), lead_.stream));
     ops_issued_ = ops_.size();
   } else {
     fork_streams(iteration_start_);
@@ -198,9 +199,8 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
   record(iteration_end_, lead_.stream);
 }
 
-void RankReplayer::capture_iteration() {
+void RankReplayer::capture_iteration(bool checked) {
   ScopedDevice on(device(), rank());
-  auto range = named_range("replay capture", 0x808080, ops_.size());
   fork_ = Event(device());
   wait_events_.clear();
   for (const std::vector<StepEvents>& step : events_) {
@@ -208,19 +208,31 @@ void RankReplayer::capture_iteration() {
     for (std::size_t i = 0; i < step.size(); ++i) waits.emplace_back(device());
     wait_events_.push_back(std::move(waits));
   }
+  graph_ = capture(false);
+  if (checked) checked_graph_ = capture(true);
+}
+
+GraphExec RankReplayer::capture(bool checked) {
+  auto range =
+      named_range(checked ? "replay capture checked" : "replay capture", 0x808080, ops_.size());
   StreamCapture capture({lead_});
   capturing_ = true;
   try {
     record(fork_, lead_.stream);
     fork_streams(fork_);
-    for (std::size_t s = 0; s < plan_.steps.size(); ++s) issue_step(s, false);
+    for (std::size_t s = 0; s < plan_.steps.size(); ++s) issue_step(s, checked);
     join_streams();
   } catch (...) {
     capturing_ = false;
     throw;
   }
   capturing_ = false;
-  graph_ = std::move(instantiate(capture.finish()).front());
+  return std::move(instantiate(capture.finish()).front());
+}
+
+void RankReplayer::release_graphs() {
+  graph_.reset();
+  checked_graph_.reset();
 }
 
 void RankReplayer::record_timing(const Event& event, cudaStream_t stream) {

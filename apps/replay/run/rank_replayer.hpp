@@ -72,13 +72,16 @@ class RankReplayer {
   // every rank, before any iteration, connects them all in one order.
   void issue_connection(int comm);
   // Enqueues one iteration from this rank's thread: its ops, or once capture_iteration() has run,
-  // the captured graph (a checked iteration is always issued op by op: it fills and checks).
+  // the captured graph of its kind (the checked one when captured, else op by op).
   void issue_iteration(const IterationIssue& issue);
   // Captures one iteration (every step, its events, waits and gaps) into a CUDA graph, from this
   // rank's thread; launched by every later warm-up and timed iteration. Its events are recorded
   // as external nodes, so they time the ops as in a direct iteration; the recorded waits meet
-  // internal events of their own.
-  void capture_iteration();
+  // internal events of their own. With `checked`, the checked iteration too (each op's inputs
+  // filled and its output counted, in the graph), so that --check checks what the graph runs.
+  void capture_iteration(bool checked);
+  // The graphs go before what they launch (the hand-built instances) at the session's end.
+  void release_graphs();
   // Once a timed iteration is done: its ops' intervals and the window, kept.
   void record_timed_iteration();
   // Once the checked iteration is done: each op's mismatches, kept.
@@ -102,6 +105,7 @@ class RankReplayer {
     ReplayBuffer recv;
   };
 
+  GraphExec capture(bool checked);
   void prepare_streams_and_events();
   void prepare_buffers_and_inputs();
   void register_buffers();
@@ -137,10 +141,11 @@ class RankReplayer {
   std::vector<std::size_t> event_of_op_;         // index into events_[step] of each op's stream
   std::vector<Event> joins_;                     // by recorded stream
   Event iteration_start_, iteration_end_;
-  // --issue graph: the captured iteration, the capture's fork event and, per step and stream, the
-  // event the recorded waits meet during capture (an external event node orders nothing).
+  // --issue graph: the captured iterations (timed, checked), the captures' fork event and, per
+  // step and stream, the event the recorded waits meet during capture (an external event node
+  // orders nothing).
   bool capturing_ = false;
-  GraphExec graph_;
+  GraphExec graph_, checked_graph_;
   Event fork_;
   std::vector<std::vector<Event>> wait_events_;
   std::vector<std::string> op_names_;           // NVTX: "all_reduce comm 1 seq 12"

@@ -7,6 +7,7 @@
 #include <set>
 #include <utility>
 
+#include "plan/handbuilt_selection.hpp"
 #include "plan/registry_op.hpp"
 #include "run/rank_replayer.hpp"
 
@@ -41,12 +42,13 @@ CaseShape shape_of(const WorkloadOps& workload, const WorkloadOp& op,
 // instance on a second stream of the same GPU: all_reduces on several streams of a rank are
 // refused for it, as the training step keeps such algorithms off its lanes.
 // Decided from the whole workload, so every process refuses alike.
-void refuse_concurrent_instances(const AlgorithmChoice& algo, const WorkloadOps& workload) {
+void refuse_concurrent_instances(const AlgorithmChoice& algo, const WorkloadOps& workload,
+                                 const std::set<OpKey>& taken) {
   if (algo.entry->capabilities.concurrent_instances) return;
   for (std::size_t rank = 0; rank < workload.by_rank.size(); ++rank) {
     std::set<int> streams;
     for (const WorkloadOp& op : workload.by_rank[rank]) {
-      if (op.op == ReplayOp::all_reduce && workload.comm_size(op) > 1) streams.insert(op.stream);
+      if (taken.count({op.comm, op.seq}) != 0) streams.insert(op.stream);
     }
     if (streams.size() > 1) {
       throw UnsupportedCombination(fmt::format(
@@ -71,16 +73,28 @@ HandbuiltAllReduces::HandbuiltAllReduces(
                     "buffers (--register {})",
                     algo.name(), name_of(registration)));
   }
-  refuse_concurrent_instances(algo, workload);
+  const HandbuiltSelection selection = select_handbuilt_all_reduces(workload);
+  if (selection.taken.empty()) {
+    throw UnsupportedCombination(fmt::format(
+        "no all_reduce op of the workload can run on {} ({} on a communicator of one rank, {} "
+        "inside an NCCL group)",
+        algo.name(), selection.single_rank, selection.grouped));
+  }
+  if (selection.grouped > 0) {
+    kept_note_ = fmt::format(
+        "{} all_reduce op(s) issued inside an NCCL group stay NCCL's (a hand-built launch there "
+        "would run before the group's NCCL calls start)",
+        selection.grouped);
+  }
+  refuse_concurrent_instances(algo, workload, selection.taken);
   // (communicator, sequence) -> instance: the map's order is the order every process sets up in.
   std::map<std::pair<int, std::int64_t>, std::unique_ptr<Instance>> by_key;
   for (const std::unique_ptr<RankReplayer>& replayer : replayers) {
     const std::vector<WorkloadOp>& ops = replayer->ops();
     for (std::size_t ordinal = 0; ordinal < ops.size(); ++ordinal) {
       const WorkloadOp& op = ops[ordinal];
-      // A communicator of one rank (a data-parallel group rescaled away) has no peer to exchange
-      // with: NCCL's call, a copy, stays.
-      if (op.op != ReplayOp::all_reduce || workload.comm_size(op) < 2) continue;
+      // NCCL's call stays on a communicator of one rank (a copy) and inside a group.
+      if (selection.taken.count({op.comm, op.seq}) == 0) continue;
       std::unique_ptr<Instance>& instance = by_key[{op.comm, op.seq}];
       if (!instance) {
         instance = std::make_unique<Instance>();

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/algorithm.hpp"
@@ -55,6 +56,8 @@ class HandbuiltAllReduces {
   HandbuiltAllReduces& operator=(const HandbuiltAllReduces&) = delete;
 
   std::size_t instance_count() const { return instances_.size(); }
+  // What stays on NCCL that a user might expect on the algorithm (grouped all_reduces); or "".
+  const std::string& kept_note() const { return kept_note_; }
   // Once the last iteration is done, before the barrier after which peers may free their buffers
   // (CollectiveAlgorithm::release).
   void release();
@@ -64,6 +67,7 @@ class HandbuiltAllReduces {
  private:
   struct Instance;
   std::vector<std::unique_ptr<Instance>> instances_;
+  std::string kept_note_;
 };
 
 }  // namespace collbench::replay

@@ -31,7 +31,11 @@ ReplaySession::ReplaySession(Runner::RankSet& set, const WorkloadOps& workload,
       hooks_(hooks ? *hooks : kNoHooks),
       traffic_(alltoallv_traffic(workload)) {}
 
-ReplaySession::~ReplaySession() = default;
+ReplaySession::~ReplaySession() {
+  // The graphs launch the hand-built instances' kernels on their buffers: gone first.
+  for (const auto& replayer : replayers_) replayer->release_graphs();
+  all_reduces_.reset();
+}
 
 void ReplaySession::prepare() {
   const ReplayCombination& combination = settings_.combination;
@@ -75,8 +79,9 @@ void ReplaySession::warm_up() {
   if (!settings_.combination.graph) return;
   // Captured once every op has run (modules loaded, NCCL connected), then launched once untimed:
   // a graph's first launch uploads it.
-  set_.workers().run(
-      [this](int local) { replayers_[static_cast<std::size_t>(local)]->capture_iteration(); });
+  set_.workers().run([this](int local) {
+    replayers_[static_cast<std::size_t>(local)]->capture_iteration(settings_.check);
+  });
   throw_if_interrupted();
   run_iteration({IterationIssue::Kind::warm_up, settings_.warmup});
 }

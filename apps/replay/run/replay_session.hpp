@@ -46,6 +46,9 @@ class ReplaySession {
   // Whether the timed iterations start together on every rank of a host; why not otherwise.
   bool gated() const { return gated_; }
   const std::string& ungated_reason() const { return ungated_reason_; }
+  // After prepare(): what of the combination stays on NCCL that a user might expect elsewhere
+  // (HandbuiltAllReduces::kept_note), or "".
+  std::string kept_note() const { return all_reduces_ ? all_reduces_->kept_note() : ""; }
   void abort_all() noexcept;
 
  private:
