@@ -233,6 +233,10 @@ TEST(HandbuiltSelection, GroupedAndOneRankAllReducesStayOnNccl) {
   EXPECT_EQ(selection.taken, (std::set<OpKey>{{0, 1}}));
   EXPECT_EQ(selection.grouped, 1u);
   EXPECT_EQ(selection.single_rank, 1u);
+  EXPECT_TRUE(selection.takes(workload.by_rank[0][1]));
+  EXPECT_FALSE(selection.takes(workload.by_rank[0][0]));
+  // A send numbered like the taken all_reduce is NCCL's.
+  EXPECT_FALSE(selection.takes(p2p_op(0, 0, ReplayOp::send, 1, 1)));
 }
 
 }  // namespace

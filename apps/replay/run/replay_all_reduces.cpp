@@ -43,12 +43,12 @@ CaseShape shape_of(const WorkloadOps& workload, const WorkloadOp& op,
 // refused for it, as the training step keeps such algorithms off its lanes.
 // Decided from the whole workload, so every process refuses alike.
 void refuse_concurrent_instances(const AlgorithmChoice& algo, const WorkloadOps& workload,
-                                 const std::set<OpKey>& taken) {
+                                 const HandbuiltSelection& selection) {
   if (algo.entry->capabilities.concurrent_instances) return;
   for (std::size_t rank = 0; rank < workload.by_rank.size(); ++rank) {
     std::set<int> streams;
     for (const WorkloadOp& op : workload.by_rank[rank]) {
-      if (taken.count({op.comm, op.seq}) != 0) streams.insert(op.stream);
+      if (selection.takes(op)) streams.insert(op.stream);
     }
     if (streams.size() > 1) {
       throw UnsupportedCombination(fmt::format(
@@ -86,7 +86,7 @@ HandbuiltAllReduces::HandbuiltAllReduces(
         "would run before the group's NCCL calls start)",
         selection.grouped);
   }
-  refuse_concurrent_instances(algo, workload, selection.taken);
+  refuse_concurrent_instances(algo, workload, selection);
   // (communicator, sequence) -> instance: the map's order is the order every process sets up in.
   std::map<std::pair<int, std::int64_t>, std::unique_ptr<Instance>> by_key;
   for (const std::unique_ptr<RankReplayer>& replayer : replayers) {
@@ -94,7 +94,7 @@ HandbuiltAllReduces::HandbuiltAllReduces(
     for (std::size_t ordinal = 0; ordinal < ops.size(); ++ordinal) {
       const WorkloadOp& op = ops[ordinal];
       // NCCL's call stays on a communicator of one rank (a copy) and inside a group.
-      if (selection.taken.count({op.comm, op.seq}) == 0) continue;
+      if (!selection.takes(op)) continue;
       std::unique_ptr<Instance>& instance = by_key[{op.comm, op.seq}];
       if (!instance) {
         instance = std::make_unique<Instance>();
