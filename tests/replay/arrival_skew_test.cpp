@@ -47,7 +47,10 @@ std::vector<RankResults> late_rank_two(int iterations) {
     results[0].iterations.push_back({{2, 82 + jitter}, {90, 110}});
     results[1].iterations.push_back({{2, 82 + jitter}});
     results[2].iterations.push_back({{52, 82 + jitter}, {94, 110}});
-    for (RankResults& rank : results) rank.window_us.push_back(120);
+    for (RankResults& rank : results) {
+      rank.window_us.push_back(120);
+      rank.plain_window_us.push_back(120);
+    }
   }
   results[0].mismatches = {0, 0};
   results[1].mismatches = {0};
@@ -87,6 +90,7 @@ TEST(ArrivalSkew, ARowsFigureIsTheMeanOverItsCalls) {
   results[1].iterations = {{{10, 30}, {30, 60}}};
   for (RankResults& rank : results) {
     rank.window_us = {60};
+    rank.plain_window_us = {60};
     rank.mismatches = {0, 0};
   }
   const ArrivalFigures arrival = replay_figures(workload, results).kinds.at(0).arrival;

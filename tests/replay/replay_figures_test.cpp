@@ -33,8 +33,10 @@ std::vector<RankResults> three_iterations() {
   for (int i = 0; i < 3; ++i) {
     results[0].iterations.push_back({{0, 10.0 + i}, {5, 25}});
     results[0].window_us.push_back(30);
+    results[0].plain_window_us.push_back(25);
     results[1].iterations.push_back({{0, 12}, {12, 35.0 + i}});
     results[1].window_us.push_back(40.0 + i);
+    results[1].plain_window_us.push_back(36.0 + i);
   }
   results[0].mismatches = {0, 0};
   results[1].mismatches = {0, 7};
@@ -49,6 +51,7 @@ std::vector<RankResults> same_three_iterations(const std::vector<std::vector<OpI
     for (int i = 0; i < 3; ++i) {
       results[rank].iterations.push_back(per_rank[rank]);
       results[rank].window_us.push_back(window_us);
+      results[rank].plain_window_us.push_back(window_us);
     }
     results[rank].mismatches.assign(per_rank[rank].size(), 0);
   }
@@ -158,6 +161,7 @@ TEST(ReplayFigures, EachDtypeAndReductionIsARowOfItsOwn) {
   for (RankResults& rank : results) {
     for (int i = 0; i < 3; ++i) rank.iterations.push_back({{0, 10}, {10, 30}, {30, 33}});
     rank.window_us.assign(3, 33);
+    rank.plain_window_us.assign(3, 33);
     rank.mismatches = {0, 0, 0};
   }
   const ReplayFigures figures = replay_figures(workload, results);
@@ -201,6 +205,7 @@ TEST(ReplayFigures, ACallIsTimedOverTheCallsOfEachRank) {
     for (int i = 0; i < 3; ++i) {
       rank.iterations.push_back({{0, 10}});
       rank.window_us.push_back(10);
+      rank.plain_window_us.push_back(10);
     }
     rank.mismatches = {0};
   }
@@ -222,14 +227,17 @@ TEST(ReplayFigures, NoRecordedTimeUnlessEveryCallHasOne) {
 TEST(ReplayFigures, WindowsSumsAndTheTimeSomeOpRan) {
   const ReplayFigures figures = replay_figures(two_rank_workload(true), three_iterations());
   const RankWindowFigures& rank0 = figures.ranks[0];
-  EXPECT_DOUBLE_EQ(rank0.window.p50_us, 30);
+  // The window from the plain iterations; the ops' sums from those with their events.
+  EXPECT_DOUBLE_EQ(rank0.window.p50_us, 25);
+  EXPECT_DOUBLE_EQ(rank0.window_with_op_events.p50_us, 30);
   EXPECT_DOUBLE_EQ(rank0.op_time_sum.p50_us, 31);  // 11 + 20
   EXPECT_DOUBLE_EQ(rank0.busy.p50_us, 25);         // [0, 11] and [5, 25] overlap: 6 concurrent
   EXPECT_DOUBLE_EQ(*rank0.recorded_window_us, 20);
   const RankWindowFigures& rank1 = figures.ranks[1];
   EXPECT_DOUBLE_EQ(rank1.op_time_sum.p50_us, 36);
   EXPECT_DOUBLE_EQ(rank1.busy.p50_us, 36);      // back to back: nothing concurrent
-  EXPECT_DOUBLE_EQ(figures.window.p50_us, 41);  // rank 1's, the slowest each iteration
+  EXPECT_DOUBLE_EQ(figures.window.p50_us, 37);  // rank 1's, the slowest each iteration
+  EXPECT_DOUBLE_EQ(figures.window_with_op_events.p50_us, 41);
 }
 
 TEST(CoveredTime, IsTheUnionOfTheIntervals) {
@@ -244,6 +252,7 @@ TEST(RankResults, PackedForTheLongestRankAndBack) {
   RankResults results;
   results.iterations = {{{1, 2}, {3, 5}}, {{6, 7}, {8, 11}}};
   results.window_us = {20, 21};
+  results.plain_window_us = {18, 19};
   results.mismatches = {0, 9};
   const std::vector<double> packed = pack_results(results, 3, 2);
   ASSERT_EQ(packed.size(), packed_results_size(3, 2));
@@ -253,6 +262,7 @@ TEST(RankResults, PackedForTheLongestRankAndBack) {
   EXPECT_DOUBLE_EQ(back.iterations[1][1].end_us, 11);
   EXPECT_DOUBLE_EQ(back.iterations[0][0].duration_us(), 1);
   EXPECT_EQ(back.window_us, (std::vector<double>{20, 21}));
+  EXPECT_EQ(back.plain_window_us, (std::vector<double>{18, 19}));
   EXPECT_EQ(back.mismatches, (std::vector<std::uint64_t>{0, 9}));
   EXPECT_THROW(pack_results(results, 1, 2), std::logic_error);
   EXPECT_THROW(unpack_results(packed, 2, 3, 3), std::logic_error);

@@ -259,6 +259,9 @@ TEST(ReplayGpu, RecordedWaitsAndGapsHoldOnTheGpu) {
           EXPECT_GE(op.start_us, 0) << "graph " << graph;
           EXPECT_LE(op.end_us, rank.window_us[i]) << "graph " << graph;
         }
+        // The same iteration issued plain (no per-op events) keeps the recorded gap.
+        ASSERT_EQ(rank.plain_window_us.size(), rank.iterations.size());
+        EXPECT_GE(rank.plain_window_us[i], 3000.0) << "graph " << graph;
         // The all_gather on stream 1 started only once the all_reduce it waits for had ended.
         EXPECT_GE(iteration[1].start_us, iteration[0].end_us) << "graph " << graph;
         // Stream 0 stayed idle for the 3010 us recorded between its two ops (1000 to 4010 us).

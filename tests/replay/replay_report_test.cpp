@@ -38,6 +38,7 @@ Replayed replayed() {
     for (RankResults& rank : results) {
       rank.iterations.push_back({{1, 11.0 + i}});
       rank.window_us.push_back(12.0 + i);
+      rank.plain_window_us.push_back(12.0 + i);
     }
   }
   results[0].mismatches = {0};

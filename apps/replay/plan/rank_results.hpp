@@ -1,6 +1,7 @@
 // One rank's measurements of a replay: per timed iteration, each op's interval on the GPU (from
-// the iteration's start on the rank's lead stream) and the window's wall; per op, the checked
-// iteration's mismatches. Packed into one row of doubles to travel between processes (the engine's
+// the iteration's start on the rank's lead stream) and the window's wall, and the wall of the
+// same iteration issued again without the per-op events; per op, the checked iteration's
+// mismatches. Packed into one row of doubles to travel between processes (the engine's
 // gather_by_rank), every rank's row as long as the longest, whatever its own op count.
 #pragma once
 
@@ -18,8 +19,11 @@ struct OpInterval {
 
 struct RankResults {
   std::vector<std::vector<OpInterval>> iterations;  // [timed iteration][ordinal]
-  std::vector<double> window_us;                    // [timed iteration]
-  std::vector<std::uint64_t> mismatches;            // [ordinal]; zeros without --check
+  std::vector<double> window_us;                    // [timed iteration], with per-op events
+  // [timed iteration]: issued without them (the events a replay adds cost a graph several us a
+  // step: docs/replay.md, "What the window is")
+  std::vector<double> plain_window_us;
+  std::vector<std::uint64_t> mismatches;  // [ordinal]; zeros without --check
 };
 
 // Doubles in one packed row: `ops` (the most ops of any rank) and `iterations` timed iterations.

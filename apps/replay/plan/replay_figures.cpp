@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 #include "plan/issue_plan.hpp"
@@ -168,7 +169,11 @@ RankWindowFigures rank_window(int rank, const std::vector<WorkloadOp>& ops,
     sums.push_back(sum_us);
     busy.push_back(covered_us(iteration));
   }
-  return {rank, time_stats(results.window_us), time_stats(sums), time_stats(busy),
+  return {rank,
+          time_stats(results.plain_window_us),
+          time_stats(results.window_us),
+          time_stats(sums),
+          time_stats(busy),
           recorded_window_us(ops)};
 }
 
@@ -278,14 +283,19 @@ ReplayFigures replay_figures(const WorkloadOps& workload, const std::vector<Rank
   figures.iterations = results.empty() ? 0 : static_cast<int>(results.front().window_us.size());
   std::map<KindKey, KindTotals> kinds;
   std::vector<double> slowest_window_us(static_cast<std::size_t>(figures.iterations), 0.0);
+  std::vector<double> slowest_timed_window_us = slowest_window_us;
   for (int rank = 0; rank < workload.world_size(); ++rank) {
     const std::vector<WorkloadOp>& ops = workload.by_rank[static_cast<std::size_t>(rank)];
     const RankResults& own = results[static_cast<std::size_t>(rank)];
     const RankIssuePlan plan = plan_rank_issue(ops, workload.communicators);
     add_rank_ops(rank, workload, plan, own, figures.ops.emplace_back(), kinds);
     figures.ranks.push_back(rank_window(rank, ops, plan, own));
-    for (std::size_t i = 0; i < slowest_window_us.size(); ++i)
-      slowest_window_us[i] = std::max(slowest_window_us[i], own.window_us[i]);
+    if (own.plain_window_us.size() != own.window_us.size())
+      throw std::logic_error("a rank's results without a plain window per timed iteration");
+    for (std::size_t i = 0; i < slowest_window_us.size(); ++i) {
+      slowest_window_us[i] = std::max(slowest_window_us[i], own.plain_window_us[i]);
+      slowest_timed_window_us[i] = std::max(slowest_timed_window_us[i], own.window_us[i]);
+    }
   }
   for (const auto& [key, totals] : kinds) {
     std::vector<CallMembers> calls;
@@ -294,6 +304,7 @@ ReplayFigures replay_figures(const WorkloadOps& workload, const std::vector<Rank
     figures.kinds.back().arrival = arrival_figures(calls, workload, results);
   }
   figures.window = time_stats(slowest_window_us);
+  figures.window_with_op_events = time_stats(slowest_timed_window_us);
   return figures;
 }
 

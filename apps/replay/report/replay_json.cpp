@@ -76,6 +76,7 @@ json ranks_json(const ReplayFigures& figures) {
   for (const RankWindowFigures& rank : figures.ranks) {
     ranks.push_back({{"rank", rank.rank},
                      {"window", time_json(rank.window)},
+                     {"window_with_op_events", time_json(rank.window_with_op_events)},
                      {"ops_summed", time_json(rank.op_time_sum)},
                      {"some_op_running", time_json(rank.busy)},
                      {"recorded_window_us", optional_json(rank.recorded_window_us)}});
@@ -89,6 +90,7 @@ json combination_json(const WorkloadOps& workload, const CombinationRun& run) {
   json document = {{"name", run.combination.name()},
                    {"config", run.combination.config()},
                    {"window", time_json(figures.window)},
+                   {"window_with_op_events", time_json(figures.window_with_op_events)},
                    {"communicator_ops", kinds_json(figures)},
                    {"ranks", ranks_json(figures)}};
   json& ops = document["ops"] = json::array();

@@ -96,10 +96,11 @@ std::string window_extra(const ReplayFigures& figures) {
   if (!rank) return extra;
   const double summed_us = rank->op_time_sum.p50_us;
   const double busy_us = rank->busy.p50_us;
-  append_config(
-      extra, fmt::format("slowest_rank={};rank_window_us={:.3f};ops_summed_us={:.3f};"
-                         "busy_us={:.3f};concurrent_us={:.3f}",
-                         rank->rank, rank->window.p50_us, summed_us, busy_us, summed_us - busy_us));
+  append_config(extra,
+                fmt::format("slowest_rank={};rank_window_us={:.3f};window_with_op_events_us={:.3f};"
+                            "ops_summed_us={:.3f};busy_us={:.3f};concurrent_us={:.3f}",
+                            rank->rank, rank->window.p50_us, rank->window_with_op_events.p50_us,
+                            summed_us, busy_us, summed_us - busy_us));
   if (rank->recorded_window_us)
     append_config(extra, fmt::format("recorded_window_us={:.3f}", *rank->recorded_window_us));
   return extra;

@@ -40,7 +40,7 @@ std::string describe_iteration(const IterationIssue& issue) {
     case IterationIssue::Kind::warm_up:
       return fmt::format("warm-up iteration {}", issue.index);
     case IterationIssue::Kind::timed:
-      return fmt::format("timed iteration {}", issue.index);
+      return fmt::format("timed iteration {}{}", issue.index, issue.plain ? " (plain)" : "");
     case IterationIssue::Kind::checked:
       break;
   }
@@ -107,6 +107,11 @@ void RankReplayer::prepare_streams_and_events() {
       const auto found = std::find(step.streams.begin(), step.streams.end(), ops_[ordinal].stream);
       event_of_op_[ordinal] = static_cast<std::size_t>(found - step.streams.begin());
     }
+    waited_.emplace_back(step.streams.size(), false);
+  }
+  for (const IssueStep& step : plan_.steps) {
+    for (const StreamWait& wait : step.waits)
+      waited_[plan_.ops[wait.op].step][event_of_op_[wait.op]] = true;
   }
   iteration_start_ = Event(device());
   iteration_end_ = Event(device());
@@ -180,7 +185,7 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
     issue.gate->hold(device(), lead_.stream, issue.ticket, issue.gate_timeout_s);
   }
   record(iteration_start_, lead_.stream);
-  const GraphExec& graph = checked ? checked_graph_ : graph_;
+  const GraphExec& graph = checked ? checked_graph_ : issue.plain ? plain_graph_ : graph_;
   if (graph) {
     CB_CUDA_CHECK(cudaGraphLaunch(graph.get(), lead_.stream));
     ops_issued_ = ops_.size();
@@ -191,7 +196,7 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
       // The gate opens before a rank's queue behind it could fill; the rest follows as it runs.
       const std::size_t cost = step_costs_[s];
       if (arrival && enqueued + cost > kMaxGatedStreamOperations) arrival->arrive_now();
-      issue_step(s, checked);
+      issue_step(s, checked, issue.plain);
       enqueued += cost;
     }
     join_streams();
@@ -208,19 +213,22 @@ void RankReplayer::capture_iteration(bool checked) {
     for (std::size_t i = 0; i < step.size(); ++i) waits.emplace_back(device());
     wait_events_.push_back(std::move(waits));
   }
-  graph_ = capture(false);
-  if (checked) checked_graph_ = capture(true);
+  graph_ = capture(false, false);
+  plain_graph_ = capture(false, true);
+  if (checked) checked_graph_ = capture(true, false);
 }
 
-GraphExec RankReplayer::capture(bool checked) {
-  auto range =
-      named_range(checked ? "replay capture checked" : "replay capture", 0x808080, ops_.size());
+GraphExec RankReplayer::capture(bool checked, bool plain) {
+  auto range = named_range(checked ? "replay capture checked"
+                           : plain ? "replay capture plain"
+                                   : "replay capture",
+                           0x808080, ops_.size());
   StreamCapture capture({lead_});
   capturing_ = true;
   try {
     record(fork_, lead_.stream);
     fork_streams(fork_);
-    for (std::size_t s = 0; s < plan_.steps.size(); ++s) issue_step(s, checked);
+    for (std::size_t s = 0; s < plan_.steps.size(); ++s) issue_step(s, checked, plain);
     join_streams();
   } catch (...) {
     capturing_ = false;
@@ -232,6 +240,7 @@ GraphExec RankReplayer::capture(bool checked) {
 
 void RankReplayer::release_graphs() {
   graph_.reset();
+  plain_graph_.reset();
   checked_graph_.reset();
 }
 
@@ -240,7 +249,7 @@ void RankReplayer::record_timing(const Event& event, cudaStream_t stream) {
   CB_CUDA_CHECK(cudaEventRecordWithFlags(event.get(), stream, cudaEventRecordExternal));
 }
 
-void RankReplayer::issue_step(std::size_t s, bool checked) {
+void RankReplayer::issue_step(std::size_t s, bool checked, bool plain) {
   const IssueStep& step = plan_.steps[s];
   for (const StepDelay& delay : gaps_[s]) {
     const auto delay_ns = static_cast<std::uint64_t>(delay.delay_us * 1000.0);
@@ -254,12 +263,21 @@ void RankReplayer::issue_step(std::size_t s, bool checked) {
   if (checked) {
     for (std::size_t ordinal : step.ops) fill_and_poison(ordinal);
   }
-  for (const StepEvents& events : events_[s]) record_timing(events.start, stream_of(events.stream));
+  if (!plain) {
+    for (const StepEvents& events : events_[s])
+      record_timing(events.start, stream_of(events.stream));
+  }
   launch_step(step);
-  for (const StepEvents& events : events_[s]) record_timing(events.end, stream_of(events.stream));
-  if (capturing_) {
-    for (std::size_t i = 0; i < events_[s].size(); ++i)
-      record(wait_events_[s][i], stream_of(events_[s][i].stream));
+  for (std::size_t i = 0; i < events_[s].size(); ++i) {
+    const cudaStream_t stream = stream_of(events_[s][i].stream);
+    // Plain and issued directly, only the ends a recorded wait meets.
+    if (!plain) {
+      record_timing(events_[s][i].end, stream);
+    } else if (!capturing_ && waited_[s][i]) {
+      record(events_[s][i].end, stream);
+    }
+    // Captured, the waits meet internal events of their own.
+    if (capturing_ && waited_[s][i]) record(wait_events_[s][i], stream);
   }
   if (checked) {
     for (std::size_t ordinal : step.ops) count_mismatches(ordinal);
@@ -370,8 +388,12 @@ void RankReplayer::join_streams() {
   }
 }
 
-void RankReplayer::record_timed_iteration() {
+void RankReplayer::record_timed_iteration(bool plain) {
   ScopedDevice on(device(), rank());
+  if (plain) {
+    results_.plain_window_us.push_back(elapsed_us(iteration_start_, iteration_end_));
+    return;
+  }
   std::vector<OpInterval> intervals;
   for (std::size_t ordinal = 0; ordinal < ops_.size(); ++ordinal) {
     const StepEvents& events = events_of(ordinal);

@@ -29,7 +29,10 @@ namespace collbench::replay {
 // How one iteration is issued.
 struct IterationIssue {
   enum class Kind { warm_up, timed, checked } kind = Kind::timed;
-  int index = 0;                    // among the iterations of its kind
+  int index = 0;  // among the iterations of its kind
+  // Without the per-step events that time the ops (only those a recorded wait meets): the window
+  // as the workload's own issue would take it; each timed iteration is issued both ways.
+  bool plain = false;
   const StartGate* gate = nullptr;  // gated: the gate holds the lead stream until `ticket` opens
   std::uint64_t ticket = 0;
   double gate_timeout_s = 0;
@@ -82,8 +85,9 @@ class RankReplayer {
   void capture_iteration(bool checked);
   // The graphs go before what they launch (the hand-built instances) at the session's end.
   void release_graphs();
-  // Once a timed iteration is done: its ops' intervals and the window, kept.
-  void record_timed_iteration();
+  // Once a timed iteration is done: its ops' intervals and the window, kept; of a plain one, the
+  // window alone.
+  void record_timed_iteration(bool plain);
   // Once the checked iteration is done: each op's mismatches, kept.
   void record_mismatches();
   const RankResults& results() const { return results_; }
@@ -105,11 +109,11 @@ class RankReplayer {
     ReplayBuffer recv;
   };
 
-  GraphExec capture(bool checked);
+  GraphExec capture(bool checked, bool plain);
   void prepare_streams_and_events();
   void prepare_buffers_and_inputs();
   void register_buffers();
-  void issue_step(std::size_t step, bool checked);
+  void issue_step(std::size_t step, bool checked, bool plain);
   void record_timing(const Event& event, cudaStream_t stream);
   void launch_step(const IssueStep& step, bool faults = true);
   void launch_op(std::size_t ordinal, bool faults);
@@ -139,13 +143,14 @@ class RankReplayer {
   std::vector<Buffers> buffers_;                 // by recorded stream
   std::vector<std::vector<StepEvents>> events_;  // [step][stream of the step]
   std::vector<std::size_t> event_of_op_;         // index into events_[step] of each op's stream
+  std::vector<std::vector<bool>> waited_;        // [step][stream of the step]: a wait meets its end
   std::vector<Event> joins_;                     // by recorded stream
   Event iteration_start_, iteration_end_;
-  // --issue graph: the captured iterations (timed, checked), the captures' fork event and, per
-  // step and stream, the event the recorded waits meet during capture (an external event node
-  // orders nothing).
+  // --issue graph: the captured iterations (timed, plain, checked), the captures' fork event
+  // and, per step and stream, the event the recorded waits meet during capture (an external
+  // event node orders nothing).
   bool capturing_ = false;
-  GraphExec graph_, checked_graph_;
+  GraphExec graph_, plain_graph_, checked_graph_;
   Event fork_;
   std::vector<std::vector<Event>> wait_events_;
   std::vector<std::string> op_names_;           // NVTX: "all_reduce comm 1 seq 12"

@@ -82,17 +82,22 @@ void ReplaySession::warm_up() {
   set_.workers().run([this](int local) {
     replayers_[static_cast<std::size_t>(local)]->capture_iteration(settings_.check);
   });
-  throw_if_interrupted();
-  run_iteration({IterationIssue::Kind::warm_up, settings_.warmup});
+  for (const bool plain : {false, true}) {
+    throw_if_interrupted();
+    run_iteration({IterationIssue::Kind::warm_up, settings_.warmup, plain});
+  }
 }
 
 void ReplaySession::time() {
   auto range =
       fixed_range<nvtx_names::timed>(0x808080, static_cast<std::uint64_t>(settings_.iters));
+  // Each timed iteration twice, in turn: with the events that time its ops, and plain.
   for (int i = 0; i < settings_.iters; ++i) {
-    throw_if_interrupted();
-    run_iteration({IterationIssue::Kind::timed, i});
-    for (const auto& replayer : replayers_) replayer->record_timed_iteration();
+    for (const bool plain : {false, true}) {
+      throw_if_interrupted();
+      run_iteration({IterationIssue::Kind::timed, i, plain});
+      for (const auto& replayer : replayers_) replayer->record_timed_iteration(plain);
+    }
   }
 }
 
@@ -145,7 +150,8 @@ void ReplaySession::run_iteration(IterationIssue issue) {
   }
   set_.workers().run(
       [&](int local) { replayers_[static_cast<std::size_t>(local)]->issue_iteration(issue); });
-  wait(describe_iteration(issue));
+  // A plain iteration records no end events to name an unfinished op by.
+  wait(describe_iteration(issue), !issue.plain);
   if (issue.gate) set_.gate().check();
 }
 
