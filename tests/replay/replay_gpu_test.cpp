@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -138,7 +139,7 @@ TEST_P(ReplayFixture, ReplaysWithCheckedValuesAndNoMismatch) {
     for (std::size_t ordinal = 0; ordinal < ops.by_rank[rank].size(); ++ordinal) {
       const OpFigures& op = replayed.figures.ops[rank][ordinal];
       EXPECT_GT(op.time.p50_us, 0) << describe_op(ops, ops.by_rank[rank][ordinal]);
-      EXPECT_LE(op.time.p50_us, replayed.figures.ranks[rank].window.max_us);
+      EXPECT_LE(op.time.p50_us, replayed.figures.ranks[rank].window_with_op_events.max_us);
       // A communicator of one rank (a data-parallel group rescaled to one replica) moves nothing
       // between GPUs: its bus bandwidth is 0, as nccl-tests reports for one rank.
       const WorkloadOp& recorded = ops.by_rank[rank][ordinal];
@@ -267,6 +268,39 @@ TEST(ReplayGpu, RecordedWaitsAndGapsHoldOnTheGpu) {
         // Stream 0 stayed idle for the 3010 us recorded between its two ops (1000 to 4010 us).
         EXPECT_GE(iteration[2].start_us - iteration[0].end_us, 3000.0) << "graph " << graph;
         EXPECT_GT(iteration[0].duration_us(), 0) << "graph " << graph;
+      }
+    }
+  }
+}
+
+// Plain iterations keep the recorded waits: on each rank, stream 1 starts its all_reduce (comm 1)
+// after a 3 ms recorded gap; stream 0's two large all_reduces (comm 0) wait for it. Kept, the
+// plain window holds the gap and both of them; dropped, they would run during the gap.
+TEST(ReplayGpu, PlainIterationsKeepTheRecordedWaits) {
+  SKIP_WITHOUT_GPUS(2);
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    ops.push_back(timed(collective_op(rank, 0, 0, ReplayOp::all_reduce, 1024, 0), 0, 10));
+    ops.push_back(timed(collective_op(rank, 1, 0, ReplayOp::all_reduce, 1024, 1), 3000, 3010));
+    WorkloadOp waiting =
+        timed(collective_op(rank, 0, 1, ReplayOp::all_reduce, 16u << 20, 0), 10, 20);
+    waiting.after = {1};
+    ops.push_back(waiting);
+    ops.push_back(timed(collective_op(rank, 0, 2, ReplayOp::all_reduce, 16u << 20, 0), 20, 30));
+  }
+  const WorkloadOps workload = built(2, ops, 2);
+  for (const bool graph : {false, true}) {
+    ReplaySettings settings = checked(3);
+    settings.gaps = true;
+    settings.combination.graph = graph;
+    const Replayed replayed = replay(workload, settings);
+    for (const RankResults& rank : replayed.results) {
+      ASSERT_EQ(rank.plain_window_us.size(), 3u);
+      for (std::size_t i = 0; i < 3; ++i) {
+        const std::vector<OpInterval>& timed_ops = rank.iterations[i];
+        const double after_gap_us = timed_ops[2].duration_us() + timed_ops[3].duration_us();
+        EXPECT_GE(rank.plain_window_us[i], 3000.0 + 0.8 * after_gap_us)
+            << "graph " << graph << ", iteration " << i;
       }
     }
   }
@@ -436,6 +470,7 @@ TEST(ReplayGpu, GroupedAllReducesStayOnNccl) {
     EXPECT_NE(session.kept_note().find("1 all_reduce op(s) issued inside an NCCL group"),
               std::string::npos)
         << algo << ": " << session.kept_note();
+    EXPECT_EQ(session.handbuilt_instances(), 1u) << algo;  // the ungrouped one only
     session.warm_up();
     session.time();
     session.check();
@@ -506,8 +541,14 @@ class CorruptOneOutput : public ReplayHooks {
  public:
   void after_checked_op(int rank, std::size_t ordinal, void* output, std::uint64_t,
                         const kernels::PatternParams& pattern, cudaStream_t stream) const override {
-    if (rank == 1 && ordinal == 0) kernels::launch_corrupt_element(output, 5, pattern, stream);
+    if (rank != 1 || ordinal != 0) return;
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &status) == cudaSuccess)
+      captured = status == cudaStreamCaptureStatusActive;
+    kernels::launch_corrupt_element(output, 5, pattern, stream);
   }
+  // Whether the checked op was being captured into a graph (the last time it was checked).
+  mutable std::atomic<bool> captured{false};
 };
 
 TEST(ReplayGpu, ACorruptedOutputIsCaughtAndNamed) {
@@ -524,6 +565,7 @@ TEST(ReplayGpu, ACorruptedOutputIsCaughtAndNamed) {
     ReplaySettings settings = checked();
     settings.combination.graph = graph;
     const Replayed replayed = replay(workload, settings, &hooks);
+    EXPECT_EQ(hooks.captured.load(), graph);  // the check ran inside the checked graph
     EXPECT_EQ(replayed.figures.ops[1][0].mismatches, 1u) << "graph " << graph;
     EXPECT_EQ(replayed.figures.ops[0][0].mismatches, 0u) << "graph " << graph;
     EXPECT_EQ(replayed.figures.ops[1][1].mismatches, 0u) << "graph " << graph;

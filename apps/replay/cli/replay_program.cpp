@@ -105,14 +105,15 @@ bool ReplayProgram::replay_combination(const ReplayCombination& combination, Run
     session_->prepare();
     info_.gated = session_->gated();
     info_.ungated_reason = session_->ungated_reason();
-    if (const std::string kept = session_->kept_note(); !kept.empty()) {
-      notes_.push_back(fmt::format("{}: {}", combination.name(), kept));
-      if (reporting_) fmt::print(stderr, "collbench_replay: {}\n", notes_.back());
-    }
     session_->warm_up();
     session_->time();
     session_->check();
     runs_.push_back({combination, replay_figures(workload_, session_->gather_results())});
+    // Said once the combination has run (a skipped one says why instead).
+    if (const std::string kept = session_->kept_note(); !kept.empty()) {
+      notes_.push_back(fmt::format("{}: {}", combination.name(), kept));
+      if (reporting_) fmt::print(stderr, "collbench_replay: {}\n", notes_.back());
+    }
   } catch (const UnsupportedCombination& refused) {
     session_.reset();
     // Alone, the combination asked for cannot run: bad input, as a refused workload.

@@ -38,7 +38,7 @@ std::string nvtx_name(const WorkloadOp& op) {
 std::string describe_iteration(const IterationIssue& issue) {
   switch (issue.kind) {
     case IterationIssue::Kind::warm_up:
-      return fmt::format("warm-up iteration {}", issue.index);
+      return fmt::format("warm-up iteration {}{}", issue.index, issue.plain ? " (plain)" : "");
     case IterationIssue::Kind::timed:
       return fmt::format("timed iteration {}{}", issue.index, issue.plain ? " (plain)" : "");
     case IterationIssue::Kind::checked:

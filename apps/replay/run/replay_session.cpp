@@ -90,7 +90,7 @@ void ReplaySession::warm_up() {
 
 void ReplaySession::time() {
   auto range =
-      fixed_range<nvtx_names::timed>(0x808080, static_cast<std::uint64_t>(settings_.iters));
+      fixed_range<nvtx_names::timed>(0x808080, 2 * static_cast<std::uint64_t>(settings_.iters));
   // Each timed iteration twice, in turn: with the events that time its ops, and plain.
   for (int i = 0; i < settings_.iters; ++i) {
     for (const bool plain : {false, true}) {

@@ -49,6 +49,10 @@ class ReplaySession {
   // After prepare(): what of the combination stays on NCCL that a user might expect elsewhere
   // (HandbuiltAllReduces::kept_note), or "".
   std::string kept_note() const { return all_reduces_ ? all_reduces_->kept_note() : ""; }
+  // The hand-built all-reduce instances made (one per all_reduce it takes), 0 without --algo.
+  std::size_t handbuilt_instances() const {
+    return all_reduces_ ? all_reduces_->instance_count() : 0;
+  }
   void abort_all() noexcept;
 
  private:
