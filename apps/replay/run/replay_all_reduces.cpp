@@ -88,7 +88,7 @@ HandbuiltAllReduces::HandbuiltAllReduces(
   }
   refuse_concurrent_instances(algo, workload, selection);
   // (communicator, sequence) -> instance: the map's order is the order every process sets up in.
-  std::map<std::pair<int, std::int64_t>, std::unique_ptr<Instance>> by_key;
+  std::map<OpKey, std::unique_ptr<Instance>> by_key;
   for (const std::unique_ptr<RankReplayer>& replayer : replayers) {
     const std::vector<WorkloadOp>& ops = replayer->ops();
     for (std::size_t ordinal = 0; ordinal < ops.size(); ++ordinal) {
