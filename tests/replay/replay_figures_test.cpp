@@ -229,7 +229,7 @@ TEST(ReplayFigures, WindowsSumsAndTheTimeSomeOpRan) {
   const RankWindowFigures& rank0 = figures.ranks[0];
   // The window from the plain iterations; the ops' sums from those with their events.
   EXPECT_DOUBLE_EQ(rank0.window.p50_us, 25);
-  EXPECT_DOUBLE_EQ(rank0.window_with_op_events.p50_us, 30);
+  EXPECT_DOUBLE_EQ(rank0.window_timing_ops.p50_us, 30);
   EXPECT_DOUBLE_EQ(rank0.op_time_sum.p50_us, 31);  // 11 + 20
   EXPECT_DOUBLE_EQ(rank0.busy.p50_us, 25);         // [0, 11] and [5, 25] overlap: 6 concurrent
   EXPECT_DOUBLE_EQ(*rank0.recorded_window_us, 20);
@@ -237,7 +237,7 @@ TEST(ReplayFigures, WindowsSumsAndTheTimeSomeOpRan) {
   EXPECT_DOUBLE_EQ(rank1.op_time_sum.p50_us, 36);
   EXPECT_DOUBLE_EQ(rank1.busy.p50_us, 36);      // back to back: nothing concurrent
   EXPECT_DOUBLE_EQ(figures.window.p50_us, 37);  // rank 1's, the slowest each iteration
-  EXPECT_DOUBLE_EQ(figures.window_with_op_events.p50_us, 41);
+  EXPECT_DOUBLE_EQ(figures.window_timing_ops.p50_us, 41);
 }
 
 TEST(CoveredTime, IsTheUnionOfTheIntervals) {

@@ -2,9 +2,10 @@
 // committed fixture job from each of its three sources, rescaled to the visible GPU count where
 // fewer than its ranks are visible (a job that cannot be rescaled is skipped, saying why), with
 // checked values and no mismatch; one fixture under two NCCL protocols, checked, with report rows
-// for both; a rank made late by a recorded gap showing as arrival skew, not as the op's own time;
-// buffers registered locally; the all_reduce ops on hand-built algorithms (--algo), checked, and
-// a combination that cannot run skipped; recorded waits and gaps held on the GPU; a corrupted
+// for both; the ops' times from the kernel trace, inside the window and within what events around
+// them make them; a rank made late by a recorded gap showing as arrival skew, not as the op's own
+// time; buffers registered locally; the all_reduce ops on hand-built algorithms (--algo), checked,
+// and a combination that cannot run skipped; recorded waits and gaps held on the GPU; a corrupted
 // output caught and named; a rank that never issues its op timing out with that op named; a
 // workload of more ranks than GPUs refused as bad input.
 #include <fmt/format.h>
@@ -36,11 +37,13 @@ struct Replayed {
   ReplayFigures figures;
 };
 
-// Replays `workload` on GPUs 0..world_size-1 in this process.
+// Replays `workload` on GPUs 0..world_size-1 in this process, its ops timed by the kernel trace
+// where the process has one (else by events, as the command line does).
 Replayed replay(const WorkloadOps& workload, ReplaySettings settings,
-                const ReplayHooks* hooks = nullptr) {
+                const ReplayHooks* hooks = nullptr,
+                const KernelTrace* trace = KernelTrace::shared()) {
   Runner::RankSet set(workload.world_size());
-  ReplaySession session(set, workload, settings, false, hooks);
+  ReplaySession session(set, workload, settings, false, trace, hooks);
   session.prepare();
   session.warm_up();
   session.time();
@@ -139,7 +142,7 @@ TEST_P(ReplayFixture, ReplaysWithCheckedValuesAndNoMismatch) {
     for (std::size_t ordinal = 0; ordinal < ops.by_rank[rank].size(); ++ordinal) {
       const OpFigures& op = replayed.figures.ops[rank][ordinal];
       EXPECT_GT(op.time.p50_us, 0) << describe_op(ops, ops.by_rank[rank][ordinal]);
-      EXPECT_LE(op.time.p50_us, replayed.figures.ranks[rank].window_with_op_events.max_us);
+      EXPECT_LE(op.time.p50_us, replayed.figures.ranks[rank].window_timing_ops.max_us);
       // A communicator of one rank (a data-parallel group rescaled to one replica) moves nothing
       // between GPUs: its bus bandwidth is 0, as nccl-tests reports for one rank.
       const WorkloadOp& recorded = ops.by_rank[rank][ordinal];
@@ -374,6 +377,51 @@ TEST(ReplayGpu, ALateRankShowsAsSkewNotAsTheOpsOwnTime) {
   EXPECT_DOUBLE_EQ(*row.arrival.recorded_op_us, 10);
 }
 
+// Twelve small all_reduces and one of 16 MiB on one stream of 2 ranks, directly and as a graph,
+// their times from the kernel trace: each op lies inside its iteration's window, after the op
+// before it on the stream; and, issued directly, they sum to less than CUDA events around each
+// step make them, which hold the host's time to launch each op as well.
+TEST(ReplayGpu, TracedOpTimesAreTheKernelsInsideTheWindow) {
+  SKIP_WITHOUT_GPUS(2);
+  std::string why_not;
+  const KernelTrace* trace = KernelTrace::shared(&why_not);
+  if (!trace) GTEST_SKIP() << "no kernel trace here: " << why_not;
+  std::vector<WorkloadOp> ops;
+  for (int rank = 0; rank < 2; ++rank) {
+    for (int seq = 0; seq < 13; ++seq) {
+      ops.push_back(collective_op(rank, 0, seq, ReplayOp::all_reduce, seq == 6 ? 4u << 20 : 256));
+    }
+  }
+  const WorkloadOps workload = built(2, ops);
+  const auto op_sum_us = [](const Replayed& replayed) {
+    double sum_us = 0;
+    for (const OpFigures& op : replayed.figures.ops[0]) sum_us += op.time.p50_us;
+    return sum_us;
+  };
+  for (const bool graph : {false, true}) {
+    ReplaySettings settings = checked(6);
+    settings.combination.graph = graph;
+    const Replayed traced = replay(workload, settings, nullptr, trace);
+    EXPECT_TRUE(mismatch_lines(workload, traced.figures).empty()) << "graph " << graph;
+    for (std::size_t rank = 0; rank < 2; ++rank) {
+      const RankResults& results = traced.results[rank];
+      ASSERT_EQ(results.iterations.size(), 6u);
+      for (std::size_t i = 0; i < results.iterations.size(); ++i) {
+        double ended_us = 0;
+        for (const OpInterval& op : results.iterations[i]) {
+          EXPECT_GT(op.duration_us(), 0) << "graph " << graph << " rank " << rank << " it " << i;
+          EXPECT_GE(op.start_us, ended_us - 0.01) << "graph " << graph << " rank " << rank;
+          ended_us = op.end_us;
+        }
+        EXPECT_LE(ended_us, results.window_us[i] + 1) << "graph " << graph << " rank " << rank;
+      }
+    }
+    if (graph) continue;
+    const Replayed by_events = replay(workload, settings, nullptr, nullptr);
+    EXPECT_LT(op_sum_us(traced), op_sum_us(by_events));
+  }
+}
+
 // A stream's buffers registered (ncclCommRegister) with each of the two communicators whose ops
 // use them, a send/recv pair after the collectives: checked, no mismatch.
 TEST(ReplayGpu, LocallyRegisteredBuffersReplayChecked) {
@@ -465,7 +513,7 @@ TEST(ReplayGpu, GroupedAllReducesStayOnNccl) {
     ReplaySettings settings = checked();
     settings.combination.all_reduce = all_reduce_algo(algo);
     Runner::RankSet set(workload.world_size());
-    ReplaySession session(set, workload, settings, false);
+    ReplaySession session(set, workload, settings, false, KernelTrace::shared());
     session.prepare();
     EXPECT_NE(session.kept_note().find("1 all_reduce op(s) issued inside an NCCL group"),
               std::string::npos)
@@ -486,7 +534,7 @@ TEST(ReplayGpu, GroupedAllReducesStayOnNccl) {
   ReplaySettings settings = checked();
   settings.combination.all_reduce = all_reduce_algo("oneshot");
   Runner::RankSet set(all_grouped.world_size());
-  ReplaySession session(set, all_grouped, settings, false);
+  ReplaySession session(set, all_grouped, settings, false, KernelTrace::shared());
   try {
     session.prepare();
     ADD_FAILURE() << "a workload without an ungrouped all_reduce ran on oneshot";

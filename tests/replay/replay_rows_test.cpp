@@ -137,8 +137,8 @@ TEST(ReplayRows, TheWindowRowIsTheSlowestRanksWithItsConcurrency) {
   // with the per-op events, 267 plain (the row's time).
   EXPECT_EQ(window.extra.rfind("calls=7;slowest_rank=1;rank_window_us=", 0), 0u) << window.extra;
   EXPECT_NEAR(window.time.p50_us, 267, 267 * 5e-3);
-  EXPECT_NEAR(r.figures.window_with_op_events.p50_us, 289, 289 * 5e-3);
-  EXPECT_NE(window.extra.find(";window_with_op_events_us=2"), std::string::npos) << window.extra;
+  EXPECT_NEAR(r.figures.window_timing_ops.p50_us, 289, 289 * 5e-3);
+  EXPECT_NE(window.extra.find(";window_timing_ops_us=2"), std::string::npos) << window.extra;
   EXPECT_NE(window.extra.find(";concurrent_us=0.000"), std::string::npos) << window.extra;
   EXPECT_NEAR(r.figures.ranks[1].op_time_sum.p50_us, 287, 287 * 5e-3);
 }

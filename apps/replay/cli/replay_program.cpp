@@ -79,6 +79,7 @@ void ReplayProgram::start(RunContext& run) {
                    : std::make_unique<Runner::RankSet>(ranks);
   settings_ = options_.replay;
   settings_.timeout_s = options_.common.timeout_s;
+  trace_ = KernelTrace::shared(&no_trace_reason_);
   if (!reporting_) return;
   if (!options_.common.csv_path.empty()) row_sinks_ = open_row_sinks(options_.common.csv_path);
   if (!options_.ops_csv_path.empty()) ops_csv_.emplace(options_.ops_csv_path);
@@ -101,10 +102,14 @@ bool ReplayProgram::replay_combination(const ReplayCombination& combination, Run
   try {
     // The previous combination's communicators and NCCL environment go before this one's come.
     session_.reset();
-    session_ = std::make_unique<ReplaySession>(*set_, workload_, settings, run.group != nullptr);
+    session_ =
+        std::make_unique<ReplaySession>(*set_, workload_, settings, run.group != nullptr, trace_);
     session_->prepare();
     info_.gated = session_->gated();
     info_.ungated_reason = session_->ungated_reason();
+    info_.no_kernel_trace = session_->traces_kernels() ? ""
+                            : trace_                   ? "another process of the run has none"
+                                                       : no_trace_reason_;
     session_->warm_up();
     session_->time();
     session_->check();

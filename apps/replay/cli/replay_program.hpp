@@ -61,6 +61,8 @@ class ReplayProgram : public Program {
   std::vector<ReplayCombination> combinations_;  // the default first
   bool reporting_ = false;
   std::unique_ptr<Runner::RankSet> set_;
+  const KernelTrace* trace_ = nullptr;  // this process's, or null: no_trace_reason_ says why
+  std::string no_trace_reason_;
   ReplaySettings settings_;
   std::unique_ptr<ReplaySession> session_;  // the current combination's
   std::vector<CombinationRun> runs_;        // the combinations done, in order

@@ -1,6 +1,6 @@
 // One rank's measurements of a replay: per timed iteration, each op's interval on the GPU (from
-// the iteration's start on the rank's lead stream) and the window's wall, and the wall of the
-// same iteration issued again without the per-op events; per op, the checked iteration's
+// the iteration's start on the rank's lead stream; its kernels' or its events') and the window's
+// wall, and the wall of the same iteration issued again plain; per op, the checked iteration's
 // mismatches. Packed into one row of doubles to travel between processes (the engine's
 // gather_by_rank), every rank's row as long as the longest, whatever its own op count.
 #pragma once
@@ -19,9 +19,9 @@ struct OpInterval {
 
 struct RankResults {
   std::vector<std::vector<OpInterval>> iterations;  // [timed iteration][ordinal]
-  std::vector<double> window_us;                    // [timed iteration], with per-op events
-  // [timed iteration]: issued without them (the events a replay adds cost a graph several us a
-  // step: docs/replay.md, "What the window is")
+  std::vector<double> window_us;                    // [timed iteration], timing the ops
+  // [timed iteration]: issued plain (timing the ops costs a step several us: docs/replay.md,
+  // "What the window is")
   std::vector<double> plain_window_us;
   std::vector<std::uint64_t> mismatches;  // [ordinal]; zeros without --check
 };

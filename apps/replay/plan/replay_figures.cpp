@@ -304,7 +304,7 @@ ReplayFigures replay_figures(const WorkloadOps& workload, const std::vector<Rank
     figures.kinds.back().arrival = arrival_figures(calls, workload, results);
   }
   figures.window = time_stats(slowest_window_us);
-  figures.window_with_op_events = time_stats(slowest_timed_window_us);
+  figures.window_timing_ops = time_stats(slowest_timed_window_us);
   return figures;
 }
 

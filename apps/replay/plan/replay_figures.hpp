@@ -7,9 +7,10 @@
 //   one launch, over the calls it takes part in: a rank holds only its own pairs), as nccl-tests
 //   reports the slowest rank; time per call and busbw of each iteration, their medians; and apart
 //   from that, the calls' arrival skew and their time without waiting (plan/arrival_skew.hpp);
-// - per rank: the window's wall per iteration (issued without the per-op events), and with them
-//   beside its ops' times summed and the time during which at least one op ran: what the sum
-//   exceeds that by ran concurrently on several streams.
+// - per rank: the window's wall per iteration (issued plain: nothing that times the ops), and
+//   that of the iterations the ops' times come from, beside its ops' times summed and the time
+//   during which at least one op ran: what the sum exceeds that by ran concurrently on several
+//   streams.
 #pragma once
 
 #include <cstdint>
@@ -60,10 +61,10 @@ struct OpKindFigures {
 struct RankWindowFigures {
   int rank = 0;
   TimeStats window;  // the window's wall, from the start of its streams to their join, issued
-                     // without the per-op events (RankResults::plain_window_us)
-  TimeStats window_with_op_events;  // the same with them: the iterations the ops' times are from
-  TimeStats op_time_sum;            // its ops' times summed (a group's once per stream)
-  TimeStats busy;                   // the time during which at least one of its ops ran
+                     // plain (RankResults::plain_window_us)
+  TimeStats window_timing_ops;               // the same of the iterations the ops' times are from
+  TimeStats op_time_sum;                     // its ops' times summed (a group's once per stream)
+  TimeStats busy;                            // the time during which at least one of its ops ran
   std::optional<double> recorded_window_us;  // its recorded span, first begin to last end
 };
 
@@ -71,8 +72,8 @@ struct ReplayFigures {
   std::vector<std::vector<OpFigures>> ops;  // [rank][ordinal]
   std::vector<OpKindFigures> kinds;         // by communicator, op name, dtype, reduction
   std::vector<RankWindowFigures> ranks;
-  TimeStats window;  // per iteration, the slowest rank's window (without the per-op events)
-  TimeStats window_with_op_events;  // ... with them
+  TimeStats window;             // per iteration, the slowest rank's window (issued plain)
+  TimeStats window_timing_ops;  // ... of the iterations the ops' times are from
   int iterations = 0;
 };
 

@@ -47,6 +47,9 @@ json run_json(const WorkloadOps& workload, const ReplayRunInfo& info) {
       {"check", info.check},
       {"gated", info.gated},
       {"ungated_reason", info.gated ? json(nullptr) : json(info.ungated_reason)},
+      {"op_times", info.no_kernel_trace.empty() ? "kernels" : "events"},
+      {"no_kernel_trace",
+       info.no_kernel_trace.empty() ? json(nullptr) : json(info.no_kernel_trace)},
       {"assumptions", header.assumptions}};
 }
 
@@ -76,7 +79,7 @@ json ranks_json(const ReplayFigures& figures) {
   for (const RankWindowFigures& rank : figures.ranks) {
     ranks.push_back({{"rank", rank.rank},
                      {"window", time_json(rank.window)},
-                     {"window_with_op_events", time_json(rank.window_with_op_events)},
+                     {"window_timing_ops", time_json(rank.window_timing_ops)},
                      {"ops_summed", time_json(rank.op_time_sum)},
                      {"some_op_running", time_json(rank.busy)},
                      {"recorded_window_us", optional_json(rank.recorded_window_us)}});
@@ -90,7 +93,7 @@ json combination_json(const WorkloadOps& workload, const CombinationRun& run) {
   json document = {{"name", run.combination.name()},
                    {"config", run.combination.config()},
                    {"window", time_json(figures.window)},
-                   {"window_with_op_events", time_json(figures.window_with_op_events)},
+                   {"window_timing_ops", time_json(figures.window_timing_ops)},
                    {"communicator_ops", kinds_json(figures)},
                    {"ranks", ranks_json(figures)}};
   json& ops = document["ops"] = json::array();

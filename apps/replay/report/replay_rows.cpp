@@ -33,10 +33,12 @@ std::size_t run_end(const std::vector<int>& ranks, std::size_t first) {
   return last;
 }
 
-// What every row of the run's config carries after its own parts: NCCL's settings, --gaps.
+// What every row of the run's config carries after its own parts: NCCL's settings, --gaps, and
+// op times from events (not paired with kernel times by compare).
 void append_run_config(std::string& config, const ReplayRunInfo& info) {
   append_config(config, info.nccl_config);
   if (info.gaps) append_config(config, "gaps=1");
+  if (!info.no_kernel_trace.empty()) append_config(config, "op_times=events");
 }
 
 // The columns every row of a replay fills alike: origin, iterations, how they were timed.
@@ -96,11 +98,11 @@ std::string window_extra(const ReplayFigures& figures) {
   if (!rank) return extra;
   const double summed_us = rank->op_time_sum.p50_us;
   const double busy_us = rank->busy.p50_us;
-  append_config(extra,
-                fmt::format("slowest_rank={};rank_window_us={:.3f};window_with_op_events_us={:.3f};"
-                            "ops_summed_us={:.3f};busy_us={:.3f};concurrent_us={:.3f}",
-                            rank->rank, rank->window.p50_us, rank->window_with_op_events.p50_us,
-                            summed_us, busy_us, summed_us - busy_us));
+  append_config(
+      extra, fmt::format("slowest_rank={};rank_window_us={:.3f};window_timing_ops_us={:.3f};"
+                         "ops_summed_us={:.3f};busy_us={:.3f};concurrent_us={:.3f}",
+                         rank->rank, rank->window.p50_us, rank->window_timing_ops.p50_us, summed_us,
+                         busy_us, summed_us - busy_us));
   if (rank->recorded_window_us)
     append_config(extra, fmt::format("recorded_window_us={:.3f}", *rank->recorded_window_us));
   return extra;

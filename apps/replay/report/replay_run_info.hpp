@@ -23,6 +23,9 @@ struct ReplayRunInfo {
   // otherwise ("no warm-up", ...).
   bool gated = false;
   std::string ungated_reason;
+  // "": the ops' times are their kernels' (a kernel trace); else why CUDA events around each step
+  // time them ("cuptiSubscribe: ...": another profiler holds CUPTI).
+  std::string no_kernel_trace;
 };
 
 }  // namespace collbench::replay

@@ -43,11 +43,11 @@ void print_kinds(const ReplayFigures& figures, std::ostream& out) {
 
 void print_ranks(const ReplayFigures& figures, std::ostream& out) {
   fmt::print(out,
-             "window per iteration (the slowest rank's): {} us; with the per-op events that "
-             "time the ops: {} us\n",
-             median_text(figures.window), median_text(figures.window_with_op_events));
+             "window per iteration (the slowest rank's): {} us; while its ops were timed: {} "
+             "us\n",
+             median_text(figures.window), median_text(figures.window_timing_ops));
   fmt::print(out, "{:>5} {:>12} {:>17} {:>15} {:>19} {:>22} {:>19}\n", "rank", "window us",
-             "with op events us", "ops summed us", "some op running us", "ran concurrently us",
+             "timing ops us", "ops summed us", "some op running us", "ran concurrently us",
              "recorded window us");
   for (const RankWindowFigures& rank : figures.ranks) {
     const double sum_us = rank.op_time_sum.p50_us;
@@ -56,8 +56,7 @@ void print_ranks(const ReplayFigures& figures, std::ostream& out) {
         sum_us > 0 ? fmt::format("{:.1f} ({:.0f}%)", concurrent_us, 100 * concurrent_us / sum_us)
                    : "0";
     fmt::print(out, "{:>5} {:>12.1f} {:>17.1f} {:>15.1f} {:>19.1f} {:>22} {:>19}\n", rank.rank,
-               rank.window.p50_us, rank.window_with_op_events.p50_us, sum_us, rank.busy.p50_us,
-               share,
+               rank.window.p50_us, rank.window_timing_ops.p50_us, sum_us, rank.busy.p50_us, share,
                rank.recorded_window_us ? fmt::format("{:.1f}", *rank.recorded_window_us) : "-");
   }
 }
@@ -136,6 +135,16 @@ void print_replay_header(const WorkloadOps& workload, const ReplayRunInfo& info,
 void print_replay_figures(const ReplayFigures& figures, const ReplayRunInfo& info,
                           std::ostream& out) {
   if (!info.gated) fmt::print(out, "# iterations not start-gated: {}\n", info.ungated_reason);
+  if (info.no_kernel_trace.empty()) {
+    fmt::print(out,
+               "# op times: each step's kernels on the GPU (CUPTI), in iterations of their own; "
+               "the window from plain ones\n");
+  } else {
+    fmt::print(out,
+               "# op times: CUDA events around each step (no kernel trace: {}); the window from "
+               "plain iterations\n",
+               info.no_kernel_trace);
+  }
   print_kinds(figures, out);
   print_ranks(figures, out);
 }

@@ -9,10 +9,12 @@
 #include <utility>
 
 #include "core/data_type.hpp"
+#include "core/errors.hpp"
 #include "fill_check.hpp"
 #include "gpu_delay.hpp"
 #include "plan/check_values.hpp"
 #include "plan/registry_op.hpp"
+#include "plan/traced_op_times.hpp"
 #include "runtime/nccl_group.hpp"
 #include "runtime/stream_capture.hpp"
 #include "telemetry/nvtx.hpp"
@@ -49,12 +51,14 @@ std::string describe_iteration(const IterationIssue& issue) {
 
 RankReplayer::RankReplayer(const WorkloadOps& workload, const TrafficByInstance& traffic,
                            const RankContext& lead, std::vector<NcclCommunicator> communicators,
-                           bool gaps, BufferRegistration registration, const ReplayHooks& hooks)
+                           bool gaps, BufferRegistration registration, const ReplayHooks& hooks,
+                           const KernelTrace* trace)
     : workload_(workload),
       traffic_(traffic),
       ops_(workload.by_rank.at(static_cast<std::size_t>(lead.rank))),
       lead_(lead),
       hooks_(hooks),
+      trace_(trace),
       plan_(plan_rank_issue(ops_, workload.communicators)),
       gaps_(gaps ? recorded_gaps(ops_, plan_)
                  : std::vector<std::vector<StepDelay>>(plan_.steps.size())),
@@ -63,6 +67,15 @@ RankReplayer::RankReplayer(const WorkloadOps& workload, const TrafficByInstance&
   for (std::size_t s = 0; s < plan_.steps.size(); ++s)
     step_costs_.push_back(plan_.steps[s].stream_operations() + gaps_[s].size());
   bound_.assign(ops_.size(), nullptr);
+  if (trace_ && plan_.steps.size() > static_cast<std::size_t>(kMostTracedSteps)) {
+    throw UsageError(
+        fmt::format("rank {} issues {} steps a window: the kernel trace tags at most {}", rank(),
+                    plan_.steps.size(), kMostTracedSteps));
+  }
+}
+
+bool RankReplayer::traced(const IterationIssue& issue) const {
+  return trace_ && issue.kind == IterationIssue::Kind::timed && !issue.plain;
 }
 
 RankContext RankReplayer::op_context(std::size_t ordinal) const {
@@ -177,6 +190,7 @@ void RankReplayer::issue_connection(int comm) {
 void RankReplayer::issue_iteration(const IterationIssue& issue) {
   auto range = named_range("replay " + describe_iteration(issue), 0x808080, ops_.size());
   const bool checked = issue.kind == IterationIssue::Kind::checked;
+  const bool traced_now = traced(issue);
   ops_issued_.store(0);
   // However enqueueing ends, the rank arrives: a failure here must not hold the others' streams.
   std::optional<GateArrival> arrival;
@@ -184,9 +198,20 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
     arrival.emplace(*issue.gate);
     issue.gate->hold(device(), lead_.stream, issue.ticket, issue.gate_timeout_s);
   }
+  if (traced_now) {
+    // The iteration's start on the GPU, as the trace sees it: this empty kernel's end.
+    const KernelTrace::TagScope tag(*trace_,
+                                    pack_replay_tag({rank(), issue.index, kIterationStartStep}));
+    CB_CUDA_CHECK(kernels::launch_gpu_delay(0, lead_.stream));
+  }
   record(iteration_start_, lead_.stream);
-  const GraphExec& graph = checked ? checked_graph_ : issue.plain ? plain_graph_ : graph_;
+  // Traced, the ops run as plain: only the tags tell their launches apart.
+  const GraphExec& graph = checked                            ? checked_graph_
+                           : issue.plain || trace_ != nullptr ? plain_graph_
+                                                              : graph_;
   if (graph) {
+    std::optional<KernelTrace::TagScope> tag;
+    if (traced_now) tag.emplace(*trace_, pack_replay_tag({rank(), issue.index, kGraphLaunchStep}));
     CB_CUDA_CHECK(cudaGraphLaunch(graph.get(), lead_.stream));
     ops_issued_ = ops_.size();
   } else {
@@ -196,7 +221,8 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
       // The gate opens before a rank's queue behind it could fill; the rest follows as it runs.
       const std::size_t cost = step_costs_[s];
       if (arrival && enqueued + cost > kMaxGatedStreamOperations) arrival->arrive_now();
-      issue_step(s, checked, issue.plain);
+      issue_step(s, checked, issue.plain || traced_now,
+                 traced_now ? std::optional<int>(issue.index) : std::nullopt);
       enqueued += cost;
     }
     join_streams();
@@ -213,7 +239,7 @@ void RankReplayer::capture_iteration(bool checked) {
     for (std::size_t i = 0; i < step.size(); ++i) waits.emplace_back(device());
     wait_events_.push_back(std::move(waits));
   }
-  graph_ = capture(false, false);
+  if (!trace_) graph_ = capture(false, false);
   plain_graph_ = capture(false, true);
   if (checked) checked_graph_ = capture(true, false);
 }
@@ -228,7 +254,11 @@ GraphExec RankReplayer::capture(bool checked, bool plain) {
   try {
     record(fork_, lead_.stream);
     fork_streams(fork_);
-    for (std::size_t s = 0; s < plan_.steps.size(); ++s) issue_step(s, checked, plain);
+    // The plain graph is the one traced iterations launch: its steps' nodes carry their tags.
+    const std::optional<int> tag_iteration =
+        trace_ && plain && !checked ? std::optional<int>(kCapturedIteration) : std::nullopt;
+    for (std::size_t s = 0; s < plan_.steps.size(); ++s)
+      issue_step(s, checked, plain, tag_iteration);
     join_streams();
   } catch (...) {
     capturing_ = false;
@@ -249,7 +279,8 @@ void RankReplayer::record_timing(const Event& event, cudaStream_t stream) {
   CB_CUDA_CHECK(cudaEventRecordWithFlags(event.get(), stream, cudaEventRecordExternal));
 }
 
-void RankReplayer::issue_step(std::size_t s, bool checked, bool plain) {
+void RankReplayer::issue_step(std::size_t s, bool checked, bool plain,
+                              std::optional<int> tag_iteration) {
   const IssueStep& step = plan_.steps[s];
   for (const StepDelay& delay : gaps_[s]) {
     const auto delay_ns = static_cast<std::uint64_t>(delay.delay_us * 1000.0);
@@ -267,7 +298,13 @@ void RankReplayer::issue_step(std::size_t s, bool checked, bool plain) {
     for (const StepEvents& events : events_[s])
       record_timing(events.start, stream_of(events.stream));
   }
-  launch_step(step);
+  {
+    std::optional<KernelTrace::TagScope> tag;
+    if (tag_iteration) {
+      tag.emplace(*trace_, pack_replay_tag({rank(), *tag_iteration, static_cast<int>(s)}));
+    }
+    launch_step(step);
+  }
   for (std::size_t i = 0; i < events_[s].size(); ++i) {
     const cudaStream_t stream = stream_of(events_[s][i].stream);
     // Plain and issued directly, only the ends a recorded wait meets.
@@ -394,6 +431,10 @@ void RankReplayer::record_timed_iteration(bool plain) {
     results_.plain_window_us.push_back(elapsed_us(iteration_start_, iteration_end_));
     return;
   }
+  if (trace_) {
+    results_.window_us.push_back(elapsed_us(iteration_start_, iteration_end_));
+    return;
+  }
   std::vector<OpInterval> intervals;
   for (std::size_t ordinal = 0; ordinal < ops_.size(); ++ordinal) {
     const StepEvents& events = events_of(ordinal);
@@ -402,6 +443,13 @@ void RankReplayer::record_timed_iteration(bool plain) {
   }
   results_.iterations.push_back(std::move(intervals));
   results_.window_us.push_back(elapsed_us(iteration_start_, iteration_end_));
+}
+
+void RankReplayer::record_traced_iteration(const std::vector<TracedActivity>& activity, int index) {
+  std::vector<std::size_t> step_of_op;
+  for (const OpPlacement& place : plan_.ops) step_of_op.push_back(place.step);
+  results_.iterations.push_back(
+      traced_op_intervals(activity, rank(), index, step_of_op, plan_.steps.size()));
 }
 
 void RankReplayer::record_mismatches() {

@@ -1,6 +1,7 @@
 // One rank's replay on its GPU: a stream per recorded stream, forked from the rank's lead stream
 // and joined back to it each iteration; buffers per stream sized by the issue plan; per step a
-// start and an end event on each of its streams, which time its ops and meet the recorded waits;
+// start and an end event on each of its streams, which meet the recorded waits and time its ops
+// where no kernel trace does (with one, each step's launches are tagged instead);
 // the rank's communicators (split from the world), with which the buffers are registered as the
 // combination says. Its own host thread issues each iteration, op
 // by op in issue order, a group's ops between ncclGroupStart/ncclGroupEnd; a checked iteration
@@ -9,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@
 #include "runtime/cuda_resources.hpp"
 #include "runtime/nccl_communicator.hpp"
 #include "runtime/start_gate.hpp"
+#include "telemetry/kernel_trace.hpp"
 
 namespace collbench::replay {
 
@@ -31,7 +34,9 @@ struct IterationIssue {
   enum class Kind { warm_up, timed, checked } kind = Kind::timed;
   int index = 0;  // among the iterations of its kind
   // Without the per-step events that time the ops (only those a recorded wait meets): the window
-  // as the workload's own issue would take it; each timed iteration is issued both ways.
+  // as the workload's own issue would take it; each timed iteration is issued both ways. A timed
+  // iteration that is not plain is traced where the replayer has a kernel trace: issued as a plain
+  // one, its launches tagged (plan/traced_op_times.hpp), no per-step event recorded.
   bool plain = false;
   const StartGate* gate = nullptr;  // gated: the gate holds the lead stream until `ticket` opens
   std::uint64_t ticket = 0;
@@ -46,9 +51,10 @@ class RankReplayer {
   // `lead`: the rank's context in the world (its global rank, GPU, lead stream); `communicators`:
   // its split of each workload communicator, by id. `workload`, `traffic` and `hooks` outlive it.
   // `registration`: how its stream buffers are registered with NCCL (run/replay_buffer.hpp).
+  // `trace`: where the ops' kernels are traced (their times), or null (events time them).
   RankReplayer(const WorkloadOps& workload, const TrafficByInstance& traffic,
                const RankContext& lead, std::vector<NcclCommunicator> communicators, bool gaps,
-               BufferRegistration registration, const ReplayHooks& hooks);
+               BufferRegistration registration, const ReplayHooks& hooks, const KernelTrace* trace);
   RankReplayer(const RankReplayer&) = delete;
   RankReplayer& operator=(const RankReplayer&) = delete;
 
@@ -80,14 +86,18 @@ class RankReplayer {
   // Captures one iteration (every step, its events, waits and gaps) into a CUDA graph, from this
   // rank's thread; launched by every later warm-up and timed iteration. Its events are recorded
   // as external nodes, so they time the ops as in a direct iteration; the recorded waits meet
-  // internal events of their own. With `checked`, the checked iteration too (each op's inputs
-  // filled and its output counted, in the graph), so that --check checks what the graph runs.
+  // internal events of their own. With a kernel trace only the plain iteration is captured (its
+  // steps' nodes tagged), which the traced iterations launch too. With `checked`, the checked
+  // iteration too (each op's inputs filled and its output counted, in the graph), so that --check
+  // checks what the graph runs.
   void capture_iteration(bool checked);
   // The graphs go before what they launch (the hand-built instances) at the session's end.
   void release_graphs();
-  // Once a timed iteration is done: its ops' intervals and the window, kept; of a plain one, the
-  // window alone.
+  // Once a timed iteration is done: its ops' intervals (timed by events) and the window, kept; of
+  // a traced or plain one, the window alone.
   void record_timed_iteration(bool plain);
+  // Once traced iteration `index` is done and the trace taken (`activity`): its op intervals.
+  void record_traced_iteration(const std::vector<TracedActivity>& activity, int index);
   // Once the checked iteration is done: each op's mismatches, kept.
   void record_mismatches();
   const RankResults& results() const { return results_; }
@@ -113,7 +123,9 @@ class RankReplayer {
   void prepare_streams_and_events();
   void prepare_buffers_and_inputs();
   void register_buffers();
-  void issue_step(std::size_t step, bool checked, bool plain);
+  // `tag_iteration`: under a kernel trace, the iteration its launches are tagged with.
+  void issue_step(std::size_t step, bool checked, bool plain, std::optional<int> tag_iteration);
+  bool traced(const IterationIssue& issue) const;
   void record_timing(const Event& event, cudaStream_t stream);
   void launch_step(const IssueStep& step, bool faults = true);
   void launch_op(std::size_t ordinal, bool faults);
@@ -131,6 +143,7 @@ class RankReplayer {
   const std::vector<WorkloadOp>& ops_;
   const RankContext lead_;
   const ReplayHooks& hooks_;
+  const KernelTrace* const trace_;
   const RankIssuePlan plan_;
   const std::vector<std::vector<StepDelay>> gaps_;  // empty per step without --gaps
   // What each step enqueues on the rank's streams (the start gate's budget): its events, waits,

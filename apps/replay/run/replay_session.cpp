@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "core/interrupt.hpp"
 #include "measure/sample_tables.hpp"
@@ -22,13 +23,14 @@ const ReplayHooks kNoHooks;
 
 ReplaySession::ReplaySession(Runner::RankSet& set, const WorkloadOps& workload,
                              const ReplaySettings& settings, bool multi_process,
-                             const ReplayHooks* hooks)
+                             const KernelTrace* trace, const ReplayHooks* hooks)
     : nccl_environment_(nccl_environment(settings.combination.communicators)),
       set_(set),
       workload_(workload),
       settings_(settings),
       multi_process_(multi_process),
       hooks_(hooks ? *hooks : kNoHooks),
+      trace_(trace),
       traffic_(alltoallv_traffic(workload)) {}
 
 ReplaySession::~ReplaySession() {
@@ -42,11 +44,15 @@ void ReplaySession::prepare() {
   const std::optional<ncclConfig_t> config = nccl_config(combination.communicators);
   std::vector<std::vector<NcclCommunicator>> communicators = split_workload_communicators(
       set_.agreement_contexts(), workload_.communicators, config ? &*config : nullptr);
+  // Every process traces, or events time the ops everywhere.
+  if (multi_process_ && !all_ranks_agree(set_.agreement_contexts(), trace_ != nullptr,
+                                         [this] { wait("agreeing on the kernel trace", false); }))
+    trace_ = nullptr;
   for (int local = 0; local < set_.size(); ++local) {
     replayers_.push_back(std::make_unique<RankReplayer>(
         workload_, traffic_, set_.agreement_contexts()[static_cast<std::size_t>(local)],
         std::move(communicators[static_cast<std::size_t>(local)]), settings_.gaps,
-        combination.registration, hooks_));
+        combination.registration, hooks_, trace_));
   }
   {
     auto range = fixed_range<nvtx_names::allocate>();
@@ -91,12 +97,22 @@ void ReplaySession::warm_up() {
 void ReplaySession::time() {
   auto range =
       fixed_range<nvtx_names::timed>(0x808080, 2 * static_cast<std::uint64_t>(settings_.iters));
-  // Each timed iteration twice, in turn: with the events that time its ops, and plain.
+  // Each timed iteration twice, in turn: traced (or with the events that time its ops), and
+  // plain. The trace records only its own iterations (it costs every launch host time), each
+  // taken before the next iteration runs.
   for (int i = 0; i < settings_.iters; ++i) {
     for (const bool plain : {false, true}) {
       throw_if_interrupted();
-      run_iteration({IterationIssue::Kind::timed, i, plain});
+      const bool traced = trace_ && !plain;
+      {
+        std::optional<KernelTrace::Recording> recording;
+        if (traced) recording.emplace(*trace_);
+        run_iteration({IterationIssue::Kind::timed, i, plain});
+      }
       for (const auto& replayer : replayers_) replayer->record_timed_iteration(plain);
+      if (!traced) continue;
+      const std::vector<TracedActivity> activity = trace_->take();
+      for (const auto& replayer : replayers_) replayer->record_traced_iteration(activity, i);
     }
   }
 }
@@ -150,22 +166,24 @@ void ReplaySession::run_iteration(IterationIssue issue) {
   }
   set_.workers().run(
       [&](int local) { replayers_[static_cast<std::size_t>(local)]->issue_iteration(issue); });
-  // A plain iteration records no end events to name an unfinished op by.
-  wait(describe_iteration(issue), !issue.plain);
+  // A plain or traced iteration records no end events to name an unfinished op by.
+  const bool traced = trace_ && issue.kind == IterationIssue::Kind::timed && !issue.plain;
+  wait(describe_iteration(issue), !issue.plain && !traced);
   if (issue.gate) set_.gate().check();
 }
 
 void ReplaySession::wait(const std::string& what, bool names_ops) {
+  // The ranks' lead streams (their replayers' streams join them), replayers made or not.
   std::vector<CompletionTarget> targets;
-  for (const auto& replayer : replayers_)
-    targets.push_back({replayer->device(), replayer->rank(), replayer->lead_stream()});
+  for (const RankContext& lead : set_.agreement_contexts())
+    targets.push_back({lead.device, lead.rank, lead.stream});
   try {
     wait_for_completion(targets, WaitDeadline::after(settings_.timeout_s), what,
                         [this] { check_async_errors(); });
   } catch (const CompletionTimeout& timeout) {
     std::string reason = timeout.what();
     for (std::size_t local = 0; local < replayers_.size(); ++local) {
-      if (timeout.done()[local] || !names_ops) continue;
+      if (timeout.done()[local] || !names_ops || local >= replayers_.size()) continue;
       const std::string unfinished = replayers_[local]->unfinished_op();
       if (!unfinished.empty()) reason += "; " + unfinished;
     }

@@ -6,6 +6,7 @@
 // all-reduce instances if the combination names one, then each communicator's ops alone, one
 // communicator at a time, so that NCCL connects them), warm up,
 // time (each iteration of the whole window start-gated on every rank of a host, then waited for;
+// each twice: once for the ops' times, traced or with per-step events, and once plain;
 // under --issue graph, each rank's iteration captured after the warm-up and launched as one graph),
 // check (one more iteration with checked values), and gather every rank's results.
 // Each wait is bounded by the deadline: at a timeout every communicator is aborted and the error
@@ -28,9 +29,11 @@ namespace collbench::replay {
 class ReplaySession {
  public:
   // `set`: the world's ranks this process drives (all of them, or its one under a launcher).
-  // `workload`, `set` and `hooks` (none: no faults) outlive the session.
+  // `trace`: this process's kernel trace, which times the ops where every process has one; null:
+  // events time them. `workload`, `set`, `trace` and `hooks` (none: no faults) outlive the
+  // session.
   ReplaySession(Runner::RankSet& set, const WorkloadOps& workload, const ReplaySettings& settings,
-                bool multi_process, const ReplayHooks* hooks = nullptr);
+                bool multi_process, const KernelTrace* trace, const ReplayHooks* hooks = nullptr);
   ~ReplaySession();
   ReplaySession(const ReplaySession&) = delete;
   ReplaySession& operator=(const ReplaySession&) = delete;
@@ -46,6 +49,8 @@ class ReplaySession {
   // Whether the timed iterations start together on every rank of a host; why not otherwise.
   bool gated() const { return gated_; }
   const std::string& ungated_reason() const { return ungated_reason_; }
+  // After prepare(): whether the ops' kernels are traced (else events time them).
+  bool traces_kernels() const { return trace_ != nullptr; }
   // After prepare(): what of the combination stays on NCCL that a user might expect elsewhere
   // (HandbuiltAllReduces::kept_note), or "".
   std::string kept_note() const { return all_reduces_ ? all_reduces_->kept_note() : ""; }
@@ -71,6 +76,7 @@ class ReplaySession {
   const ReplaySettings settings_;
   const bool multi_process_;
   const ReplayHooks& hooks_;
+  const KernelTrace* trace_;
   const TrafficByInstance traffic_;
   std::vector<std::unique_ptr<RankReplayer>> replayers_;  // by local rank
   // --algo: the all_reduce ops' hand-built instances (after the replayers: gone first).

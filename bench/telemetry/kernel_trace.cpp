@@ -1,0 +1,275 @@
+// CUPTI through dlopen (kernel_trace.hpp): cupti.h gives the types, libcupti the functions.
+#include "telemetry/kernel_trace.hpp"
+
+#include <cupti.h>
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+#include <type_traits>
+#include <unordered_map>
+
+namespace collbench {
+namespace {
+
+constexpr CUpti_ExternalCorrelationKind kTagKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;
+constexpr std::size_t kBufferBytes = 8u << 20;
+
+// The API records are what external correlation hangs on: without them CUPTI makes none.
+constexpr CUpti_ActivityKind kRecordedKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                                                 CUPTI_ACTIVITY_KIND_MEMCPY,
+                                                 CUPTI_ACTIVITY_KIND_MEMSET,
+                                                 CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+                                                 CUPTI_ACTIVITY_KIND_RUNTIME,
+                                                 CUPTI_ACTIVITY_KIND_DRIVER};
+
+// Set on the capturing thread while a TagScope lives: the resource callback (same thread) gives
+// the nodes it sees made this tag.
+thread_local std::uint64_t current_tag = 0;
+
+// What a GPU record says before its tags are looked up (its API record may come later).
+struct PendingActivity {
+  std::uint32_t correlation = 0;
+  std::uint64_t graph_node = 0;
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+};
+
+}  // namespace
+
+struct KernelTrace::State {
+  void* handle = nullptr;
+  decltype(&cuptiActivityRegisterCallbacks) register_callbacks = nullptr;
+  decltype(&cuptiActivityEnable) enable = nullptr;
+  decltype(&cuptiActivityDisable) disable = nullptr;
+  decltype(&cuptiActivityFlushAll) flush_all = nullptr;
+  decltype(&cuptiActivityGetNextRecord) next_record = nullptr;
+  decltype(&cuptiActivityPushExternalCorrelationId) push_tag = nullptr;
+  decltype(&cuptiActivityPopExternalCorrelationId) pop_tag = nullptr;
+  decltype(&cuptiSubscribe) subscribe = nullptr;
+  decltype(&cuptiEnableCallback) enable_callback = nullptr;
+  decltype(&cuptiGetGraphNodeId) graph_node_id = nullptr;
+  decltype(&cuptiGetResultString) result_string = nullptr;
+  CUpti_SubscriberHandle subscriber = nullptr;
+
+  mutable std::mutex mutex;  // the callbacks run on CUPTI's and the capturing threads
+  std::vector<PendingActivity> pending;
+  std::unordered_map<std::uint32_t, std::uint64_t> tag_of_correlation;
+  std::unordered_map<std::uint64_t, std::uint64_t> tag_of_node;  // captured and cloned nodes
+
+  std::string describe(CUptiResult result) const {
+    const char* text = nullptr;
+    if (result_string && result_string(result, &text) == CUPTI_SUCCESS && text) return text;
+    return fmt::format("CUPTI error {}", static_cast<int>(result));
+  }
+  void check(CUptiResult result, const char* call) const {
+    if (result != CUPTI_SUCCESS)
+      throw std::runtime_error(fmt::format("{} failed: {}", call, describe(result)));
+  }
+  void read_buffer(std::uint8_t* buffer, std::size_t valid_bytes);
+  void node_made(CUpti_CallbackId id, const CUpti_GraphData& graph);
+};
+
+namespace {
+
+KernelTrace::State* the_state = nullptr;  // for CUPTI's callbacks, which take no user data
+
+void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* records) {
+  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+  *size = *buffer ? kBufferBytes : 0;
+  *records = 0;  // as many as fit
+}
+
+void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t,
+                               std::size_t valid_bytes) {
+  if (the_state) the_state->read_buffer(buffer, valid_bytes);
+  std::free(buffer);
+}
+
+void CUPTIAPI resource_callback(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                                const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_RESOURCE) return;
+  const auto* resource = static_cast<const CUpti_ResourceData*>(data);
+  const auto* graph = static_cast<const CUpti_GraphData*>(resource->resourceDescriptor);
+  if (graph) static_cast<KernelTrace::State*>(user)->node_made(id, *graph);
+}
+
+}  // namespace
+
+void KernelTrace::State::read_buffer(std::uint8_t* buffer, std::size_t valid_bytes) {
+  std::lock_guard<std::mutex> lock(mutex);
+  CUpti_Activity* record = nullptr;
+  while (next_record(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
+    switch (record->kind) {
+      case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+        const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+        pending.push_back({kernel->correlationId, kernel->graphNodeId, kernel->start, kernel->end});
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+        pending.push_back({copy->correlationId, copy->graphNodeId, copy->start, copy->end});
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+        pending.push_back({set->correlationId, set->graphNodeId, set->start, set->end});
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
+        const auto* link = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
+        if (link->externalKind == kTagKind)
+          tag_of_correlation[link->correlationId] = link->externalId;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+// Captured nodes take the thread's tag; an instantiated graph's clones their original's.
+void KernelTrace::State::node_made(CUpti_CallbackId id, const CUpti_GraphData& graph) {
+  std::uint64_t node = 0;
+  if (!graph.node || graph_node_id(graph.node, &node) != CUPTI_SUCCESS) return;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (id == CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED && current_tag != 0) {
+    tag_of_node[node] = current_tag;
+  } else if (id == CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED && graph.originalNode) {
+    std::uint64_t original = 0;
+    if (graph_node_id(graph.originalNode, &original) != CUPTI_SUCCESS) return;
+    const auto found = tag_of_node.find(original);
+    if (found != tag_of_node.end()) tag_of_node[node] = found->second;
+  }
+}
+
+KernelTrace::KernelTrace() : state_(new State()) {}
+
+// Never destroyed (shared() keeps it to the process's end, past CUDA's own teardown).
+KernelTrace::~KernelTrace() = default;
+
+std::unique_ptr<KernelTrace> KernelTrace::open(std::string& why_not) {
+  std::unique_ptr<KernelTrace> trace(new KernelTrace());
+  State& state = *trace->state_;
+  // Where the loader looks, then where CUDA's toolkit puts it (often not on the loader's path).
+  for (const char* name : {"libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so.13",
+                           "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13"}) {
+    if ((state.handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+  }
+  if (!state.handle) {
+    why_not = "libcupti.so.13 not found";
+    return nullptr;
+  }
+  auto load = [&state](auto& fn, const char* symbol) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(state.handle, symbol));
+    return fn != nullptr;
+  };
+  if (!(load(state.register_callbacks, "cuptiActivityRegisterCallbacks") &&
+        load(state.enable, "cuptiActivityEnable") && load(state.disable, "cuptiActivityDisable") &&
+        load(state.flush_all, "cuptiActivityFlushAll") &&
+        load(state.next_record, "cuptiActivityGetNextRecord") &&
+        load(state.push_tag, "cuptiActivityPushExternalCorrelationId") &&
+        load(state.pop_tag, "cuptiActivityPopExternalCorrelationId") &&
+        load(state.subscribe, "cuptiSubscribe") &&
+        load(state.enable_callback, "cuptiEnableCallback") &&
+        load(state.graph_node_id, "cuptiGetGraphNodeId") &&
+        load(state.result_string, "cuptiGetResultString"))) {
+    why_not = "libcupti lacks a function it needs";
+    return nullptr;
+  }
+  // Another profiler (Nsight Systems, PyTorch's) is refused here: one subscriber per process.
+  if (const CUptiResult result = state.subscribe(&state.subscriber, resource_callback, &state);
+      result != CUPTI_SUCCESS) {
+    why_not = fmt::format("cuptiSubscribe: {}", state.describe(result));
+    return nullptr;
+  }
+  for (const CUpti_CallbackId id :
+       {CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED}) {
+    if (const CUptiResult result =
+            state.enable_callback(1, state.subscriber, CUPTI_CB_DOMAIN_RESOURCE, id);
+        result != CUPTI_SUCCESS) {
+      why_not = fmt::format("cuptiEnableCallback: {}", state.describe(result));
+      return nullptr;
+    }
+  }
+  if (const CUptiResult result = state.register_callbacks(buffer_requested, buffer_completed);
+      result != CUPTI_SUCCESS) {
+    why_not = fmt::format("cuptiActivityRegisterCallbacks: {}", state.describe(result));
+    return nullptr;
+  }
+  // Tried once here, so that a machine where kernels cannot be traced says so before any run.
+  if (const CUptiResult result = state.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+      result != CUPTI_SUCCESS) {
+    why_not = fmt::format("cuptiActivityEnable: {}", state.describe(result));
+    return nullptr;
+  }
+  state.check(state.disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityDisable");
+  return trace;
+}
+
+KernelTrace* KernelTrace::shared(std::string* why_not) {
+  static std::string reason;
+  // Leaked on purpose: CUPTI must not be torn down after the CUDA runtime at exit.
+  static KernelTrace* const trace = [] {
+    std::unique_ptr<KernelTrace> opened = open(reason);
+    if (opened) the_state = opened->state_.get();
+    return opened.release();
+  }();
+  if (!trace && why_not) *why_not = reason;
+  return trace;
+}
+
+KernelTrace::Recording::Recording(const KernelTrace& trace) : trace_(trace) {
+  const State& state = *trace_.state_;
+  for (const CUpti_ActivityKind kind : kRecordedKinds) {
+    if (const CUptiResult result = state.enable(kind); result != CUPTI_SUCCESS) {
+      for (const CUpti_ActivityKind enabled : kRecordedKinds) state.disable(enabled);
+      state.check(result, "cuptiActivityEnable");
+    }
+  }
+}
+
+KernelTrace::Recording::~Recording() {
+  const State& state = *trace_.state_;
+  for (const CUpti_ActivityKind kind : kRecordedKinds) state.disable(kind);
+}
+
+KernelTrace::TagScope::TagScope(const KernelTrace& trace, std::uint64_t tag)
+    : trace_(trace), outer_(current_tag) {
+  trace_.state_->check(trace_.state_->push_tag(kTagKind, tag),
+                       "cuptiActivityPushExternalCorrelationId");
+  current_tag = tag;
+}
+
+KernelTrace::TagScope::~TagScope() {
+  std::uint64_t popped = 0;
+  trace_.state_->pop_tag(kTagKind, &popped);
+  current_tag = outer_;
+}
+
+std::vector<TracedActivity> KernelTrace::take() const {
+  State& state = *state_;
+  state.check(state.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+  std::lock_guard<std::mutex> lock(state.mutex);
+  std::vector<TracedActivity> taken;
+  taken.reserve(state.pending.size());
+  for (const PendingActivity& activity : state.pending) {
+    TracedActivity traced{0, 0, activity.start_ns, activity.end_ns};
+    if (const auto found = state.tag_of_correlation.find(activity.correlation);
+        found != state.tag_of_correlation.end())
+      traced.launch_tag = found->second;
+    if (activity.graph_node != 0) {
+      if (const auto found = state.tag_of_node.find(activity.graph_node);
+          found != state.tag_of_node.end())
+        traced.node_tag = found->second;
+    }
+    taken.push_back(traced);
+  }
+  state.pending.clear();
+  state.tag_of_correlation.clear();
+  return taken;
+}
+
+}  // namespace collbench
