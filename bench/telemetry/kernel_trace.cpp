@@ -37,6 +37,13 @@ struct PendingActivity {
   std::uint64_t end_ns = 0;
 };
 
+// Kernels, copies and memsets name these fields alike.
+template <typename Record>
+PendingActivity pending_of(const CUpti_Activity* record) {
+  const auto* work = reinterpret_cast<const Record*>(record);
+  return {work->correlationId, work->graphNodeId, work->start, work->end};
+}
+
 }  // namespace
 
 struct KernelTrace::State {
@@ -103,21 +110,15 @@ void KernelTrace::State::read_buffer(std::uint8_t* buffer, std::size_t valid_byt
   CUpti_Activity* record = nullptr;
   while (next_record(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
     switch (record->kind) {
-      case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-        const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        pending.push_back({kernel->correlationId, kernel->graphNodeId, kernel->start, kernel->end});
+      case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+        pending.push_back(pending_of<CUpti_ActivityKernel10>(record));
         break;
-      }
-      case CUPTI_ACTIVITY_KIND_MEMCPY: {
-        const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-        pending.push_back({copy->correlationId, copy->graphNodeId, copy->start, copy->end});
+      case CUPTI_ACTIVITY_KIND_MEMCPY:
+        pending.push_back(pending_of<CUpti_ActivityMemcpy6>(record));
         break;
-      }
-      case CUPTI_ACTIVITY_KIND_MEMSET: {
-        const auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-        pending.push_back({set->correlationId, set->graphNodeId, set->start, set->end});
+      case CUPTI_ACTIVITY_KIND_MEMSET:
+        pending.push_back(pending_of<CUpti_ActivityMemset4>(record));
         break;
-      }
       case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
         const auto* link = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
         if (link->externalKind == kTagKind)
