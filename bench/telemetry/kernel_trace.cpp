@@ -5,6 +5,8 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -55,7 +57,10 @@ struct KernelTrace::State {
   decltype(&cuptiActivityGetNextRecord) next_record = nullptr;
   decltype(&cuptiActivityPushExternalCorrelationId) push_tag = nullptr;
   decltype(&cuptiActivityPopExternalCorrelationId) pop_tag = nullptr;
+  decltype(&cuptiGetVersion) version = nullptr;
+  decltype(&cuptiActivityGetNumDroppedRecords) dropped_records = nullptr;
   decltype(&cuptiSubscribe) subscribe = nullptr;
+  decltype(&cuptiUnsubscribe) unsubscribe = nullptr;
   decltype(&cuptiEnableCallback) enable_callback = nullptr;
   decltype(&cuptiGetGraphNodeId) graph_node_id = nullptr;
   decltype(&cuptiGetResultString) result_string = nullptr;
@@ -65,6 +70,10 @@ struct KernelTrace::State {
   std::vector<PendingActivity> pending;
   std::unordered_map<std::uint32_t, std::uint64_t> tag_of_correlation;
   std::unordered_map<std::uint64_t, std::uint64_t> tag_of_node;  // captured and cloned nodes
+  // What a take must not hide: records CUPTI dropped or could not finish, buffers it could not
+  // read ("" when none).
+  std::size_t lost_records = 0;
+  std::string read_error;
 
   std::string describe(CUptiResult result) const {
     const char* text = nullptr;
@@ -75,23 +84,28 @@ struct KernelTrace::State {
     if (result != CUPTI_SUCCESS)
       throw std::runtime_error(fmt::format("{} failed: {}", call, describe(result)));
   }
-  void read_buffer(std::uint8_t* buffer, std::size_t valid_bytes);
+  void read_buffer(CUcontext context, std::uint32_t stream, std::uint8_t* buffer,
+                   std::size_t valid_bytes);
+  void keep(const PendingActivity& activity);
   void node_made(CUpti_CallbackId id, const CUpti_GraphData& graph);
 };
 
 namespace {
 
-KernelTrace::State* the_state = nullptr;  // for CUPTI's callbacks, which take no user data
+// For CUPTI's buffer callbacks, which take no user data; set before they are registered.
+std::atomic<KernelTrace::State*> the_state{nullptr};
 
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* records) {
   *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
-  *size = *buffer ? kBufferBytes : 0;
-  *records = 0;  // as many as fit
+  *size = *buffer ? kBufferBytes : 0;  // none: CUPTI drops records, and counts them
+  *records = 0;                        // as many as fit
 }
 
-void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t,
-                               std::size_t valid_bytes) {
-  if (the_state) the_state->read_buffer(buffer, valid_bytes);
+void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uint8_t* buffer,
+                               std::size_t, std::size_t valid_bytes) {
+  if (KernelTrace::State* state = the_state.load()) {
+    state->read_buffer(context, stream, buffer, valid_bytes);
+  }
   std::free(buffer);
 }
 
@@ -105,19 +119,30 @@ void CUPTIAPI resource_callback(void* user, CUpti_CallbackDomain domain, CUpti_C
 
 }  // namespace
 
-void KernelTrace::State::read_buffer(std::uint8_t* buffer, std::size_t valid_bytes) {
+// A record CUPTI could not finish (flushed before its end was known) has no times: lost.
+void KernelTrace::State::keep(const PendingActivity& activity) {
+  if (activity.start_ns == 0 || activity.end_ns < activity.start_ns) {
+    ++lost_records;
+    return;
+  }
+  pending.push_back(activity);
+}
+
+void KernelTrace::State::read_buffer(CUcontext context, std::uint32_t stream, std::uint8_t* buffer,
+                                     std::size_t valid_bytes) {
   std::lock_guard<std::mutex> lock(mutex);
   CUpti_Activity* record = nullptr;
-  while (next_record(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
+  CUptiResult result = CUPTI_SUCCESS;
+  while ((result = next_record(buffer, valid_bytes, &record)) == CUPTI_SUCCESS) {
     switch (record->kind) {
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-        pending.push_back(pending_of<CUpti_ActivityKernel10>(record));
+        keep(pending_of<CUpti_ActivityKernel10>(record));
         break;
       case CUPTI_ACTIVITY_KIND_MEMCPY:
-        pending.push_back(pending_of<CUpti_ActivityMemcpy6>(record));
+        keep(pending_of<CUpti_ActivityMemcpy6>(record));
         break;
       case CUPTI_ACTIVITY_KIND_MEMSET:
-        pending.push_back(pending_of<CUpti_ActivityMemset4>(record));
+        keep(pending_of<CUpti_ActivityMemset4>(record));
         break;
       case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
         const auto* link = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record);
@@ -129,6 +154,10 @@ void KernelTrace::State::read_buffer(std::uint8_t* buffer, std::size_t valid_byt
         break;
     }
   }
+  if (result != CUPTI_ERROR_MAX_LIMIT_REACHED && read_error.empty())
+    read_error = fmt::format("cuptiActivityGetNextRecord: {}", describe(result));
+  std::size_t dropped = 0;
+  if (dropped_records(context, stream, &dropped) == CUPTI_SUCCESS) lost_records += dropped;
 }
 
 // Captured nodes take the thread's tag; an instantiated graph's clones their original's.
@@ -154,13 +183,16 @@ KernelTrace::~KernelTrace() = default;
 std::unique_ptr<KernelTrace> KernelTrace::open(std::string& why_not) {
   std::unique_ptr<KernelTrace> trace(new KernelTrace());
   State& state = *trace->state_;
-  // Where the loader looks, then where CUDA's toolkit puts it (often not on the loader's path).
-  for (const char* name : {"libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so.13",
+  // Only the CUPTI its records' layouts were read from (cupti.h of CUDA 13): the loader's path,
+  // then where CUDA's toolkit puts it (often not on the loader's path).
+  std::string load_error;
+  for (const char* name : {"libcupti.so.13", "/usr/local/cuda/lib64/libcupti.so.13",
                            "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13"}) {
     if ((state.handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+    if (load_error.empty()) load_error = dlerror();
   }
   if (!state.handle) {
-    why_not = "libcupti.so.13 not found";
+    why_not = load_error;
     return nullptr;
   }
   auto load = [&state](auto& fn, const char* symbol) {
@@ -173,51 +205,68 @@ std::unique_ptr<KernelTrace> KernelTrace::open(std::string& why_not) {
         load(state.next_record, "cuptiActivityGetNextRecord") &&
         load(state.push_tag, "cuptiActivityPushExternalCorrelationId") &&
         load(state.pop_tag, "cuptiActivityPopExternalCorrelationId") &&
-        load(state.subscribe, "cuptiSubscribe") &&
+        load(state.version, "cuptiGetVersion") &&
+        load(state.dropped_records, "cuptiActivityGetNumDroppedRecords") &&
+        load(state.subscribe, "cuptiSubscribe") && load(state.unsubscribe, "cuptiUnsubscribe") &&
         load(state.enable_callback, "cuptiEnableCallback") &&
         load(state.graph_node_id, "cuptiGetGraphNodeId") &&
         load(state.result_string, "cuptiGetResultString"))) {
-    why_not = "libcupti lacks a function it needs";
+    why_not = "libcupti.so.13 lacks a function the trace needs";
+    dlclose(state.handle);
+    return nullptr;
+  }
+  std::uint32_t version = 0;
+  if (state.version(&version) != CUPTI_SUCCESS || version < CUPTI_API_VERSION) {
+    why_not = fmt::format("libcupti's API version {} is older than {}", version, CUPTI_API_VERSION);
+    dlclose(state.handle);
     return nullptr;
   }
   // Another profiler (Nsight Systems, PyTorch's) is refused here: one subscriber per process.
   if (const CUptiResult result = state.subscribe(&state.subscriber, resource_callback, &state);
       result != CUPTI_SUCCESS) {
     why_not = fmt::format("cuptiSubscribe: {}", state.describe(result));
+    dlclose(state.handle);
     return nullptr;
   }
+  // From here CUPTI holds `state`: a failure unsubscribes and leaves it (and the library) be,
+  // since a callback may still be under way.
+  const auto fail = [&](const char* call, CUptiResult result) {
+    why_not = fmt::format("{}: {}", call, state.describe(result));
+    state.unsubscribe(state.subscriber);
+    trace.release();
+    return nullptr;
+  };
   for (const CUpti_CallbackId id :
        {CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED}) {
     if (const CUptiResult result =
             state.enable_callback(1, state.subscriber, CUPTI_CB_DOMAIN_RESOURCE, id);
-        result != CUPTI_SUCCESS) {
-      why_not = fmt::format("cuptiEnableCallback: {}", state.describe(result));
-      return nullptr;
-    }
+        result != CUPTI_SUCCESS)
+      return fail("cuptiEnableCallback", result);
   }
+  the_state = &state;
   if (const CUptiResult result = state.register_callbacks(buffer_requested, buffer_completed);
       result != CUPTI_SUCCESS) {
-    why_not = fmt::format("cuptiActivityRegisterCallbacks: {}", state.describe(result));
-    return nullptr;
+    the_state = nullptr;
+    return fail("cuptiActivityRegisterCallbacks", result);
   }
   // Tried once here, so that a machine where kernels cannot be traced says so before any run.
   if (const CUptiResult result = state.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
       result != CUPTI_SUCCESS) {
-    why_not = fmt::format("cuptiActivityEnable: {}", state.describe(result));
-    return nullptr;
+    the_state = nullptr;
+    return fail("cuptiActivityEnable", result);
   }
-  state.check(state.disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityDisable");
+  if (const CUptiResult result = state.disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+      result != CUPTI_SUCCESS) {
+    the_state = nullptr;
+    return fail("cuptiActivityDisable", result);
+  }
   return trace;
 }
 
 KernelTrace* KernelTrace::shared(std::string* why_not) {
   static std::string reason;
   // Leaked on purpose: CUPTI must not be torn down after the CUDA runtime at exit.
-  static KernelTrace* const trace = [] {
-    std::unique_ptr<KernelTrace> opened = open(reason);
-    if (opened) the_state = opened->state_.get();
-    return opened.release();
-  }();
+  static KernelTrace* const trace = open(reason).release();
   if (!trace && why_not) *why_not = reason;
   return trace;
 }
@@ -234,7 +283,11 @@ KernelTrace::Recording::Recording(const KernelTrace& trace) : trace_(trace) {
 
 KernelTrace::Recording::~Recording() {
   const State& state = *trace_.state_;
-  for (const CUpti_ActivityKind kind : kRecordedKinds) state.disable(kind);
+  for (const CUpti_ActivityKind kind : kRecordedKinds) {
+    if (const CUptiResult result = state.disable(kind); result != CUPTI_SUCCESS)
+      std::fprintf(stderr, "collbench: cuptiActivityDisable(%d): %s\n", static_cast<int>(kind),
+                   state.describe(result).c_str());
+  }
 }
 
 KernelTrace::TagScope::TagScope(const KernelTrace& trace, std::uint64_t tag)
@@ -246,7 +299,9 @@ KernelTrace::TagScope::TagScope(const KernelTrace& trace, std::uint64_t tag)
 
 KernelTrace::TagScope::~TagScope() {
   std::uint64_t popped = 0;
-  trace_.state_->pop_tag(kTagKind, &popped);
+  if (const CUptiResult result = trace_.state_->pop_tag(kTagKind, &popped); result != CUPTI_SUCCESS)
+    std::fprintf(stderr, "collbench: cuptiActivityPopExternalCorrelationId: %s\n",
+                 trace_.state_->describe(result).c_str());
   current_tag = outer_;
 }
 
@@ -254,6 +309,19 @@ std::vector<TracedActivity> KernelTrace::take() const {
   State& state = *state_;
   state.check(state.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
   std::lock_guard<std::mutex> lock(state.mutex);
+  // Times with pieces missing would be wrong times: an op whose kernels went unrecorded would
+  // read as an op with nothing on the GPU.
+  if (!state.read_error.empty() || state.lost_records > 0) {
+    const std::string what =
+        state.read_error.empty()
+            ? fmt::format("CUPTI lost {} kernel, copy or memset records", state.lost_records)
+            : state.read_error;
+    state.read_error.clear();
+    state.lost_records = 0;
+    state.pending.clear();
+    state.tag_of_correlation.clear();
+    throw std::runtime_error("the kernel trace is incomplete: " + what);
+  }
   std::vector<TracedActivity> taken;
   taken.reserve(state.pending.size());
   for (const PendingActivity& activity : state.pending) {

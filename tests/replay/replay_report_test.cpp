@@ -121,6 +121,29 @@ TEST(ReplayReport, TheTableShowsTheMedianItsIntervalAndNoRatioWithoutARecording)
   EXPECT_EQ(median_text(few), "12.2");
 }
 
+// How the ops were timed, said under each combination and in the JSON: by their kernels, or by
+// events with the reason there is no kernel trace.
+TEST(ReplayReport, TheTableAndTheJsonSayHowTheOpsWereTimed) {
+  const Replayed r = replayed();
+  EXPECT_NE(gated_table(r.figures).find("# op times: each step's kernels on the GPU (CUPTI)"),
+            std::string::npos);
+  ReplayRunInfo info;
+  info.gated = true;
+  info.no_kernel_trace = "libcupti.so.13 not found";
+  std::ostringstream out;
+  print_replay_figures(r.figures, info, out);
+  EXPECT_NE(out.str().find("# op times: CUDA events around each step (no kernel trace: "
+                           "libcupti.so.13 not found)"),
+            std::string::npos)
+      << out.str();
+  const nlohmann::json events = replay_json(r.workload, default_run(r.figures), info);
+  EXPECT_EQ(events["run"]["op_times"], "events");
+  EXPECT_EQ(events["run"]["no_kernel_trace"], "libcupti.so.13 not found");
+  const nlohmann::json kernels = replay_json(r.workload, default_run(r.figures), ReplayRunInfo{});
+  EXPECT_EQ(kernels["run"]["op_times"], "kernels");
+  EXPECT_TRUE(kernels["run"]["no_kernel_trace"].is_null());
+}
+
 TEST(ReplayReport, TheTableAndTheJsonShowSkewApartFromTheTimeWithoutWaiting) {
   // Both ranks start at 1 us (no skew); the shorter member's time is 10 + i: median 13.5.
   const Replayed r = replayed();

@@ -152,6 +152,17 @@ TEST(ReplayRows, GapsAndNcclDefaultsInTheConfig) {
   EXPECT_EQ(r.rows.back().config, "replay=mixed_job;gaps=1");
 }
 
+// Op times from events (no kernel trace here) are said in every row's config, so that compare
+// does not pair them with kernel-timed rows.
+TEST(ReplayRows, EventTimedOpsSayItInTheConfig) {
+  ReplayRunInfo info = run_info();
+  info.nccl_config.clear();
+  info.no_kernel_trace = "cuptiSubscribe: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
+  const Replayed r = replayed(info);
+  EXPECT_EQ(r.rows.front().config, "replay=mixed_job;comm=0;comm_ranks=0,1;op_times=events");
+  EXPECT_EQ(r.rows.back().config, "replay=mixed_job;op_times=events");
+}
+
 TEST(ReplayRows, EveryRowReadsBackThroughTheSchema) {
   const Replayed r = replayed();
   TempFile file("replay.csv");

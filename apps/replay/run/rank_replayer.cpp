@@ -216,7 +216,7 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
     ops_issued_ = ops_.size();
   } else {
     fork_streams(iteration_start_);
-    std::size_t enqueued = 2 + streams_.size();
+    std::size_t enqueued = 2 + streams_.size() + (traced_now ? 1 : 0);
     for (std::size_t s = 0; s < plan_.steps.size(); ++s) {
       // The gate opens before a rank's queue behind it could fill; the rest follows as it runs.
       const std::size_t cost = step_costs_[s];

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/errors.hpp"
 #include "core/interrupt.hpp"
 #include "measure/sample_tables.hpp"
+#include "plan/traced_op_times.hpp"
 #include "run/replay_communicators.hpp"
 #include "runtime/completion_wait.hpp"
 #include "runtime/host_collectives.hpp"
@@ -44,6 +46,10 @@ void ReplaySession::prepare() {
   const std::optional<ncclConfig_t> config = nccl_config(combination.communicators);
   std::vector<std::vector<NcclCommunicator>> communicators = split_workload_communicators(
       set_.agreement_contexts(), workload_.communicators, config ? &*config : nullptr);
+  if (trace_ && settings_.iters >= kCapturedIteration) {
+    throw UsageError(fmt::format("-n {}: the kernel trace tags at most {} timed iterations",
+                                 settings_.iters, kCapturedIteration - 1));
+  }
   // Every process traces, or events time the ops everywhere.
   if (multi_process_ && !all_ranks_agree(set_.agreement_contexts(), trace_ != nullptr,
                                          [this] { wait("agreeing on the kernel trace", false); }))
@@ -89,6 +95,7 @@ void ReplaySession::warm_up() {
     replayers_[static_cast<std::size_t>(local)]->capture_iteration(settings_.check);
   });
   for (const bool plain : {false, true}) {
+    if (trace_ && !plain) continue;  // traced, the timed iterations launch the plain graph alone
     throw_if_interrupted();
     run_iteration({IterationIssue::Kind::warm_up, settings_.warmup, plain});
   }
