@@ -18,6 +18,9 @@ namespace {
 
 constexpr CUpti_ExternalCorrelationKind kTagKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;
 constexpr std::size_t kBufferBytes = 8u << 20;
+// CUDA 13.0's CUPTI, the first whose records are the layouts read here (CUpti_ActivityKernel10,
+// Memcpy6, Memset4); Nsight Systems 2025.3 brings one of this version into the processes it runs.
+constexpr std::uint32_t kOldestCupti = 130000;
 
 // The API records are what external correlation hangs on: without them CUPTI makes none.
 constexpr CUpti_ActivityKind kRecordedKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
@@ -216,8 +219,8 @@ std::unique_ptr<KernelTrace> KernelTrace::open(std::string& why_not) {
     return nullptr;
   }
   std::uint32_t version = 0;
-  if (state.version(&version) != CUPTI_SUCCESS || version < CUPTI_API_VERSION) {
-    why_not = fmt::format("libcupti's API version {} is older than {}", version, CUPTI_API_VERSION);
+  if (state.version(&version) != CUPTI_SUCCESS || version < kOldestCupti) {
+    why_not = fmt::format("libcupti's API version {} is older than {}", version, kOldestCupti);
     dlclose(state.handle);
     return nullptr;
   }
