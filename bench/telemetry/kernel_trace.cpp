@@ -198,6 +198,12 @@ std::unique_ptr<KernelTrace> KernelTrace::open(std::string& why_not) {
     why_not = load_error;
     return nullptr;
   }
+  // Before subscribing, a refusal closes the library again.
+  const auto refuse = [&](std::string why) {
+    why_not = std::move(why);
+    dlclose(state.handle);
+    return nullptr;
+  };
   auto load = [&state](auto& fn, const char* symbol) {
     fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(state.handle, symbol));
     return fn != nullptr;
@@ -214,27 +220,20 @@ std::unique_ptr<KernelTrace> KernelTrace::open(std::string& why_not) {
         load(state.enable_callback, "cuptiEnableCallback") &&
         load(state.graph_node_id, "cuptiGetGraphNodeId") &&
         load(state.result_string, "cuptiGetResultString"))) {
-    why_not = "libcupti.so.13 lacks a function the trace needs";
-    dlclose(state.handle);
-    return nullptr;
+    return refuse("libcupti.so.13 lacks a function the trace needs");
   }
   std::uint32_t version = 0;
-  if (state.version(&version) != CUPTI_SUCCESS || version < kOldestCupti) {
-    why_not = fmt::format("libcupti's API version {} is older than {}", version, kOldestCupti);
-    dlclose(state.handle);
-    return nullptr;
-  }
+  if (state.version(&version) != CUPTI_SUCCESS || version < kOldestCupti)
+    return refuse(fmt::format("libcupti's API version {} is older than {}", version, kOldestCupti));
   // Another profiler (Nsight Systems, PyTorch's) is refused here: one subscriber per process.
   if (const CUptiResult result = state.subscribe(&state.subscriber, resource_callback, &state);
-      result != CUPTI_SUCCESS) {
-    why_not = fmt::format("cuptiSubscribe: {}", state.describe(result));
-    dlclose(state.handle);
-    return nullptr;
-  }
+      result != CUPTI_SUCCESS)
+    return refuse(fmt::format("cuptiSubscribe: {}", state.describe(result)));
   // From here CUPTI holds `state`: a failure unsubscribes and leaves it (and the library) be,
   // since a callback may still be under way.
   const auto fail = [&](const char* call, CUptiResult result) {
     why_not = fmt::format("{}: {}", call, state.describe(result));
+    the_state = nullptr;
     state.unsubscribe(state.subscriber);
     trace.release();
     return nullptr;
@@ -248,21 +247,15 @@ std::unique_ptr<KernelTrace> KernelTrace::open(std::string& why_not) {
   }
   the_state = &state;
   if (const CUptiResult result = state.register_callbacks(buffer_requested, buffer_completed);
-      result != CUPTI_SUCCESS) {
-    the_state = nullptr;
+      result != CUPTI_SUCCESS)
     return fail("cuptiActivityRegisterCallbacks", result);
-  }
   // Tried once here, so that a machine where kernels cannot be traced says so before any run.
   if (const CUptiResult result = state.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-      result != CUPTI_SUCCESS) {
-    the_state = nullptr;
+      result != CUPTI_SUCCESS)
     return fail("cuptiActivityEnable", result);
-  }
   if (const CUptiResult result = state.disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-      result != CUPTI_SUCCESS) {
-    the_state = nullptr;
+      result != CUPTI_SUCCESS)
     return fail("cuptiActivityDisable", result);
-  }
   return trace;
 }
 

@@ -74,10 +74,6 @@ RankReplayer::RankReplayer(const WorkloadOps& workload, const TrafficByInstance&
   }
 }
 
-bool RankReplayer::traced(const IterationIssue& issue) const {
-  return trace_ && issue.kind == IterationIssue::Kind::timed && !issue.plain;
-}
-
 RankContext RankReplayer::op_context(std::size_t ordinal) const {
   const WorkloadOp& op = ops_.at(ordinal);
   return {workload_.comm_rank(op), device(), stream_of(op.stream),
@@ -190,7 +186,6 @@ void RankReplayer::issue_connection(int comm) {
 void RankReplayer::issue_iteration(const IterationIssue& issue) {
   auto range = named_range("replay " + describe_iteration(issue), 0x808080, ops_.size());
   const bool checked = issue.kind == IterationIssue::Kind::checked;
-  const bool traced_now = traced(issue);
   ops_issued_.store(0);
   // However enqueueing ends, the rank arrives: a failure here must not hold the others' streams.
   std::optional<GateArrival> arrival;
@@ -198,7 +193,7 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
     arrival.emplace(*issue.gate);
     issue.gate->hold(device(), lead_.stream, issue.ticket, issue.gate_timeout_s);
   }
-  if (traced_now) {
+  if (issue.traced) {
     // The iteration's start on the GPU, as the trace sees it: this empty kernel's end.
     const KernelTrace::TagScope tag(*trace_,
                                     pack_replay_tag({rank(), issue.index, kIterationStartStep}));
@@ -211,18 +206,19 @@ void RankReplayer::issue_iteration(const IterationIssue& issue) {
                                                               : graph_;
   if (graph) {
     std::optional<KernelTrace::TagScope> tag;
-    if (traced_now) tag.emplace(*trace_, pack_replay_tag({rank(), issue.index, kGraphLaunchStep}));
+    if (issue.traced)
+      tag.emplace(*trace_, pack_replay_tag({rank(), issue.index, kGraphLaunchStep}));
     CB_CUDA_CHECK(cudaGraphLaunch(graph.get(), lead_.stream));
     ops_issued_ = ops_.size();
   } else {
     fork_streams(iteration_start_);
-    std::size_t enqueued = 2 + streams_.size() + (traced_now ? 1 : 0);
+    std::size_t enqueued = 2 + streams_.size() + (issue.traced ? 1 : 0);
     for (std::size_t s = 0; s < plan_.steps.size(); ++s) {
       // The gate opens before a rank's queue behind it could fill; the rest follows as it runs.
       const std::size_t cost = step_costs_[s];
       if (arrival && enqueued + cost > kMaxGatedStreamOperations) arrival->arrive_now();
-      issue_step(s, checked, issue.plain || traced_now,
-                 traced_now ? std::optional<int>(issue.index) : std::nullopt);
+      issue_step(s, checked, issue.plain || issue.traced,
+                 issue.traced ? std::optional<int>(issue.index) : std::nullopt);
       enqueued += cost;
     }
     join_streams();

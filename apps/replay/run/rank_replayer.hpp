@@ -35,9 +35,10 @@ struct IterationIssue {
   int index = 0;  // among the iterations of its kind
   // Without the per-step events that time the ops (only those a recorded wait meets): the window
   // as the workload's own issue would take it; each timed iteration is issued both ways. A timed
-  // iteration that is not plain is traced where the replayer has a kernel trace: issued as a plain
+  // iteration that is not plain is traced where the session has a kernel trace: issued as a plain
   // one, its launches tagged (plan/traced_op_times.hpp), no per-step event recorded.
   bool plain = false;
+  bool traced = false;
   const StartGate* gate = nullptr;  // gated: the gate holds the lead stream until `ticket` opens
   std::uint64_t ticket = 0;
   double gate_timeout_s = 0;
@@ -125,7 +126,6 @@ class RankReplayer {
   void register_buffers();
   // `tag_iteration`: under a kernel trace, the iteration its launches are tagged with.
   void issue_step(std::size_t step, bool checked, bool plain, std::optional<int> tag_iteration);
-  bool traced(const IterationIssue& issue) const;
   void record_timing(const Event& event, cudaStream_t stream);
   void launch_step(const IssueStep& step, bool faults = true);
   void launch_op(std::size_t ordinal, bool faults);

@@ -114,7 +114,7 @@ void ReplaySession::time() {
       {
         std::optional<KernelTrace::Recording> recording;
         if (traced) recording.emplace(*trace_);
-        run_iteration({IterationIssue::Kind::timed, i, plain});
+        run_iteration({IterationIssue::Kind::timed, i, plain, traced});
       }
       for (const auto& replayer : replayers_) replayer->record_timed_iteration(plain);
       if (!traced) continue;
@@ -174,8 +174,7 @@ void ReplaySession::run_iteration(IterationIssue issue) {
   set_.workers().run(
       [&](int local) { replayers_[static_cast<std::size_t>(local)]->issue_iteration(issue); });
   // A plain or traced iteration records no end events to name an unfinished op by.
-  const bool traced = trace_ && issue.kind == IterationIssue::Kind::timed && !issue.plain;
-  wait(describe_iteration(issue), !issue.plain && !traced);
+  wait(describe_iteration(issue), !issue.plain && !issue.traced);
   if (issue.gate) set_.gate().check();
 }
 
@@ -190,7 +189,7 @@ void ReplaySession::wait(const std::string& what, bool names_ops) {
   } catch (const CompletionTimeout& timeout) {
     std::string reason = timeout.what();
     for (std::size_t local = 0; local < replayers_.size(); ++local) {
-      if (timeout.done()[local] || !names_ops || local >= replayers_.size()) continue;
+      if (timeout.done()[local] || !names_ops) continue;
       const std::string unfinished = replayers_[local]->unfinished_op();
       if (!unfinished.empty()) reason += "; " + unfinished;
     }
